@@ -1,0 +1,67 @@
+/** Errors the CLI and the service turn into exit codes and `{"error": {...}}` bodies. */
+
+export const ExitCode = {
+  ok: 0,
+  internal: 1,
+  invalidInput: 2,
+  routingFailure: 3,
+  auth: 4,
+  unserved: 5,
+  interrupted: 130,
+} as const;
+
+export interface ErrorDetail {
+  /** Where in the input, e.g. `stops[3].priority`. */
+  path: string;
+  message: string;
+}
+
+export interface ErrorBody {
+  error: { code: string; message: string; details: ErrorDetail[] };
+}
+
+export class RouteplanError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode: number,
+    readonly details: ErrorDetail[] = [],
+  ) {
+    super(message);
+    this.name = 'RouteplanError';
+  }
+
+  toBody(): ErrorBody {
+    return { error: { code: this.code, message: this.message, details: this.details } };
+  }
+}
+
+/** Invalid input or usage: exit 2, HTTP 400. */
+export class InputError extends RouteplanError {
+  constructor(message: string, details: ErrorDetail[] = [], code = 'invalid_input') {
+    super(code, message, ExitCode.invalidInput, details);
+    this.name = 'InputError';
+  }
+}
+
+/** Routing, matrix or remote-service failure: exit 3. */
+export class RoutingError extends RouteplanError {
+  constructor(message: string, code = 'routing_failed', details: ErrorDetail[] = []) {
+    super(code, message, ExitCode.routingFailure, details);
+    this.name = 'RoutingError';
+  }
+}
+
+/** Authentication missing or rejected: exit 4, HTTP 401. */
+export class AuthError extends RouteplanError {
+  constructor(message: string) {
+    super('unauthorized', message, ExitCode.auth);
+    this.name = 'AuthError';
+  }
+}
+
+/** A warning about the input that does not stop the solve (unknown fields, rounding, …). */
+export interface Warning {
+  path: string;
+  message: string;
+}

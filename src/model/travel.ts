@@ -1,0 +1,79 @@
+/**
+ * The offline travel model of decisions.md: great-circle distance × road factor, rounded to
+ * whole metres; travel time = distance ÷ (base speed × speed factor) × traffic, rounded up to
+ * a whole second.
+ */
+import type { Point, TravelMatrix } from './problem.js';
+
+export const EARTH_RADIUS_M = 6_371_008.8;
+export const DEFAULT_ROAD_FACTOR = 1.3;
+export const DEFAULT_BASE_SPEED_KMH = 40;
+
+export interface TravelModelOptions {
+  roadFactor: number;
+  baseSpeedKmh: number;
+  /** Travel-time multiplier, 1..2 (project `traffic`). */
+  traffic: number;
+}
+
+export const DEFAULT_TRAVEL_MODEL: TravelModelOptions = {
+  roadFactor: DEFAULT_ROAD_FACTOR,
+  baseSpeedKmh: DEFAULT_BASE_SPEED_KMH,
+  traffic: 1,
+};
+
+const RAD = Math.PI / 180;
+
+export function haversineMetres(a: Point, b: Point): number {
+  const dLat = (b.lat - a.lat) * RAD;
+  const dLng = (b.lng - a.lng) * RAD;
+  const h =
+    Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * RAD) * Math.cos(b.lat * RAD) * Math.sin(dLng / 2) ** 2;
+  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+export function roadDistanceMetres(a: Point, b: Point, roadFactor: number): number {
+  return Math.round(haversineMetres(a, b) * roadFactor);
+}
+
+/** Seconds to drive `metres` at the given speed factor, rounded up to a whole second. */
+export function travelSeconds(metres: number, speedFactor: number, model: TravelModelOptions): number {
+  if (metres === 0) return 0;
+  const metresPerSecond = (model.baseSpeedKmh * 1000 * speedFactor) / 3600;
+  return Math.ceil((metres / metresPerSecond) * model.traffic - 1e-9);
+}
+
+/**
+ * Builds the distance matrix and one duration matrix per distinct speed factor.
+ * Returns the matrix and, for each input speed factor, its profile index.
+ */
+export function buildGeoTravelMatrix(
+  points: Point[],
+  speedFactors: number[],
+  model: TravelModelOptions,
+): { travel: TravelMatrix; profileOf: number[] } {
+  const size = points.length;
+  const distance = new Int32Array(size * size);
+  for (let i = 0; i < size; i++) {
+    for (let j = i + 1; j < size; j++) {
+      const d = roadDistanceMetres(points[i]!, points[j]!, model.roadFactor);
+      distance[i * size + j] = d;
+      distance[j * size + i] = d;
+    }
+  }
+  const distinct: number[] = [];
+  const profileOf = speedFactors.map((factor) => {
+    let p = distinct.indexOf(factor);
+    if (p < 0) {
+      p = distinct.length;
+      distinct.push(factor);
+    }
+    return p;
+  });
+  const durations = distinct.map((factor) => {
+    const matrix = new Int32Array(size * size);
+    for (let k = 0; k < matrix.length; k++) matrix[k] = travelSeconds(distance[k]!, factor, model);
+    return matrix;
+  });
+  return { travel: { size, distance, durations }, profileOf };
+}

@@ -1,0 +1,96 @@
+/**
+ * The JSON plan, contract version 1. Later versions may add fields, never rename or remove
+ * these. Times are seconds since midnight of the plan's day (they may exceed 86,400 for
+ * overnight plans); each `*_s` time has an `HH:mm` twin. For benchmark instances, times and
+ * distances are in the instance's own units.
+ */
+
+export type LoadValue = number | Record<string, number>;
+
+export interface PlanLocation {
+  lat: number;
+  lng: number;
+}
+
+export interface PlanStopVisit {
+  kind: 'stop';
+  stop: string;
+  stop_index: number;
+  location: PlanLocation;
+  travel_s: number;
+  distance_m: number;
+  /** null for a project stop without a duration (the interface returns no ETAs then). */
+  arrival_s: number | null;
+  start_s: number | null;
+  finish_s: number | null;
+  arrival: string | null;
+  start: string | null;
+  finish: string | null;
+  late_s: number;
+  load_after: LoadValue;
+  /** Carried through unchanged when given: notes, custom_notes, phone_number, email, displayOrderId, customerOrderNumber. */
+  [passthrough: string]: unknown;
+}
+
+export interface PlanBreakVisit {
+  kind: 'break';
+  start_s: number;
+  finish_s: number;
+  start: string;
+  finish: string;
+}
+
+export type PlanVisit = PlanStopVisit | PlanBreakVisit;
+
+export interface PlanEndpoint {
+  time_s: number;
+  time: string;
+  /** null at the end of an open route. */
+  location: PlanLocation | null;
+}
+
+export interface PlanRoute {
+  vehicle: string;
+  vehicle_index: number;
+  start: PlanEndpoint;
+  visits: PlanVisit[];
+  end: PlanEndpoint & { travel_s: number; distance_m: number };
+  distance_m: number;
+  driving_s: number;
+  service_s: number;
+  waiting_s: number;
+  break_s: number;
+  working_s: number;
+  overtime_s: number;
+  lateness_s: number;
+  load: LoadValue;
+}
+
+export interface PlanUnserved {
+  stop: string;
+  stop_index: number;
+  reason: string;
+  message: string;
+}
+
+export interface PlanSummary {
+  routes_used: number;
+  served: number;
+  unserved: number;
+  priority_served: number;
+  distance_m: number;
+  driving_s: number;
+  service_s: number;
+  waiting_s: number;
+  break_s: number;
+  working_s: number;
+  lateness_s: number;
+  overtime_s: number;
+}
+
+export interface Plan {
+  version: 1;
+  summary: PlanSummary;
+  routes: PlanRoute[];
+  unserved: PlanUnserved[];
+}

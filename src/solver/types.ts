@@ -1,0 +1,104 @@
+/** What the solver is asked and what it answers. The solver core reads only `Problem`. */
+
+export interface SolveOptions {
+  /** Wall-clock bound in milliseconds; the solver returns its best plan by then. */
+  timeLimitMs: number;
+  /** Seed for every random choice (default 0). */
+  seed: number;
+  /** Stop after this many search iterations (reproducible stop). */
+  maxIterations?: number;
+  /** Stop after this many iterations without improving the best plan. */
+  maxNoImprove?: number;
+  /** Worker threads (default 1). */
+  threads?: number;
+  /** Called now and then with the best plan so far (for the TTY spinner). */
+  onProgress?: (progress: SolveProgress) => void;
+  /** Aborting returns the best plan found so far. */
+  signal?: AbortSignal;
+}
+
+export interface SolveProgress {
+  elapsedMs: number;
+  iterations: number;
+  served: number;
+  unserved: number;
+  routesUsed: number;
+  /** Level-4 cost of the best plan (working time or distance, in problem units). */
+  cost: number;
+}
+
+export interface StopVisit {
+  kind: 'stop';
+  stop: number;
+  /** Driving time and distance of the leg into this stop (break pauses excluded). */
+  travel: number;
+  distance: number;
+  arrival: number;
+  start: number;
+  finish: number;
+  /** How far `finish` is past the end of the window used (0 when on time). */
+  late: number;
+  /** Cumulative load served on this route after this visit, per dimension. */
+  loadAfter: Float64Array;
+}
+
+export interface BreakVisit {
+  kind: 'break';
+  start: number;
+  finish: number;
+}
+
+export type Visit = StopVisit | BreakVisit;
+
+export interface RouteSchedule {
+  vehicle: number;
+  /** Departure from the start location. */
+  start: number;
+  /** Arrival at the end location; for an open route the finish of the last service. */
+  end: number;
+  /** The leg from the last stop to the end location (0 for an open route). */
+  endTravel: number;
+  endDistance: number;
+  /** Stops and breaks in time order. */
+  visits: Visit[];
+  distance: number;
+  driving: number;
+  service: number;
+  waiting: number;
+  breakTime: number;
+  /** end − start. */
+  working: number;
+  overtime: number;
+  lateness: number;
+  /** Sum over dimensions of load above capacity (only with allowOverload). */
+  overload: number;
+  /** Total load per dimension. */
+  load: Float64Array;
+}
+
+export type UnservedReason =
+  | 'no_compatible_vehicle'
+  | 'duration_exceeds_window'
+  | 'load_exceeds_capacity'
+  | 'unreachable_in_shift'
+  | 'missing_location'
+  | 'dropped_for_capacity_or_time';
+
+export interface UnservedStop {
+  stop: number;
+  reason: UnservedReason;
+  message: string;
+}
+
+export interface SolveResult {
+  /** Only the routes that serve at least one stop, in vehicle order. */
+  routes: RouteSchedule[];
+  /** In stop order. */
+  unserved: UnservedStop[];
+  stats: {
+    elapsedMs: number;
+    iterations: number;
+    /** Why the search stopped. */
+    stoppedBy: 'time' | 'iterations' | 'no_improvement' | 'aborted' | 'complete';
+  };
+}
