@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_TRAVEL_MODEL,
+  buildGeoTravelMatrix,
+  haversineMetres,
+  roadDistanceMetres,
+  travelSeconds,
+} from '../../src/model/travel.js';
+
+// Paris (Notre-Dame) to Lyon (Bellecour): about 392 km as the crow flies.
+const paris = { lat: 48.853, lng: 2.3499 };
+const lyon = { lat: 45.7578, lng: 4.832 };
+
+describe('travel model (decisions.md: Travel model)', () => {
+  it('distance is great-circle with radius 6,371,008.8 m', () => {
+    // One degree of latitude on that sphere is 2πR/360 = 111,195.08 m.
+    expect(haversineMetres({ lat: 10, lng: 5 }, { lat: 11, lng: 5 })).toBeCloseTo(111_195.08, 1);
+    const d = haversineMetres(paris, lyon);
+    expect(d).toBeGreaterThan(391_000);
+    expect(d).toBeLessThan(393_000);
+  });
+
+  it('road distance is great-circle × road factor 1.3, rounded to whole metres', () => {
+    const exact = haversineMetres(paris, lyon) * 1.3;
+    expect(roadDistanceMetres(paris, lyon, 1.3)).toBe(Math.round(exact));
+  });
+
+  it('travel time is distance ÷ (40 km/h × speed factor) × traffic, rounded up to a whole second', () => {
+    // 10 km at 40 km/h is exactly 900 s.
+    expect(travelSeconds(10_000, 1, DEFAULT_TRAVEL_MODEL)).toBe(900);
+    // At twice normal speed, half the time; at very slow (0.5), twice.
+    expect(travelSeconds(10_000, 2, DEFAULT_TRAVEL_MODEL)).toBe(450);
+    expect(travelSeconds(10_000, 0.5, DEFAULT_TRAVEL_MODEL)).toBe(1800);
+    // Traffic multiplies the time.
+    expect(travelSeconds(10_000, 1, { ...DEFAULT_TRAVEL_MODEL, traffic: 1.5 })).toBe(1350);
+    // 1 m takes 0.09 s: rounded up to 1 s.
+    expect(travelSeconds(1, 1, DEFAULT_TRAVEL_MODEL)).toBe(1);
+    expect(travelSeconds(0, 1, DEFAULT_TRAVEL_MODEL)).toBe(0);
+  });
+
+  it('road factor and base speed are settable', () => {
+    expect(travelSeconds(10_000, 1, { roadFactor: 1, baseSpeedKmh: 20, traffic: 1 })).toBe(1800);
+    expect(roadDistanceMetres(paris, lyon, 1)).toBe(Math.round(haversineMetres(paris, lyon)));
+  });
+
+  it('builds a symmetric matrix and one duration profile per distinct speed', () => {
+    const points = [paris, lyon, { lat: 45.76, lng: 4.84 }];
+    const { travel, profileOf } = buildGeoTravelMatrix(points, [1, 0.5, 1, 1.25], DEFAULT_TRAVEL_MODEL);
+    expect(profileOf).toEqual([0, 1, 0, 2]);
+    expect(travel.durations).toHaveLength(3);
+    expect(travel.distance[0 * 3 + 1]).toBe(travel.distance[1 * 3 + 0]);
+    expect(travel.distance[4]).toBe(0);
+    expect(travel.durations[1]![1]).toBe(travelSeconds(travel.distance[1]!, 0.5, DEFAULT_TRAVEL_MODEL));
+  });
+});
