@@ -1,6 +1,128 @@
-/** `routeplan serve`. OWNER: service/client helper. */
+/** `routeplan serve`: run the routing service (see src/server/app.ts for its routes). */
 import type { Command } from 'commander';
+import { InputError } from '../../errors.js';
+import { parseKeyList, readKeysFile } from '../../server/auth.js';
+import { SERVE_DEFAULTS, defaultConcurrency, startServer, type ServeOptions } from '../../server/index.js';
+import { parseConfigFlag, resolveConfig, type RouteplanConfig } from '../config.js';
+import { runCommand } from '../present.js';
 
-export function registerServe(_program: Command): void {
-  // not implemented yet
+interface ServeFlags {
+  port?: string;
+  host?: string;
+  dataDir?: string;
+  keysFile?: string;
+  concurrency?: string;
+  queueSize?: string;
+  timeLimit?: string;
+  seed?: string;
+  bodyLimit?: string;
+  shutdownTimeout?: string;
+  publicUrl?: string;
+  roadFactor?: string;
+  baseSpeed?: string;
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('run the routing service: POST /schedules, GET /v2/schedules/{id}, POST /v1.0/project, …')
+    .option('--port <port>', `TCP port, 0 = any free port (default ${SERVE_DEFAULTS.port})`)
+    .option('--host <host>', `interface to bind (default ${SERVE_DEFAULTS.host})`)
+    .option('--data-dir <dir>', `where projects and actions are stored (default ${SERVE_DEFAULTS.dataDir})`)
+    .option('--keys-file <file>', 'API keys, one per line (also ROUTEPLAN_SERVER_KEYS, comma-separated)')
+    .option('--concurrency <n>', `solves running at once (default ${defaultConcurrency()} here: one per core, less one)`)
+    .option('--queue-size <n>', `solves that may wait; beyond it requests get 429 (default ${SERVE_DEFAULTS.queueSize})`)
+    .option('--time-limit <seconds>', `time limit of each solve (default ${SERVE_DEFAULTS.timeLimitSeconds})`)
+    .option('--seed <n>', 'seed of each solve (default 0)')
+    .option('--body-limit <size>', 'largest request body, in bytes or with k/m suffix (default 10m)')
+    .option('--shutdown-timeout <seconds>', `on SIGTERM/SIGINT, wait this long for running solves (default ${SERVE_DEFAULTS.shutdownTimeoutSeconds})`)
+    .option('--public-url <url>', 'base of the project page URLs (default: the bound URL)')
+    .option('--road-factor <factor>', 'road distance ÷ straight-line distance (default 1.3)')
+    .option('--base-speed <kmh>', 'base driving speed in km/h (default 40)')
+    .action(async (flags: ServeFlags) => {
+      await runCommand({}, async () => {
+        const options = await serveOptionsFrom(flags);
+        const running = await startServer(options);
+        process.stderr.write(`listening on ${running.url}\n`);
+        await untilSignalled(running.close);
+      });
+    });
+}
+
+export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): Promise<ServeOptions> {
+  const configFlags: RouteplanConfig = {};
+  if (flags.timeLimit !== undefined) configFlags.timeLimit = parseConfigFlag('timeLimit', flags.timeLimit);
+  if (flags.seed !== undefined) configFlags.seed = parseConfigFlag('seed', flags.seed);
+  if (flags.roadFactor !== undefined) configFlags.roadFactor = parseConfigFlag('roadFactor', flags.roadFactor);
+  if (flags.baseSpeed !== undefined) configFlags.baseSpeed = parseConfigFlag('baseSpeed', flags.baseSpeed);
+  const config = resolveConfig(configFlags, env);
+  const keys = [...parseKeyList(env.ROUTEPLAN_SERVER_KEYS), ...(flags.keysFile ? await readKeysFile(flags.keysFile) : [])];
+  return {
+    port: integerFlag(flags.port, '--port', SERVE_DEFAULTS.port, 0, 65_535),
+    host: flags.host ?? SERVE_DEFAULTS.host,
+    dataDir: flags.dataDir ?? SERVE_DEFAULTS.dataDir,
+    keys,
+    concurrency: integerFlag(flags.concurrency, '--concurrency', defaultConcurrency(), 1, 256),
+    queueSize: integerFlag(flags.queueSize, '--queue-size', SERVE_DEFAULTS.queueSize, 0, 1_000_000),
+    timeLimitMs: Math.round((config.timeLimit ?? SERVE_DEFAULTS.timeLimitSeconds) * 1000),
+    seed: config.seed ?? 0,
+    bodyLimitBytes: flags.bodyLimit !== undefined ? parseByteSize(flags.bodyLimit) : SERVE_DEFAULTS.bodyLimitBytes,
+    shutdownTimeoutMs:
+      integerFlag(flags.shutdownTimeout, '--shutdown-timeout', SERVE_DEFAULTS.shutdownTimeoutSeconds, 0, 86_400) * 1000,
+    ...(flags.publicUrl !== undefined ? { publicUrl: parsePublicUrl(flags.publicUrl) } : {}),
+    ...(config.roadFactor !== undefined ? { roadFactor: config.roadFactor } : {}),
+    ...(config.baseSpeed !== undefined ? { baseSpeedKmh: config.baseSpeed } : {}),
+  };
+}
+
+/** Resolves after the first SIGTERM/SIGINT has shut the service down; a second one exits at once. */
+function untilSignalled(close: () => Promise<void>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let signalled = false;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (signalled) {
+        process.stderr.write(`routeplan: ${signal} again, exiting without waiting\n`);
+        process.exit(130);
+      }
+      signalled = true;
+      process.stderr.write(`routeplan: ${signal}: stopping (running solves may finish; the rest stay pending)\n`);
+      close().then(resolve, reject);
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+}
+
+function integerFlag(text: string | undefined, flag: string, fallback: number, min: number, max: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text.trim());
+  if (text.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
+    throw new InputError(`invalid ${flag} "${text}": expected a whole number from ${min} to ${max}`, [
+      { path: flag, message: `expected a whole number from ${min} to ${max}` },
+    ]);
+  }
+  return value;
+}
+
+/** `10485760`, `512k`, `10m`, `10MB` → bytes. */
+export function parseByteSize(text: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmg]?)i?b?\s*$/i.exec(text);
+  const factor = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(match?.[2] ?? '').toLowerCase() as '' | 'k' | 'm' | 'g'];
+  const bytes = match ? Math.floor(Number(match[1]) * factor) : NaN;
+  if (!Number.isFinite(bytes) || bytes < 1) {
+    throw new InputError(`invalid --body-limit "${text}": expected a size such as 10m, 512k or 1048576`, [
+      { path: '--body-limit', message: 'expected bytes, or a number with a k, m or g suffix' },
+    ]);
+  }
+  return bytes;
+}
+
+function parsePublicUrl(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.href.replace(/\/+$/, '');
+  } catch {
+    // reported below
+  }
+  throw new InputError(`invalid --public-url "${text}": expected an http(s) URL`, [{ path: '--public-url', message: 'expected an http(s) URL' }]);
 }

@@ -1,0 +1,200 @@
+/**
+ * A small JSON client for the routeplan service (or any service with the same interface):
+ * Bearer auth, bounded retries with exponential backoff and jitter, Retry-After honoured, and
+ * every failure turned into a RouteplanError with the exit code of decisions.md. The API key is
+ * only ever put in the Authorization header, never in a message.
+ */
+import { AuthError, InputError, RoutingError, type ErrorBody, type ErrorDetail } from '../errors.js';
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey?: string;
+  /** Retries of one request on 429, 5xx and network errors (default 5). */
+  maxRetries?: number;
+  /** One request's own time bound in ms (default 30 s). */
+  requestTimeoutMs?: number;
+  /** Injected for tests; default global fetch, setTimeout-based sleep, Math.random, Date.now. */
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+  /** Progress notes (retries), for stderr. */
+  note?: (message: string) => void;
+}
+
+export interface RequestOptions {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  /**
+   * Whether sending twice is harmless. A POST is only retried when the service cannot have
+   * accepted it (429, 503, connection refused), so a retry never creates a duplicate.
+   */
+  idempotent: boolean;
+  /** Absolute time (ms, `now()` clock) after which no retry is started. */
+  deadline?: number;
+}
+
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 10_000;
+
+/** Full-range exponential backoff with "equal jitter": half fixed, half random, so clients spread out. */
+export function backoffDelayMs(attempt: number, random: () => number, baseMs = BACKOFF_BASE_MS, capMs = BACKOFF_CAP_MS): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** attempt);
+  return Math.round(ceiling / 2 + (ceiling / 2) * random());
+}
+
+/** Retry-After as seconds or an HTTP date; null when absent or unreadable. */
+export function parseRetryAfterMs(header: string | null, now: number): number | null {
+  if (header === null || header.trim() === '') return null;
+  const text = header.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+export class ServiceClient {
+  readonly baseUrl: string;
+  private readonly apiKey: string | undefined;
+  private readonly maxRetries: number;
+  private readonly requestTimeoutMs: number;
+  private readonly fetchImpl: typeof fetch;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly random: () => number;
+  readonly now: () => number;
+  private readonly note: (message: string) => void;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.apiKey = options.apiKey;
+    this.maxRetries = options.maxRetries ?? 5;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.fetchImpl = options.fetch ?? fetch;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.random = options.random ?? Math.random;
+    this.now = options.now ?? Date.now;
+    this.note = options.note ?? (() => undefined);
+  }
+
+  /** Sends one request, retrying what may be retried; returns the parsed JSON body of a 2xx answer. */
+  async request<T>(options: RequestOptions): Promise<T> {
+    for (let attempt = 0; ; attempt += 1) {
+      const outcome = await this.attempt(options);
+      if (outcome.kind === 'ok') return outcome.body as T;
+      const retryable = outcome.kind === 'retry' && attempt < this.maxRetries;
+      const delay = outcome.kind === 'retry' ? (outcome.retryAfterMs ?? backoffDelayMs(attempt, this.random)) : 0;
+      const pastDeadline = options.deadline !== undefined && this.now() + delay > options.deadline;
+      if (!retryable || pastDeadline) throw outcome.error;
+      this.note(`${outcome.error.message}; retrying in ${(delay / 1000).toFixed(1)} s (${attempt + 1}/${this.maxRetries})`);
+      await this.sleep(delay);
+    }
+  }
+
+  private async attempt(
+    options: RequestOptions,
+  ): Promise<{ kind: 'ok'; body: unknown } | { kind: 'retry' | 'fail'; error: Error; retryAfterMs?: number | null }> {
+    const url = `${this.baseUrl}${options.path}`;
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, {
+        method: options.method,
+        headers: this.headers(options.body !== undefined),
+        ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+        signal: AbortSignal.timeout(this.requestTimeoutMs),
+      });
+    } catch (error) {
+      const reason = networkReason(error);
+      const failure = new RoutingError(`cannot reach the service at ${this.baseUrl} (${reason.text})`, 'remote_unreachable');
+      return { kind: options.idempotent || reason.neverSent ? 'retry' : 'fail', error: failure };
+    }
+    const text = await response.text().catch(() => '');
+    if (response.ok) return this.parsedBody(text, response.status);
+    const error = errorForStatus(response.status, parseErrorBody(text), `${options.method} ${options.path}`);
+    const retryAfterMs = parseRetryAfterMs(response.headers.get('retry-after'), this.now());
+    return { kind: isRetryableStatus(response.status, options.idempotent) ? 'retry' : 'fail', error, retryAfterMs };
+  }
+
+  private parsedBody(text: string, status: number): { kind: 'ok'; body: unknown } | { kind: 'fail'; error: Error } {
+    try {
+      return { kind: 'ok', body: JSON.parse(text) as unknown };
+    } catch {
+      return {
+        kind: 'fail',
+        error: new RoutingError(`the service answered ${status} with a body that is not JSON`, 'remote_bad_response'),
+      };
+    }
+  }
+
+  private headers(hasBody: boolean): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (hasBody) headers['content-type'] = 'application/json';
+    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    return headers;
+  }
+}
+
+function normalizeBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new InputError(`invalid service URL "${baseUrl}": expected e.g. http://127.0.0.1:8080`, [
+      { path: '--remote', message: 'expected an http(s) URL' },
+    ]);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InputError(`invalid service URL "${baseUrl}": only http and https are supported`, [
+      { path: '--remote', message: 'expected an http(s) URL' },
+    ]);
+  }
+  if (url.username || url.password) {
+    throw new InputError('the service URL must not carry credentials; pass the key with --api-key or ROUTEPLAN_API_KEY', [
+      { path: '--remote', message: 'credentials in the URL are not allowed' },
+    ]);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+function isRetryableStatus(status: number, idempotent: boolean): boolean {
+  if (status === 429 || status === 503) return true;
+  return idempotent && (status === 500 || status === 502 || status === 504);
+}
+
+/** Whether the request surely never reached the service (so even a POST may be sent again). */
+function networkReason(error: unknown): { text: string; neverSent: boolean } {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  const code = cause?.code;
+  if ((error as Error)?.name === 'TimeoutError') return { text: 'request timed out', neverSent: false };
+  const neverSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+  return { text: code ?? cause?.message ?? (error as Error)?.message ?? 'network error', neverSent };
+}
+
+function parseErrorBody(text: string): ErrorBody['error'] | null {
+  try {
+    const parsed = JSON.parse(text) as Partial<ErrorBody>;
+    const error = parsed?.error;
+    if (error && typeof error.message === 'string') {
+      return {
+        code: typeof error.code === 'string' ? error.code : 'remote_error',
+        message: error.message,
+        details: Array.isArray(error.details) ? (error.details as ErrorDetail[]) : [],
+      };
+    }
+  } catch {
+    // Not our error shape (a proxy's HTML page, say); the status alone describes it.
+  }
+  return null;
+}
+
+/** 400 → invalid input (exit 2), 401/403 → auth (exit 4), anything else → remote failure (exit 3). */
+function errorForStatus(status: number, body: ErrorBody['error'] | null, what: string): Error {
+  const said = body ? `: ${body.message}` : '';
+  if (status === 401 || status === 403) {
+    return new AuthError(`the service rejected the API key (${status})${said}`);
+  }
+  if (status === 400 || status === 413 || status === 415) {
+    return new InputError(`the service rejected the request (${status})${said}`, body?.details ?? [], body?.code ?? 'invalid_input');
+  }
+  if (status === 404) return new RoutingError(`not found on the service (${what})${said}`, 'not_found', body?.details ?? []);
+  return new RoutingError(`the service answered ${status} to ${what}${said}`, body?.code ?? 'remote_error', body?.details ?? []);
+}

@@ -1,0 +1,167 @@
+/**
+ * `routeplan serve` as a library: start the service, get its URL, stop it gracefully.
+ * The CLI command (src/cli/commands/serve.ts) and the tests both go through startServer().
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { InputError } from '../errors.js';
+import { createKeyRing, isLoopbackHost } from './auth.js';
+import { JsonStore } from './store.js';
+import { JobQueue } from './queue.js';
+import { WorkerSolveRunner, type SolveRunner } from './solve-runner.js';
+import { ActionService } from './actions.js';
+import { ProjectService } from './projects.js';
+import { createRequestHandler } from './app.js';
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** API keys; empty = open access, allowed on a loopback host only. */
+  keys: string[];
+  concurrency: number;
+  queueSize: number;
+  timeLimitMs: number;
+  seed: number;
+  bodyLimitBytes: number;
+  /** How long a shutdown waits for running solves before leaving them pending for the next start. */
+  shutdownTimeoutMs: number;
+  /** Base of project page URLs; defaults to the bound URL. */
+  publicUrl?: string;
+  roadFactor?: number;
+  baseSpeedKmh?: number;
+  /** Where the JSON log lines go (default: stderr). */
+  logLine?: (line: string) => void;
+  /** Replaces the worker-thread runner (tests). */
+  runner?: SolveRunner;
+}
+
+export const SERVE_DEFAULTS = {
+  port: 8080,
+  host: '127.0.0.1',
+  dataDir: './.routeplan-data',
+  queueSize: 100,
+  timeLimitSeconds: 10,
+  bodyLimitBytes: 10 * 1024 * 1024,
+  shutdownTimeoutSeconds: 30,
+} as const;
+
+/** One solve per core, keeping one core for the HTTP loop on bigger machines. */
+export function defaultConcurrency(): number {
+  const cores = availableParallelism();
+  return Math.max(1, cores > 2 ? cores - 1 : cores);
+}
+
+export interface RunningServer {
+  /** `http://host:port` as bound (port 0 resolved). */
+  url: string;
+  server: Server;
+  /** Stops accepting, waits for running solves (bounded), leaves the rest pending on disk. */
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const writeLine = options.logLine ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = (event: Record<string, unknown>): void => writeLine(JSON.stringify({ time: new Date().toISOString(), ...event }));
+  guardOpenAccess(options, log);
+
+  const store = new JsonStore(options.dataDir);
+  await store.init();
+  const queue = new JobQueue(options.concurrency, options.queueSize, options.timeLimitMs / 1000);
+  const runner = options.runner ?? new WorkerSolveRunner();
+  const actions = new ActionService(
+    store,
+    queue,
+    runner,
+    {
+      timeLimitMs: options.timeLimitMs,
+      seed: options.seed,
+      ...(options.roadFactor !== undefined ? { roadFactor: options.roadFactor } : {}),
+      ...(options.baseSpeedKmh !== undefined ? { baseSpeedKmh: options.baseSpeedKmh } : {}),
+    },
+    log,
+  );
+  let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
+  const projects = new ProjectService(store, (id) => `${publicUrl}/projects/${id}`, log);
+
+  let shuttingDown = false;
+  const server = createServer(
+    createRequestHandler({
+      keys: createKeyRing(options.keys),
+      actions,
+      projects,
+      bodyLimitBytes: options.bodyLimitBytes,
+      loadOptions: {
+        ...(options.roadFactor !== undefined ? { roadFactor: options.roadFactor } : {}),
+        ...(options.baseSpeedKmh !== undefined ? { baseSpeedKmh: options.baseSpeedKmh } : {}),
+      },
+      isShuttingDown: () => shuttingDown,
+      log,
+    }),
+  );
+  server.keepAliveTimeout = 5_000;
+
+  await projects.recover();
+  const recovered = await actions.recover();
+  await listen(server, options.port, options.host);
+  const address = server.address() as AddressInfo;
+  const url = `http://${formatHost(address.address)}:${address.port}`;
+  if (publicUrl === '') publicUrl = url;
+  // Stored solves restart only once the port is ours, so a failed start never runs (and counts) them.
+  await actions.resumePending();
+  log({ event: 'started', url, actions: recovered.total, requeued: recovered.pending, concurrency: options.concurrency });
+
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      shuttingDown = true;
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const leftWaiting = queue.stop();
+      const drained = await queue.whenIdle(options.shutdownTimeoutMs);
+      if (!drained) {
+        actions.interruptRunning();
+        await queue.whenIdle(5_000);
+      }
+      await store.flush();
+      server.closeAllConnections();
+      await stopped;
+      log({ event: 'stopped', left_pending: leftWaiting, interrupted: !drained });
+    })();
+    return closing;
+  };
+  return { url, server, close };
+}
+
+function guardOpenAccess(options: ServeOptions, log: (event: Record<string, unknown>) => void): void {
+  if (options.keys.length > 0) return;
+  if (!isLoopbackHost(options.host)) {
+    throw new InputError(
+      `refusing to serve on ${options.host} without API keys: set ROUTEPLAN_SERVER_KEYS or --keys-file, or bind to 127.0.0.1`,
+      [{ path: '--host', message: 'a non-loopback host needs API keys' }],
+    );
+  }
+  log({ event: 'warning', message: 'no API keys configured: open access on loopback (set ROUTEPLAN_SERVER_KEYS or --keys-file)' });
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      reject(
+        new InputError(`cannot listen on ${host}:${port}: ${error.code ?? error.message}`, [
+          { path: '--port', message: error.message },
+        ]),
+      );
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+function formatHost(address: string): string {
+  return address.includes(':') ? `[${address}]` : address;
+}

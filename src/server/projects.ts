@@ -1,0 +1,108 @@
+/**
+ * Projects (surface A): created from a validated document, never optimized by their creation.
+ * Optimization is an action started by the project's page (POST /v1.0/project/{id}/optimize).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Warning } from '../errors.js';
+import type { JsonStore } from './store.js';
+
+/** What POST /v1.0/project and GET /v1.0/project/{id} answer. */
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  date: string;
+  drivers: ({ id: string } & Record<string, unknown>)[];
+  stops: ({ id: string } & Record<string, unknown>)[];
+  settings: Record<string, unknown>;
+  /** The project's page, where it is optimized. */
+  url: string;
+  created_at: string;
+  warnings?: Warning[];
+}
+
+export type ProjectSummary = Pick<ProjectRecord, 'id' | 'name' | 'date' | 'url' | 'created_at'> & {
+  drivers: number;
+  stops: number;
+};
+
+interface StoredProject {
+  owner: string;
+  /** The request as accepted, solved again by each optimize action. */
+  document: Record<string, unknown>;
+  record: ProjectRecord;
+}
+
+export class ProjectService {
+  private readonly index = new Map<string, { owner: string; summary: ProjectSummary }>();
+
+  constructor(
+    private readonly store: JsonStore,
+    private readonly pageUrl: (id: string) => string,
+    private readonly log: (event: Record<string, unknown>) => void,
+  ) {}
+
+  async recover(): Promise<number> {
+    const { records, unreadable } = await this.store.readAll<StoredProject>('projects');
+    for (const bad of unreadable) this.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
+    for (const stored of records) this.index.set(stored.record.id, { owner: stored.owner, summary: summarize(stored.record) });
+    return records.length;
+  }
+
+  async create(owner: string, document: Record<string, unknown>, warnings: Warning[]): Promise<ProjectRecord> {
+    const id = randomUUID();
+    const record: ProjectRecord = {
+      id,
+      name: String(document.name),
+      date: String(document.date),
+      drivers: withIds(document.drivers),
+      stops: withIds(document.stops),
+      settings: isObject(document.settings) ? document.settings : {},
+      url: this.pageUrl(id),
+      created_at: new Date().toISOString(),
+      ...(warnings.length > 0 ? { warnings } : {}),
+    };
+    await this.store.write('projects', id, { owner, document, record } satisfies StoredProject);
+    this.index.set(id, { owner, summary: summarize(record) });
+    return record;
+  }
+
+  /** The project with its stored request, if `owner` created it; null otherwise. */
+  async find(owner: string, id: string): Promise<{ record: ProjectRecord; document: Record<string, unknown> } | null> {
+    if (this.index.get(id)?.owner !== owner) return null;
+    const stored = await this.store.read<StoredProject>('projects', id);
+    return stored && stored.owner === owner ? { record: stored.record, document: stored.document } : null;
+  }
+
+  /** The owner's projects, newest first. */
+  list(owner: string): ProjectSummary[] {
+    return [...this.index.values()]
+      .filter((entry) => entry.owner === owner)
+      .map((entry) => entry.summary)
+      .sort((a, b) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id));
+  }
+}
+
+function summarize(record: ProjectRecord): ProjectSummary {
+  return {
+    id: record.id,
+    name: record.name,
+    date: record.date,
+    url: record.url,
+    created_at: record.created_at,
+    drivers: record.drivers.length,
+    stops: record.stops.length,
+  };
+}
+
+function withIds(items: unknown): ({ id: string } & Record<string, unknown>)[] {
+  if (!Array.isArray(items)) return [];
+  return items.map((item) => {
+    const id = randomUUID();
+    // The service's id wins over any `id` the client sent, and stays the first field.
+    return Object.assign({ id }, isObject(item) ? item : {}, { id });
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
