@@ -1,8 +1,180 @@
 /** Builds the JSON plan (contract version 1) from a problem and a solve result. OWNER: CLI/output helper. */
-import type { Problem } from '../model/problem.js';
-import type { SolveResult } from '../solver/types.js';
-import type { Plan } from './plan-types.js';
+import { SCALAR_DIMENSION } from '../model/problem.js';
+import type { Problem, Stop } from '../model/problem.js';
+import { formatClock } from '../model/time.js';
+import type { BreakVisit, RouteSchedule, SolveResult, StopVisit, UnservedStop } from '../solver/types.js';
+import type {
+  LoadValue,
+  Plan,
+  PlanBreakVisit,
+  PlanEndpoint,
+  PlanLocation,
+  PlanRoute,
+  PlanStopVisit,
+  PlanSummary,
+  PlanUnserved,
+  PlanVisit,
+} from './plan-types.js';
 
-export function buildPlan(_problem: Problem, _result: SolveResult): Plan {
-  throw new Error('not implemented yet');
+/** Converts problem units (time units, distance units) into the plan's reported units. */
+interface UnitScale {
+  seconds(timeUnits: number): number;
+  distance(distanceUnits: number): number;
+}
+
+export function buildPlan(problem: Problem, result: SolveResult): Plan {
+  const scale = unitScale(problem);
+  const routes = result.routes.map((route) => buildRoute(problem, route, scale));
+  return {
+    version: 1,
+    summary: buildSummary(problem, result, scale),
+    routes,
+    unserved: result.unserved.map((entry) => buildUnserved(problem, entry)),
+  };
+}
+
+function unitScale(problem: Problem): UnitScale {
+  const { timePerSecond, distancePerReported } = problem.units;
+  return {
+    seconds: (value) => value / timePerSecond,
+    distance: (value) => value / distancePerReported,
+  };
+}
+
+function buildSummary(problem: Problem, result: SolveResult, scale: UnitScale): PlanSummary {
+  const total = (pick: (route: RouteSchedule) => number): number =>
+    result.routes.reduce((sum, route) => sum + pick(route), 0);
+  const servedStops = result.routes.flatMap((route) =>
+    route.visits.filter((visit): visit is StopVisit => visit.kind === 'stop').map((visit) => visit.stop),
+  );
+  return {
+    routes_used: result.routes.length,
+    served: servedStops.length,
+    unserved: result.unserved.length,
+    priority_served: servedStops.reduce((sum, stop) => sum + stopAt(problem, stop).priority, 0),
+    distance_m: scale.distance(total((route) => route.distance)),
+    driving_s: scale.seconds(total((route) => route.driving)),
+    service_s: scale.seconds(total((route) => route.service)),
+    waiting_s: scale.seconds(total((route) => route.waiting)),
+    break_s: scale.seconds(total((route) => route.breakTime)),
+    working_s: scale.seconds(total((route) => route.working)),
+    lateness_s: scale.seconds(total((route) => route.lateness)),
+    overtime_s: scale.seconds(total((route) => route.overtime)),
+  };
+}
+
+function buildRoute(problem: Problem, route: RouteSchedule, scale: UnitScale): PlanRoute {
+  const vehicle = problem.vehicles[route.vehicle];
+  if (vehicle === undefined) {
+    throw new Error(`solve result refers to vehicle ${route.vehicle}, which the problem does not have`);
+  }
+  const endLocation = vehicle.endLocation < 0 ? null : locationAt(problem, vehicle.endLocation);
+  return {
+    vehicle: vehicle.name,
+    vehicle_index: vehicle.index,
+    start: endpoint(route.start, locationAt(problem, vehicle.startLocation), scale),
+    visits: route.visits.map((visit) => buildVisit(problem, visit, scale)),
+    end: {
+      ...endpoint(route.end, endLocation, scale),
+      travel_s: scale.seconds(route.endTravel),
+      distance_m: scale.distance(route.endDistance),
+    },
+    distance_m: scale.distance(route.distance),
+    driving_s: scale.seconds(route.driving),
+    service_s: scale.seconds(route.service),
+    waiting_s: scale.seconds(route.waiting),
+    break_s: scale.seconds(route.breakTime),
+    working_s: scale.seconds(route.working),
+    overtime_s: scale.seconds(route.overtime),
+    lateness_s: scale.seconds(route.lateness),
+    load: loadValue(problem, route.load),
+  };
+}
+
+function endpoint(time: number, location: PlanLocation | null, scale: UnitScale): PlanEndpoint {
+  const seconds = scale.seconds(time);
+  return { time_s: seconds, time: formatClock(seconds), location };
+}
+
+function buildVisit(problem: Problem, visit: StopVisit | BreakVisit, scale: UnitScale): PlanVisit {
+  return visit.kind === 'stop' ? buildStopVisit(problem, visit, scale) : buildBreakVisit(visit, scale);
+}
+
+function buildStopVisit(problem: Problem, visit: StopVisit, scale: UnitScale): PlanStopVisit {
+  const stop = stopAt(problem, visit.stop);
+  // The interface returns no ETAs for a project stop without a duration (decisions.md).
+  const showTimes = !(problem.surface === 'project' && !stop.durationGiven);
+  const time = (value: number): number | null => (showTimes ? scale.seconds(value) : null);
+  const clock = (value: number): string | null => (showTimes ? formatClock(scale.seconds(value)) : null);
+  const planVisit: PlanStopVisit = {
+    kind: 'stop',
+    stop: stop.name,
+    stop_index: stop.index,
+    location: stopLocation(problem, stop),
+    travel_s: scale.seconds(visit.travel),
+    distance_m: scale.distance(visit.distance),
+    arrival_s: time(visit.arrival),
+    start_s: time(visit.start),
+    finish_s: time(visit.finish),
+    arrival: clock(visit.arrival),
+    start: clock(visit.start),
+    finish: clock(visit.finish),
+    late_s: scale.seconds(visit.late),
+    load_after: loadValue(problem, visit.loadAfter),
+  };
+  return withPassthrough(planVisit, stop.passthrough);
+}
+
+/** Carried-through fields follow the contract fields; they never overwrite one. */
+function withPassthrough(visit: PlanStopVisit, passthrough: Record<string, unknown>): PlanStopVisit {
+  for (const [key, value] of Object.entries(passthrough)) {
+    if (!(key in visit) && value !== undefined) visit[key] = value;
+  }
+  return visit;
+}
+
+function buildBreakVisit(visit: BreakVisit, scale: UnitScale): PlanBreakVisit {
+  const start = scale.seconds(visit.start);
+  const finish = scale.seconds(visit.finish);
+  return { kind: 'break', start_s: start, finish_s: finish, start: formatClock(start), finish: formatClock(finish) };
+}
+
+function buildUnserved(problem: Problem, entry: UnservedStop): PlanUnserved {
+  const stop = stopAt(problem, entry.stop);
+  return { stop: stop.name, stop_index: stop.index, reason: entry.reason, message: entry.message };
+}
+
+/** A number when the only dimension is the scalar one (0 when loads are ignored), else an object by name. */
+export function loadValue(problem: Problem, load: Float64Array): LoadValue {
+  const { dimensions } = problem;
+  if (dimensions.length === 0) return 0;
+  if (dimensions.length === 1 && dimensions[0] === SCALAR_DIMENSION) return load[0] ?? 0;
+  const byName: Record<string, number> = {};
+  dimensions.forEach((name, index) => {
+    byName[name] = load[index] ?? 0;
+  });
+  return byName;
+}
+
+function stopAt(problem: Problem, index: number): Stop {
+  const stop = problem.stops[index];
+  if (stop === undefined) {
+    throw new Error(`solve result refers to stop ${index}, which the problem does not have`);
+  }
+  return stop;
+}
+
+function stopLocation(problem: Problem, stop: Stop): PlanLocation {
+  if (stop.location < 0) {
+    throw new Error(`solve result serves stop "${stop.name}", which has no location`);
+  }
+  return locationAt(problem, stop.location);
+}
+
+function locationAt(problem: Problem, index: number): PlanLocation {
+  const point = problem.locations[index];
+  if (point === undefined) {
+    throw new Error(`location ${index} is not in the problem`);
+  }
+  return { lat: point.lat, lng: point.lng };
 }

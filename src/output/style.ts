@@ -1,0 +1,31 @@
+/** Minimal ANSI styling; every function is the identity when colour is off. */
+
+export interface Style {
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  yellow(text: string): string;
+  green(text: string): string;
+  cyan(text: string): string;
+}
+
+const wrap =
+  (open: number, close: number) =>
+  (text: string): string =>
+    `\u001b[${open}m${text}\u001b[${close}m`;
+
+const identity = (text: string): string => text;
+
+export function makeStyle(color: boolean): Style {
+  if (!color) {
+    return { bold: identity, dim: identity, red: identity, yellow: identity, green: identity, cyan: identity };
+  }
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    yellow: wrap(33, 39),
+    green: wrap(32, 39),
+    cyan: wrap(36, 39),
+  };
+}
