@@ -1,0 +1,193 @@
+/** `routeplan solve <file>`: load, solve locally with the built-in solver, print or write the plan. */
+import type { Command } from 'commander';
+import { ExitCode } from '../../errors.js';
+import { loadProblemFile } from '../../input/index.js';
+import type { Problem } from '../../model/problem.js';
+import { buildPlan } from '../../output/plan.js';
+import type { Plan } from '../../output/plan-types.js';
+import { solve } from '../../solver/index.js';
+import type { SolveOptions, SolveResult } from '../../solver/types.js';
+import { parseConfigFlag, resolveConfig } from '../config.js';
+import type { RouteplanConfig } from '../config.js';
+import { loadFormat, loadOptions, parsePositiveInteger } from '../options.js';
+import { colorEnabled, outputFormatFor, printPlan, printWarnings, runCommand } from '../present.js';
+import type { OutputFormat, PrintPlanOptions } from '../present.js';
+import { startSolveSpinner } from '../progress.js';
+import type { SolveSpinner } from '../progress.js';
+
+export const DEFAULT_TIME_LIMIT_S = 5;
+export const DEFAULT_SEED = 0;
+
+interface SolveFlags {
+  inputFormat?: string;
+  format?: string;
+  timeLimit?: string;
+  seed?: string;
+  maxIterations?: string;
+  threads?: string;
+  roadFactor?: string;
+  baseSpeed?: string;
+  json?: boolean;
+  output?: string;
+  outputFormat?: string;
+  failOnUnserved?: boolean;
+  quiet?: boolean;
+  color?: boolean;
+}
+
+export function registerSolve(program: Command): void {
+  program
+    .command('solve')
+    .description('plan the routes of a problem with the built-in solver')
+    .argument('<file>', 'problem file (.json, .yaml, .csv, or a benchmark with --format); "-" reads stdin')
+    .option('--input-format <format>', 'format of the input: json, yaml or csv (required for "-")')
+    .option('--format <format>', 'benchmark instance format: solomon or vrplib')
+    .option('--time-limit <seconds>', `wall-clock limit of the search (default ${DEFAULT_TIME_LIMIT_S})`)
+    .option('--seed <n>', `random seed; same input, seed and limits give the same plan (default ${DEFAULT_SEED})`)
+    .option('--max-iterations <n>', 'stop after this many search iterations (reproducible stop)')
+    .option('--threads <n>', 'worker threads (default 1)')
+    .option('--road-factor <factor>', 'road distance ÷ straight-line distance (default 1.3)')
+    .option('--base-speed <kmh>', 'base driving speed in km/h (default 40)')
+    .option('--json', 'print the plan as JSON (contract version 1) instead of tables')
+    .option('-o, --output <file>', 'also write the plan to a file: .json, .geojson or .html')
+    .option('--output-format <format>', 'format of --output: json, geojson or html (default: from the extension)')
+    .option('--fail-on-unserved', 'exit with code 5 when the plan leaves stops unserved')
+    .option('--quiet', 'no spinner or warnings; no tables when the plan goes to a file')
+    .option('--no-color', 'no colour in the output')
+    .action(async (file: string, flags: SolveFlags) => {
+      const color = colorEnabled(flags);
+      await runCommand({ json: flags.json === true, color }, () => solveCommand(file, flags, color));
+    });
+}
+
+/** Flag texts → config values, each checked and named on error. */
+export function parseTravelFlags(flags: { roadFactor?: string; baseSpeed?: string }): RouteplanConfig {
+  const config: RouteplanConfig = {};
+  if (flags.roadFactor !== undefined) config.roadFactor = parseConfigFlag('roadFactor', flags.roadFactor);
+  if (flags.baseSpeed !== undefined) config.baseSpeed = parseConfigFlag('baseSpeed', flags.baseSpeed);
+  return config;
+}
+
+function parseSolveFlags(flags: SolveFlags): RouteplanConfig {
+  const config = parseTravelFlags(flags);
+  if (flags.timeLimit !== undefined) config.timeLimit = parseConfigFlag('timeLimit', flags.timeLimit);
+  if (flags.seed !== undefined) config.seed = parseConfigFlag('seed', flags.seed);
+  if (flags.threads !== undefined) config.threads = parseConfigFlag('threads', flags.threads);
+  return config;
+}
+
+async function solveCommand(file: string, flags: SolveFlags, color: boolean): Promise<number> {
+  // Every usage mistake is reported before anything is read or solved.
+  const format = loadFormat(file, flags);
+  const config = resolveConfig(parseSolveFlags(flags));
+  const maxIterations = flags.maxIterations === undefined ? undefined : parsePositiveInteger(flags.maxIterations, '--max-iterations');
+  let outputFormat: OutputFormat | undefined;
+  if (flags.output !== undefined) outputFormat = outputFormatFor(flags.output, flags.outputFormat as OutputFormat | undefined);
+  else if (flags.outputFormat !== undefined) outputFormatFor('', flags.outputFormat as OutputFormat);
+
+  const interrupt = new InterruptGuard();
+  try {
+    const loaded = await loadProblemFile(file, loadOptions(format, config));
+    printWarnings(loaded.warnings, { quiet: flags.quiet === true, color: colorEnabled(flags, process.stderr) });
+
+    const spinner = startSolveSpinner({
+      enabled: process.stderr.isTTY === true && flags.quiet !== true,
+      color: colorEnabled(flags, process.stderr),
+    });
+    interrupt.onSolving(() => spinner.note('stopping…'));
+    let result: SolveResult;
+    try {
+      result = await solve(loaded.problem, solveOptions(config, maxIterations, interrupt.signal, spinner));
+    } finally {
+      interrupt.doneSolving();
+      spinner.stop();
+    }
+    const plan = buildPlan(loaded.problem, result);
+    if (interrupt.interrupted && flags.quiet !== true) {
+      process.stderr.write('routeplan: interrupted; this is the best plan found so far\n');
+    }
+    await printPlan(plan, printOptions(loaded.problem, flags, color, outputFormat));
+    return exitCodeFor(plan, { interrupted: interrupt.interrupted, failOnUnserved: flags.failOnUnserved === true });
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+function solveOptions(config: RouteplanConfig, maxIterations: number | undefined, signal: AbortSignal, spinner: SolveSpinner): SolveOptions {
+  const options: SolveOptions = {
+    timeLimitMs: Math.round((config.timeLimit ?? DEFAULT_TIME_LIMIT_S) * 1000),
+    seed: config.seed ?? DEFAULT_SEED,
+    signal,
+    onProgress: (progress) => spinner.update(progress),
+  };
+  if (maxIterations !== undefined) options.maxIterations = maxIterations;
+  if (config.threads !== undefined) options.threads = config.threads;
+  return options;
+}
+
+function printOptions(problem: Problem, flags: SolveFlags, color: boolean, outputFormat: OutputFormat | undefined): PrintPlanOptions {
+  const benchmark = problem.surface === 'benchmark';
+  const options: PrintPlanOptions = {
+    json: flags.json === true,
+    color,
+    quiet: flags.quiet === true,
+    rawUnits: benchmark,
+    planar: benchmark,
+    title: planTitle(problem),
+  };
+  if (flags.output !== undefined) options.output = flags.output;
+  if (outputFormat !== undefined) options.outputFormat = outputFormat;
+  return options;
+}
+
+function planTitle(problem: Problem): string {
+  if (problem.name && problem.date) return `${problem.name} — ${problem.date}`;
+  return problem.name ?? 'routeplan plan';
+}
+
+/** 130 when interrupted, else 5 with --fail-on-unserved and unserved stops, else 0. */
+export function exitCodeFor(plan: Plan, options: { interrupted: boolean; failOnUnserved: boolean }): number {
+  if (options.interrupted) return ExitCode.interrupted;
+  if (options.failOnUnserved && plan.unserved.length > 0) return ExitCode.unserved;
+  return ExitCode.ok;
+}
+
+/**
+ * Ctrl-C while solving stops the search (the solver returns its best plan, which is printed,
+ * then the exit code is 130); Ctrl-C before that, or a second one, exits at once with 130.
+ */
+class InterruptGuard {
+  private readonly controller = new AbortController();
+  private solvingNote: (() => void) | null = null;
+  interrupted = false;
+
+  private readonly handler = (): void => {
+    if (this.interrupted || this.solvingNote === null) {
+      process.stderr.write('\nrouteplan: interrupted\n');
+      process.exit(ExitCode.interrupted);
+    }
+    this.interrupted = true;
+    this.solvingNote();
+    this.controller.abort();
+  };
+
+  constructor() {
+    process.on('SIGINT', this.handler);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  onSolving(note: () => void): void {
+    this.solvingNote = note;
+  }
+
+  doneSolving(): void {
+    this.solvingNote = null;
+  }
+
+  dispose(): void {
+    process.off('SIGINT', this.handler);
+  }
+}

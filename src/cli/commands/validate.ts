@@ -1,0 +1,56 @@
+/** `routeplan validate <file>`: check a problem, print its summary and warnings; exit 0 or 2. */
+import type { Command } from 'commander';
+import { loadProblemFile, problemSummaryLines } from '../../input/index.js';
+import type { LoadedProblem } from '../../input/index.js';
+import { resolveConfig } from '../config.js';
+import { loadFormat, loadOptions } from '../options.js';
+import { colorEnabled, formatWarning, runCommand } from '../present.js';
+import { parseTravelFlags } from './solve.js';
+
+interface ValidateFlags {
+  inputFormat?: string;
+  format?: string;
+  roadFactor?: string;
+  baseSpeed?: string;
+  json?: boolean;
+  color?: boolean;
+}
+
+export function registerValidate(program: Command): void {
+  program
+    .command('validate')
+    .description('check a problem file and print a summary and its warnings (exit 0 valid, 2 invalid)')
+    .argument('<file>', 'problem file (.json, .yaml, .csv, or a benchmark with --format); "-" reads stdin')
+    .option('--input-format <format>', 'format of the input: json, yaml or csv (required for "-")')
+    .option('--format <format>', 'benchmark instance format: solomon or vrplib')
+    .option('--road-factor <factor>', 'road distance ÷ straight-line distance (default 1.3)')
+    .option('--base-speed <kmh>', 'base driving speed in km/h (default 40)')
+    .option('--json', 'print the result as JSON')
+    .option('--no-color', 'no colour in the output')
+    .action(async (file: string, flags: ValidateFlags) => {
+      const color = colorEnabled(flags);
+      await runCommand({ json: flags.json === true, color }, async () => {
+        const format = loadFormat(file, flags);
+        const config = resolveConfig(parseTravelFlags(flags));
+        const loaded = await loadProblemFile(file, loadOptions(format, config));
+        process.stdout.write(flags.json ? `${JSON.stringify(validationJson(loaded), null, 2)}\n` : validationText(loaded));
+      });
+    });
+}
+
+export function validationText(loaded: LoadedProblem): string {
+  // The summary already counts the warnings; they are listed here because they are validate's result.
+  const lines = [...problemSummaryLines(loaded)];
+  for (const warning of loaded.warnings) lines.push(`  warning: ${formatWarning(warning)}`);
+  lines.push('Valid.');
+  return `${lines.join('\n')}\n`;
+}
+
+export function validationJson(loaded: LoadedProblem): unknown {
+  return {
+    valid: true,
+    kind: loaded.kind,
+    summary: problemSummaryLines(loaded),
+    warnings: loaded.warnings,
+  };
+}

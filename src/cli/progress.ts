@@ -1,0 +1,55 @@
+/**
+ * The solve spinner on stderr: elapsed time and the best plan so far. Only on a terminal and
+ * never with --quiet, so that logs and pipes stay clean.
+ */
+import ora from 'ora';
+import type { Ora } from 'ora';
+import type { SolveProgress } from '../solver/types.js';
+
+export interface SolveSpinner {
+  update(progress: SolveProgress): void;
+  note(text: string): void;
+  stop(finalText?: string): void;
+}
+
+const REFRESH_MS = 200;
+
+export function startSolveSpinner(options: { enabled: boolean; color: boolean }): SolveSpinner {
+  if (!options.enabled) return { update: () => undefined, note: () => undefined, stop: () => undefined };
+  const started = Date.now();
+  let best: SolveProgress | null = null;
+  let note = '';
+  const spinner: Ora = ora({ stream: process.stderr, discardStdin: false, color: options.color ? 'cyan' : false });
+  const render = (): void => {
+    spinner.text = spinnerText(Date.now() - started, best, note);
+  };
+  render();
+  spinner.start();
+  // The solver reports only when it improves; the clock must move in between.
+  const timer = setInterval(render, REFRESH_MS);
+  timer.unref();
+  return {
+    update(progress) {
+      best = progress;
+      render();
+    },
+    note(text) {
+      note = text;
+      render();
+    },
+    stop(finalText) {
+      clearInterval(timer);
+      if (finalText === undefined) spinner.stop();
+      else spinner.stopAndPersist({ symbol: options.color ? '\u001b[32m✔\u001b[39m' : '✔', text: finalText });
+    },
+  };
+}
+
+export function spinnerText(elapsedMs: number, best: SolveProgress | null, note = ''): string {
+  const elapsed = `${(elapsedMs / 1000).toFixed(1)} s`;
+  const plan =
+    best === null
+      ? 'searching…'
+      : `best so far: ${best.served} served, ${best.unserved} unserved, ${best.routesUsed} route${best.routesUsed === 1 ? '' : 's'} (${best.iterations} iterations)`;
+  return `Solving ${elapsed} · ${plan}${note ? ` · ${note}` : ''}`;
+}
