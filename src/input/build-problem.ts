@@ -1,0 +1,238 @@
+/** ProblemSpec → the immutable `Problem` of src/model/problem.ts, per decisions.md. */
+import type { Warning } from '../errors.js';
+import { InputError } from '../errors.js';
+import type { BreakInterval, Point, Problem, Stop, TimeWindow, Vehicle } from '../model/problem.js';
+import { SCALAR_DIMENSION } from '../model/problem.js';
+import { clockInterval, SECONDS_PER_DAY } from '../model/time.js';
+import { buildGeoTravelMatrix, DEFAULT_BASE_SPEED_KMH, DEFAULT_ROAD_FACTOR } from '../model/travel.js';
+import type { ClockSpan, LoadInput, ProblemSpec, StopSpec, VehicleSpec } from './spec.js';
+
+export interface TravelModelFlags {
+  roadFactor?: number;
+  baseSpeedKmh?: number;
+}
+
+export function buildProblem(spec: ProblemSpec, flags: TravelModelFlags, warnings: Warning[]): Problem {
+  const model = travelModel(spec, flags);
+  const locations = new LocationTable();
+  const vehicleEnds = spec.vehicles.map((v) => ({
+    start: locations.indexOf(v.start),
+    end: v.end ? locations.indexOf(v.end) : -1,
+  }));
+  const stopLocations = spec.stops.map((s) => (s.point ? locations.indexOf(s.point) : -1));
+  const { travel, profileOf } = buildGeoTravelMatrix(
+    locations.points,
+    spec.vehicles.map((v) => v.speed),
+    model,
+  );
+  const dimensions = loadDimensions(spec);
+  warnUnconstrainedDimensions(spec, dimensions, warnings);
+
+  const vehicles: Vehicle[] = spec.vehicles.map((v, index) => ({
+    index,
+    name: v.name,
+    startLocation: vehicleEnds[index]!.start,
+    endLocation: vehicleEnds[index]!.end,
+    ...shiftOf(v),
+    maxOvertime: spec.maxOvertime,
+    capacity: capacityVector(v.capacity, dimensions),
+    speed: v.speed,
+    profile: profileOf[index]!,
+    breaks: breakIntervals(v),
+    labels: v.labels,
+    passthrough: v.passthrough,
+  }));
+  const stops: Stop[] = spec.stops.map((s, index) => ({
+    index,
+    name: s.name,
+    location: stopLocations[index]!,
+    windows: normalizeWindows(s.windows),
+    duration: s.duration ?? 0,
+    durationGiven: s.duration !== null,
+    load: loadVector(s.load ?? spec.defaultLoad, dimensions),
+    priority: s.priority,
+    maxLateness: spec.maxLateness,
+    labels: s.labels,
+    passthrough: s.passthrough,
+  }));
+
+  return deepFreeze({
+    surface: spec.surface,
+    name: spec.name,
+    date: spec.date,
+    locations: locations.points,
+    vehicles,
+    stops,
+    dimensions,
+    compatible: compatibility(spec),
+    travel,
+    travelSource: { kind: 'geo', roadFactor: model.roadFactor, baseSpeedKmh: model.baseSpeedKmh, traffic: model.traffic },
+    objective: spec.objective,
+    squashDuration: spec.squashDuration,
+    allowOverload: spec.allowOverload,
+    units: { timePerSecond: 1, distancePerReported: 1 },
+  });
+}
+
+function travelModel(spec: ProblemSpec, flags: TravelModelFlags) {
+  const roadFactor = flags.roadFactor ?? DEFAULT_ROAD_FACTOR;
+  const baseSpeedKmh = flags.baseSpeedKmh ?? DEFAULT_BASE_SPEED_KMH;
+  const details = [];
+  if (!(Number.isFinite(roadFactor) && roadFactor > 0)) {
+    details.push({ path: '--road-factor', message: `${roadFactor} is not allowed; use a number > 0 (default 1.3)` });
+  }
+  if (!(Number.isFinite(baseSpeedKmh) && baseSpeedKmh > 0)) {
+    details.push({ path: '--base-speed', message: `${baseSpeedKmh} is not allowed; use a speed in km/h > 0 (default 40)` });
+  }
+  if (details.length > 0) throw new InputError(`Invalid travel model: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, details);
+  return { roadFactor, baseSpeedKmh, traffic: spec.traffic };
+}
+
+/** Identical coordinates share one index: the solver recognises "same place" by index (squashDuration). */
+class LocationTable {
+  readonly points: Point[] = [];
+  private readonly byKey = new Map<string, number>();
+
+  indexOf(point: Point): number {
+    const key = `${point.lat},${point.lng}`;
+    let index = this.byKey.get(key);
+    if (index === undefined) {
+      index = this.points.length;
+      this.points.push({ lat: point.lat, lng: point.lng });
+      this.byKey.set(key, index);
+    }
+    return index;
+  }
+}
+
+/** decisions.md "Time windows, shifts, breaks". */
+function shiftOf(v: VehicleSpec): Pick<Vehicle, 'earliestStart' | 'shiftStartGiven' | 'flexibleStart' | 'shiftEnd'> {
+  const given = v.shiftStart !== null;
+  const earliestStart = v.shiftStart ?? 0;
+  let shiftEnd = Infinity;
+  if (v.shiftEnd !== null) shiftEnd = clockInterval(earliestStart, v.shiftEnd).end;
+  return { earliestStart, shiftStartGiven: given, flexibleStart: given ? v.flexibleWhenGiven : true, shiftEnd };
+}
+
+/**
+ * Breaks are clock intervals (overnight when end < start). In an overnight shift a break
+ * written with an early clock time (e.g. 02:00 in a 22:00–06:00 shift) belongs to the next
+ * day, otherwise it would fall before the shift and be ignored.
+ */
+function breakIntervals(v: VehicleSpec): BreakInterval[] {
+  const shift = shiftOf(v);
+  const overnightShift = v.shiftStart !== null && shift.shiftEnd > SECONDS_PER_DAY;
+  const intervals = v.breaks
+    .map((b) => clockInterval(b.start, b.end))
+    .filter((b) => b.end > b.start)
+    .map((b) =>
+      overnightShift && b.start < shift.earliestStart && b.start + SECONDS_PER_DAY < shift.shiftEnd
+        ? { start: b.start + SECONDS_PER_DAY, end: b.end + SECONDS_PER_DAY }
+        : b,
+    );
+  return mergeIntervals(intervals);
+}
+
+/** Several windows mean "any one of them": sorted, overlapping ones merged; none → any time. */
+export function normalizeWindows(spans: ClockSpan[]): TimeWindow[] {
+  const windows = spans.map((span) => {
+    const start = span.start ?? 0;
+    if (span.end === null) return { start, end: Infinity };
+    return clockInterval(start, span.end);
+  });
+  if (windows.length === 0) return [{ start: 0, end: Infinity }];
+  return mergeIntervals(windows);
+}
+
+function mergeIntervals<T extends { start: number; end: number }>(intervals: T[]): Array<{ start: number; end: number }> {
+  const sorted = [...intervals].sort((a, b) => a.start - b.start || a.end - b.end);
+  const merged: Array<{ start: number; end: number }> = [];
+  for (const interval of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && interval.start <= last.end) last.end = Math.max(last.end, interval.end);
+    else merged.push({ start: interval.start, end: interval.end });
+  }
+  return merged;
+}
+
+/**
+ * Dimensions are those some vehicle's capacity constrains: loads are ignored when no vehicle
+ * has a capacity, and a dimension no capacity names is unconstrained everywhere.
+ */
+function loadDimensions(spec: ProblemSpec): string[] {
+  const names: string[] = [];
+  for (const v of spec.vehicles) {
+    if (v.capacity === null) continue;
+    for (const name of dimensionNames(v.capacity)) if (!names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
+function dimensionNames(value: LoadInput): string[] {
+  return typeof value === 'number' ? [SCALAR_DIMENSION] : Object.keys(value);
+}
+
+function warnUnconstrainedDimensions(spec: ProblemSpec, dimensions: string[], warnings: Warning[]): void {
+  if (dimensions.length === 0) {
+    const loaded = spec.stops.find((s) => s.load !== null);
+    if (loaded) {
+      warnings.push({ path: `${loaded.path}.load`, message: 'loads are ignored: no vehicle has a capacity' });
+    }
+    return;
+  }
+  const reported = new Set<string>();
+  for (const stop of spec.stops) {
+    if (stop.load === null) continue;
+    for (const name of dimensionNames(stop.load)) {
+      if (dimensions.includes(name) || reported.has(name)) continue;
+      reported.add(name);
+      const what = name === SCALAR_DIMENSION ? 'a number load' : `load "${name}"`;
+      const path = name === SCALAR_DIMENSION ? `${stop.path}.load` : `${stop.path}.load.${name}`;
+      warnings.push({ path, message: `no vehicle has a capacity for ${what}; it is not constrained` });
+    }
+  }
+}
+
+function capacityVector(capacity: LoadInput | null, dimensions: string[]): Float64Array {
+  const vector = new Float64Array(dimensions.length).fill(Infinity);
+  if (capacity === null) return vector;
+  dimensions.forEach((name, d) => {
+    const amount = typeof capacity === 'number' ? (name === SCALAR_DIMENSION ? capacity : undefined) : capacity[name];
+    if (amount !== undefined) vector[d] = amount;
+  });
+  return vector;
+}
+
+function loadVector(load: LoadInput, dimensions: string[]): Float64Array {
+  const vector = new Float64Array(dimensions.length);
+  dimensions.forEach((name, d) => {
+    const amount = typeof load === 'number' ? (name === SCALAR_DIMENSION ? load : 0) : load[name];
+    vector[d] = amount ?? 0;
+  });
+  return vector;
+}
+
+function compatibility(spec: ProblemSpec): Uint8Array {
+  const table = new Uint8Array(spec.vehicles.length * spec.stops.length);
+  spec.vehicles.forEach((vehicle, v) => {
+    const has = new Set(vehicle.labels);
+    spec.stops.forEach((stop, s) => {
+      table[v * spec.stops.length + s] = canServe(spec.matching, has, stop) ? 1 : 0;
+    });
+  });
+  return table;
+}
+
+function canServe(matching: ProblemSpec['matching'], vehicleLabels: Set<string>, stop: StopSpec): boolean {
+  if (stop.labels.length === 0) return true;
+  return matching === 'types-any-of'
+    ? stop.labels.some((label) => vehicleLabels.has(label))
+    : stop.labels.every((label) => vehicleLabels.has(label));
+}
+
+/** Freezes the object graph; typed arrays cannot be frozen and are left as they are. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value) || Object.isFrozen(value)) return value;
+  for (const child of Object.values(value)) deepFreeze(child);
+  return Object.freeze(value);
+}

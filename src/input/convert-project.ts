@@ -1,0 +1,104 @@
+/** Surface A (project) → ProblemSpec, per decisions.md. */
+import type { Point } from '../model/problem.js';
+import { minutesToSeconds } from '../model/time.js';
+import type { ConversionLog } from './convert-common.js';
+import { clockSeconds, durationSeconds, labelList, pick, priorityNumber, speedFactor } from './convert-common.js';
+import type { ProjectDocument, ProjectDriver, ProjectLocation, ProjectStop } from './schema/project.js';
+import type { ClockSpan, ProblemSpec, StopSpec, VehicleSpec } from './spec.js';
+
+const STOP_PASSTHROUGH = ['notes', 'custom_notes', 'phone_number', 'email'] as const;
+const DRIVER_PASSTHROUGH = ['phone_number'] as const;
+/** decisions.md: missing load is `default_load`, itself 1 by default. */
+const DEFAULT_LOAD = 1;
+
+export function projectSpec(doc: ProjectDocument, raw: Record<string, unknown>, log: ConversionLog): ProblemSpec {
+  const settings = doc.settings ?? {};
+  const rawDrivers = (raw.drivers ?? []) as Record<string, unknown>[];
+  const rawStops = (raw.stops ?? []) as Record<string, unknown>[];
+  const defaultDuration =
+    settings.default_duration != null ? durationSeconds(settings.default_duration, ['settings', 'default_duration'], log) : null;
+  const strictStart = settings.strict_start ?? false;
+  const vehicles = (doc.drivers ?? []).map((driver, i) => driverSpec(driver, rawDrivers[i]!, i, strictStart, log));
+  const stops = (doc.stops ?? []).map((stop, i) => stopSpec(stop, rawStops[i]!, i, defaultDuration, log));
+  return {
+    surface: 'project',
+    name: doc.name,
+    date: doc.date,
+    vehicles,
+    stops,
+    matching: 'types-any-of',
+    defaultLoad: settings.default_load ?? DEFAULT_LOAD,
+    maxLateness: minutesToSeconds(settings.max_stop_lateness ?? 0),
+    maxOvertime: minutesToSeconds(settings.max_driver_overtime ?? 0),
+    objective: {
+      minimizeRoutes: false,
+      cost: settings.shortest_distance ? 'distance' : 'time',
+      balance: settings.auto_balance ? 'time' : 'none',
+    },
+    squashDuration: null,
+    allowOverload: false,
+    traffic: settings.traffic ?? 1,
+  };
+}
+
+function driverSpec(
+  driver: ProjectDriver,
+  raw: Record<string, unknown>,
+  i: number,
+  strictStart: boolean,
+  log: ConversionLog,
+): VehicleSpec {
+  const breaks = [...(driver.break ? [driver.break] : []), ...(driver.breaks ?? [])];
+  return {
+    path: log.namer.name(['drivers', i]),
+    name: driver.name,
+    // A driver without a usable start point was reported by `projectPoint`; 0,0 only keeps types simple.
+    start: projectPoint(driver.start_location, ['drivers', i, 'start_location'], log) ?? { lat: 0, lng: 0 },
+    end: driver.end_location ? projectPoint(driver.end_location, ['drivers', i, 'end_location'], log) : null,
+    shiftStart: clockSeconds(driver.shift_start),
+    shiftEnd: clockSeconds(driver.shift_end),
+    flexibleWhenGiven: !strictStart,
+    capacity: driver.capacity ?? null,
+    speed: speedFactor(driver.speed),
+    labels: labelList(driver.types),
+    breaks: breaks.map((b) => ({ start: clockSeconds(b.start)!, end: clockSeconds(b.end)! })),
+    passthrough: pick(raw, DRIVER_PASSTHROUGH),
+  };
+}
+
+function stopSpec(
+  stop: ProjectStop,
+  raw: Record<string, unknown>,
+  i: number,
+  defaultDuration: number | null,
+  log: ConversionLog,
+): StopSpec {
+  const windows: ClockSpan[] =
+    stop.time_windows && stop.time_windows.length > 0
+      ? stop.time_windows.map((w) => ({ start: clockSeconds(w.start), end: clockSeconds(w.end) }))
+      : stop.start != null || stop.end != null
+        ? [{ start: clockSeconds(stop.start), end: clockSeconds(stop.end) }]
+        : [];
+  return {
+    path: log.namer.name(['stops', i]),
+    name: stop.name,
+    point: projectPoint(stop.location, ['stops', i, 'location'], log),
+    windows,
+    duration: stop.duration != null ? durationSeconds(stop.duration, ['stops', i, 'duration'], log) : defaultDuration,
+    load: stop.load ?? null,
+    priority: priorityNumber(stop.priority),
+    labels: labelList(stop.types),
+    passthrough: pick(raw, STOP_PASSTHROUGH),
+  };
+}
+
+/** Coordinates of a location; an address alone is an error until geocoding exists. */
+function projectPoint(location: ProjectLocation, path: PropertyKey[], log: ConversionLog): Point | null {
+  if (location.coords) return { lat: location.coords.lat, lng: location.coords.lng };
+  log.error(path, addressOnlyMessage(location.address ?? ''));
+  return null;
+}
+
+export function addressOnlyMessage(address: string): string {
+  return `has the address ${JSON.stringify(address)} but no coordinates; geocoding is not available yet, so add coordinates for it`;
+}

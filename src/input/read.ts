@@ -1,0 +1,133 @@
+/** Reading a problem file: format from the extension, stdin, JSON/YAML parse errors with line and column. */
+import { readFile } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { parseDocument } from 'yaml';
+import { InputError } from '../errors.js';
+import type { InputFormat } from './index.js';
+
+const EXTENSIONS: Record<string, InputFormat> = {
+  '.json': 'json',
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+  '.csv': 'csv',
+  '.vrp': 'vrplib',
+};
+
+const FORMATS: readonly InputFormat[] = ['json', 'yaml', 'csv', 'solomon', 'vrplib'];
+
+export function isInputFormat(value: string): value is InputFormat {
+  return (FORMATS as readonly string[]).includes(value);
+}
+
+/** The format named by the extension or, for `.txt` and others, recognised from the text. */
+export function formatOf(path: string, text: string, forced?: InputFormat): InputFormat {
+  if (forced) {
+    if (!isInputFormat(forced)) {
+      throw new InputError(`Unknown format "${String(forced)}"; use one of ${FORMATS.join(', ')}`, [
+        { path: '--format', message: `${JSON.stringify(forced)} is not allowed; use ${FORMATS.join(', ')}` },
+      ]);
+    }
+    return forced;
+  }
+  const byExtension = EXTENSIONS[extname(path).toLowerCase()];
+  if (byExtension) return byExtension;
+  const sniffed = sniffFormat(text);
+  if (sniffed) return sniffed;
+  throw new InputError(
+    `Cannot tell the format of ${path}: name it .json, .yaml, .yml, .csv or .vrp, or pass --format (${FORMATS.join(', ')})`,
+    [{ path, message: 'unknown file format' }],
+  );
+}
+
+function sniffFormat(text: string): InputFormat | null {
+  const head = text.replace(/^\uFEFF/, '').trimStart();
+  if (head.startsWith('{') || head.startsWith('[')) return 'json';
+  if (/^\s*(NAME|TYPE)\s*:/m.test(head) && /NODE_COORD_SECTION/.test(text)) return 'vrplib';
+  if (/^\s*VEHICLE\s*$/m.test(text) && /^\s*CUSTOMER\s*$/m.test(text)) return 'solomon';
+  if (/^[A-Za-z_][\w ]*:/m.test(head)) return 'yaml';
+  return null;
+}
+
+/** The file's text; `-` reads stdin. File errors become InputError with the reason in words. */
+export async function readSourceText(path: string): Promise<string> {
+  if (path === '-') return readStdin();
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw fileError(path, error);
+  }
+}
+
+function fileError(path: string, error: unknown): InputError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason =
+    code === 'ENOENT'
+      ? 'no such file'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'EISDIR'
+          ? 'it is a directory, not a file'
+          : `cannot be read (${code ?? (error as Error).message})`;
+  return new InputError(`Cannot read ${path}: ${reason}`, [{ path, message: reason }], 'file_not_readable');
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Position (0-based offset) → 1-based line and column. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}
+
+export function parseJson(text: string, label: string): unknown {
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = /position (\d+)/.exec(message);
+    const lineCol = /line (\d+) column (\d+)/.exec(message);
+    const where = lineCol
+      ? { line: Number(lineCol[1]), column: Number(lineCol[2]) }
+      : position
+        ? lineColumn(text.replace(/^\uFEFF/, ''), Number(position[1]))
+        : text.trim() === ''
+          ? null
+          : lineColumn(text, text.length);
+    const reason = text.trim() === '' ? 'the file is empty' : message.replace(/\s*(in JSON )?at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)/, '');
+    const at = where ? ` at line ${where.line}, column ${where.column}` : '';
+    throw new InputError(`${label}: invalid JSON${at}: ${reason}`, [
+      { path: where ? `${label}:${where.line}:${where.column}` : label, message: `invalid JSON: ${reason}` },
+    ], 'invalid_json');
+  }
+}
+
+export function parseYaml(text: string, label: string): unknown {
+  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const first = doc.errors[0];
+  if (first) {
+    const pos = first.linePos?.[0];
+    const at = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
+    const reason = first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    throw new InputError(
+      `${label}: invalid YAML${at}: ${reason}`,
+      doc.errors.map((e) => ({
+        path: e.linePos?.[0] ? `${label}:${e.linePos[0].line}:${e.linePos[0].col}` : label,
+        message: `invalid YAML: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+      })),
+      'invalid_yaml',
+    );
+  }
+  if (text.trim() === '') {
+    throw new InputError(`${label}: the file is empty`, [{ path: label, message: 'the file is empty' }]);
+  }
+  return doc.toJS({ maxAliasCount: 1000 });
+}
+
+export function displayName(path: string): string {
+  return path === '-' ? 'stdin' : basename(path);
+}

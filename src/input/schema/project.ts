@@ -1,0 +1,115 @@
+/** Surface A: a project (name, date, drivers, stops, settings). */
+import { z } from 'zod';
+import {
+  allowed,
+  clock,
+  email,
+  flag,
+  freeObject,
+  isoDate,
+  labels,
+  latitude,
+  loadValue,
+  longitude,
+  minutes,
+  name,
+  optional,
+  phone,
+  priority,
+  speed,
+  text,
+} from './fields.js';
+
+export const projectLocation = z.object(
+  {
+    address: optional(text('an address')),
+    coords: optional(z.object({ lat: latitude, lng: longitude }, allowed('an object {lat, lng}'))),
+  },
+  allowed('a location object with coords {lat, lng} or an address'),
+).superRefine((location, ctx) => {
+  if (!location.coords && !location.address) {
+    ctx.addIssue({ code: 'custom', message: 'has neither coords nor an address; give coords {lat, lng}' });
+  }
+});
+
+export const projectBreak = z.object({ start: clock, end: clock }, allowed('an object {start, end} of HH:mm times'));
+
+export const driverSchema = z.object(
+  {
+    name,
+    start_location: projectLocation,
+    end_location: optional(projectLocation),
+    shift_start: optional(clock),
+    shift_end: optional(clock),
+    phone_number: optional(phone),
+    speed: optional(speed),
+    capacity: optional(loadValue),
+    types: optional(labels),
+    break: optional(projectBreak),
+    breaks: optional(z.array(projectBreak, allowed('a list of {start, end} objects'))),
+  },
+  allowed('a driver object'),
+);
+
+/**
+ * `time_windows` is a routeplan extension for projects (a CSV `time_windows` column lands
+ * here): several windows, any one of which may be used, like the one-off `timeWindows`.
+ */
+export const stopWindow = z.object({ start: optional(clock), end: optional(clock) }, allowed('an object {start, end}'));
+
+export const stopSchema = z.object(
+  {
+    name,
+    location: projectLocation,
+    start: optional(clock),
+    end: optional(clock),
+    time_windows: optional(z.array(stopWindow, allowed('a list of {start, end} objects'))),
+    duration: optional(minutes),
+    load: optional(loadValue),
+    types: optional(labels),
+    priority: optional(priority),
+    phone_number: optional(phone),
+    email: optional(email),
+    notes: optional(text('a text')),
+    custom_notes: optional(freeObject),
+  },
+  allowed('a stop object'),
+).superRefine((stop, ctx) => {
+  const hasSingle = (stop.start ?? stop.end) != null;
+  if (hasSingle && stop.time_windows && stop.time_windows.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['time_windows'],
+      message: 'give either start/end or time_windows, not both',
+    });
+  }
+});
+
+const TRAFFIC_ALLOWED = 'a travel-time multiplier from 1 to 2';
+
+export const settingsSchema = z.object(
+  {
+    max_stop_lateness: optional(minutes),
+    max_driver_overtime: optional(minutes),
+    shortest_distance: optional(flag),
+    traffic: optional(z.number(allowed(TRAFFIC_ALLOWED)).min(1, allowed(TRAFFIC_ALLOWED)).max(2, allowed(TRAFFIC_ALLOWED))),
+    strict_start: optional(flag),
+    auto_balance: optional(flag),
+    default_load: optional(loadValue),
+    default_duration: optional(minutes),
+  },
+  allowed('a settings object'),
+);
+
+export const projectSchema = z.object({
+  name,
+  date: isoDate,
+  drivers: optional(z.array(driverSchema, allowed('a list of drivers'))),
+  stops: optional(z.array(stopSchema, allowed('a list of stops'))),
+  settings: optional(settingsSchema),
+});
+
+export type ProjectDocument = z.infer<typeof projectSchema>;
+export type ProjectDriver = z.infer<typeof driverSchema>;
+export type ProjectStop = z.infer<typeof stopSchema>;
+export type ProjectLocation = z.infer<typeof projectLocation>;

@@ -1,0 +1,62 @@
+/**
+ * The surface-neutral description both surfaces are first converted into (already validated,
+ * clock times parsed, durations in seconds and defaulted); `buildProblem` turns it into the
+ * immutable `Problem`.
+ */
+import type { Objective, Point, Surface } from '../model/problem.js';
+
+export type LoadInput = number | Record<string, number>;
+
+/** A clock interval as given: seconds since midnight, either end may be missing. */
+export interface ClockSpan {
+  start: number | null;
+  end: number | null;
+}
+
+export interface VehicleSpec {
+  /** The user's path to this entry, e.g. `drivers[2]`, for warnings. */
+  path: string;
+  name: string;
+  start: Point;
+  end: Point | null;
+  shiftStart: number | null;
+  shiftEnd: number | null;
+  /** When the shift start is given: may the route depart later (non-strict / flexibleStartTime)? */
+  flexibleWhenGiven: boolean;
+  capacity: LoadInput | null;
+  speed: number;
+  labels: string[];
+  breaks: Array<{ start: number; end: number }>;
+  passthrough: Record<string, unknown>;
+}
+
+export interface StopSpec {
+  path: string;
+  name: string;
+  point: Point | null;
+  windows: ClockSpan[];
+  /** Seconds, already defaulted; null when neither the stop nor a default gave one. */
+  duration: number | null;
+  /** Null: use the surface's default load. */
+  load: LoadInput | null;
+  priority: number;
+  labels: string[];
+  passthrough: Record<string, unknown>;
+}
+
+export interface ProblemSpec {
+  surface: Exclude<Surface, 'benchmark'>;
+  name: string | null;
+  date: string | null;
+  vehicles: VehicleSpec[];
+  stops: StopSpec[];
+  /** Types (project): any-of, untyped vehicles serve untyped stops only. Tags (one-off): all-of. */
+  matching: 'types-any-of' | 'tags-all-of';
+  defaultLoad: LoadInput;
+  maxLateness: number;
+  maxOvertime: number;
+  objective: Objective;
+  squashDuration: number | null;
+  allowOverload: boolean;
+  traffic: number;
+}
