@@ -1,0 +1,117 @@
+/** Command-line options of `npm run bench`. Usage errors are thrown as UsageError (exit 2). */
+import { BENCHMARK_SETS, type BenchmarkSet } from './benchmark-data.js';
+
+export type BenchSet = BenchmarkSet | 'large';
+
+export interface BenchArgs {
+  set: BenchSet;
+  timeSeconds: number;
+  /** Instance-name prefixes (case-insensitive); empty = all. */
+  filters: string[];
+  seed: number;
+  threads: number;
+  limit: number | null;
+  /** Large mode: generated size, or an existing problem file instead. */
+  stops: number;
+  vehicles: number;
+  kind: 'project' | 'oneoff';
+  input: string | null;
+  /** Where results/ files go (default <repo>/results). */
+  outDir: string | null;
+}
+
+export class UsageError extends Error {}
+
+export const USAGE = `usage: npm run bench -- --set <${[...BENCHMARK_SETS, 'large'].join('|')}> --time <seconds>
+       [--filter R1,RC2] [--seed n] [--threads n] [--limit n] [--out dir]
+  large only: [--stops 5000] [--vehicles 500] [--kind project|oneoff] [--input problem.json]`;
+
+const SETS = new Set<string>([...BENCHMARK_SETS, 'large']);
+
+export function parseBenchArgs(argv: string[]): BenchArgs {
+  const args: BenchArgs = {
+    set: 'solomon',
+    timeSeconds: NaN,
+    filters: [],
+    seed: 0,
+    threads: 1,
+    limit: null,
+    stops: 5000,
+    vehicles: 500,
+    kind: 'project',
+    input: null,
+    outDir: null,
+  };
+  let setGiven = false;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const [name, inline] = flag.includes('=') ? [flag.slice(0, flag.indexOf('=')), flag.slice(flag.indexOf('=') + 1)] : [flag, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === '') throw new UsageError(`${name} needs a value`);
+      return v;
+    };
+    switch (name) {
+      case '--set': {
+        const set = value();
+        if (!SETS.has(set)) throw new UsageError(`--set must be one of ${[...SETS].join(', ')}; got "${set}"`);
+        args.set = set as BenchSet;
+        setGiven = true;
+        break;
+      }
+      case '--time':
+        args.timeSeconds = positiveNumber(name, value());
+        break;
+      case '--filter':
+        args.filters = value().split(',').map((f) => f.trim()).filter((f) => f !== '');
+        break;
+      case '--seed':
+        args.seed = integer(name, value(), 0);
+        break;
+      case '--threads':
+        args.threads = integer(name, value(), 1);
+        break;
+      case '--limit':
+        args.limit = integer(name, value(), 1);
+        break;
+      case '--stops':
+        args.stops = integer(name, value(), 1);
+        break;
+      case '--vehicles':
+        args.vehicles = integer(name, value(), 1);
+        break;
+      case '--kind': {
+        const kind = value();
+        if (kind !== 'project' && kind !== 'oneoff') throw new UsageError(`--kind must be project or oneoff; got "${kind}"`);
+        args.kind = kind;
+        break;
+      }
+      case '--input':
+        args.input = value();
+        break;
+      case '--out':
+        args.outDir = value();
+        break;
+      case '--help':
+      case '-h':
+        throw new UsageError('');
+      default:
+        throw new UsageError(`unknown option ${flag}`);
+    }
+  }
+  if (!setGiven) throw new UsageError('--set is required');
+  if (Number.isNaN(args.timeSeconds)) throw new UsageError('--time <seconds> is required');
+  return args;
+}
+
+function positiveNumber(flag: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${flag} must be a positive number; got "${text}"`);
+  return value;
+}
+
+function integer(flag: string, text: string, min: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min) throw new UsageError(`${flag} must be an integer ≥ ${min}; got "${text}"`);
+  return value;
+}
