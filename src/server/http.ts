@@ -48,8 +48,9 @@ export function isJsonContentType(header: string | undefined): boolean {
 }
 
 /**
- * Reads the whole body, refusing more than `limitBytes` (413) before buffering it, then parses JSON.
- * An oversize body is drained rather than cut off so the client can read the 413 reply.
+ * Reads the whole body, refusing more than `limitBytes` (413) without buffering the excess, then
+ * parses JSON. An oversize body is drained (up to DRAIN_FACTOR × the limit) before the 413 is sent,
+ * because a client still uploading would otherwise see a broken pipe instead of the answer.
  */
 export async function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<unknown> {
   if (!isJsonContentType(req.headers['content-type'])) {
@@ -60,10 +61,7 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
     );
   }
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limitBytes) {
-    req.resume();
-    throw bodyTooLarge(limitBytes);
-  }
+  if (Number.isFinite(declared) && declared > limitBytes * DRAIN_FACTOR) throw bodyTooLarge(limitBytes);
   const text = await readLimited(req, limitBytes);
   if (text.trim() === '') throw new HttpError(400, 'malformed_json', 'the request body is empty; expected a JSON object');
   try {
@@ -72,6 +70,8 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
     throw new HttpError(400, 'malformed_json', `the request body is not valid JSON: ${(error as Error).message}`);
   }
 }
+
+const DRAIN_FACTOR = 4;
 
 function bodyTooLarge(limitBytes: number): HttpError {
   return new HttpError(413, 'payload_too_large', `the request body exceeds the limit of ${limitBytes} bytes`, [], {
@@ -83,20 +83,19 @@ function readLimited(req: IncomingMessage, limitBytes: number): Promise<string> 
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
     req.on('data', (chunk: Buffer) => {
-      if (tooLarge) return;
       size += chunk.length;
-      if (size > limitBytes) {
-        tooLarge = true;
-        chunks.length = 0;
-        reject(bodyTooLarge(limitBytes));
+      if (size <= limitBytes) {
+        chunks.push(chunk);
         return;
       }
-      chunks.push(chunk);
+      chunks.length = 0;
+      // Past the drain allowance the client is not worth waiting for: answer now.
+      if (size > limitBytes * DRAIN_FACTOR) reject(bodyTooLarge(limitBytes));
     });
     req.on('end', () => {
-      if (!tooLarge) resolve(Buffer.concat(chunks).toString('utf8'));
+      if (size > limitBytes) reject(bodyTooLarge(limitBytes));
+      else resolve(Buffer.concat(chunks).toString('utf8'));
     });
     req.on('error', (error) => reject(new HttpError(400, 'bad_request', `the request body could not be read: ${error.message}`)));
   });

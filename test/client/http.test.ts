@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { AuthError, ExitCode, InputError, RoutingError } from '../../src/errors.js';
+import { ServiceClient, backoffDelayMs, parseRetryAfterMs } from '../../src/client/http.js';
+import { planOf, waitForAction } from '../../src/client/service.js';
+
+type Reply = { status: number; body?: unknown; headers?: Record<string, string> } | Error;
+
+/** A scripted fetch and a virtual clock: sleeps advance time instantly, so nothing here depends on timing. */
+function harness(replies: Reply[], options: { maxRetries?: number; apiKey?: string } = {}) {
+  const calls: { url: string; init: RequestInit }[] = [];
+  const sleeps: number[] = [];
+  let clock = 1_000_000;
+  const fakeFetch = (async (url: string, init: RequestInit) => {
+    calls.push({ url, init });
+    const reply = replies.shift();
+    if (reply === undefined) throw new Error('no scripted reply left');
+    if (reply instanceof Error) throw reply;
+    return new Response(reply.body === undefined ? '' : JSON.stringify(reply.body), {
+      status: reply.status,
+      headers: reply.headers ?? {},
+    });
+  }) as unknown as typeof fetch;
+  const client = new ServiceClient({
+    baseUrl: 'http://127.0.0.1:9/',
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    maxRetries: options.maxRetries ?? 3,
+    fetch: fakeFetch,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      clock += ms;
+    },
+    random: () => 0.5,
+    now: () => clock,
+  });
+  return { client, calls, sleeps };
+}
+
+function refused(): Error {
+  return Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
+}
+
+function reset(): Error {
+  return Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } });
+}
+
+async function caught(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('service client', () => {
+  it('sends the key as "Authorization: Bearer <key>" and JSON bodies with their content type', async () => {
+    const { client, calls } = harness([{ status: 202, body: { actionUuid: 'a', actionName: 'schedule', status: 'pending' } }], {
+      apiKey: 'sekret',
+    });
+    await client.request({ method: 'POST', path: '/schedules', body: { routesData: [] }, idempotent: false });
+    expect(calls[0]!.url).toBe('http://127.0.0.1:9/schedules');
+    const headers = calls[0]!.init.headers as Record<string, string>;
+    expect(headers.authorization).toBe('Bearer sekret');
+    expect(headers['content-type']).toBe('application/json');
+  });
+
+  it('retries 429 and 5xx on GET, honouring Retry-After, then succeeds', async () => {
+    const { client, sleeps, calls } = harness([
+      { status: 429, headers: { 'retry-after': '7' } },
+      { status: 502 },
+      { status: 200, body: { ok: true } },
+    ]);
+    expect(await client.request({ method: 'GET', path: '/x', idempotent: true })).toEqual({ ok: true });
+    expect(calls).toHaveLength(3);
+    expect(sleeps[0]).toBe(7000);
+    expect(sleeps[1]).toBe(backoffDelayMs(1, () => 0.5));
+  });
+
+  it('retries network errors on GET a bounded number of times, then fails with exit 3', async () => {
+    const { client, calls } = harness([reset(), reset(), reset(), reset(), reset()], { maxRetries: 3 });
+    const error = await caught(client.request({ method: 'GET', path: '/x', idempotent: true }));
+    expect(error).toBeInstanceOf(RoutingError);
+    expect((error as RoutingError).exitCode).toBe(ExitCode.routingFailure);
+    expect(calls).toHaveLength(4);
+  });
+
+  it('a POST is retried only when the service cannot have accepted it (refused, 429, 503)', async () => {
+    const retried = harness([refused(), { status: 503 }, { status: 429 }, { status: 202, body: { actionUuid: 'a' } }]);
+    await retried.client.request({ method: 'POST', path: '/schedules', body: {}, idempotent: false });
+    expect(retried.calls).toHaveLength(4);
+
+    const reset500 = harness([{ status: 500 }, { status: 202, body: {} }]);
+    await expect(reset500.client.request({ method: 'POST', path: '/schedules', body: {}, idempotent: false })).rejects.toThrow(/500/);
+    expect(reset500.calls).toHaveLength(1);
+
+    const broken = harness([reset(), { status: 202, body: {} }]);
+    await expect(broken.client.request({ method: 'POST', path: '/schedules', body: {}, idempotent: false })).rejects.toThrow(
+      /cannot reach/,
+    );
+    expect(broken.calls).toHaveLength(1);
+  });
+
+  it('401 becomes an AuthError (exit 4) whose message never contains the key', async () => {
+    const { client } = harness([{ status: 401, body: { error: { code: 'unauthorized', message: 'the API key is not valid', details: [] } } }], {
+      apiKey: 'very-secret-key',
+    });
+    const error = await caught(client.request({ method: 'GET', path: '/x', idempotent: true }));
+    expect(error).toBeInstanceOf(AuthError);
+    expect((error as AuthError).exitCode).toBe(ExitCode.auth);
+    expect((error as Error).message).not.toContain('very-secret-key');
+  });
+
+  it('400 keeps the service error details and exits 2; 404 exits 3', async () => {
+    const details = [{ path: 'date', message: 'not allowed in a one-off request' }];
+    const rejected = harness([{ status: 400, body: { error: { code: 'invalid_input', message: 'bad', details } } }]);
+    const error = await caught(rejected.client.request({ method: 'POST', path: '/schedules', body: {}, idempotent: false }));
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).details).toEqual(details);
+
+    const missing = harness([{ status: 404, body: { error: { code: 'not_found', message: 'no action', details: [] } } }]);
+    const notFound = await caught(missing.client.request({ method: 'GET', path: '/v2/schedules/x', idempotent: true }));
+    expect((notFound as RoutingError).exitCode).toBe(ExitCode.routingFailure);
+  });
+
+  it('a base URL with credentials or a non-http scheme is refused (exit 2)', () => {
+    expect(() => new ServiceClient({ baseUrl: 'http://user:pw@host' })).toThrow(InputError);
+    expect(() => new ServiceClient({ baseUrl: 'ftp://host' })).toThrow(InputError);
+    expect(() => new ServiceClient({ baseUrl: 'not a url' })).toThrow(InputError);
+  });
+
+  it('backoff grows exponentially up to a cap, with jitter in the upper half', () => {
+    expect(backoffDelayMs(0, () => 0)).toBe(250);
+    expect(backoffDelayMs(0, () => 1)).toBe(500);
+    expect(backoffDelayMs(3, () => 1)).toBe(4000);
+    expect(backoffDelayMs(30, () => 1)).toBe(10_000);
+  });
+
+  it('Retry-After is read as seconds or as an HTTP date', () => {
+    expect(parseRetryAfterMs('3', 0)).toBe(3000);
+    expect(parseRetryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+    expect(parseRetryAfterMs(null, 0)).toBeNull();
+    expect(parseRetryAfterMs('soon', 0)).toBeNull();
+  });
+});
+
+describe('polling', () => {
+  const plan = { version: 1, summary: {}, routes: [], unserved: [] };
+
+  it('unknown statuses mean still running; polling ends on finished', async () => {
+    const { client, calls } = harness([
+      { status: 200, body: { actionUuid: 'a', status: 'pending' } },
+      { status: 200, body: { actionUuid: 'a', status: 'queued-for-review' } },
+      { status: 200, body: { actionUuid: 'a', status: 'finished', solution: plan } },
+    ]);
+    const action = await waitForAction(client, 'a', { timeoutMs: 60_000 });
+    expect(calls).toHaveLength(3);
+    expect(planOf(action)).toEqual(plan);
+  });
+
+  it('a failed action is a RoutingError (exit 3) carrying the service reason', async () => {
+    const { client } = harness([
+      { status: 200, body: { actionUuid: 'a', status: 'failed', error: { code: 'x', message: 'matrix broke', details: [] } } },
+    ]);
+    const action = await waitForAction(client, 'a', { timeoutMs: 1000 });
+    const error = await caught(Promise.resolve().then(() => planOf(action)));
+    expect(error).toBeInstanceOf(RoutingError);
+    expect((error as RoutingError).exitCode).toBe(ExitCode.routingFailure);
+    expect((error as Error).message).toContain('matrix broke');
+  });
+
+  it('the overall --timeout bounds the wait (exit 3, names the action)', async () => {
+    const replies: Reply[] = Array.from({ length: 200 }, () => ({ status: 200, body: { actionUuid: 'a', status: 'pending' } }));
+    const { client, calls } = harness(replies);
+    const error = await caught(waitForAction(client, 'a', { timeoutMs: 20_000 }));
+    expect((error as RoutingError).code).toBe('poll_timeout');
+    expect((error as Error).message).toContain('routeplan poll a');
+    expect(calls.length).toBeLessThan(30);
+  });
+
+  it('polling intervals grow (exponential backoff) up to the cap', async () => {
+    const replies: Reply[] = Array.from({ length: 12 }, () => ({ status: 200, body: { actionUuid: 'a', status: 'pending' } }));
+    replies.push({ status: 200, body: { actionUuid: 'a', status: 'finished', solution: plan } });
+    const { client, sleeps } = harness(replies);
+    await waitForAction(client, 'a', { timeoutMs: 600_000 });
+    expect(sleeps[1]!).toBeGreaterThan(sleeps[0]!);
+    expect(Math.max(...sleeps)).toBeLessThanOrEqual(5000);
+  });
+});
