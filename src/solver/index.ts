@@ -1,12 +1,89 @@
 /**
  * The built-in solver. Pure TypeScript, no I/O: reads a `Problem`, returns routes and unserved stops.
  * OWNER: solver helper.
+ *
+ * Pipeline: priority-aware regret construction → fill (insert anything that still fits) →
+ * ruin-and-recreate search → fill again → exact schedules and unserved reasons.
  */
 import type { Problem } from '../model/problem.js';
-import type { SolveOptions, SolveResult } from './types.js';
+import { constructRegret, fillUnserved } from './construct.js';
+import { instanceOf, type SolverInstance } from './instance.js';
+import { Inserter } from './insertion.js';
+import { RouteEvaluator, scheduleRoute } from './route-eval.js';
+import { search } from './search.js';
+import { Solution } from './solution.js';
+import type { RouteSchedule, SolveOptions, SolveResult } from './types.js';
+import { explainUnserved } from './unserved.js';
 
 export type { SolveOptions, SolveResult } from './types.js';
+export { scheduleRoute } from './route-eval.js';
 
-export async function solve(_problem: Problem, _options: SolveOptions): Promise<SolveResult> {
-  throw new Error('not implemented yet');
+/** Share of the time limit the construction may use before finishing greedily. */
+const CONSTRUCTION_SHARE = 0.5;
+/** Share of the time limit after which the search stops, leaving room to build the result. */
+const SEARCH_SHARE = 0.93;
+
+export async function solve(problem: Problem, options: SolveOptions): Promise<SolveResult> {
+  const started = performance.now();
+  const limit = Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0 ? options.timeLimitMs : Infinity;
+  const inst = instanceOf(problem);
+  const evaluator = new RouteEvaluator(inst);
+  const inserter = new Inserter(inst, evaluator, balanceUnit(inst));
+  const sol = new Solution(inst);
+  constructRegret(sol, inserter, evaluator, { deadline: started + limit * CONSTRUCTION_SHARE });
+  fillUnserved(sol, inserter, evaluator);
+
+  const outcome = await search(sol, inserter, evaluator, {
+    started,
+    deadline: started + limit * SEARCH_SHARE,
+    seed: options.seed ?? 0,
+    maxIterations: options.maxIterations,
+    maxNoImprove: options.maxNoImprove,
+    signal: options.signal,
+    onProgress: options.onProgress,
+  });
+  const best = outcome.best;
+  fillUnserved(best, inserter, evaluator);
+  return {
+    routes: buildSchedules(problem, best),
+    unserved: explainUnserved(best, evaluator),
+    stats: {
+      elapsedMs: performance.now() - started,
+      iterations: outcome.iterations,
+      stoppedBy: outcome.stoppedBy,
+    },
+  };
+}
+
+function buildSchedules(problem: Problem, sol: Solution): RouteSchedule[] {
+  const routes: RouteSchedule[] = [];
+  for (let v = 0; v < sol.inst.nVehicles; v++) {
+    const n = sol.len[v]!;
+    if (n === 0) continue;
+    const schedule = scheduleRoute(problem, v, sol.seq[v]!.subarray(0, n));
+    if (!schedule) throw new Error(`internal error: route of vehicle ${v} failed its final check`);
+    routes.push(schedule);
+  }
+  return routes;
+}
+
+/**
+ * What one order of imbalance costs under `balanceType: orders`: the mean cost of reaching a
+ * stop from the first vehicle's start (plus its service for working time), so that the
+ * penalty is in the same unit as the cost it is added to.
+ */
+function balanceUnit(inst: SolverInstance): number {
+  if (inst.nVehicles === 0 || inst.nStops === 0) return 1;
+  const from = inst.vStartLoc[0]!;
+  const N = inst.nLoc;
+  const dur = inst.vDur[0]!;
+  let total = 0;
+  let count = 0;
+  for (let s = 0; s < inst.nStops; s++) {
+    const loc = inst.stopLoc[s]!;
+    if (loc < 0) continue;
+    total += inst.costIsDistance ? inst.dist[from * N + loc]! : dur[from * N + loc]! + inst.stopDur[s]!;
+    count++;
+  }
+  return count > 0 ? Math.max(1, total / count) : 1;
 }

@@ -1,0 +1,253 @@
+/**
+ * The solver's flat view of a `Problem`: typed arrays indexed by stop / vehicle so that the
+ * hot loops never touch objects. Built once per problem and cached.
+ */
+import type { Problem } from '../model/problem.js';
+
+/** Stand-in for an unbounded time in arithmetic that must stay finite. */
+export const FAR = 1e15;
+
+export interface SolverInstance {
+  problem: Problem;
+  nStops: number;
+  nVehicles: number;
+  nLoc: number;
+  dims: number;
+  /** Per stop. */
+  stopLoc: Int32Array;
+  stopDur: Float64Array;
+  stopPriority: Float64Array;
+  stopMaxLate: Float64Array;
+  /** Windows of stop s are winStart/winEnd[winOffset[s] .. winOffset[s+1]). */
+  winOffset: Int32Array;
+  winStart: Float64Array;
+  winEnd: Float64Array;
+  /** stopLoad[s * dims + k]. */
+  stopLoad: Float64Array;
+  /** Per vehicle. */
+  vStartLoc: Int32Array;
+  vEndLoc: Int32Array;
+  vEarliest: Float64Array;
+  /** Departure before any stop is considered: `earliestStart`, moved past a break it falls in. */
+  vDepart0: Float64Array;
+  vFlexible: Uint8Array;
+  vShiftEnd: Float64Array;
+  vMaxOvertime: Float64Array;
+  /** vCap[v * dims + k]; Infinity = unconstrained. */
+  vCap: Float64Array;
+  vDur: Int32Array[];
+  /** Breaks of vehicle v are brStart/brEnd[brOffset[v] .. brOffset[v+1]). */
+  brOffset: Int32Array;
+  brStart: Float64Array;
+  brEnd: Float64Array;
+  /** Vehicles with identical properties share a class; empty vehicles of one class are interchangeable. */
+  vClass: Int32Array;
+  dist: Int32Array;
+  compatible: Uint8Array;
+  /** Squash duration in time units, or -1 for none. */
+  squash: number;
+  allowOverload: boolean;
+  /** True when any dimension is constrained by some vehicle. */
+  capacityActive: boolean;
+  costIsDistance: boolean;
+  minimizeRoutes: boolean;
+  balance: 'none' | 'time' | 'orders';
+  /**
+   * No breaks, single windows, no lateness, no overtime, no overload, no squash: route
+   * feasibility and working time can be computed by segment concatenation.
+   */
+  simple: boolean;
+}
+
+const cache = new WeakMap<Problem, SolverInstance>();
+
+export function instanceOf(problem: Problem): SolverInstance {
+  let inst = cache.get(problem);
+  if (!inst) {
+    inst = buildInstance(problem);
+    cache.set(problem, inst);
+  }
+  return inst;
+}
+
+function buildInstance(problem: Problem): SolverInstance {
+  const nStops = problem.stops.length;
+  const nVehicles = problem.vehicles.length;
+  const dims = problem.dimensions.length;
+  const stopLoc = new Int32Array(nStops);
+  const stopDur = new Float64Array(nStops);
+  const stopPriority = new Float64Array(nStops);
+  const stopMaxLate = new Float64Array(nStops);
+  const winOffset = new Int32Array(nStops + 1);
+  const stopLoad = new Float64Array(nStops * dims);
+  let windowCount = 0;
+  for (const stop of problem.stops) windowCount += stop.windows.length;
+  const winStart = new Float64Array(windowCount);
+  const winEnd = new Float64Array(windowCount);
+  let w = 0;
+  let singleWindows = true;
+  let anyLateness = false;
+  problem.stops.forEach((stop, s) => {
+    stopLoc[s] = stop.location;
+    stopDur[s] = stop.duration;
+    stopPriority[s] = stop.priority;
+    stopMaxLate[s] = stop.maxLateness;
+    if (stop.maxLateness > 0) anyLateness = true;
+    winOffset[s] = w;
+    if (stop.windows.length !== 1) singleWindows = false;
+    for (const window of stop.windows) {
+      winStart[w] = window.start;
+      winEnd[w] = window.end;
+      w++;
+    }
+    for (let k = 0; k < dims; k++) stopLoad[s * dims + k] = stop.load[k] ?? 0;
+  });
+  winOffset[nStops] = w;
+
+  const vStartLoc = new Int32Array(nVehicles);
+  const vEndLoc = new Int32Array(nVehicles);
+  const vEarliest = new Float64Array(nVehicles);
+  const vDepart0 = new Float64Array(nVehicles);
+  const vFlexible = new Uint8Array(nVehicles);
+  const vShiftEnd = new Float64Array(nVehicles);
+  const vMaxOvertime = new Float64Array(nVehicles);
+  const vCap = new Float64Array(nVehicles * dims);
+  const vDur: Int32Array[] = [];
+  const brOffset = new Int32Array(nVehicles + 1);
+  let breakCount = 0;
+  for (const vehicle of problem.vehicles) breakCount += vehicle.breaks.length;
+  const brStart = new Float64Array(breakCount);
+  const brEnd = new Float64Array(breakCount);
+  let b = 0;
+  let capacityActive = false;
+  let anyOvertime = false;
+  problem.vehicles.forEach((vehicle, v) => {
+    vStartLoc[v] = vehicle.startLocation;
+    vEndLoc[v] = vehicle.endLocation;
+    vEarliest[v] = vehicle.earliestStart;
+    vFlexible[v] = vehicle.flexibleStart ? 1 : 0;
+    vShiftEnd[v] = vehicle.shiftEnd;
+    vMaxOvertime[v] = vehicle.maxOvertime;
+    if (vehicle.maxOvertime > 0) anyOvertime = true;
+    for (let k = 0; k < dims; k++) {
+      const cap = vehicle.capacity[k] ?? Infinity;
+      vCap[v * dims + k] = cap;
+      if (cap !== Infinity) capacityActive = true;
+    }
+    const matrix = problem.travel.durations[vehicle.profile];
+    if (!matrix) throw new Error(`vehicle ${v} has travel profile ${vehicle.profile}, which the travel matrix lacks`);
+    vDur.push(matrix);
+    brOffset[v] = b;
+    let depart = vehicle.earliestStart;
+    for (const brk of vehicle.breaks) {
+      brStart[b] = brk.start;
+      brEnd[b] = brk.end;
+      if (depart >= brk.start && depart < brk.end) depart = brk.end;
+      b++;
+    }
+    vDepart0[v] = depart;
+  });
+  brOffset[nVehicles] = b;
+
+  const squash = problem.squashDuration !== null && problem.squashDuration > 0 ? problem.squashDuration : -1;
+  const allowOverload = problem.allowOverload && capacityActive;
+  return {
+    problem,
+    nStops,
+    nVehicles,
+    nLoc: problem.travel.size,
+    dims,
+    stopLoc,
+    stopDur,
+    stopPriority,
+    stopMaxLate,
+    winOffset,
+    winStart,
+    winEnd,
+    stopLoad,
+    vStartLoc,
+    vEndLoc,
+    vEarliest,
+    vDepart0,
+    vFlexible,
+    vShiftEnd,
+    vMaxOvertime,
+    vCap,
+    vDur,
+    brOffset,
+    brStart,
+    brEnd,
+    vClass: vehicleClasses(problem),
+    dist: problem.travel.distance,
+    compatible: problem.compatible,
+    squash,
+    allowOverload,
+    capacityActive,
+    costIsDistance: problem.objective.cost === 'distance',
+    minimizeRoutes: problem.objective.minimizeRoutes,
+    balance: problem.objective.balance,
+    simple: singleWindows && breakCount === 0 && !anyLateness && !anyOvertime && !allowOverload && squash < 0,
+  };
+}
+
+function vehicleClasses(problem: Problem): Int32Array {
+  const nStops = problem.stops.length;
+  const classes = new Int32Array(problem.vehicles.length);
+  const seen = new Map<string, number>();
+  problem.vehicles.forEach((vehicle, v) => {
+    let compatHash = 2166136261;
+    for (let s = 0; s < nStops; s++) {
+      compatHash = Math.imul(compatHash ^ problem.compatible[v * nStops + s]!, 16777619);
+    }
+    const key = JSON.stringify([
+      vehicle.startLocation,
+      vehicle.endLocation,
+      vehicle.earliestStart,
+      vehicle.flexibleStart,
+      String(vehicle.shiftEnd),
+      String(vehicle.maxOvertime),
+      Array.from(vehicle.capacity, String),
+      vehicle.profile,
+      vehicle.breaks,
+      compatHash,
+    ]);
+    let id = seen.get(key);
+    if (id === undefined) {
+      id = seen.size;
+      seen.set(key, id);
+    }
+    classes[v] = id;
+  });
+  return classes;
+}
+
+/** For each stop, up to k other stops ordered by increasing distance from it (both directions); -1 pads. */
+export function nearestNeighbours(inst: SolverInstance, k: number): Int32Array {
+  const n = inst.nStops;
+  const kk = Math.min(k, Math.max(0, n - 1));
+  const out = new Int32Array(n * kk).fill(-1);
+  const bestKey = new Float64Array(kk);
+  const bestStop = new Int32Array(kk);
+  const N = inst.nLoc;
+  for (let s = 0; s < n; s++) {
+    const ls = inst.stopLoc[s]!;
+    let count = 0;
+    for (let t = 0; t < n; t++) {
+      if (t === s) continue;
+      const lt = inst.stopLoc[t]!;
+      const key = ls < 0 || lt < 0 ? FAR : inst.dist[ls * N + lt]! + inst.dist[lt * N + ls]!;
+      if (count === kk && key >= bestKey[kk - 1]!) continue;
+      // Insertion into the short sorted list keeps this O(n·k) at worst and O(n) typically.
+      let i = count < kk ? count++ : kk - 1;
+      while (i > 0 && bestKey[i - 1]! > key) {
+        bestKey[i] = bestKey[i - 1]!;
+        bestStop[i] = bestStop[i - 1]!;
+        i--;
+      }
+      bestKey[i] = key;
+      bestStop[i] = t;
+    }
+    for (let i = 0; i < count; i++) out[s * kk + i] = bestStop[i]!;
+  }
+  return out;
+}

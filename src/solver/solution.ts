@@ -1,0 +1,183 @@
+/**
+ * A working solution: one stop sequence per vehicle with exact per-route figures and forward
+ * caches, plus the objective. Every route stored here has passed the exact evaluator.
+ */
+import { FAR, type SolverInstance } from './instance.js';
+import type { ObjectiveValue } from './objective.js';
+import { RouteCache, RouteEvaluator } from './route-eval.js';
+
+/** Level-3 weight folded into insertion keys when routes are minimised: dwarfs any cost. */
+export const ROUTE_KEY = 1e12;
+
+export class Solution {
+  readonly inst: SolverInstance;
+  readonly seq: Int32Array[];
+  readonly len: Int32Array;
+  readonly cache: RouteCache[];
+  /** load[v * dims + k]. */
+  readonly load: Float64Array;
+  readonly rCost: Float64Array;
+  readonly rWork: Float64Array;
+  readonly rViol: Float64Array;
+  /** Vehicle serving each stop, or -1. */
+  readonly routeOf: Int32Array;
+  readonly posOf: Int32Array;
+  /** Stops served and unserved, kept up to date by the mutators. */
+  servedPriority = 0;
+
+  constructor(inst: SolverInstance) {
+    this.inst = inst;
+    const m = inst.nVehicles;
+    this.seq = [];
+    this.cache = [];
+    for (let v = 0; v < m; v++) {
+      this.seq.push(new Int32Array(8));
+      this.cache.push(new RouteCache());
+    }
+    this.len = new Int32Array(m);
+    this.load = new Float64Array(m * inst.dims);
+    this.rCost = new Float64Array(m);
+    this.rWork = new Float64Array(m);
+    this.rViol = new Float64Array(m);
+    this.routeOf = new Int32Array(inst.nStops).fill(-1);
+    this.posOf = new Int32Array(inst.nStops).fill(-1);
+  }
+
+  copyFrom(other: Solution): void {
+    const inst = this.inst;
+    for (let v = 0; v < inst.nVehicles; v++) {
+      const n = other.len[v]!;
+      if (this.seq[v]!.length < n) this.seq[v] = new Int32Array(Math.max(n, this.seq[v]!.length * 2));
+      this.seq[v]!.set(other.seq[v]!.subarray(0, n));
+      this.cache[v]!.copyFrom(other.cache[v]!, n + 1);
+    }
+    this.len.set(other.len);
+    this.load.set(other.load);
+    this.rCost.set(other.rCost);
+    this.rWork.set(other.rWork);
+    this.rViol.set(other.rViol);
+    this.routeOf.set(other.routeOf);
+    this.posOf.set(other.posOf);
+    this.servedPriority = other.servedPriority;
+  }
+
+  clone(): Solution {
+    const copy = new Solution(this.inst);
+    copy.copyFrom(this);
+    return copy;
+  }
+
+  /** Re-evaluates route `v` exactly after its sequence changed. False when it breaks a rule. */
+  refreshRoute(v: number, evaluator: RouteEvaluator): boolean {
+    const inst = this.inst;
+    const n = this.len[v]!;
+    const seq = this.seq[v]!;
+    const dims = inst.dims;
+    const base = v * dims;
+    for (let k = 0; k < dims; k++) this.load[base + k] = 0;
+    for (let i = 0; i < n; i++) {
+      const s = seq[i]!;
+      this.posOf[s] = i;
+      this.routeOf[s] = v;
+      for (let k = 0; k < dims; k++) this.load[base + k] += inst.stopLoad[s * dims + k]!;
+    }
+    if (!evaluator.evaluate(v, seq, n, this.load, base, 0, null, this.cache[v]!)) return false;
+    this.rWork[v] = evaluator.working;
+    this.rCost[v] = n === 0 ? 0 : inst.costIsDistance ? evaluator.distance : evaluator.working;
+    this.rViol[v] = evaluator.lateness + evaluator.overtime + evaluator.overload;
+    return true;
+  }
+
+  private ensureCapacity(v: number, size: number): void {
+    const seq = this.seq[v]!;
+    if (seq.length >= size) return;
+    const next = new Int32Array(Math.max(size, seq.length * 2));
+    next.set(seq);
+    this.seq[v] = next;
+  }
+
+  /** Inserts stop `u` before position `p` of route `v`; the caller has checked feasibility. */
+  insert(v: number, p: number, u: number, evaluator: RouteEvaluator): boolean {
+    const n = this.len[v]!;
+    this.ensureCapacity(v, n + 1);
+    const seq = this.seq[v]!;
+    seq.copyWithin(p + 1, p, n);
+    seq[p] = u;
+    this.len[v] = n + 1;
+    this.servedPriority += this.inst.stopPriority[u]!;
+    return this.refreshRoute(v, evaluator);
+  }
+
+  /** Takes stop `u` out of its route without re-evaluating (see `refreshRoute`). */
+  detach(u: number): number {
+    const v = this.routeOf[u]!;
+    if (v < 0) return -1;
+    const seq = this.seq[v]!;
+    const n = this.len[v]!;
+    const p = seq.indexOf(u);
+    seq.copyWithin(p, p + 1, n);
+    this.len[v] = n - 1;
+    for (let i = p; i < n - 1; i++) this.posOf[seq[i]!] = i;
+    this.routeOf[u] = -1;
+    this.posOf[u] = -1;
+    this.servedPriority -= this.inst.stopPriority[u]!;
+    return v;
+  }
+
+  /** Empties route `v`, returning its stops. */
+  clearRoute(v: number, evaluator: RouteEvaluator): number[] {
+    const n = this.len[v]!;
+    const stops = Array.from(this.seq[v]!.subarray(0, n));
+    for (const s of stops) {
+      this.routeOf[s] = -1;
+      this.posOf[s] = -1;
+      this.servedPriority -= this.inst.stopPriority[s]!;
+    }
+    this.len[v] = 0;
+    this.refreshRoute(v, evaluator);
+    return stops;
+  }
+
+  routesUsed(): number {
+    let count = 0;
+    for (let v = 0; v < this.inst.nVehicles; v++) if (this.len[v]! > 0) count++;
+    return count;
+  }
+
+  objective(balanceUnit: number): ObjectiveValue {
+    const inst = this.inst;
+    let violations = 0;
+    let cost = 0;
+    let routes = 0;
+    for (let v = 0; v < inst.nVehicles; v++) {
+      violations += this.rViol[v]!;
+      cost += this.rCost[v]!;
+      if (this.len[v]! > 0) routes++;
+    }
+    return { priority: this.servedPriority, violations, routes, cost: cost + this.balancePenalty(balanceUnit) };
+  }
+
+  /**
+   * Spread of working time (or of orders, priced at `balanceUnit` each) across the vehicles:
+   * all vehicles, or only the routes used when routes are being minimised.
+   */
+  balancePenalty(balanceUnit: number): number {
+    const inst = this.inst;
+    if (inst.balance === 'none') return 0;
+    let lo = FAR;
+    let hi = -FAR;
+    for (let v = 0; v < inst.nVehicles; v++) {
+      if (inst.minimizeRoutes && this.len[v] === 0) continue;
+      const value = inst.balance === 'time' ? this.rWork[v]! : this.len[v]! * balanceUnit;
+      if (value < lo) lo = value;
+      if (value > hi) hi = value;
+    }
+    return hi > lo ? hi - lo : 0;
+  }
+
+  unservedStops(): number[] {
+    const out: number[] = [];
+    for (let s = 0; s < this.inst.nStops; s++) if (this.routeOf[s] === -1) out.push(s);
+    return out;
+  }
+}
