@@ -118,7 +118,10 @@ export function parseCsvTable(text: string, fileLabel: string): CsvTable {
     records.push({ row, cells });
   });
   if (details.length > 0) {
-    throw new InputError(`${fileLabel}: ${details.length === 1 ? details[0]!.message : `${details.length} problems in the table`}`, details);
+    throw new InputError(
+      details.length === 1 ? `${details[0]!.path}: ${details[0]!.message}` : `${fileLabel}: ${details.length} problems in the table`,
+      details,
+    );
   }
   return { header, records };
 }

@@ -4,6 +4,7 @@ import { basename, extname } from 'node:path';
 import { parseDocument } from 'yaml';
 import { InputError } from '../errors.js';
 import type { InputFormat } from './index.js';
+import { findJsonSyntaxProblem, lineColumn } from './json-position.js';
 
 const EXTENSIONS: Record<string, InputFormat> = {
   '.json': 'json',
@@ -77,37 +78,28 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Position (0-based offset) → 1-based line and column. */
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - before.lastIndexOf('\n') };
-}
-
 export function parseJson(text: string, label: string): unknown {
+  const source = text.replace(/^\uFEFF/, '');
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, ''));
+    return JSON.parse(source);
   } catch (error) {
-    const message = (error as Error).message;
-    const position = /position (\d+)/.exec(message);
-    const lineCol = /line (\d+) column (\d+)/.exec(message);
-    const where = lineCol
-      ? { line: Number(lineCol[1]), column: Number(lineCol[2]) }
-      : position
-        ? lineColumn(text.replace(/^\uFEFF/, ''), Number(position[1]))
-        : text.trim() === ''
-          ? null
-          : lineColumn(text, text.length);
-    const reason = text.trim() === '' ? 'the file is empty' : message.replace(/\s*(in JSON )?at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)/, '');
+    if (source.trim() === '') {
+      throw new InputError(`${label}: the file is empty`, [{ path: label, message: 'the file is empty' }], 'invalid_json');
+    }
+    const problem = findJsonSyntaxProblem(source);
+    const reason = problem?.reason ?? (error as Error).message.replace(/, ".*" is not valid JSON$/s, '');
+    const where = problem ? lineColumn(source, problem.offset) : null;
     const at = where ? ` at line ${where.line}, column ${where.column}` : '';
-    throw new InputError(`${label}: invalid JSON${at}: ${reason}`, [
-      { path: where ? `${label}:${where.line}:${where.column}` : label, message: `invalid JSON: ${reason}` },
-    ], 'invalid_json');
+    throw new InputError(
+      `${label}: invalid JSON${at}: ${reason}`,
+      [{ path: where ? `${label}:${where.line}:${where.column}` : label, message: `invalid JSON: ${reason}` }],
+      'invalid_json',
+    );
   }
 }
 
 export function parseYaml(text: string, label: string): unknown {
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   const first = doc.errors[0];
   if (first) {
     const pos = first.linePos?.[0];

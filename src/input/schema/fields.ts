@@ -82,7 +82,11 @@ export const loadValue = z.union(
 );
 
 const LABELS_ALLOWED = 'a name or a list of names';
-export const labels = z.union([z.string(), z.array(z.string(allowed('a name')))], allowed(LABELS_ALLOWED));
+/** A single name is a list of one, so an element error can point at its position (`tags[1]`). */
+export const labels = z.preprocess(
+  (value) => (typeof value === 'string' ? [value] : value),
+  z.array(z.string(allowed('a name')), allowed(LABELS_ALLOWED)),
+);
 
 const PHONE_ALLOWED = 'an international number with a leading + and country code (e.g. +33 4 72 00 00 00)';
 export function isInternationalPhone(value: string): boolean {

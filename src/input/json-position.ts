@@ -1,0 +1,143 @@
+/**
+ * Finds where JSON text first goes wrong. Node's JSON.parse does not always say where (e.g.
+ * "Unexpected token ']'" for a trailing comma), and a file's author needs a line and column.
+ * Only called after JSON.parse has failed.
+ */
+
+export interface JsonSyntaxProblem {
+  offset: number;
+  reason: string;
+}
+
+class Scanner {
+  i = 0;
+  constructor(private readonly text: string) {}
+
+  fail(reason: string): never {
+    throw { offset: this.i, reason } satisfies JsonSyntaxProblem;
+  }
+
+  skipSpace(): void {
+    while (this.i < this.text.length && ' \t\n\r'.includes(this.text[this.i]!)) this.i++;
+  }
+
+  describeHere(): string {
+    return this.i >= this.text.length ? 'the end of the file' : `"${this.text[this.i]}"`;
+  }
+
+  value(): void {
+    this.skipSpace();
+    const ch = this.text[this.i];
+    if (ch === '{') return this.object();
+    if (ch === '[') return this.array();
+    if (ch === '"') return this.string();
+    if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return this.number();
+    for (const word of ['true', 'false', 'null']) {
+      if (this.text.startsWith(word, this.i)) {
+        this.i += word.length;
+        return;
+      }
+    }
+    this.fail(`expected a value but found ${this.describeHere()}`);
+  }
+
+  object(): void {
+    this.i++;
+    this.skipSpace();
+    if (this.text[this.i] === '}') {
+      this.i++;
+      return;
+    }
+    for (;;) {
+      this.skipSpace();
+      if (this.text[this.i] !== '"') {
+        this.fail(
+          this.text[this.i] === '}' ? 'trailing comma before "}"' : `expected a double-quoted field name but found ${this.describeHere()}`,
+        );
+      }
+      this.string();
+      this.skipSpace();
+      if (this.text[this.i] !== ':') this.fail(`expected ":" after the field name but found ${this.describeHere()}`);
+      this.i++;
+      this.value();
+      this.skipSpace();
+      if (this.text[this.i] === ',') {
+        this.i++;
+        continue;
+      }
+      if (this.text[this.i] === '}') {
+        this.i++;
+        return;
+      }
+      this.fail(`expected "," or "}" but found ${this.describeHere()}`);
+    }
+  }
+
+  array(): void {
+    this.i++;
+    this.skipSpace();
+    if (this.text[this.i] === ']') {
+      this.i++;
+      return;
+    }
+    for (;;) {
+      this.skipSpace();
+      if (this.text[this.i] === ']') this.fail('trailing comma before "]"');
+      this.value();
+      this.skipSpace();
+      if (this.text[this.i] === ',') {
+        this.i++;
+        continue;
+      }
+      if (this.text[this.i] === ']') {
+        this.i++;
+        return;
+      }
+      this.fail(`expected "," or "]" but found ${this.describeHere()}`);
+    }
+  }
+
+  string(): void {
+    this.i++;
+    while (this.i < this.text.length) {
+      const ch = this.text[this.i]!;
+      if (ch === '"') {
+        this.i++;
+        return;
+      }
+      if (ch === '\n') this.fail('a string is not closed before the end of the line');
+      this.i += ch === '\\' ? 2 : 1;
+    }
+    this.fail('a string is not closed');
+  }
+
+  number(): void {
+    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.i));
+    if (!match) this.fail(`malformed number`);
+    this.i += match[0].length;
+  }
+
+  document(): void {
+    this.value();
+    this.skipSpace();
+    if (this.i < this.text.length) this.fail(`unexpected ${this.describeHere()} after the end of the JSON value`);
+  }
+}
+
+/** The first syntax problem, or null when the scanner finds none (JSON.parse's own message then stands). */
+export function findJsonSyntaxProblem(text: string): JsonSyntaxProblem | null {
+  try {
+    new Scanner(text).document();
+    return null;
+  } catch (problem) {
+    if (typeof problem === 'object' && problem !== null && 'offset' in problem) return problem as JsonSyntaxProblem;
+    throw problem;
+  }
+}
+
+/** 0-based offset → 1-based line and column. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}
