@@ -376,7 +376,7 @@ function checkRoute(ctx: Ctx, route: PlanRoute, label: string): RouteTotals | nu
   if (start < vehicle.earliestStart - EPS) {
     out.push(`${label}: departs at ${start} before shift start ${vehicle.earliestStart}`);
   }
-  if (!vehicle.flexibleStart && Math.abs(start - vehicle.earliestStart) > EPS) {
+  if (!vehicle.flexibleStart && !isStrictDeparture(vehicle, start)) {
     out.push(`${label}: strict start: departs at ${start}, must depart exactly at ${vehicle.earliestStart}`);
   }
 
@@ -524,6 +524,17 @@ function checkRoute(ctx: Ctx, route: PlanRoute, label: string): RouteTotals | nu
   totals.working = end - start;
   compareRouteTotals(ctx, route, label, totals);
   return totals;
+}
+
+/**
+ * A strict start departs exactly at the shift start; when a break is under way then, no driving
+ * may happen, so departing at that break's end (the break then lies before the route) is the
+ * same departure. Both forms are accepted.
+ */
+function isStrictDeparture(vehicle: Vehicle, start: number): boolean {
+  if (Math.abs(start - vehicle.earliestStart) <= EPS) return true;
+  const during = vehicle.breaks.find((b) => b.start <= vehicle.earliestStart && vehicle.earliestStart < b.end);
+  return during !== undefined && Math.abs(start - during.end) <= EPS;
 }
 
 function checkBreakVisit(

@@ -1,0 +1,85 @@
+/**
+ * Property tests of the whole pipeline on generated documents of both surfaces:
+ * raw document → loadProblemDocument → solve (iteration-limited) → buildPlan → JSON round trip,
+ * then the independent checker must find no violation and no unserved stop that fits as is.
+ *
+ * `PROPERTY_SEEDS=n` runs n seeds per scenario instead of the default (for soak runs).
+ */
+import { describe, expect, it } from 'vitest';
+import { loadProblemDocument } from '../../src/input/index.js';
+import type { Problem } from '../../src/model/problem.js';
+import type { Plan } from '../../src/output/plan-types.js';
+import { buildPlan } from '../../src/output/plan.js';
+import { solve } from '../../src/solver/index.js';
+import { checkPlan, findInsertableUnserved } from '../support/checker.js';
+import { generateOneOff, generateProject, type Features } from '../support/generate.js';
+
+const EXTRA_SEEDS = Number(process.env.PROPERTY_SEEDS ?? 0);
+
+interface Scenario {
+  name: string;
+  stops: number;
+  drivers?: number;
+  seeds: number;
+  iterations: number;
+  features?: Partial<Features>;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: 'small, all features', stops: 30, seeds: 10, iterations: 150 },
+  { name: 'medium, all features', stops: 80, seeds: 4, iterations: 100 },
+  { name: 'overnight shifts', stops: 40, seeds: 3, iterations: 100, features: { overnight: true } },
+  { name: 'tight fleet (many unserved)', stops: 60, drivers: 2, seeds: 3, iterations: 100 },
+  { name: 'no windows, no capacities', stops: 50, seeds: 2, iterations: 100, features: { windows: false, capacities: false } },
+  { name: 'large', stops: 300, seeds: 1, iterations: 30 },
+];
+
+async function planFor(problem: Problem, seed: number, iterations: number): Promise<Plan> {
+  const result = await solve(problem, { timeLimitMs: 20_000, seed, maxIterations: iterations });
+  // Check what a user receives: the plan after JSON serialisation.
+  return JSON.parse(JSON.stringify(buildPlan(problem, result))) as Plan;
+}
+
+function report(label: string, problems: string[]): string {
+  return `${label}: ${problems.length} finding(s)\n${problems.slice(0, 15).join('\n')}`;
+}
+
+async function expectSoundPlan(label: string, document: Record<string, unknown>, seed: number, iterations: number): Promise<Plan> {
+  const { problem } = loadProblemDocument(document);
+  const plan = await planFor(problem, seed, iterations);
+  const violations = checkPlan(problem, plan);
+  expect(violations, report(`${label} violations`, violations)).toEqual([]);
+  const missed = findInsertableUnserved(problem, plan);
+  expect(missed, report(`${label} unserved stops that fit`, missed)).toEqual([]);
+  return plan;
+}
+
+for (const scenario of SCENARIOS) {
+  const seeds = Array.from({ length: scenario.seeds + EXTRA_SEEDS }, (_, i) => 1000 + i);
+  const options = { stops: scenario.stops, drivers: scenario.drivers, features: scenario.features };
+  describe(`pipeline property: ${scenario.name} (${scenario.stops} stops)`, () => {
+    it.each(seeds)('project seed %i: feasible plan, no insertable unserved stop', async (seed) => {
+      await expectSoundPlan(`project seed ${seed}`, generateProject(seed, options), seed, scenario.iterations);
+    });
+    it.each(seeds)('one-off seed %i: feasible plan, no insertable unserved stop', async (seed) => {
+      await expectSoundPlan(`one-off seed ${seed}`, generateOneOff(seed, options), seed, scenario.iterations);
+    });
+  });
+}
+
+describe('pipeline property: 1,000 stops', () => {
+  it('one-off with 1,000 orders solves to a feasible plan', async () => {
+    await expectSoundPlan('one-off 1000', generateOneOff(4242, { stops: 1000 }), 1, 5);
+  });
+});
+
+describe('pipeline property: reproducibility', () => {
+  it('--seed: the same input, seed and iteration limit give the same plan', async () => {
+    for (const document of [generateProject(77, { stops: 40 }), generateOneOff(77, { stops: 40 })]) {
+      const { problem } = loadProblemDocument(document);
+      const first = await planFor(problem, 3, 80);
+      const second = await planFor(problem, 3, 80);
+      expect(second).toEqual(first);
+    }
+  });
+});
