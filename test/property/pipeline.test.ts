@@ -6,7 +6,7 @@
  * `PROPERTY_SEEDS=n` runs n seeds per scenario instead of the default (for soak runs).
  */
 import { describe, expect, it } from 'vitest';
-import { loadProblemDocument } from '../../src/input/index.js';
+import { loadProblemDocument, loadProblemFile } from '../../src/input/index.js';
 import type { Problem } from '../../src/model/problem.js';
 import type { Plan } from '../../src/output/plan-types.js';
 import { buildPlan } from '../../src/output/plan.js';
@@ -47,6 +47,8 @@ function report(label: string, problems: string[]): string {
 async function expectSoundPlan(label: string, document: Record<string, unknown>, seed: number, iterations: number): Promise<Plan> {
   const { problem } = loadProblemDocument(document);
   const plan = await planFor(problem, seed, iterations);
+  expect(plan.summary.served + plan.summary.unserved).toBe(problem.stops.length);
+  expect(plan.summary.served, `${label}: nothing served`).toBeGreaterThan(0);
   const violations = checkPlan(problem, plan);
   expect(violations, report(`${label} violations`, violations)).toEqual([]);
   const missed = findInsertableUnserved(problem, plan);
@@ -81,5 +83,41 @@ describe('pipeline property: reproducibility', () => {
       const second = await planFor(problem, 3, 80);
       expect(second).toEqual(first);
     }
+  });
+});
+
+describe('pipeline property: benchmark instances (units in tenths / rounded euclidean)', () => {
+  const BENCHMARKS = '/work/shared/benchmarks';
+  it.each(['solomon/C101.txt', 'solomon/R201.txt', 'solomon/RC105.txt', 'cvrp-x/X-n101-k25.vrp'])(
+    '%s: feasible plan, no insertable unserved stop',
+    async (file) => {
+      const { problem } = await loadProblemFile(`${BENCHMARKS}/${file}`);
+      const plan = await planFor(problem, 0, 20);
+      const violations = checkPlan(problem, plan);
+      expect(violations, report(`${file} violations`, violations)).toEqual([]);
+      const missed = findInsertableUnserved(problem, plan);
+      expect(missed, report(`${file} unserved stops that fit`, missed)).toEqual([]);
+    },
+  );
+});
+
+describe('pipeline property: the checker is not vacuous on real plans', () => {
+  it('a one-second shift of any served stop in a real plan is reported', async () => {
+    const { problem } = loadProblemDocument(generateOneOff(5, { stops: 40 }));
+    const plan = await planFor(problem, 0, 50);
+    expect(checkPlan(problem, plan)).toEqual([]);
+    let mutated = 0;
+    for (const route of plan.routes) {
+      for (const visit of route.visits) {
+        if (visit.kind !== 'stop' || visit.start_s === null || visit.finish_s === null) continue;
+        const copy = JSON.parse(JSON.stringify(plan)) as Plan;
+        const target = copy.routes[plan.routes.indexOf(route)]!.visits[route.visits.indexOf(visit)]!;
+        if (target.kind !== 'stop') continue;
+        target.finish_s = visit.finish_s - 1;
+        expect(checkPlan(problem, copy).length, `stop ${visit.stop_index}`).toBeGreaterThan(0);
+        mutated++;
+      }
+    }
+    expect(mutated).toBeGreaterThan(10);
   });
 });
