@@ -22,8 +22,11 @@ export class Solution {
   /** Vehicle serving each stop, or -1. */
   readonly routeOf: Int32Array;
   readonly posOf: Int32Array;
-  /** Stops served and unserved, kept up to date by the mutators. */
+  /** Total priority of the stops served, kept up to date by the mutators. */
   servedPriority = 0;
+  /** Routes changed since `clearTouched`, so that two solutions can be synced route by route. */
+  readonly touched: Uint8Array;
+  readonly touchedList: number[] = [];
 
   constructor(inst: SolverInstance) {
     this.inst = inst;
@@ -41,6 +44,48 @@ export class Solution {
     this.rViol = new Float64Array(m);
     this.routeOf = new Int32Array(inst.nStops).fill(-1);
     this.posOf = new Int32Array(inst.nStops).fill(-1);
+    this.touched = new Uint8Array(m);
+  }
+
+  private touch(v: number): void {
+    if (this.touched[v] === 0) {
+      this.touched[v] = 1;
+      this.touchedList.push(v);
+    }
+  }
+
+  clearTouched(): void {
+    for (const v of this.touchedList) this.touched[v] = 0;
+    this.touchedList.length = 0;
+  }
+
+  /** Makes routes `vehicles` (and the stops in them) equal to `other`'s. */
+  copyRoutesFrom(other: Solution, vehicles: readonly number[]): void {
+    const dims = this.inst.dims;
+    for (const v of vehicles) {
+      const seq = this.seq[v]!;
+      for (let i = 0, n = this.len[v]!; i < n; i++) {
+        this.routeOf[seq[i]!] = -1;
+        this.posOf[seq[i]!] = -1;
+      }
+    }
+    for (const v of vehicles) {
+      const n = other.len[v]!;
+      this.ensureCapacity(v, n);
+      const seq = this.seq[v]!;
+      seq.set(other.seq[v]!.subarray(0, n));
+      this.cache[v]!.copyFrom(other.cache[v]!, n + 1);
+      this.len[v] = n;
+      for (let i = 0; i < n; i++) {
+        this.routeOf[seq[i]!] = v;
+        this.posOf[seq[i]!] = i;
+      }
+      for (let k = 0; k < dims; k++) this.load[v * dims + k] = other.load[v * dims + k]!;
+      this.rCost[v] = other.rCost[v]!;
+      this.rWork[v] = other.rWork[v]!;
+      this.rViol[v] = other.rViol[v]!;
+    }
+    this.servedPriority = other.servedPriority;
   }
 
   copyFrom(other: Solution): void {
@@ -74,6 +119,7 @@ export class Solution {
     const seq = this.seq[v]!;
     const dims = inst.dims;
     const base = v * dims;
+    this.touch(v);
     for (let k = 0; k < dims; k++) this.load[base + k] = 0;
     for (let i = 0; i < n; i++) {
       const s = seq[i]!;
@@ -114,7 +160,8 @@ export class Solution {
     if (v < 0) return -1;
     const seq = this.seq[v]!;
     const n = this.len[v]!;
-    const p = seq.indexOf(u);
+    const p = this.posOf[u]!;
+    this.touch(v);
     seq.copyWithin(p, p + 1, n);
     this.len[v] = n - 1;
     for (let i = p; i < n - 1; i++) this.posOf[seq[i]!] = i;
