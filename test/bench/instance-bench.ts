@@ -5,7 +5,7 @@ import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
 import { solve } from '../../src/solver/index.js';
 import type { SolveResult } from '../../src/solver/types.js';
-import { checkPlan } from '../support/checker.js';
+import { checkPlan, findInsertableUnserved } from '../support/checker.js';
 import { familyOf, listInstances, readBks, type BenchmarkSet, type BksEntry, type InstanceEntry } from './benchmark-data.js';
 import { gapPercent, type InstanceResult } from './report.js';
 
@@ -47,11 +47,15 @@ type Base = Pick<InstanceResult, 'instance' | 'family' | 'customers' | 'bks' | '
 
 function assess(problem: Problem, result: SolveResult, base: Base, bks: BksEntry | null, timeSec: number): InstanceResult {
   const problems: string[] = [];
+  let missedInserts: string[] = [];
   const recomputed = routeDistanceFromMatrix(problem, result);
   const reported = result.routes.reduce((sum, route) => sum + route.distance, 0);
   if (recomputed !== reported) problems.push(`solver reports distance ${reported} but its routes measure ${recomputed} on the matrix`);
   try {
-    problems.push(...checkPlan(problem, buildPlan(problem, result)));
+    const plan = buildPlan(problem, result);
+    problems.push(...checkPlan(problem, plan));
+    // Not a feasibility failure, but a missed level-1 gain worth seeing next to the gap.
+    missedInserts = findInsertableUnserved(problem, plan);
   } catch (error) {
     return crashed(base, 'buildPlan/checkPlan', error, timeSec, problems);
   }
@@ -65,6 +69,7 @@ function assess(problem: Problem, result: SolveResult, base: Base, bks: BksEntry
     feasible: problems.length === 0,
     unserved: result.unserved.length,
     problems,
+    missedInserts,
     error: null,
   };
 }
@@ -80,6 +85,7 @@ function crashed(base: Base, stage: string, error: unknown, timeSec: number, ear
     feasible: false,
     unserved: null,
     problems: [...earlier, message],
+    missedInserts: [],
     error: message,
   };
 }

@@ -18,6 +18,8 @@ export interface InstanceResult {
   unserved: number | null;
   /** Checker findings, a cost mismatch, or the crash message. */
   problems: string[];
+  /** Unserved customers the checker could still insert into the final plan. */
+  missedInserts: string[];
   error: string | null;
 }
 
@@ -122,6 +124,7 @@ const CSV_COLUMNS: (keyof InstanceResult)[] = [
   'unserved',
   'error',
   'problems',
+  'missedInserts',
 ];
 
 function csvCell(value: unknown): string {

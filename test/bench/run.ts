@@ -35,6 +35,7 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
     console.log(formatInstanceRow(result, costDigits));
     for (const problem of result.problems.slice(0, 5)) console.log(`    ! ${problem}`);
     if (result.problems.length > 5) console.log(`    ! … ${result.problems.length - 5} more`);
+    if (result.missedInserts.length > 0) console.log(`    ~ ${result.missedInserts.length} unserved would still fit, e.g. ${result.missedInserts[0]}`);
   }
   const families = summarizeFamilies(results);
   console.log('\nMean gap to BKS per family (only feasible plans that serve every customer count):');
@@ -50,7 +51,7 @@ async function runLarge(args: BenchArgs): Promise<boolean> {
   console.log(formatLargeResult(result));
   const paths = writeResultFiles(args.outDir ?? join(repoRoot(), 'results'), timestampStem('large'), { set: 'large', timeSeconds: args.timeSeconds, seed: args.seed, threads: args.threads, large: result }, [], []);
   console.log(`\nwrote ${paths[0]}`);
-  return result.feasible;
+  return result.feasible && result.probeFeasible;
 }
 
 async function main(): Promise<void> {

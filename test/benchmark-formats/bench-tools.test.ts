@@ -22,6 +22,7 @@ function result(instance: string, gapPct: number | null, extra: Partial<Instance
     feasible: true,
     unserved: 0,
     problems: [],
+    missedInserts: [],
     error: null,
     ...extra,
   };
