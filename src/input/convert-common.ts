@@ -1,21 +1,16 @@
 /** Helpers both surface converters use. */
-import type { ErrorDetail, Warning } from '../errors.js';
+import type { Warning } from '../errors.js';
 import { minutesToSeconds, parseClock } from '../model/time.js';
 import type { PathNamer } from './paths.js';
 import { DEFAULT_PRIORITY, PRIORITY_WORDS, SPEED_FACTORS } from './schema/fields.js';
 
-/** Collects warnings and the "address without coordinates" errors while converting. */
+/** Collects the warnings of the conversion (rounding, several locations, …) at their user paths. */
 export class ConversionLog {
   readonly warnings: Warning[] = [];
-  readonly errors: ErrorDetail[] = [];
   constructor(readonly namer: PathNamer) {}
 
   warn(path: PropertyKey[], message: string): void {
     this.warnings.push({ path: this.namer.nameForWarning(path), message });
-  }
-
-  error(path: PropertyKey[], message: string): void {
-    this.errors.push({ path: this.namer.name(path), message });
   }
 }
 

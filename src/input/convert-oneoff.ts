@@ -2,7 +2,6 @@
 import type { Point } from '../model/problem.js';
 import type { ConversionLog } from './convert-common.js';
 import { clockSeconds, durationSeconds, labelList, pick } from './convert-common.js';
-import { addressOnlyMessage } from './convert-project.js';
 import { DEFAULT_PRIORITY } from './schema/fields.js';
 import type { LocationEntry, OneoffDocument, OneoffOrder, OneoffRoute } from './schema/oneoff.js';
 import type { ProblemSpec, StopSpec, VehicleSpec } from './spec.js';
@@ -60,14 +59,12 @@ function warnNoEffect(options: NonNullable<OneoffDocument['options']>, log: Conv
 function routeSpec(route: OneoffRoute, i: number, flexibleStartTime: boolean, log: ConversionLog): VehicleSpec {
   const c = route.constraints ?? {};
   const base = ['routesData', i, 'constraints'];
-  const start = firstPoint(c.startLocations, [...base, 'startLocations'], log);
-  if (!start && !(c.startLocations && c.startLocations.length > 0)) {
-    log.error([...base, 'startLocations'], 'missing; a route needs a start location {latitude, longitude}');
-  }
+  // The schema guarantees a first start location with coordinates.
+  const start = firstPoint(c.startLocations, [...base, 'startLocations'], log)!;
   return {
     path: log.namer.name(['routesData', i]),
     name: route.name ?? `Route ${i + 1}`,
-    start: start ?? { lat: 0, lng: 0 },
+    start,
     end: firstPoint(c.endLocations, [...base, 'endLocations'], log),
     shiftStart: clockSeconds(c.startTime),
     shiftEnd: clockSeconds(c.endTime),
@@ -104,12 +101,13 @@ function orderSpec(
   };
 }
 
-/** decisions.md: of several locations the first is used, with a warning. */
+/**
+ * decisions.md: of several locations the first is used, with a warning. The schema guarantees
+ * the first has coordinates.
+ */
 function firstPoint(entries: LocationEntry[] | null | undefined, path: PropertyKey[], log: ConversionLog): Point | null {
   if (!entries || entries.length === 0) return null;
   if (entries.length > 1) log.warn(path, `${entries.length} locations given; the first is used`);
   const first = entries[0]!;
-  if (first.latitude != null && first.longitude != null) return { lat: first.latitude, lng: first.longitude };
-  log.error([...path, 0], addressOnlyMessage(first.address ?? ''));
-  return null;
+  return { lat: first.latitude!, lng: first.longitude! };
 }

@@ -52,9 +52,8 @@ function driverSpec(
   return {
     path: log.namer.name(['drivers', i]),
     name: driver.name,
-    // A driver without a usable start point was reported by `projectPoint`; 0,0 only keeps types simple.
-    start: projectPoint(driver.start_location, ['drivers', i, 'start_location'], log) ?? { lat: 0, lng: 0 },
-    end: driver.end_location ? projectPoint(driver.end_location, ['drivers', i, 'end_location'], log) : null,
+    start: projectPoint(driver.start_location),
+    end: driver.end_location ? projectPoint(driver.end_location) : null,
     shiftStart: clockSeconds(driver.shift_start),
     shiftEnd: clockSeconds(driver.shift_end),
     flexibleWhenGiven: !strictStart,
@@ -82,7 +81,7 @@ function stopSpec(
   return {
     path: log.namer.name(['stops', i]),
     name: stop.name,
-    point: projectPoint(stop.location, ['stops', i, 'location'], log),
+    point: projectPoint(stop.location),
     windows,
     duration: stop.duration != null ? durationSeconds(stop.duration, ['stops', i, 'duration'], log) : defaultDuration,
     load: stop.load ?? null,
@@ -92,13 +91,7 @@ function stopSpec(
   };
 }
 
-/** Coordinates of a location; an address alone is an error until geocoding exists. */
-function projectPoint(location: ProjectLocation, path: PropertyKey[], log: ConversionLog): Point | null {
-  if (location.coords) return { lat: location.coords.lat, lng: location.coords.lng };
-  log.error(path, addressOnlyMessage(location.address ?? ''));
-  return null;
-}
-
-export function addressOnlyMessage(address: string): string {
-  return `has the address ${JSON.stringify(address)} but no coordinates; geocoding is not available yet, so add coordinates for it`;
+/** The schema guarantees coordinates (an address alone is rejected until geocoding exists). */
+function projectPoint(location: ProjectLocation): Point {
+  return { lat: location.coords!.lat, lng: location.coords!.lng };
 }

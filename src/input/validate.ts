@@ -53,7 +53,6 @@ export function problemFromDocument(
     kind === 'project'
       ? projectSpec(parsed.data as z.infer<typeof projectSchema>, doc, log)
       : oneoffSpec(parsed.data as z.infer<typeof oneoffSchema>, doc, log);
-  if (log.errors.length > 0) throw invalid(label, log.errors, context);
 
   const warnings = [...unknownFieldWarnings(doc, kind === 'project' ? PROJECT_FIELDS : ONEOFF_FIELDS, namer), ...log.warnings];
   if (spec.vehicles.length === 0) {

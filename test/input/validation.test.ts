@@ -26,6 +26,29 @@ describe('validation: every error at once, in the user\'s terms', () => {
     );
   });
 
+  it('address, window-form and field errors of one stop are all reported in one pass', () => {
+    const error = inputError(() =>
+      load(
+        project({
+          stops: [
+            { name: 'A', location: { address: '3 rue Saint-Jean' }, priority: 'urgent', start: '08:00', time_windows: [{ start: '09:00' }] },
+          ],
+        }),
+      ),
+    );
+    expect(error.details.map((d) => d.path).sort()).toEqual(['stops[0].location', 'stops[0].priority', 'stops[0].time_windows']);
+  });
+
+  it('a one-off route without start location is reported together with other errors', () => {
+    const error = inputError(() => load(oneoff({ routesData: [{ name: 'Van', constraints: { capacity: -1 } }] })));
+    expect(error.details.map((d) => d.path)).toEqual(['routesData[0].constraints.capacity', 'routesData[0].constraints.startLocations']);
+  });
+
+  it('only the first of several one-off locations needs coordinates (the others are not used)', () => {
+    const loaded = load(oneoff({ ordersData: [order('A', { locations: [{ latitude: 45.75, longitude: 4.84 }, { address: 'elsewhere' }] })] }));
+    expect(loaded.problem.stops[0]!.location).toBeGreaterThanOrEqual(0);
+  });
+
   it('a missing required field is named as missing', () => {
     const error = inputError(() => load(project({ stops: [{ location: { coords: { lat: 45, lng: 4 } } }] })));
     expect(detailAt(error, 'stops[0].name').message).toMatch(/^missing; give a non-empty name/);

@@ -1,5 +1,6 @@
 /** Surface B: a one-off schedule request (routesData, ordersData, options). */
 import { z } from 'zod';
+import { addressOnlyMessage } from './messages.js';
 import { allowed, clock, flag, labels, latitude, loadValue, longitude, minutes, name, optional, text } from './fields.js';
 
 export const locationEntry = z.object(
@@ -23,7 +24,16 @@ export const locationEntry = z.object(
   }
 });
 
-const locationList = z.array(locationEntry, allowed('a list of location entries'));
+/**
+ * Only the first entry of a list is used (decisions.md), so only the first needs coordinates;
+ * an address alone is an error until geocoding exists.
+ */
+const locationList = z.array(locationEntry, allowed('a list of location entries')).superRefine((entries, ctx) => {
+  const first = entries[0];
+  if (first && first.latitude == null && first.longitude == null && first.address) {
+    ctx.addIssue({ code: 'custom', path: [0], message: addressOnlyMessage(first.address) });
+  }
+});
 
 export const routeSchema = z.object(
   {
@@ -43,7 +53,17 @@ export const routeSchema = z.object(
     ),
   },
   allowed('a route object'),
-);
+).refine((route) => hasStartLocation(route), {
+  path: ['constraints', 'startLocations'],
+  message: 'missing; a route needs a start location {latitude, longitude}',
+  when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+});
+
+function hasStartLocation(route: { constraints?: { startLocations?: unknown } | null }): boolean {
+  const starts = route.constraints?.startLocations;
+  // A wrong startLocations value has its own error; only an absent or empty one is reported here.
+  return starts !== undefined && starts !== null && !(Array.isArray(starts) && starts.length === 0);
+}
 
 export const timeWindowEntry = z.object(
   { startTime: optional(clock), endTime: optional(clock) },

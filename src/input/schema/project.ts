@@ -19,6 +19,7 @@ import {
   speed,
   text,
 } from './fields.js';
+import { addressOnlyMessage } from './messages.js';
 
 export const projectLocation = z.object(
   {
@@ -27,9 +28,11 @@ export const projectLocation = z.object(
   },
   allowed('a location object with coords {lat, lng} or an address'),
 ).superRefine((location, ctx) => {
-  if (!location.coords && !location.address) {
-    ctx.addIssue({ code: 'custom', message: 'has neither coords nor an address; give coords {lat, lng}' });
-  }
+  if (location.coords) return;
+  ctx.addIssue({
+    code: 'custom',
+    message: location.address ? addressOnlyMessage(location.address) : 'has neither coords nor an address; give coords {lat, lng}',
+  });
 });
 
 export const projectBreak = z.object({ start: clock, end: clock }, allowed('an object {start, end} of HH:mm times'));
@@ -74,16 +77,17 @@ export const stopSchema = z.object(
     custom_notes: optional(freeObject),
   },
   allowed('a stop object'),
-).superRefine((stop, ctx) => {
-  const hasSingle = (stop.start ?? stop.end) != null;
-  if (hasSingle && stop.time_windows && stop.time_windows.length > 0) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['time_windows'],
-      message: 'give either start/end or time_windows, not both',
-    });
-  }
+).refine((stop) => !hasBothWindowForms(stop), {
+  path: ['time_windows'],
+  message: 'give either start/end or time_windows, not both',
+  // Checked even when other fields of the stop are wrong, so that every error shows at once.
+  when: (payload) => typeof payload.value === 'object' && payload.value !== null,
 });
+
+function hasBothWindowForms(stop: { start?: unknown; end?: unknown; time_windows?: unknown }): boolean {
+  const single = stop.start != null || stop.end != null;
+  return single && Array.isArray(stop.time_windows) && stop.time_windows.length > 0;
+}
 
 const TRAFFIC_ALLOWED = 'a travel-time multiplier from 1 to 2';
 
