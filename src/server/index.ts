@@ -125,6 +125,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         await queue.whenIdle(5_000);
       }
       await store.flush();
+      await runner.close?.();
       server.closeAllConnections();
       await stopped;
       log({ event: 'stopped', left_pending: leftWaiting, interrupted: !drained });

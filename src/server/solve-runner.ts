@@ -1,7 +1,8 @@
 /**
- * Runs solves in worker threads so that a long search never blocks the HTTP event loop. Each job
- * gets a fresh worker: a crash, a runaway search or leaked memory ends with its job, and the queue
- * already bounds how many run at once.
+ * Runs solves in worker threads so that a long search never blocks the HTTP event loop. Workers
+ * are kept between jobs (loading the modules costs a few hundred ms, more than a short solve);
+ * a worker that crashes, overruns its deadline or is interrupted is terminated and replaced, so a
+ * runaway search ends with its job. The job queue bounds how many run at once, hence the pool size.
  */
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
@@ -11,6 +12,8 @@ import type { SolveJob, SolveOutcome } from './job.js';
 export interface SolveRunner {
   /** Resolves with the outcome; rejects with JobAbortedError when `signal` aborts (the job stays pending). */
   run(job: SolveJob, signal: AbortSignal): Promise<SolveOutcome>;
+  /** Releases what the runner holds (idle worker threads). */
+  close?(): Promise<void>;
 }
 
 export class JobAbortedError extends Error {
@@ -34,6 +37,9 @@ export function defaultWorkerUrl(): URL {
 }
 
 export class WorkerSolveRunner implements SolveRunner {
+  private readonly idle: Worker[] = [];
+  private readonly busy = new Set<Worker>();
+
   constructor(private readonly workerUrl: URL = defaultWorkerUrl()) {
     if (!existsSync(fileURLToPath(workerUrl))) {
       throw new Error(`the solve worker ${fileURLToPath(workerUrl)} is missing; build with "npx tsc -p ."`);
@@ -46,43 +52,50 @@ export class WorkerSolveRunner implements SolveRunner {
         reject(new JobAbortedError());
         return;
       }
-      const worker = new Worker(this.workerUrl, { workerData: job });
+      const worker = this.idle.pop() ?? new Worker(this.workerUrl);
+      worker.ref();
+      this.busy.add(worker);
       let settled = false;
-      const finish = (settle: () => void): void => {
+      const finish = (settle: () => void, keepWorker: boolean): void => {
         if (settled) return;
         settled = true;
         clearTimeout(deadline);
         signal.removeEventListener('abort', onAbort);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        this.busy.delete(worker);
+        if (keepWorker) {
+          worker.unref();
+          this.idle.push(worker);
+        } else {
+          void worker.terminate();
+        }
         settle();
-        void worker.terminate();
       };
-      const onAbort = (): void => finish(() => reject(new JobAbortedError()));
+      const failure = (code: string, message: string): SolveOutcome => ({ ok: false, error: { code, message, details: [] } });
+      const onAbort = (): void => finish(() => reject(new JobAbortedError()), false);
+      const onMessage = (outcome: SolveOutcome): void => finish(() => resolve(outcome), true);
+      const onError = (error: Error): void =>
+        finish(() => resolve(failure('internal_error', `the solve worker crashed: ${error.message}`)), false);
+      const onExit = (code: number): void =>
+        finish(() => resolve(failure('internal_error', `the solve worker exited with code ${code}`)), false);
+      const limitMs = job.timeLimitMs + WORKER_GRACE_MS;
       const deadline = setTimeout(
-        () =>
-          finish(() =>
-            resolve({
-              ok: false,
-              error: {
-                code: 'solve_timeout',
-                message: `the solve did not end within ${Math.round((job.timeLimitMs + WORKER_GRACE_MS) / 1000)} s`,
-                details: [],
-              },
-            }),
-          ),
-        job.timeLimitMs + WORKER_GRACE_MS,
+        () => finish(() => resolve(failure('solve_timeout', `the solve did not end within ${Math.round(limitMs / 1000)} s`)), false),
+        limitMs,
       );
       signal.addEventListener('abort', onAbort, { once: true });
-      worker.once('message', (outcome: SolveOutcome) => finish(() => resolve(outcome)));
-      worker.once('error', (error) =>
-        finish(() =>
-          resolve({ ok: false, error: { code: 'internal_error', message: `the solve worker crashed: ${error.message}`, details: [] } }),
-        ),
-      );
-      worker.once('exit', (code) =>
-        finish(() =>
-          resolve({ ok: false, error: { code: 'internal_error', message: `the solve worker exited with code ${code}`, details: [] } }),
-        ),
-      );
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage(job);
     });
+  }
+
+  /** Ends the idle workers (running ones end with their jobs or the abort signal). */
+  async close(): Promise<void> {
+    const idle = this.idle.splice(0);
+    await Promise.all(idle.map((worker) => worker.terminate()));
   }
 }

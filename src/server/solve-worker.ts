@@ -1,7 +1,12 @@
-/** Worker-thread entry: runs one SolveJob off the service's event loop and posts its outcome. */
-import { parentPort, workerData } from 'node:worker_threads';
+/**
+ * Worker-thread entry: runs SolveJobs off the service's event loop, one at a time, posting each
+ * outcome back. The worker stays alive between jobs so the modules load once per worker.
+ */
+import { parentPort } from 'node:worker_threads';
 import { runSolveJob, type SolveJob } from './job.js';
 
 if (!parentPort) throw new Error('solve-worker.js must run as a worker thread');
 const port = parentPort;
-void runSolveJob(workerData as SolveJob).then((outcome) => port.postMessage(outcome));
+port.on('message', (job: SolveJob) => {
+  void runSolveJob(job).then((outcome) => port.postMessage(outcome));
+});
