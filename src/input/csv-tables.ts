@@ -138,6 +138,9 @@ function columnTarget(role: TableRole, column: string): ColumnTarget {
   if (lower.startsWith(named.prefix) && lower.length > named.prefix.length) {
     return { path: [...named.path, column.trim().slice(named.prefix.length)], read: 'number' };
   }
+  // `custom_notes.order_id` (or `custom_notes_order_id`) fills the stop's free-form custom_notes.
+  const custom = /^custom_notes[._](.+)$/i.exec(column.trim());
+  if (role === 'stops' && custom) return { path: ['custom_notes', custom[1]!], read: 'text' };
   // An unknown column becomes an unknown field, which is reported as a warning.
   return { path: [column.trim()], read: 'text' };
 }

@@ -67,10 +67,8 @@ export function problemFromDocument(
 
 function invalid(label: string, details: ErrorDetail[], context: ValidateContext): InputError {
   const where = context.source ? `${context.source}: ` : '';
-  const summary =
-    details.length === 1
-      ? `${details[0]!.path}: ${details[0]!.message}`
-      : `${details.length} errors:\n${details.map((d) => `  ${d.path}: ${d.message}`).join('\n')}`;
+  // Several errors are listed in `details` (the CLI prints them one a line); one is self-contained.
+  const summary = details.length === 1 ? `${details[0]!.path}: ${details[0]!.message}` : `${details.length} errors`;
   return new InputError(`${where}invalid ${label}: ${summary}`, details);
 }
 

@@ -187,6 +187,17 @@ describe('CSV tables', () => {
     expect(Array.from(problem.stops[0]!.load)).toEqual([12, 0.4]);
   });
 
+  it('CSV custom_notes.<key> columns fill custom_notes, carried through unchanged', async () => {
+    const dir = tempDir({
+      'project.yaml': PROJECT_YAML,
+      'drivers.csv': DRIVERS_CSV,
+      'stops.csv': 'name,lat,lng,custom_notes.order_id,custom_notes_price\nA,45.775,4.83,BG-1,18.20\n',
+    });
+    const { problem, warnings } = await loadProblemFile(join(dir, 'project.yaml'));
+    expect(problem.stops[0]!.passthrough).toEqual({ custom_notes: { order_id: 'BG-1', price: '18.20' } });
+    expect(warnings).toEqual([]);
+  });
+
   it('CSV drivers: end location, speed, break', async () => {
     const dir = tempDir({
       'project.yaml': PROJECT_YAML,
