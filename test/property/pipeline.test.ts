@@ -31,6 +31,8 @@ const SCENARIOS: Scenario[] = [
   { name: 'overnight shifts', stops: 40, seeds: 3, iterations: 100, features: { overnight: true } },
   { name: 'tight fleet (many unserved)', stops: 60, drivers: 2, seeds: 3, iterations: 100 },
   { name: 'no windows, no capacities', stops: 50, seeds: 2, iterations: 100, features: { windows: false, capacities: false } },
+  { name: 'no durations (null project ETAs)', stops: 40, seeds: 2, iterations: 80, features: { durations: false } },
+  { name: 'breaks everywhere, shared addresses', stops: 50, seeds: 3, iterations: 80, features: { breakShare: 1, sharedShare: 0.5 } },
   { name: 'large', stops: 300, seeds: 1, iterations: 30 },
 ];
 

@@ -37,6 +37,12 @@ export interface Features {
   sharedAddresses: boolean;
   /** Free-form carried-through fields (notes, email, …). */
   passthrough: boolean;
+  /** Stop durations; false leaves every duration and default out (project ETAs become null). */
+  durations: boolean;
+  /** Share of drivers with a break (0–1). */
+  breakShare: number;
+  /** Share of stops at an already used address (0–1). */
+  sharedShare: number;
 }
 
 const ALL_FEATURES: Features = {
@@ -53,6 +59,9 @@ const ALL_FEATURES: Features = {
   impossibleStops: true,
   sharedAddresses: true,
   passthrough: true,
+  durations: true,
+  breakShare: 0.5,
+  sharedShare: 0.12,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -117,7 +126,10 @@ class City {
   private readonly clusters: LatLng[];
   private readonly used: LatLng[] = [];
 
-  constructor(private readonly rng: Random) {
+  constructor(
+    private readonly rng: Random,
+    private readonly sharedShare = 0.12,
+  ) {
     this.centre = rng.pick(CITIES).centre;
     this.clusters = Array.from({ length: rng.int(4, 9) }, () => this.offset(this.centre, 6000 * Math.sqrt(rng.next())));
   }
@@ -150,7 +162,7 @@ class City {
 
   /** A customer address: mostly in a neighbourhood cluster, sometimes anywhere, sometimes a shared building. */
   address(shared: boolean): LatLng {
-    if (shared && this.used.length > 0 && this.rng.chance(0.12)) return this.rng.pick(this.used);
+    if (shared && this.used.length > 0 && this.rng.chance(this.sharedShare)) return this.rng.pick(this.used);
     const point = this.rng.chance(0.8)
       ? this.offset(this.rng.pick(this.clusters), Math.abs(this.rng.normal()) * 1200)
       : this.offset(this.centre, 10_000 * Math.sqrt(this.rng.next()));
@@ -244,7 +256,7 @@ function phone(rng: Random): string {
 export function generateProject(seed: number, options: GenerateOptions): Record<string, unknown> {
   const rng = new Random(seed * 2 + 1);
   const features = resolveFeatures(options.features);
-  const city = new City(rng);
+  const city = new City(rng, features.sharedShare);
   const day = dayShape(rng, features);
   const objectLoads = features.capacities && (features.objectLoads === 'sometimes' ? rng.chance(0.3) : features.objectLoads);
   const depots = [city.depot(), city.depot()];
@@ -253,6 +265,7 @@ export function generateProject(seed: number, options: GenerateOptions): Record<
   );
   const stops = Array.from({ length: options.stops }, (_, i) => projectStop(rng, features, day, city, objectLoads, i));
   const settings = projectSettings(rng, features);
+  if (!features.durations) delete settings.default_duration;
   return {
     name: `Generated project ${seed}`,
     date: `2025-${String(rng.int(1, 12)).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`,
@@ -297,7 +310,7 @@ function projectDriver(
     const types = TYPES.slice(0, 3).filter(() => rng.chance(0.5));
     if (types.length > 0) driver.types = types.length === 1 && rng.chance(0.5) ? types[0] : types;
   }
-  if (features.breaks && rng.chance(0.5)) {
+  if (features.breaks && rng.chance(features.breakShare)) {
     const start = day.shiftStart + (day.overnight ? rng.pick([90, 120, 150]) : rng.pick([240, 270, 300, 330]));
     const brk = { start: hhmm(start), end: hhmm(start + rng.pick([15, 30, 45])) };
     if (rng.chance(0.5)) driver.break = brk;
@@ -324,7 +337,7 @@ function projectStop(
     stop.start = clockVariant(rng, w.start);
     if (rng.chance(0.85)) stop.end = clockVariant(rng, w.end);
   }
-  if (rng.chance(0.85)) stop.duration = rng.pick([3, 5, 5, 7.5, 10, 15, 20]);
+  if (features.durations && rng.chance(0.85)) stop.duration = rng.pick([3, 5, 5, 7.5, 10, 15, 20]);
   if (features.capacities && rng.chance(0.8)) {
     stop.load = objectLoads ? { weight: rng.int(1, 20), volume: rng.int(0, 10) / 10 } : rng.int(1, 5);
   }
@@ -382,12 +395,14 @@ function projectSettings(rng: Random, features: Features): Record<string, unknow
 export function generateOneOff(seed: number, options: GenerateOptions): Record<string, unknown> {
   const rng = new Random(seed * 2 + 2);
   const features = resolveFeatures(options.features);
-  const city = new City(rng);
+  const city = new City(rng, features.sharedShare);
   const day = dayShape(rng, features);
   const depots = [city.depot(), city.depot()];
   const routesData = Array.from({ length: driverCount(options) }, (_, i) => oneOffRoute(rng, features, day, depots, i));
   const ordersData = Array.from({ length: options.stops }, (_, i) => oneOffOrder(rng, features, day, city, i));
-  return { routesData, ordersData, options: oneOffOptions(rng, features) };
+  const requestOptions = oneOffOptions(rng, features);
+  if (!features.durations) delete requestOptions.defaultOrderDuration;
+  return { routesData, ordersData, options: requestOptions };
 }
 
 function locationEntry(rng: Random, point: LatLng, label: string): Record<string, unknown> {
@@ -415,7 +430,7 @@ function oneOffOrder(rng: Random, features: Features, day: DayShape, city: City,
     name: `Order ${i + 1}`,
     locations: [locationEntry(rng, point, `Customer ${i + 1}`)],
   };
-  if (rng.chance(0.85)) order.duration = rng.pick([2, 4, 5, 6.5, 10, 15]);
+  if (features.durations && rng.chance(0.85)) order.duration = rng.pick([2, 4, 5, 6.5, 10, 15]);
   if (features.capacities && rng.chance(0.8)) order.load = rng.int(1, 5);
   if (features.windows && rng.chance(0.6)) {
     order.timeWindows = windowsIn(rng, day, rng.pick([1, 1, 2, 3])).map((w) => ({
