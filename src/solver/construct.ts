@@ -98,9 +98,10 @@ export function constructRegret(
     if (!sol.insert(v, cPos[s * m + v]!, s, evaluator)) throw new Error('construction inserted into an infeasible position');
     routeVer[v]!++;
     if (wasEmpty) candidateCount = inserter.collectCandidates(sol);
+    // Adding a stop to route v only makes v worse for the others, so only the stops that
+    // counted on v need a rescan; the rest keep their (still fresh) top two.
     for (const t of pending) {
-      if (first[t] === v || second[t] === v || first[t]! < 0) rescan(t);
-      else if (inst.compatible[v * n + t] === 1) offer(t, v);
+      if (first[t] === v || second[t] === v) rescan(t);
     }
   }
 }

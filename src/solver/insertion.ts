@@ -63,15 +63,64 @@ export class Inserter {
   }
 
   /** Best insertion of `u` over the candidate vehicles; false when it fits nowhere. */
-  bestOverall(sol: Solution, u: number, rng: Rng | null = null, blinkRate = 0, candidateCount = -1): boolean {
-    const count = candidateCount >= 0 ? candidateCount : this.collectCandidates(sol);
+  bestOverall(sol: Solution, u: number, rng: Rng | null = null, blinkRate = 0): boolean {
+    const count = this.collectCandidates(sol);
+    return this.bestAmong(sol, u, this.candidateBuf, count, rng, blinkRate);
+  }
+
+  /**
+   * Vehicles worth trying for `u` in a large fleet: the routes of its nearest neighbours,
+   * the routes in `extra`, and the first empty vehicle of each class. Returns the count.
+   */
+  collectNear(
+    sol: Solution,
+    u: number,
+    neighbours: Int32Array,
+    k: number,
+    extra: readonly number[],
+    out: Int32Array,
+    mark: Uint8Array,
+    use: number,
+  ): number {
+    const inst = this.inst;
+    let count = 0;
+    const add = (v: number): void => {
+      if (mark[v] === 0) {
+        mark[v] = 1;
+        out[count++] = v;
+      }
+    };
+    for (let i = 0; i < use; i++) {
+      const t = neighbours[u * k + i]!;
+      if (t < 0) break;
+      const v = sol.routeOf[t]!;
+      if (v >= 0) add(v);
+    }
+    for (const v of extra) if (sol.len[v]! > 0) add(v);
+    this.classSeen.fill(0);
+    for (let v = 0; v < inst.nVehicles; v++) {
+      if (sol.len[v] !== 0) continue;
+      const c = inst.vClass[v]!;
+      if (this.classSeen[c] === 0) {
+        this.classSeen[c] = 1;
+        add(v);
+      }
+    }
+    for (let i = 0; i < count; i++) mark[out[i]!] = 0;
+    // Vehicle order keeps ties deterministic and independent of how the list was gathered.
+    out.subarray(0, count).sort();
+    return count;
+  }
+
+  /** Best insertion of `u` over `list[0..count)`; false when it fits nowhere. */
+  bestAmong(sol: Solution, u: number, list: Int32Array, count: number, rng: Rng | null = null, blinkRate = 0): boolean {
     let bestV = -1;
     let bestP = -1;
     let bestViol = Infinity;
     let bestKey = Infinity;
     const nStops = this.inst.nStops;
     for (let i = 0; i < count; i++) {
-      const v = this.candidateBuf[i]!;
+      const v = list[i]!;
       if (this.inst.compatible[v * nStops + u] !== 1) continue;
       if (!this.bestInRoute(sol, u, v, rng, blinkRate, bestViol, bestKey)) continue;
       if (this.viol < bestViol - KEY_EPS || (this.viol <= bestViol + KEY_EPS && this.key < bestKey - KEY_EPS)) {

@@ -37,6 +37,10 @@ const MAX_STRING = 10;
 const BLINK_RATE = 0.01;
 const NEIGHBOURS = 40;
 const YIELD_EVERY_MS = 50;
+/** Above this many routes, a removed stop only tries the routes of its nearest neighbours. */
+const GRANULAR_FLEET = 12;
+/** How many nearest neighbours' routes a removed stop tries in a large fleet. */
+const GRANULAR_NEIGHBOURS = 20;
 /** Annealing temperatures relative to the average cost of one arc of the first solution. */
 const T_START = 1;
 const T_END = 0.01;
@@ -87,6 +91,10 @@ export async function search(
   const arcs = Math.max(1, eligible.length + current.routesUsed());
   const arcCost = Math.max(1e-9, currentObj.cost / arcs);
   const recreateOrder = new RecreateOrder(inst);
+  const justRemoved = new Uint8Array(inst.nStops);
+  const candidateList = new Int32Array(inst.nVehicles);
+  const mark = new Uint8Array(inst.nVehicles);
+  const neighbourCount = k;
 
   let noImprove = 0;
   let lastYield = performance.now();
@@ -131,14 +139,27 @@ export async function search(
 
     const removed = ruiner.ruin(candidate, evaluator);
     const pool = recreateOrder.order(candidate, removed, eligible, rng);
+    for (const u of removed) justRemoved[u] = 1;
+    const smallFleet = candidate.routesUsed() <= GRANULAR_FLEET;
     for (const u of pool) {
       if (candidate.routeOf[u] !== -1) continue;
-      if (inserter.bestOverall(candidate, u, rng, BLINK_RATE)) {
+      // A stop left out before this iteration can only fit where something changed; a stop
+      // just removed tries every route near it (every route in a small fleet).
+      let count: number;
+      if (justRemoved[u] === 1 && smallFleet) {
+        count = inserter.collectCandidates(candidate);
+        candidateList.set(inserter.candidates.subarray(0, count));
+      } else {
+        const use = justRemoved[u] === 1 ? Math.min(GRANULAR_NEIGHBOURS, neighbourCount) : 0;
+        count = inserter.collectNear(candidate, u, neighbours, neighbourCount, candidate.touchedList, candidateList, mark, use);
+      }
+      if (inserter.bestAmong(candidate, u, candidateList, count, rng, BLINK_RATE)) {
         if (!candidate.insert(inserter.vehicle, inserter.pos, u, evaluator)) {
           throw new Error('internal error: insertion accepted by the evaluator failed on commit');
         }
       }
     }
+    for (const u of removed) justRemoved[u] = 0;
     const candidateObj = candidate.objective(unit);
     const upper = compareUpperLevels(candidateObj, currentObj, inst.minimizeRoutes);
     const accept =
