@@ -1,0 +1,36 @@
+/** Small helpers shared by the solver tests. */
+import type { Problem } from '../../src/model/problem.js';
+import type { RouteSchedule, SolveResult, StopVisit } from '../../src/solver/types.js';
+import type { LatLng } from '../support/problem-builder.js';
+
+export const DEPOT: LatLng = [0, 0];
+
+/** A point `km` kilometres (great-circle) east of the depot on the equator. */
+export function east(km: number): LatLng {
+  return [0, (km / 6371.0088) * (180 / Math.PI)];
+}
+
+export function west(km: number): LatLng {
+  return [0, -(km / 6371.0088) * (180 / Math.PI)];
+}
+
+/** Travel time from location `a` to location `b` for vehicle `v`'s profile. */
+export function leg(problem: Problem, a: number, b: number, v = 0): number {
+  const size = problem.travel.size;
+  return problem.travel.durations[problem.vehicles[v]!.profile]![a * size + b]!;
+}
+
+export function stopVisits(route: RouteSchedule): StopVisit[] {
+  return route.visits.filter((x): x is StopVisit => x.kind === 'stop');
+}
+
+export function servedStops(result: SolveResult): number[] {
+  return result.routes.flatMap((r) => stopVisits(r).map((x) => x.stop)).sort((a, b) => a - b);
+}
+
+export function reasonOf(result: SolveResult, stop: number): string | undefined {
+  return result.unserved.find((u) => u.stop === stop)?.reason;
+}
+
+export const H = 3600;
+export const MIN = 60;
