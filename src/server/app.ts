@@ -12,8 +12,8 @@
  *   POST /v1.0/project/{id}/optimize        INTERNAL: what the project page's Optimize control calls → 202 action
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { InputError, RouteplanError, type ErrorDetail } from '../errors.js';
-import { loadProblemDocument, type LoadOptions } from '../input/index.js';
+import { InputError, RouteplanError, type ErrorDetail, type Warning } from '../errors.js';
+import type { DocumentKind, LoadOptions } from '../input/index.js';
 import { HttpError, readJsonBody, sendError, sendJson } from './http.js';
 import type { KeyRing } from './auth.js';
 import type { ActionService } from './actions.js';
@@ -22,6 +22,8 @@ import { QueueFullError } from './queue.js';
 
 export interface AppContext {
   keys: KeyRing;
+  /** loadProblemDocument off the event loop: warnings, or throws the InputError. */
+  validate: (kind: DocumentKind, document: unknown, options: LoadOptions) => Promise<Warning[]>;
   actions: ActionService;
   projects: ProjectService;
   bodyLimitBytes: number;
@@ -140,14 +142,8 @@ function pathOf(url: string | undefined): string {
 
 async function createSchedule(ctx: AppContext, call: RouteCall): Promise<void> {
   const body = await readJsonBody(call.req, ctx.bodyLimitBytes);
-  const loaded = loadProblemDocument(body, { ...ctx.loadOptions, expect: 'oneoff' });
-  const record = await ctx.actions.accept({
-    owner: call.owner,
-    kind: 'oneoff',
-    document: body,
-    actionName: 'schedule',
-    warnings: loaded.warnings,
-  });
+  const warnings = await ctx.validate('oneoff', body, ctx.loadOptions);
+  const record = await ctx.actions.accept({ owner: call.owner, kind: 'oneoff', document: body, actionName: 'schedule', warnings });
   call.notes.actionId = record.actionUuid;
   sendJson(
     call.res,
@@ -188,9 +184,9 @@ async function getSolution(ctx: AppContext, call: RouteCall): Promise<void> {
 async function createProject(ctx: AppContext, call: RouteCall): Promise<void> {
   const body = await readJsonBody(call.req, ctx.bodyLimitBytes);
   const headerProblems = requiredProjectFields(body);
-  let warnings;
+  let warnings: Warning[];
   try {
-    warnings = loadProblemDocument(body, { ...ctx.loadOptions, expect: 'project' }).warnings;
+    warnings = await ctx.validate('project', body, ctx.loadOptions);
   } catch (error) {
     if (error instanceof InputError && headerProblems.length > 0) {
       throw new InputError(error.message, mergeDetails(headerProblems, error.details), error.code);

@@ -69,7 +69,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const store = new JsonStore(options.dataDir);
   await store.init();
   const queue = new JobQueue(options.concurrency, options.queueSize, options.timeLimitMs / 1000);
-  const runner = options.runner ?? new WorkerSolveRunner();
+  const runner = options.runner ?? new WorkerSolveRunner(options.concurrency);
   const actions = new ActionService(
     store,
     queue,
@@ -89,6 +89,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const server = createServer(
     createRequestHandler({
       keys: createKeyRing(options.keys),
+      validate: (kind, document, loadOptions) => runner.validate(kind, document, loadOptions),
       actions,
       projects,
       bodyLimitBytes: options.bodyLimitBytes,

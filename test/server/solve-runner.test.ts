@@ -1,13 +1,15 @@
 /** The worker-thread runner, with the built worker script (dist/), on real documents. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobAbortedError, WorkerSolveRunner } from '../../src/server/solve-runner.js';
+import { InputError } from '../../src/errors.js';
+import { generateOneOff } from '../support/generate.js';
 import { assertBuilt } from './built.js';
 import { smallOneOff, smallProject } from './harness.js';
 
 let runner: WorkerSolveRunner;
 beforeAll(() => {
   assertBuilt();
-  runner = new WorkerSolveRunner();
+  runner = new WorkerSolveRunner(2);
 });
 afterAll(async () => {
   await runner.close();
@@ -42,5 +44,28 @@ describe('worker-thread solve runner', () => {
     await expect(running).rejects.toBeInstanceOf(JobAbortedError);
     const already = runner.run({ kind: 'oneoff', document: smallOneOff(), timeLimitMs: 100, seed: 0 }, controller.signal);
     await expect(already).rejects.toBeInstanceOf(JobAbortedError);
+  });
+
+  it('validation runs loadProblemDocument in a worker: warnings for a valid body, the InputError for an invalid one', async () => {
+    expect(await runner.validate('oneoff', smallOneOff({ surprise: 1 }), {})).toEqual([
+      expect.objectContaining({ path: 'surprise' }),
+    ]);
+    const error = await runner.validate('oneoff', smallOneOff({ date: '2026-01-01' }), {}).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).details.map((detail) => detail.path)).toContain('date');
+    await expect(runner.validate('project', smallOneOff(), {})).rejects.toBeInstanceOf(InputError);
+  });
+
+  it('validating the largest allowed problem leaves the event loop free', async () => {
+    const document = generateOneOff(1, { stops: 5000, drivers: 100 });
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 1);
+    try {
+      await runner.validate('oneoff', document, {});
+    } finally {
+      clearInterval(ticker);
+    }
+    // Building this problem takes well over a second; on the event loop no tick could happen meanwhile.
+    expect(ticks).toBeGreaterThan(0);
   });
 });
