@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseByteSize, serveOptionsFrom } from '../../src/cli/commands/serve.js';
+import { InputError } from '../../src/errors.js';
+import { SERVE_DEFAULTS } from '../../src/server/index.js';
+import { IN_PROCESS_VALIDATION_LIMIT, documentSize } from '../../src/server/solve-runner.js';
+
+/** No config files and no ROUTEPLAN_* variables from the developer's machine. */
+const isolatedEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
+  XDG_CONFIG_HOME: '/nonexistent-routeplan-test-config',
+  ...extra,
+});
+
+describe('routeplan serve options', () => {
+  it('defaults: 127.0.0.1, ./.routeplan-data, 10 MB bodies, no keys', async () => {
+    const options = await serveOptionsFrom({}, isolatedEnv());
+    expect(options).toMatchObject({
+      host: '127.0.0.1',
+      dataDir: './.routeplan-data',
+      bodyLimitBytes: 10 * 1024 * 1024,
+      queueSize: SERVE_DEFAULTS.queueSize,
+      timeLimitMs: SERVE_DEFAULTS.timeLimitSeconds * 1000,
+      keys: [],
+    });
+    expect(options.concurrency).toBeGreaterThanOrEqual(1);
+  });
+
+  it('keys come from ROUTEPLAN_SERVER_KEYS (comma-separated) and --keys-file (one per line), together', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'routeplan-serve-')), 'keys.txt');
+    await writeFile(file, 'file-key-1\n# comment\nfile-key-2\n');
+    const options = await serveOptionsFrom({ keysFile: file }, isolatedEnv({ ROUTEPLAN_SERVER_KEYS: 'env-1, env-2' }));
+    expect(options.keys).toEqual(['env-1', 'env-2', 'file-key-1', 'file-key-2']);
+  });
+
+  it('flags are parsed and bad values name the flag (exit 2)', async () => {
+    const options = await serveOptionsFrom(
+      { port: '0', concurrency: '3', queueSize: '0', timeLimit: '0.5', bodyLimit: '64k', publicUrl: 'https://routes.example.com/' },
+      isolatedEnv(),
+    );
+    expect(options).toMatchObject({ port: 0, concurrency: 3, queueSize: 0, timeLimitMs: 500, bodyLimitBytes: 65536 });
+    expect(options.publicUrl).toBe('https://routes.example.com');
+    for (const [flags, flag] of [
+      [{ port: '70000' }, '--port'],
+      [{ concurrency: '0' }, '--concurrency'],
+      [{ queueSize: '-1' }, '--queue-size'],
+      [{ timeLimit: 'soon' }, '--time-limit'],
+      [{ bodyLimit: 'lots' }, '--body-limit'],
+      [{ publicUrl: 'ftp://x' }, '--public-url'],
+    ] as const) {
+      const error = await serveOptionsFrom(flags, isolatedEnv()).catch((caught: unknown) => caught);
+      expect(error, flag).toBeInstanceOf(InputError);
+      expect((error as InputError).details[0]!.path).toBe(flag);
+    }
+  });
+
+  it('ROUTEPLAN_TIME_LIMIT sets the solve time limit when no flag does (flags > environment)', async () => {
+    expect((await serveOptionsFrom({}, isolatedEnv({ ROUTEPLAN_TIME_LIMIT: '2' }))).timeLimitMs).toBe(2000);
+    expect((await serveOptionsFrom({ timeLimit: '1' }, isolatedEnv({ ROUTEPLAN_TIME_LIMIT: '2' }))).timeLimitMs).toBe(1000);
+  });
+
+  it('body sizes: bytes, or k/m/g suffixes', () => {
+    expect(parseByteSize('1048576')).toBe(1048576);
+    expect(parseByteSize('10m')).toBe(10 * 1024 * 1024);
+    expect(parseByteSize('10MB')).toBe(10 * 1024 * 1024);
+    expect(parseByteSize('512k')).toBe(512 * 1024);
+    expect(() => parseByteSize('0')).toThrow(InputError);
+  });
+
+  it('request bodies above the in-process size go to a validation worker (counted by stops and vehicles)', () => {
+    expect(documentSize({ routesData: [1, 2], ordersData: [1, 2, 3] })).toBe(5);
+    expect(documentSize({ drivers: [1], stops: new Array(400).fill(0) })).toBeGreaterThan(IN_PROCESS_VALIDATION_LIMIT);
+    expect(documentSize('not an object')).toBe(0);
+  });
+});
