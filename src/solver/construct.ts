@@ -81,7 +81,14 @@ export function constructRegret(
       if (inst.compatible[v * n + s] === 1) offer(s, v);
     }
   };
-  for (const s of pending) rescan(s);
+  for (let i = 0; i < pending.length; i++) {
+    // The first scan is the costliest part on large problems: give up on regret in time.
+    if ((i & 63) === 63 && performance.now() > limits.deadline) {
+      insertGreedily(sol, inserter, evaluator, pending, limits);
+      return;
+    }
+    rescan(pending[i]!);
+  }
 
   while (pending.length > 0) {
     if (performance.now() > limits.deadline) {

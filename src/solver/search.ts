@@ -57,6 +57,9 @@ export async function search(
   const inst = initial.inst;
   const rng = new Rng(limits.seed);
   const unit = inserter.balanceUnit;
+  if (performance.now() >= limits.deadline && limits.maxIterations !== 0) {
+    return { best: initial, iterations: 0, stoppedBy: 'time' };
+  }
   const eligible = insertableStops(inst, evaluator);
   let iterations = 0;
   const report = (best: Solution): void => {
