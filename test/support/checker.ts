@@ -775,3 +775,44 @@ export function simulatePlanSequences(problem: Problem, plan: Plan): string[] {
     return sim.feasible ? [] : [`route of vehicle ${r.vehicle_index}: ${sim.reason}`];
   });
 }
+
+/**
+ * Objective level 1 by a one-for-one exchange: an unserved stop that fits in place of a served
+ * stop of lower priority (same route, any position) means the plan's total priority served can
+ * be raised. Reports each such exchange (one per unserved stop).
+ */
+export function findPriorityExchanges(problem: Problem, plan: Plan): string[] {
+  const out: string[] = [];
+  const routes = plan.routes.map((r) => ({
+    vehicle: r.vehicle_index,
+    stops: r.visits.filter((v): v is PlanStopVisit => v.kind === 'stop').map((v) => v.stop_index),
+  }));
+  for (const entry of plan.unserved) {
+    const u = entry.stop_index;
+    const stop = problem.stops[u];
+    if (!stop || stop.location < 0) continue;
+    const found = findExchange(problem, u, routes);
+    if (found) out.push(`unserved stop ${u} "${stop.name}" (priority ${stop.priority}) ${found}`);
+  }
+  return out;
+}
+
+function findExchange(problem: Problem, u: number, routes: { vehicle: number; stops: number[] }[]): string | null {
+  const priority = problem.stops[u]!.priority;
+  for (const route of routes) {
+    if (problem.compatible[route.vehicle * problem.stops.length + u] !== 1) continue;
+    for (let out = 0; out < route.stops.length; out++) {
+      const removed = route.stops[out]!;
+      if (problem.stops[removed]!.priority >= priority) continue;
+      const rest = [...route.stops.slice(0, out), ...route.stops.slice(out + 1)];
+      for (let pos = 0; pos <= rest.length; pos++) {
+        const candidate = [...rest.slice(0, pos), u, ...rest.slice(pos)];
+        if (simulateEarliest(problem, route.vehicle, candidate).feasible) {
+          const gain = priority - problem.stops[removed]!.priority;
+          return `can replace stop ${removed} (priority ${problem.stops[removed]!.priority}) on vehicle ${route.vehicle}: +${gain} priority served`;
+        }
+      }
+    }
+  }
+  return null;
+}

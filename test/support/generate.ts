@@ -43,6 +43,8 @@ export interface Features {
   breakShare: number;
   /** Share of stops at an already used address (0–1). */
   sharedShare: number;
+  /** Windows barely longer than the service (0–10 minutes of slack), on nearly every stop. */
+  tightWindows: boolean;
 }
 
 const ALL_FEATURES: Features = {
@@ -62,6 +64,7 @@ const ALL_FEATURES: Features = {
   durations: true,
   breakShare: 0.5,
   sharedShare: 0.12,
+  tightWindows: false,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -332,12 +335,14 @@ function projectStop(
     name: `${rng.pick(SHOPS)} #${i + 1}`,
     location: rng.chance(0.7) ? { coords: point } : { address: `${i + 1} Side St`, coords: point },
   };
-  if (features.windows && rng.chance(0.6)) {
+  const duration = features.durations && rng.chance(0.85) ? rng.pick([3, 5, 5, 7.5, 10, 15, 20]) : undefined;
+  if (features.windows && rng.chance(features.tightWindows ? 0.9 : 0.6)) {
     const w = windowIn(rng, day);
+    if (features.tightWindows) w.end = w.start + Math.ceil(duration ?? 0) + rng.pick([0, 2, 5, 10]);
     stop.start = clockVariant(rng, w.start);
-    if (rng.chance(0.85)) stop.end = clockVariant(rng, w.end);
+    if (features.tightWindows || rng.chance(0.85)) stop.end = clockVariant(rng, w.end);
   }
-  if (features.durations && rng.chance(0.85)) stop.duration = rng.pick([3, 5, 5, 7.5, 10, 15, 20]);
+  if (duration !== undefined) stop.duration = duration;
   if (features.capacities && rng.chance(0.8)) {
     stop.load = objectLoads ? { weight: rng.int(1, 20), volume: rng.int(0, 10) / 10 } : rng.int(1, 5);
   }
@@ -430,12 +435,13 @@ function oneOffOrder(rng: Random, features: Features, day: DayShape, city: City,
     name: `Order ${i + 1}`,
     locations: [locationEntry(rng, point, `Customer ${i + 1}`)],
   };
-  if (features.durations && rng.chance(0.85)) order.duration = rng.pick([2, 4, 5, 6.5, 10, 15]);
+  const duration = features.durations && rng.chance(0.85) ? rng.pick([2, 4, 5, 6.5, 10, 15]) : undefined;
+  if (duration !== undefined) order.duration = duration;
   if (features.capacities && rng.chance(0.8)) order.load = rng.int(1, 5);
-  if (features.windows && rng.chance(0.6)) {
+  if (features.windows && rng.chance(features.tightWindows ? 0.9 : 0.6)) {
     order.timeWindows = windowsIn(rng, day, rng.pick([1, 1, 2, 3])).map((w) => ({
       startTime: clockVariant(rng, w.start),
-      endTime: clockVariant(rng, w.end),
+      endTime: clockVariant(rng, features.tightWindows ? w.start + Math.ceil(duration ?? 0) + rng.pick([0, 2, 5, 10]) : w.end),
     }));
   }
   if (features.types && rng.chance(0.25)) order.tags = TYPES.filter(() => rng.chance(0.3));

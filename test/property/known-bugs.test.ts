@@ -1,0 +1,44 @@
+/**
+ * Minimal reproductions of bugs the property tests found in other areas. Each is written as
+ * `it.fails`: it passes while the bug exists and turns red once the bug is fixed, so that the
+ * marker gets removed then (the body is the real expectation).
+ */
+import { describe, expect, it } from 'vitest';
+import { loadProblemDocument } from '../../src/input/index.js';
+import { buildPlan } from '../../src/output/plan.js';
+import { solve } from '../../src/solver/index.js';
+import { checkPlan } from '../support/checker.js';
+
+describe('known bugs', () => {
+  /*
+   * src/solver/route-eval.ts, RouteEvaluator.latestDepartureWithBreaks: the waiting-based
+   * delay is treated as an upper bound on the departure shift, but a departure moved past a
+   * break also loses the break pause, so later departures can still keep the route. Here the
+   * driver may leave from 21:30 (not strict), the 2,892 s leg from 21:30 is paused by the
+   * 22:00–22:45 break, the solver departs at 22:45 and waits 708 s (23:33 → 23:45) at the
+   * only stop. Departing at 22:56:48 arrives exactly at 23:45 (which the same solver does when
+   * the break is removed): 708 s of avoidable waiting and working time.
+   */
+  it.fails('flexible start with a break: the route departs as late as helps (no idle wait at its first stop)', async () => {
+    const document = {
+      name: 'idle after break',
+      date: '2025-05-01',
+      drivers: [
+        {
+          name: 'Ivo',
+          speed: 'very slow',
+          start_location: { coords: { lat: 30.272852, lng: -97.758359 } },
+          shift_start: '21:30',
+          break: { start: '22:00', end: '22:45' },
+        },
+      ],
+      stops: [{ name: 'Florist', location: { coords: { lat: 30.342784, lng: -97.730023 } }, start: '23:45', end: '23:57', duration: 10 }],
+      settings: { strict_start: false, traffic: 1.5 },
+    };
+    const { problem } = loadProblemDocument(document);
+    const plan = buildPlan(problem, await solve(problem, { timeLimitMs: 5_000, seed: 0, maxIterations: 10 }));
+    expect(plan.routes[0]!.waiting_s).toBe(0);
+    expect(plan.routes[0]!.start.time).toBe('22:56');
+    expect(checkPlan(problem, plan)).toEqual([]);
+  });
+});
