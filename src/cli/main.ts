@@ -13,4 +13,12 @@ process.on('unhandledRejection', (reason) => {
   process.exit();
 });
 
+// A reader that stops early (`routeplan solve … | head`) is not an error of ours.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 await main();

@@ -14,6 +14,14 @@ export interface SolveSpinner {
 
 const REFRESH_MS = 200;
 
+/**
+ * A spinner needs a real terminal: some pseudo-terminals report a width of 0, with which the
+ * spinner cannot compute how many lines to redraw.
+ */
+export function spinnerAllowed(stream: { isTTY?: boolean; columns?: number }): boolean {
+  return stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0;
+}
+
 export function startSolveSpinner(options: { enabled: boolean; color: boolean }): SolveSpinner {
   if (!options.enabled) return { update: () => undefined, note: () => undefined, stop: () => undefined };
   const started = Date.now();

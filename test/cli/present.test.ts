@@ -197,3 +197,13 @@ describe('spinner text', () => {
     );
   });
 });
+
+describe('spinner only on a terminal', () => {
+  it('needs a TTY with a known, non-zero width', async () => {
+    const { spinnerAllowed } = await import('../../src/cli/progress.js');
+    expect(spinnerAllowed({ isTTY: true, columns: 80 })).toBe(true);
+    expect(spinnerAllowed({ isTTY: false, columns: 80 })).toBe(false);
+    expect(spinnerAllowed({ isTTY: true, columns: 0 })).toBe(false);
+    expect(spinnerAllowed({})).toBe(false);
+  });
+});

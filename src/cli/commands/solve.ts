@@ -5,15 +5,15 @@ import { loadProblemFile } from '../../input/index.js';
 import type { Problem } from '../../model/problem.js';
 import { buildPlan } from '../../output/plan.js';
 import type { Plan } from '../../output/plan-types.js';
-import { solve } from '../../solver/index.js';
 import type { SolveOptions, SolveResult } from '../../solver/types.js';
 import { parseConfigFlag, resolveConfig } from '../config.js';
 import type { RouteplanConfig } from '../config.js';
 import { loadFormat, loadOptions, parsePositiveInteger } from '../options.js';
 import { colorEnabled, outputFormatFor, printPlan, printWarnings, runCommand } from '../present.js';
 import type { OutputFormat, PrintPlanOptions } from '../present.js';
-import { startSolveSpinner } from '../progress.js';
+import { spinnerAllowed, startSolveSpinner } from '../progress.js';
 import type { SolveSpinner } from '../progress.js';
+import { solveInThread } from '../threaded-solve.js';
 
 export const DEFAULT_TIME_LIMIT_S = 5;
 export const DEFAULT_SEED = 0;
@@ -52,7 +52,7 @@ export function registerSolve(program: Command): void {
     .option('-o, --output <file>', 'also write the plan to a file: .json, .geojson or .html')
     .option('--output-format <format>', 'format of --output: json, geojson or html (default: from the extension)')
     .option('--fail-on-unserved', 'exit with code 5 when the plan leaves stops unserved')
-    .option('--quiet', 'no spinner or warnings; no tables when the plan goes to a file')
+    .option('-q, --quiet', 'no spinner or warnings; no tables when the plan goes to a file')
     .option('--no-color', 'no colour in the output')
     .action(async (file: string, flags: SolveFlags) => {
       const color = colorEnabled(flags);
@@ -91,13 +91,13 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
     printWarnings(loaded.warnings, { quiet: flags.quiet === true, color: colorEnabled(flags, process.stderr) });
 
     const spinner = startSolveSpinner({
-      enabled: process.stderr.isTTY === true && flags.quiet !== true,
+      enabled: spinnerAllowed(process.stderr) && flags.quiet !== true,
       color: colorEnabled(flags, process.stderr),
     });
     interrupt.onSolving(() => spinner.note('stopping…'));
     let result: SolveResult;
     try {
-      result = await solve(loaded.problem, solveOptions(config, maxIterations, interrupt.signal, spinner));
+      result = await solveInThread(loaded.problem, solveOptions(config, maxIterations, interrupt.signal, spinner));
     } finally {
       interrupt.doneSolving();
       spinner.stop();
