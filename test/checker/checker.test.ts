@@ -246,7 +246,59 @@ describe('coverage', () => {
   });
 });
 
+describe('routes', () => {
+  it('a vehicle drives at most one route', () => {
+    const plan = fixturePlan();
+    plan.routes[1]!.vehicle_index = 0;
+    plan.routes[1]!.vehicle = 'Van';
+    expectReported(check(fixtureProblem(), plan), /route 1 \(Van\): vehicle_index 0 used by two routes/);
+  });
+
+  it('a route serves at least one stop', () => {
+    const plan = fixturePlan();
+    const bike = plan.routes[1]!;
+    bike.visits = [];
+    expectReported(check(fixtureProblem(), plan), /route 1 \(Bike\): route serves no stop/);
+  });
+
+  it('a vehicle_index or stop_index out of range is reported', () => {
+    const plan = fixturePlan();
+    plan.routes[1]!.vehicle_index = 9;
+    expectReported(check(fixtureProblem(), plan), /vehicle_index 9 does not exist/);
+    const other = fixturePlan();
+    stopVisit(other, 0, 1).stop_index = 70;
+    expectReported(check(fixtureProblem(), other), /stop_index 70 does not exist/);
+  });
+
+  it('a break listed outside the route is reported', () => {
+    const problem = fixtureProblem();
+    problem.vehicles[1]!.breaks = [{ start: 8 * H, end: 8.5 * H }];
+    const plan = fixturePlan();
+    plan.routes[1]!.visits.unshift({ kind: 'break', start_s: 8 * H, finish_s: 8.5 * H, start: '08:00', finish: '08:30' });
+    expectReported(check(problem, plan), /break \[28800, 30600\] listed but outside the route/);
+  });
+
+  it('an unserved stop listed twice is reported', () => {
+    const plan = fixturePlan();
+    plan.unserved.push({ ...plan.unserved[1]! });
+    plan.summary.unserved = 3;
+    expectReported(check(fixtureProblem(), plan), /unserved stop 6 "G": listed twice as unserved/);
+  });
+});
+
 describe('shift start and end', () => {
+  it('strict start during a break: departing at the break end is the same departure', () => {
+    const problem = fixtureProblem();
+    const bike = problem.vehicles[1]!;
+    bike.flexibleStart = false;
+    bike.shiftStartGiven = true;
+    bike.earliestStart = 10.5 * H;
+    bike.breaks = [{ start: 10.5 * H, end: 39150 }];
+    expect(check(problem, fixturePlan())).toEqual([]);
+    bike.breaks = [];
+    expectOnly(check(problem, fixturePlan()), /strict start: departs at 39150, must depart exactly at 37800/);
+  });
+
   it('departure before the shift start is reported', () => {
     const problem = fixtureProblem();
     problem.vehicles[0]!.earliestStart = 8 * H + 60;

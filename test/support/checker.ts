@@ -401,7 +401,7 @@ function checkRoute(ctx: Ctx, route: PlanRoute, label: string): RouteTotals | nu
       const b = checkBreakVisit(ctx, vehicle, visit, `${label} visit ${i} (break)`, listedBreaks);
       if (b) {
         if (b.start < departure - EPS) {
-          out.push(`${label} visit ${i}: break at ${b.start} listed after a service finishing at ${departure} (not in time order)`);
+          out.push(`${label} visit ${i}: break at ${b.start} starts before the departure or previous finish ${departure} (not in time order)`);
         }
         breakBarrier = Math.max(breakBarrier, b.end);
       }
