@@ -39,12 +39,17 @@ function workerUrl(): URL | null {
   return url;
 }
 
+/**
+ * Solves on a worker thread. The travel matrices (the bulk of a large problem, hundreds of MB at
+ * the 5,000-stop limit) are moved to the worker rather than copied, so afterwards
+ * `problem.travel` is empty on the calling thread; everything the plan needs stays usable.
+ */
 export function solveInThread(problem: Problem, options: SolveOptions): Promise<SolveResult> {
   const url = workerUrl();
   if (url === null) return solve(problem, options);
   const { signal, onProgress, ...plain } = options;
   return new Promise<SolveResult>((resolve, reject) => {
-    const worker = new Worker(url, { workerData: { problem, options: plain } });
+    const worker = new Worker(url, { workerData: { problem, options: plain }, transferList: travelBuffers(problem) });
     let settled = false;
     let grace: NodeJS.Timeout | undefined;
     const settle = (outcome: () => void): void => {
@@ -71,6 +76,15 @@ export function solveInThread(problem: Problem, options: SolveOptions): Promise<
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** Each distinct, transferable buffer behind the travel matrices (views may share one). */
+function travelBuffers(problem: Problem): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const matrix of [problem.travel.distance, ...problem.travel.durations]) {
+    if (matrix.buffer instanceof ArrayBuffer) buffers.add(matrix.buffer);
+  }
+  return [...buffers];
 }
 
 function rebuildError(error: Extract<ThreadMessage, { type: 'error' }>['error']): Error {
