@@ -42,7 +42,7 @@ interface Setting {
 export const MAX_THREADS = 256;
 
 const SETTINGS: Setting[] = [
-  { key: 'baseUrl', fileKey: 'base_url', env: 'ROUTEPLAN_BASE_URL', flag: '--base-url', parse: parseBaseUrl },
+  { key: 'baseUrl', fileKey: 'base_url', env: 'ROUTEPLAN_BASE_URL', flag: '--remote', parse: parseBaseUrl },
   { key: 'apiKey', fileKey: 'api_key', env: 'ROUTEPLAN_API_KEY', flag: '--api-key', parse: parseApiKey },
   {
     key: 'timeLimit',

@@ -177,3 +177,9 @@ describe('configuration validation: bad config is an InputError naming the file 
     expect(() => parseConfigFlag('apiKey', 'two words')).toThrow(InputError);
   });
 });
+
+describe('configuration errors from flags name the command-line flag', () => {
+  it('the base URL flag is --remote (submit, poll)', () => {
+    expect(() => resolveConfig({ baseUrl: 'ftp://x' }, env, cwd)).toThrow(/--remote/);
+  });
+});
