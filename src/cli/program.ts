@@ -36,11 +36,12 @@ function packageVersion(): string {
   }
 }
 
-/** Commander's own exits: help and version are successes, everything else is a usage error. */
+/**
+ * Commander's own exits: asked-for help and the version are successes; everything else,
+ * including help shown because no command was given, is a usage error.
+ */
 export function usageExitCode(error: CommanderError): number {
-  const successes = new Set(['commander.helpDisplayed', 'commander.version', 'commander.help']);
-  if (successes.has(error.code) || error.exitCode === 0) return ExitCode.ok;
-  return ExitCode.invalidInput;
+  return error.exitCode === 0 ? ExitCode.ok : ExitCode.invalidInput;
 }
 
 function usageErrorJson(error: CommanderError): string {

@@ -86,6 +86,8 @@ describe('exit codes (decisions.md, command-line conventions)', () => {
     expect(usageExitCode(new CommanderError(1, 'commander.missingArgument', "error: missing required argument 'file'"))).toBe(2);
     expect(usageExitCode(new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'))).toBe(0);
     expect(usageExitCode(new CommanderError(0, 'commander.version', '0.1.0'))).toBe(0);
+    // `routeplan` alone prints the help on stderr: no command is a usage error.
+    expect(usageExitCode(new CommanderError(1, 'commander.help', '(outputHelp)'))).toBe(2);
   });
 
   it('exit code 2: stdin without a format, and contradictory format flags', () => {

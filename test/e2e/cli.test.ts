@@ -318,6 +318,12 @@ describe('command-line conventions', () => {
     expect(result.stderr).not.toContain('Solving');
   });
 
+  it('exit 2: no command at all prints the help on stderr', () => {
+    const result = run([]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Usage: routeplan');
+  });
+
   it('--help and --version exit 0', () => {
     expect(run(['--help']).code).toBe(0);
     const version = run(['--version']);
