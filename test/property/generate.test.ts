@@ -24,11 +24,11 @@ describe('generator', () => {
   });
 
   it('exercises every feature across a few seeds (project)', () => {
-    const text = JSON.stringify(Array.from({ length: 8 }, (_, seed) => generateProject(seed, { stops: 120 })));
+    const text = JSON.stringify(Array.from({ length: 16 }, (_, seed) => generateProject(seed, { stops: 120 })));
     for (const needle of ['"break":', '"breaks":', '"capacity":{', '"capacity":', '"load":{', '"types":[', '"types":"',
       '"priority":"high"', '"priority":10000', '"speed":"', '"speed":0.5', '"end_location"', '"strict_start":true',
       '"max_stop_lateness"', '"max_driver_overtime"', '"traffic"', '"auto_balance":true', '"default_duration"',
-      '"shift_start":"20:', '"custom_notes"']) {
+      '"shift_start":"20:', '"custom_notes"', '"breaks":[{"start"', '},{"start"']) {
       expect(text, needle).toContain(needle);
     }
   });

@@ -316,8 +316,13 @@ function projectDriver(
   if (features.breaks && rng.chance(features.breakShare)) {
     const start = day.shiftStart + (day.overnight ? rng.pick([90, 120, 150]) : rng.pick([240, 270, 300, 330]));
     const brk = { start: hhmm(start), end: hhmm(start + rng.pick([15, 30, 45])) };
-    if (rng.chance(0.5)) driver.break = brk;
-    else driver.breaks = [brk];
+    if (rng.chance(0.4)) driver.break = brk;
+    else if (rng.chance(0.5)) driver.breaks = [brk];
+    else {
+      // A short morning pause as well (before midnight on overnight shifts).
+      const early = day.shiftStart + rng.pick([45, 60, 75]);
+      driver.breaks = [{ start: hhmm(early), end: hhmm(early + 10) }, brk];
+    }
   }
   return driver;
 }
@@ -339,8 +344,9 @@ function projectStop(
   if (features.windows && rng.chance(features.tightWindows ? 0.9 : 0.6)) {
     const w = windowIn(rng, day);
     if (features.tightWindows) w.end = w.start + Math.ceil(duration ?? 0) + rng.pick([0, 2, 5, 10]);
-    stop.start = clockVariant(rng, w.start);
-    if (features.tightWindows || rng.chance(0.85)) stop.end = clockVariant(rng, w.end);
+    const shape = features.tightWindows ? 0 : rng.next();
+    if (shape < 0.9) stop.start = clockVariant(rng, w.start); // else only an end: "any time before end"
+    if (features.tightWindows || shape < 0.75 || shape >= 0.9) stop.end = clockVariant(rng, w.end);
   }
   if (duration !== undefined) stop.duration = duration;
   if (features.capacities && rng.chance(0.8)) {
