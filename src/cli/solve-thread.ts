@@ -28,10 +28,12 @@ try {
   });
   post({ type: 'result', result });
 } catch (error) {
+  const stack = error instanceof Error && error.stack !== undefined ? { stack: error.stack } : {};
   if (error instanceof RouteplanError) {
-    post({ type: 'error', error: { known: true, code: error.code, message: error.message, exitCode: error.exitCode, details: error.details } });
+    post({ type: 'error', error: { known: true, code: error.code, message: error.message, exitCode: error.exitCode, details: error.details, ...stack } });
   } else {
-    post({ type: 'error', error: { known: false, code: 'internal', message: error instanceof Error ? error.message : String(error), exitCode: 1, details: [] } });
+    const message = error instanceof Error ? error.message : String(error);
+    post({ type: 'error', error: { known: false, code: 'internal', message, exitCode: 1, details: [], ...stack } });
   }
 }
 port.close();

@@ -17,7 +17,7 @@ export type ThreadRequest = { type: 'abort' };
 export type ThreadMessage =
   | { type: 'progress'; progress: SolveProgress }
   | { type: 'result'; result: SolveResult }
-  | { type: 'error'; error: { known: boolean; code: string; message: string; exitCode: number; details: ErrorDetail[] } };
+  | { type: 'error'; error: { known: boolean; code: string; message: string; exitCode: number; details: ErrorDetail[]; stack?: string } };
 
 /** How long an aborted solver may take to hand back its best plan before it is stopped. */
 export const ABORT_GRACE_MS = 2000;
@@ -87,7 +87,9 @@ function travelBuffers(problem: Problem): ArrayBuffer[] {
   return [...buffers];
 }
 
+/** The worker's error on this side, keeping its stack for ROUTEPLAN_DEBUG=1. */
 function rebuildError(error: Extract<ThreadMessage, { type: 'error' }>['error']): Error {
-  if (error.known) return new RouteplanError(error.code, error.message, error.exitCode, error.details);
-  return new Error(error.message);
+  const rebuilt = error.known ? new RouteplanError(error.code, error.message, error.exitCode, error.details) : new Error(error.message);
+  if (error.stack !== undefined) rebuilt.stack = error.stack;
+  return rebuilt;
 }

@@ -20,6 +20,8 @@ export interface HtmlOptions {
 const MAP_WIDTH = 960;
 const MAP_HEIGHT = 600;
 const MAP_PADDING = 30;
+/** Past this many stops, order numbers on the map would only add clutter; tooltips remain. */
+const MAX_LABELLED_STOPS = 150;
 
 export function renderPlanHtml(plan: Plan, options: HtmlOptions = {}): string {
   const title = options.title ?? 'routeplan plan';
@@ -64,6 +66,7 @@ const STYLE = [
   'tr.break td{color:#777;font-style:italic}',
   'td.late{color:#b00020}',
   '.facts{color:#555;font-size:.9rem;margin:0}',
+  'text.order{font-size:10px;font-weight:600;pointer-events:none}',
 ].join('');
 
 interface Projection {
@@ -78,7 +81,8 @@ function renderMap(plan: Plan, planar: boolean): string {
     return `${open}<text x="${MAP_WIDTH / 2}" y="${MAP_HEIGHT / 2}" text-anchor="middle" fill="#777">No routes to draw</text></svg>`;
   }
   const projection = fitProjection(locations, planar);
-  const layers = plan.routes.map((route, position) => renderRouteLayer(route, position, projection));
+  const labelled = plan.summary.served <= MAX_LABELLED_STOPS;
+  const layers = plan.routes.map((route, position) => renderRouteLayer(route, position, projection, labelled));
   return `${open}\n${layers.join('\n')}\n</svg>`;
 }
 
@@ -111,7 +115,7 @@ function fitProjection(locations: PlanLocation[], planar: boolean): Projection {
   };
 }
 
-function renderRouteLayer(route: PlanRoute, position: number, projection: Projection): string {
+function renderRouteLayer(route: PlanRoute, position: number, projection: Projection, labelled: boolean): string {
   const color = routeColor(position);
   const points = routeLocations(route)
     .map((point) => `${projection.x(point)},${projection.y(point)}`)
@@ -133,6 +137,9 @@ function renderRouteLayer(route: PlanRoute, position: number, projection: Projec
     parts.push(
       `<circle cx="${x}" cy="${y}" r="5" fill="${color}" stroke="#fff" stroke-width="1.5"><title>${escapeHtml(stopTooltip(route, visit, order + 1))}</title></circle>`,
     );
+    if (labelled) {
+      parts.push(`<text class="order" x="${round1(x + 7)}" y="${round1(y - 6)}" fill="${color}">${order + 1}</text>`);
+    }
   });
   parts.push('</g>');
   return parts.join('\n');

@@ -209,3 +209,14 @@ describe('spinner only on a terminal', () => {
     expect(spinnerAllowed({})).toBe(false);
   });
 });
+
+describe('solve summary line on the terminal', () => {
+  it('says how long the search ran, how many iterations and why it stopped', async () => {
+    const { solvedText } = await import('../../src/cli/commands/solve.js');
+    const result = sampleResult();
+    result.stats = { elapsedMs: 2345, iterations: 812, stoppedBy: 'time' };
+    expect(solvedText(result)).toBe('Solved in 2.3 s · 812 iterations · time limit reached');
+    result.stats.stoppedBy = 'aborted';
+    expect(solvedText(result)).toContain('interrupted');
+  });
+});

@@ -289,6 +289,12 @@ describe('command-line conventions', () => {
     expect(result.stderr).toContain('--input-format');
   });
 
+  it('exit 2: --output-format without --output', () => {
+    const result = run(['solve', fixture('bakery.yaml'), '--output-format', 'html']);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('--output-format');
+  });
+
   it('exit 2: bad flag values name the flag', () => {
     const result = run(['solve', fixture('bakery.yaml'), '--threads', 'lots']);
     expect(result.code, result.stderr).toBe(2);

@@ -146,6 +146,11 @@ describe('renderPlanHtml', () => {
     expect(html).toContain('<title>Bakery — 2025-03-14</title>');
   });
 
+  it('numbers the stops on the map in visiting order', () => {
+    const labels = [...html.matchAll(/<text class="order"[^>]*>(\d+)<\/text>/g)].map((m) => m[1]);
+    expect(labels).toEqual(['1', '2', '1']);
+  });
+
   it('an empty plan still renders a page', () => {
     const empty = buildPlan(sampleProblem(), { routes: [], unserved: [], stats: { elapsedMs: 0, iterations: 0, stoppedBy: 'complete' } });
     expect(renderPlanHtml(empty)).toContain('No routes to draw');

@@ -1,6 +1,6 @@
 /** `routeplan solve <file>`: load, solve locally with the built-in solver, print or write the plan. */
 import type { Command } from 'commander';
-import { ExitCode } from '../../errors.js';
+import { ExitCode, InputError } from '../../errors.js';
 import { loadProblemFile } from '../../input/index.js';
 import type { Problem } from '../../model/problem.js';
 import { buildPlan } from '../../output/plan.js';
@@ -83,7 +83,9 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
   const maxIterations = flags.maxIterations === undefined ? undefined : parsePositiveInteger(flags.maxIterations, '--max-iterations');
   let outputFormat: OutputFormat | undefined;
   if (flags.output !== undefined) outputFormat = outputFormatFor(flags.output, flags.outputFormat as OutputFormat | undefined);
-  else if (flags.outputFormat !== undefined) outputFormatFor('', flags.outputFormat as OutputFormat);
+  else if (flags.outputFormat !== undefined) {
+    throw new InputError('--output-format needs --output <file>', [{ path: '--output-format', message: 'given without --output' }]);
+  }
 
   const interrupt = new InterruptGuard();
   try {
@@ -98,10 +100,13 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
     let result: SolveResult;
     try {
       result = await solveInThread(loaded.problem, solveOptions(config, maxIterations, interrupt.signal, spinner));
+    } catch (error) {
+      spinner.stop();
+      throw error;
     } finally {
       interrupt.doneSolving();
-      spinner.stop();
     }
+    spinner.stop(solvedText(result));
     const plan = buildPlan(loaded.problem, result);
     if (interrupt.interrupted && flags.quiet !== true) {
       process.stderr.write('routeplan: interrupted; this is the best plan found so far\n');
@@ -111,6 +116,19 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
   } finally {
     interrupt.dispose();
   }
+}
+
+const STOP_REASONS: Record<SolveResult['stats']['stoppedBy'], string> = {
+  time: 'time limit reached',
+  iterations: 'iteration limit reached',
+  no_improvement: 'no further improvement',
+  aborted: 'interrupted',
+  complete: 'search complete',
+};
+
+export function solvedText(result: SolveResult): string {
+  const { elapsedMs, iterations, stoppedBy } = result.stats;
+  return `Solved in ${(elapsedMs / 1000).toFixed(1)} s · ${iterations} iterations · ${STOP_REASONS[stoppedBy]}`;
 }
 
 function solveOptions(config: RouteplanConfig, maxIterations: number | undefined, signal: AbortSignal, spinner: SolveSpinner): SolveOptions {
