@@ -121,8 +121,13 @@ export function colorEnabled(
 
 export function printWarnings(warnings: Warning[], options: { quiet?: boolean; color?: boolean } = {}, io: IoStreams = PROCESS_STREAMS): void {
   if (options.quiet) return;
-  const style = makeStyle(options.color === true);
+  const style = makeStyle(options.color === true && isTerminal(io.stderr));
   for (const warning of warnings) io.stderr.write(`${style.yellow('routeplan: warning:')} ${formatWarning(warning)}\n`);
+}
+
+/** Colour decided for stdout must not leak escape codes into a redirected stderr. */
+function isTerminal(stream: NodeJS.WritableStream): boolean {
+  return (stream as { isTTY?: boolean }).isTTY === true;
 }
 
 export function formatWarning(warning: Warning): string {
@@ -154,7 +159,7 @@ export async function runCommand(options: RunOptions, body: () => Promise<number
 /** Prints an error the conventional way and returns its exit code. */
 export function reportError(error: unknown, options: RunOptions = {}, io: IoStreams = PROCESS_STREAMS, env: NodeJS.ProcessEnv = process.env): number {
   const known = toRouteplanError(error);
-  const style = makeStyle(options.color === true);
+  const style = makeStyle(options.color === true && isTerminal(io.stderr));
   if (known) {
     io.stderr.write(`${style.red('routeplan: error:')} ${known.message}\n`);
     for (const detail of known.details) io.stderr.write(`  ${detail.path ? `${detail.path}: ` : ''}${detail.message}\n`);

@@ -39,7 +39,7 @@ export function renderPlanHtml(plan: Plan, options: HtmlOptions = {}): string {
     `<h1>${escapeHtml(title)}</h1>`,
     `<section class="summary">${summaryLines(plan.summary, display).map((line) => `<p>${escapeHtml(line)}</p>`).join('')}</section>`,
     '<section class="map">',
-    renderMap(plan, options.planar === true),
+    renderMap(plan, options.planar === true, display),
     renderLegend(plan, display),
     '</section>',
     ...plan.routes.map((route, position) => renderRouteTable(route, position, display)),
@@ -74,7 +74,7 @@ interface Projection {
   y(location: PlanLocation): number;
 }
 
-function renderMap(plan: Plan, planar: boolean): string {
+function renderMap(plan: Plan, planar: boolean, display: UnitDisplay): string {
   const open = `<svg role="img" aria-label="Map of the routes" viewBox="0 0 ${MAP_WIDTH} ${MAP_HEIGHT}" width="${MAP_WIDTH}" height="${MAP_HEIGHT}">`;
   const locations = plan.routes.flatMap(routeLocations);
   if (locations.length === 0) {
@@ -82,7 +82,7 @@ function renderMap(plan: Plan, planar: boolean): string {
   }
   const projection = fitProjection(locations, planar);
   const labelled = plan.summary.served <= MAX_LABELLED_STOPS;
-  const layers = plan.routes.map((route, position) => renderRouteLayer(route, position, projection, labelled));
+  const layers = plan.routes.map((route, position) => renderRouteLayer(route, position, projection, labelled, display));
   return `${open}\n${layers.join('\n')}\n</svg>`;
 }
 
@@ -115,7 +115,13 @@ function fitProjection(locations: PlanLocation[], planar: boolean): Projection {
   };
 }
 
-function renderRouteLayer(route: PlanRoute, position: number, projection: Projection, labelled: boolean): string {
+function renderRouteLayer(
+  route: PlanRoute,
+  position: number,
+  projection: Projection,
+  labelled: boolean,
+  display: UnitDisplay,
+): string {
   const color = routeColor(position);
   const points = routeLocations(route)
     .map((point) => `${projection.x(point)},${projection.y(point)}`)
@@ -128,14 +134,14 @@ function renderRouteLayer(route: PlanRoute, position: number, projection: Projec
     const x = projection.x(route.start.location);
     const y = projection.y(route.start.location);
     parts.push(
-      `<rect x="${round1(x - 6)}" y="${round1(y - 6)}" width="12" height="12" fill="#fff" stroke="${color}" stroke-width="3"><title>${escapeHtml(`${route.vehicle}: start ${route.start.time}`)}</title></rect>`,
+      `<rect x="${round1(x - 6)}" y="${round1(y - 6)}" width="12" height="12" fill="#fff" stroke="${color}" stroke-width="3"><title>${escapeHtml(`${route.vehicle}: start ${formatTime(route.start.time, route.start.time_s, display)}`)}</title></rect>`,
     );
   }
   stopVisits(route).forEach((visit, order) => {
     const x = projection.x(visit.location);
     const y = projection.y(visit.location);
     parts.push(
-      `<circle cx="${x}" cy="${y}" r="5" fill="${color}" stroke="#fff" stroke-width="1.5"><title>${escapeHtml(stopTooltip(route, visit, order + 1))}</title></circle>`,
+      `<circle cx="${x}" cy="${y}" r="5" fill="${color}" stroke="#fff" stroke-width="1.5"><title>${escapeHtml(stopTooltip(route, visit, order + 1, display))}</title></circle>`,
     );
     if (labelled) {
       parts.push(`<text class="order" x="${round1(x + 7)}" y="${round1(y - 6)}" fill="${color}">${order + 1}</text>`);
@@ -145,10 +151,13 @@ function renderRouteLayer(route: PlanRoute, position: number, projection: Projec
   return parts.join('\n');
 }
 
-function stopTooltip(route: PlanRoute, visit: PlanStopVisit, order: number): string {
+function stopTooltip(route: PlanRoute, visit: PlanStopVisit, order: number, display: UnitDisplay): string {
+  const time = (clock: string | null, seconds: number | null): string => formatTime(clock, seconds, display);
   const times =
-    visit.arrival === null ? 'no ETA (no duration)' : `arrival ${visit.arrival}, service ${visit.start}–${visit.finish}`;
-  const late = visit.late_s > 0 ? `, late ${formatDuration(visit.late_s)}` : '';
+    visit.arrival_s === null
+      ? 'no ETA (no duration)'
+      : `arrival ${time(visit.arrival, visit.arrival_s)}, service ${time(visit.start, visit.start_s)}–${time(visit.finish, visit.finish_s)}`;
+  const late = visit.late_s > 0 ? `, late ${formatDuration(visit.late_s, display)}` : '';
   return `${visit.stop} — ${route.vehicle} #${order}: ${times}${late}`;
 }
 

@@ -220,3 +220,19 @@ describe('solve summary line on the terminal', () => {
     expect(solvedText(result)).toContain('interrupted');
   });
 });
+
+describe('colour on stderr', () => {
+  it('errors are coloured only when stderr itself is a terminal', () => {
+    const piped = capture();
+    reportError(new InputError('bad'), { color: true }, piped, {});
+    expect(piped.err.text).not.toMatch(/\u001b\[/);
+    const terminal = capture();
+    (terminal.err as unknown as { isTTY: boolean }).isTTY = true;
+    reportError(new InputError('bad'), { color: true }, terminal, {});
+    expect(terminal.err.text).toMatch(/\u001b\[31m/);
+    const noColor = capture();
+    (noColor.err as unknown as { isTTY: boolean }).isTTY = true;
+    reportError(new InputError('bad'), { color: false }, noColor, {});
+    expect(noColor.err.text).not.toMatch(/\u001b\[/);
+  });
+});
