@@ -193,8 +193,10 @@ describe('routeplan solve', () => {
   });
 
   it('stdin input gives the same plan as the file (same seed and iteration limit)', () => {
-    const fromFile = run(['solve', fixture('bakery.yaml'), '--json', '--seed', '3', ...QUICK]);
-    const fromStdin = run(['solve', '-', '--input-format', 'yaml', '--json', '--seed', '3', ...QUICK], {
+    // A generous time limit, so that the iteration limit (reproducible) is what stops both runs.
+    const bounded = ['--seed', '3', '--max-iterations', '300', '--time-limit', '60'];
+    const fromFile = run(['solve', fixture('bakery.yaml'), '--json', ...bounded]);
+    const fromStdin = run(['solve', '-', '--input-format', 'yaml', '--json', ...bounded], {
       input: readFileSync(fixture('bakery.yaml'), 'utf8'),
     });
     expect(fromStdin.code, fromStdin.stderr).toBe(0);
