@@ -76,6 +76,10 @@ describe('pipeline property: 1,000 stops', () => {
   it('one-off with 1,000 orders solves to a feasible plan', async () => {
     await expectSoundPlan('one-off 1000', generateOneOff(4242, { stops: 1000 }), 1, 5);
   });
+
+  it('project with 1,000 stops solves to a feasible plan', async () => {
+    await expectSoundPlan('project 1000', generateProject(4243, { stops: 1000 }), 1, 5);
+  });
 });
 
 describe('pipeline property: reproducibility', () => {
