@@ -126,7 +126,7 @@ describe('Solomon / Homberger VRPTW text', () => {
 
     it('a field that is not a number', () => {
       const error = errorOf(() => load(solomonText([ROWS[0]!, ROWS[1]!, ROWS[2]!.replace(' 7 ', ' x7 ')])));
-      expect(error.message).toMatch(/line 12: field 4 .* is not a number: "x7"/);
+      expect(error.message).toMatch(/line 12: DEMAND is not a number: "x7"/);
     });
 
     it('customer numbers that skip', () => {

@@ -5,7 +5,7 @@
 import type { BenchmarkInstance, BenchmarkNode } from './instance.js';
 import { isNumberToken, lineError, numbersOn, splitLines, tokensOf, type TextLine } from './text-lines.js';
 
-const CUSTOMER_FIELDS = 'CUST NO. XCOORD. YCOORD. DEMAND READY TIME DUE DATE SERVICE TIME';
+const CUSTOMER_FIELDS = ['CUST NO.', 'XCOORD.', 'YCOORD.', 'DEMAND', 'READY TIME', 'DUE DATE', 'SERVICE TIME'];
 
 export function parseSolomon(text: string, name: string): BenchmarkInstance {
   const lines = splitLines(text);
@@ -60,7 +60,7 @@ function parseVehicleBlock(block: TextLine[], name: string, keywordLine: TextLin
   if (valueLines.length > 1) {
     throw lineError(name, valueLines[1]!, 'unexpected extra line in the VEHICLE block');
   }
-  const [number, capacity] = numbersOn(name, first, 2, 'NUMBER CAPACITY') as [number, number];
+  const [number, capacity] = numbersOn(name, first, ['NUMBER', 'CAPACITY']) as [number, number];
   if (!Number.isInteger(number) || number < 1) {
     throw lineError(name, first, `vehicle NUMBER must be a positive integer, found ${number}`);
   }
@@ -84,7 +84,7 @@ interface CustomerRow {
 function parseCustomerRows(block: TextLine[], name: string): CustomerRow[] {
   const filled = block.filter((line) => line.text.length > 0);
   const rows = filled[0] !== undefined && isHeaderLine(filled[0]) ? filled.slice(1) : filled;
-  return rows.map((line) => ({ line, values: numbersOn(name, line, 7, CUSTOMER_FIELDS) }));
+  return rows.map((line) => ({ line, values: numbersOn(name, line, CUSTOMER_FIELDS) }));
 }
 
 function customerFromRow(row: CustomerRow, expectedNumber: number, name: string): BenchmarkNode {

@@ -28,16 +28,18 @@ export function lineError(instance: string, line: TextLine | number, message: st
   return new InputError(`${instance}: line ${number}: ${message}`, [{ path: `line ${number}`, message }]);
 }
 
-/** Parses every token of `line` as a number; `expected` is the exact count required. */
-export function numbersOn(instance: string, line: TextLine, expected: number, what: string): number[] {
+/** Parses every token of `line` as a number; `fields` names them and fixes the exact count. */
+export function numbersOn(instance: string, line: TextLine, fields: readonly string[]): number[] {
   const tokens = tokensOf(line);
-  if (tokens.length !== expected) {
-    throw lineError(instance, line, `expected ${expected} numbers (${what}), found ${tokens.length} fields: "${line.text}"`);
+  if (tokens.length !== fields.length) {
+    throw lineError(
+      instance,
+      line,
+      `expected ${fields.length} numbers (${fields.join(', ')}), found ${tokens.length} fields: "${line.text}"`,
+    );
   }
   return tokens.map((token, i) => {
-    if (!isNumberToken(token)) {
-      throw lineError(instance, line, `field ${i + 1} of ${what} is not a number: "${token}"`);
-    }
+    if (!isNumberToken(token)) throw lineError(instance, line, `${fields[i]} is not a number: "${token}"`);
     return Number(token);
   });
 }

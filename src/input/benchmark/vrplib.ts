@@ -71,15 +71,15 @@ function readSections(lines: TextLine[], name: string): ParsedSections {
       continue;
     }
     if (section === 'NODE_COORD_SECTION') {
-      const [id, x, y] = numbersOn(name, line, 3, 'node id, x, y') as [number, number, number];
+      const [id, x, y] = numbersOn(name, line, ['node id', 'x', 'y']) as [number, number, number];
       addUnique(parsed.coords, nodeId(id, line, name), { x, y, line }, line, name, 'NODE_COORD_SECTION');
     } else if (section === 'DEMAND_SECTION') {
-      const [id, demand] = numbersOn(name, line, 2, 'node id, demand') as [number, number];
+      const [id, demand] = numbersOn(name, line, ['node id', 'demand']) as [number, number];
       if (demand < 0) throw lineError(name, line, `demand of node ${id} must not be negative, found ${demand}`);
       addUnique(parsed.demands, nodeId(id, line, name), { demand, line }, line, name, 'DEMAND_SECTION');
     } else {
       if (depotListEnded) throw lineError(name, line, 'unexpected line after the -1 that ends DEPOT_SECTION');
-      const [id] = numbersOn(name, line, 1, 'depot node id') as [number];
+      const [id] = numbersOn(name, line, ['depot node id']) as [number];
       if (id === -1) depotListEnded = true;
       else parsed.depots.push({ id: nodeId(id, line, name), line });
     }
