@@ -376,6 +376,15 @@ describe('durations', () => {
 });
 
 describe('totals and clocks', () => {
+  it('numbers are finite (a NaN or Infinity becomes null in JSON)', () => {
+    const plan = fixturePlan();
+    plan.routes[0]!.overtime_s = Infinity;
+    plan.summary.overtime_s = Infinity;
+    expectReported(check(fixtureProblem(), plan), /routes\[0\]\.overtime_s = Infinity is not a finite number/);
+    const roundTripped = JSON.parse(JSON.stringify(plan)) as Plan;
+    expectReported(check(fixtureProblem(), roundTripped), /summary\.overtime_s = null is not a finite number/);
+  });
+
   it('summary totals must add up', () => {
     const plan = fixturePlan();
     plan.summary.distance_m += 1;

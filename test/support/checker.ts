@@ -347,6 +347,7 @@ export function checkPlan(problem: Problem, plan: Plan, options: CheckOptions = 
     servedBy: new Map(),
   };
   if (plan.version !== 1) ctx.out.push(`plan.version is ${String(plan.version)}, expected 1`);
+  checkNumbersFinite(ctx, plan);
   const usedVehicles = new Set<number>();
   plan.routes.forEach((route, r) => {
     const label = `route ${r} (${route.vehicle})`;
@@ -357,6 +358,36 @@ export function checkPlan(problem: Problem, plan: Plan, options: CheckOptions = 
   checkCoverage(ctx, plan.unserved);
   checkSummary(ctx, plan.summary, plan);
   return ctx.out;
+}
+
+const NUMERIC_ROUTE_FIELDS = ['distance_m', 'driving_s', 'service_s', 'waiting_s', 'break_s', 'working_s', 'overtime_s', 'lateness_s'] as const;
+const NUMERIC_STOP_FIELDS = ['travel_s', 'distance_m', 'late_s'] as const;
+const NULLABLE_STOP_FIELDS = ['arrival_s', 'start_s', 'finish_s'] as const;
+
+/** Every number of the contract is a finite number (JSON turns NaN and Infinity into null). */
+function checkNumbersFinite(ctx: Ctx, plan: Plan): void {
+  const finite = (value: unknown, where: string, nullable = false): void => {
+    if (nullable && value === null) return;
+    if (typeof value !== 'number' || !Number.isFinite(value)) ctx.out.push(`${where} = ${String(value)} is not a finite number`);
+  };
+  for (const [field, value] of Object.entries(plan.summary)) finite(value, `summary.${field}`);
+  plan.routes.forEach((route, r) => {
+    for (const field of NUMERIC_ROUTE_FIELDS) finite(route[field], `routes[${r}].${field}`);
+    finite(route.start.time_s, `routes[${r}].start.time_s`);
+    finite(route.end.time_s, `routes[${r}].end.time_s`);
+    finite(route.end.travel_s, `routes[${r}].end.travel_s`);
+    finite(route.end.distance_m, `routes[${r}].end.distance_m`);
+    route.visits.forEach((visit, i) => {
+      const where = `routes[${r}].visits[${i}]`;
+      if (visit.kind === 'break') {
+        finite(visit.start_s, `${where}.start_s`);
+        finite(visit.finish_s, `${where}.finish_s`);
+        return;
+      }
+      for (const field of NUMERIC_STOP_FIELDS) finite(visit[field], `${where}.${field}`);
+      for (const field of NULLABLE_STOP_FIELDS) finite(visit[field], `${where}.${field}`, true);
+    });
+  });
 }
 
 function checkRoute(ctx: Ctx, route: PlanRoute, label: string): RouteTotals | null {
