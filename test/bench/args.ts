@@ -11,6 +11,8 @@ export interface BenchArgs {
   seed: number;
   threads: number;
   limit: number | null;
+  /** Stop each solve after this many search iterations (reproducible runs); null = time only. */
+  iterations: number | null;
   /** Large mode: generated size, or an existing problem file instead. */
   stops: number;
   vehicles: number;
@@ -23,7 +25,7 @@ export interface BenchArgs {
 export class UsageError extends Error {}
 
 export const USAGE = `usage: npm run bench -- --set <${[...BENCHMARK_SETS, 'large'].join('|')}> --time <seconds>
-       [--filter R1,RC2] [--seed n] [--threads n] [--limit n] [--out dir]
+       [--filter R1,RC2] [--seed n] [--threads n] [--limit n] [--iterations n] [--out dir]
   large only: [--stops 5000] [--vehicles 500] [--kind project|oneoff] [--input problem.json]`;
 
 const SETS = new Set<string>([...BENCHMARK_SETS, 'large']);
@@ -36,6 +38,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     seed: 0,
     threads: 1,
     limit: null,
+    iterations: null,
     stops: 5000,
     vehicles: 500,
     kind: 'project',
@@ -73,6 +76,9 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         break;
       case '--limit':
         args.limit = integer(name, value(), 1);
+        break;
+      case '--iterations':
+        args.iterations = integer(name, value(), 1);
         break;
       case '--stops':
         args.stops = integer(name, value(), 1);

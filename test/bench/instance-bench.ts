@@ -13,6 +13,7 @@ export interface InstanceBenchOptions {
   timeLimitMs: number;
   seed: number;
   threads: number;
+  maxIterations: number | null;
 }
 
 /** The set's instances whose names start with one of `filters` (case-insensitive), at most `limit`. */
@@ -35,7 +36,12 @@ export async function benchInstance(set: BenchmarkSet, entry: InstanceEntry, opt
   const started = performance.now();
   let result: SolveResult;
   try {
-    result = await solve(problem, { timeLimitMs: options.timeLimitMs, seed: options.seed, threads: options.threads });
+    result = await solve(problem, {
+      timeLimitMs: options.timeLimitMs,
+      seed: options.seed,
+      threads: options.threads,
+      ...(options.maxIterations === null ? {} : { maxIterations: options.maxIterations }),
+    });
   } catch (error) {
     return crashed(base, 'solve', error, (performance.now() - started) / 1000);
   }

@@ -94,7 +94,13 @@ export async function runLargeBench(args: BenchArgs): Promise<LargeBenchResult> 
     memory.sample();
   };
   const solveStarted = performance.now();
-  const result = await solve(problem, { timeLimitMs: args.timeSeconds * 1000, seed: args.seed, threads: args.threads, onProgress });
+  const result = await solve(problem, {
+    timeLimitMs: args.timeSeconds * 1000,
+    seed: args.seed,
+    threads: args.threads,
+    onProgress,
+    ...(args.iterations === null ? {} : { maxIterations: args.iterations }),
+  });
   const solveSec = (performance.now() - solveStarted) / 1000;
 
   const plan = buildPlan(problem, result);

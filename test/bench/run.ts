@@ -26,11 +26,12 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
   if (entries.length === 0) throw new UsageError(`no ${args.set} instance matches --filter ${args.filters.join(',')}`);
   const bks = readBks(args.set);
   const costDigits = args.set === 'cvrp-x' ? 0 : 1;
-  console.log(`${args.set}: ${entries.length} instances, ${args.timeSeconds} s each, seed ${args.seed}, threads ${args.threads} (data: ${benchmarksRoot()})`);
+  const iterations = args.iterations === null ? '' : ` or ${args.iterations} iterations`;
+  console.log(`${args.set}: ${entries.length} instances, ${args.timeSeconds} s${iterations} each, seed ${args.seed}, threads ${args.threads} (data: ${benchmarksRoot()})`);
   console.log(formatInstanceHeader());
   const results: InstanceResult[] = [];
   for (const entry of entries) {
-    const result = await benchInstance(args.set, entry, { timeLimitMs: args.timeSeconds * 1000, seed: args.seed, threads: args.threads }, bks);
+    const result = await benchInstance(args.set, entry, { timeLimitMs: args.timeSeconds * 1000, seed: args.seed, threads: args.threads, maxIterations: args.iterations }, bks);
     results.push(result);
     console.log(formatInstanceRow(result, costDigits));
     for (const problem of result.problems.slice(0, 5)) console.log(`    ! ${problem}`);
@@ -40,7 +41,7 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
   const families = summarizeFamilies(results);
   console.log('\nMean gap to BKS per family (only feasible plans that serve every customer count):');
   console.log(formatFamilyTable(families));
-  const meta = { set: args.set, timeSeconds: args.timeSeconds, seed: args.seed, threads: args.threads, filters: args.filters, date: new Date().toISOString() };
+  const meta = { set: args.set, timeSeconds: args.timeSeconds, iterations: args.iterations, seed: args.seed, threads: args.threads, filters: args.filters, date: new Date().toISOString() };
   const paths = writeResultFiles(args.outDir ?? join(repoRoot(), 'results'), timestampStem(args.set), meta, results, families);
   console.log(`\nwrote ${paths.join(', ')}`);
   return results.every((r) => r.error === null && r.feasible);

@@ -65,6 +65,7 @@ describe('bench runner pieces', () => {
       threads: 1,
     });
     expect(parseBenchArgs(['--set=cvrp-x', '--time=0.5']).set).toBe('cvrp-x');
+    expect(parseBenchArgs(['--set', 'solomon', '--time', '9', '--iterations', '2000']).iterations).toBe(2000);
     expect(() => parseBenchArgs(['--time', '2'])).toThrow(/--set is required/);
     expect(() => parseBenchArgs(['--set', 'solomon'])).toThrow(/--time <seconds> is required/);
     expect(() => parseBenchArgs(['--set', 'tsp', '--time', '1'])).toThrow(UsageError);
