@@ -390,143 +390,218 @@ function checkNumbersFinite(ctx: Ctx, plan: Plan): void {
   });
 }
 
+/** What the walk along a route's visits carries from one visit to the next. */
+interface RouteWalk {
+  vehicle: Vehicle;
+  label: string;
+  /** Route departure (time units). */
+  start: number;
+  /** When the previous service finished (or the route departed). */
+  departure: number;
+  /** False after a stop with hidden ETAs: later times are then only lower bounds. */
+  exact: boolean;
+  /** Latest end of a break listed since the last stop; the next service must start after it. */
+  breakBarrier: number;
+  at: number;
+  previous: number;
+  load: Float64Array;
+  listedBreaks: Set<number>;
+  firstStopWait: { arrival: number; start: number } | null;
+  totals: RouteTotals;
+}
+
 function checkRoute(ctx: Ctx, route: PlanRoute, label: string): RouteTotals | null {
-  const { problem, out } = ctx;
-  const vehicle = problem.vehicles[route.vehicle_index];
+  const vehicle = ctx.problem.vehicles[route.vehicle_index];
   if (!vehicle) {
-    out.push(`${label}: vehicle_index ${route.vehicle_index} does not exist`);
+    ctx.out.push(`${label}: vehicle_index ${route.vehicle_index} does not exist`);
     return null;
   }
+  const start = checkRouteStart(ctx, vehicle, route, label);
+  if (!route.visits.some((v) => v.kind === 'stop')) ctx.out.push(`${label}: route serves no stop`);
+  const walk: RouteWalk = {
+    vehicle,
+    label,
+    start,
+    departure: start,
+    exact: true,
+    breakBarrier: -Infinity,
+    at: vehicle.startLocation,
+    previous: -1,
+    load: new Float64Array(ctx.problem.dimensions.length),
+    listedBreaks: new Set(),
+    firstStopWait: null,
+    totals: { distance: 0, driving: 0, service: 0, breakTime: 0, lateness: 0, working: 0, overtime: 0 },
+  };
+  route.visits.forEach((visit, i) => {
+    if (visit.kind === 'break') walkBreak(ctx, walk, visit, i);
+    else walkStop(ctx, walk, visit, `${label} visit ${i} (stop ${visit.stop_index} "${visit.stop}")`);
+  });
+  checkRouteLoad(ctx, walk, route);
+  const end = checkRouteEnd(ctx, vehicle, route, label, walk, walk.totals);
+  checkIdleStart(ctx, walk);
+  checkRouteBreaks(ctx, walk, end);
+  walk.totals.working = end - start;
+  compareRouteTotals(ctx, route, label, walk.totals);
+  return walk.totals;
+}
+
+function checkRouteStart(ctx: Ctx, vehicle: Vehicle, route: PlanRoute, label: string): number {
+  const { problem, out } = ctx;
   if (route.vehicle !== vehicle.name) out.push(`${label}: vehicle name "${route.vehicle}" != "${vehicle.name}"`);
-  const vi = route.vehicle_index;
   const start = ctx.t(route.start.time_s);
   checkEndpointClock(ctx, route.start, `${label} start`);
   if (!samePlanPoint(route.start.location, problem.locations[vehicle.startLocation])) {
     out.push(`${label}: start location ${JSON.stringify(route.start.location)} is not the vehicle's start`);
   }
-  if (start < vehicle.earliestStart - EPS) {
-    out.push(`${label}: departs at ${start} before shift start ${vehicle.earliestStart}`);
-  }
+  if (start < vehicle.earliestStart - EPS) out.push(`${label}: departs at ${start} before shift start ${vehicle.earliestStart}`);
   if (!vehicle.flexibleStart && !isStrictDeparture(vehicle, start)) {
     out.push(`${label}: strict start: departs at ${start}, must depart exactly at ${vehicle.earliestStart}`);
   }
+  return start;
+}
 
-  const stopVisits = route.visits.filter((v): v is PlanStopVisit => v.kind === 'stop');
-  if (stopVisits.length === 0) out.push(`${label}: route serves no stop`);
+function walkBreak(ctx: Ctx, walk: RouteWalk, visit: PlanBreakVisit, i: number): void {
+  const b = checkBreakVisit(ctx, walk.vehicle, visit, `${walk.label} visit ${i} (break)`, walk.listedBreaks);
+  if (!b) return;
+  if (b.start < walk.departure - EPS) {
+    ctx.out.push(
+      `${walk.label} visit ${i}: break at ${b.start} starts before the departure or previous finish ${walk.departure} (not in time order)`,
+    );
+  }
+  walk.breakBarrier = Math.max(walk.breakBarrier, b.end);
+}
 
-  const totals: RouteTotals = { distance: 0, driving: 0, service: 0, breakTime: 0, lateness: 0, working: 0, overtime: 0 };
-  const load = new Float64Array(problem.dimensions.length);
-  const listedBreaks = new Set<number>();
-  /** When the previous service finished (or the route departed). */
-  let departure = start;
-  /** False after a stop with hidden ETAs: later times are then only lower bounds. */
-  let exact = true;
-  /** Latest end of a break listed since the last stop; the next service must start after it. */
-  let breakBarrier = -Infinity;
-  let at = vehicle.startLocation;
-  let previous = -1;
-  let firstStopWait: { arrival: number; start: number } | null = null;
+function walkStop(ctx: Ctx, walk: RouteWalk, visit: PlanStopVisit, where: string): void {
+  const stop = checkStopIdentity(ctx, walk, visit, where);
+  if (!stop) return;
+  const { problem, out } = ctx;
+  const { vehicle, totals } = walk;
+  const leg = { travel: ctx.t(visit.travel_s), distance: ctx.d(visit.distance_m) };
+  if (!legMatches(problem, vehicle, walk.at, stop.location, leg)) {
+    const e = expectedLeg(problem, vehicle, walk.at, stop.location);
+    out.push(`${where}: leg travel ${leg.travel}/distance ${leg.distance}, expected travel ${e.travel}/distance ${e.distance}`);
+  }
+  totals.distance += leg.distance;
+  totals.driving += leg.travel;
+  const duration = serviceDuration(problem, walk.previous, visit.stop_index);
+  const earliestArrival = driveArrival(vehicle, walk.departure, leg.travel);
+  const service = hasHiddenTimes(ctx, stop, visit, where)
+    ? hiddenService(ctx, walk, stop, earliestArrival, duration, where)
+    : shownService(ctx, walk, visit, earliestArrival, leg.travel, duration, where);
+  if (!service) return;
+  const late = windowLateness(stop, service.start, service.finish);
+  if (late === null) {
+    out.push(`${where}: service [${service.start}, ${service.finish}] fits no window ${windowsText(stop)} (max lateness ${stop.maxLateness})`);
+  } else if (Math.abs(ctx.t(visit.late_s) - late) > EPS) {
+    out.push(`${where}: late_s ${visit.late_s}, expected ${late / problem.units.timePerSecond}`);
+  }
+  totals.lateness += late ?? 0;
+  totals.service += service.finish - service.start;
+  for (let k = 0; k < walk.load.length; k++) walk.load[k]! += stop.load[k]!;
+  const after = loadVector(problem, visit.load_after);
+  if (typeof after === 'string') out.push(`${where}: load_after: ${after}`);
+  else if (!sameVector(after, walk.load)) {
+    out.push(`${where}: load_after ${JSON.stringify(visit.load_after)}, expected ${Array.from(walk.load).join('/')}`);
+  }
+  walk.departure = service.finish;
+  walk.breakBarrier = -Infinity;
+  walk.at = stop.location;
+  walk.previous = visit.stop_index;
+}
 
-  route.visits.forEach((visit, i) => {
-    if (visit.kind === 'break') {
-      const b = checkBreakVisit(ctx, vehicle, visit, `${label} visit ${i} (break)`, listedBreaks);
-      if (b) {
-        if (b.start < departure - EPS) {
-          out.push(`${label} visit ${i}: break at ${b.start} starts before the departure or previous finish ${departure} (not in time order)`);
-        }
-        breakBarrier = Math.max(breakBarrier, b.end);
-      }
-      return;
-    }
-    const where = `${label} visit ${i} (stop ${visit.stop_index} "${visit.stop}")`;
-    const s = visit.stop_index;
-    const stop = problem.stops[s];
-    if (!stop) {
-      out.push(`${where}: stop_index ${s} does not exist`);
-      return;
-    }
-    if (visit.stop !== stop.name) out.push(`${where}: name "${visit.stop}" != "${stop.name}"`);
-    const other = ctx.servedBy.get(s);
-    if (other !== undefined) out.push(`${where}: stop served twice (also by ${other})`);
-    ctx.servedBy.set(s, label);
-    if (stop.location < 0) {
-      out.push(`${where}: served although it has no location`);
-      return;
-    }
-    if (!samePlanPoint(visit.location, problem.locations[stop.location])) {
-      out.push(`${where}: location ${JSON.stringify(visit.location)} is not the stop's`);
-    }
-    if (problem.compatible[vi * problem.stops.length + s] !== 1) {
-      out.push(`${where}: vehicle ${vi} "${vehicle.name}" is not compatible with the stop (types/tags)`);
-    }
-    for (const [key, value] of Object.entries(stop.passthrough)) {
-      if (value !== undefined && !deepEqual(visit[key], value)) out.push(`${where}: passthrough field "${key}" not carried unchanged`);
-    }
+/** Index, name, duplicates, location, compatibility and carried fields; the stop when usable. */
+function checkStopIdentity(ctx: Ctx, walk: RouteWalk, visit: PlanStopVisit, where: string): Stop | null {
+  const { problem, out } = ctx;
+  const s = visit.stop_index;
+  const stop = problem.stops[s];
+  if (!stop) {
+    out.push(`${where}: stop_index ${s} does not exist`);
+    return null;
+  }
+  if (visit.stop !== stop.name) out.push(`${where}: name "${visit.stop}" != "${stop.name}"`);
+  const other = ctx.servedBy.get(s);
+  if (other !== undefined) out.push(`${where}: stop served twice (also by ${other})`);
+  ctx.servedBy.set(s, walk.label);
+  if (stop.location < 0) {
+    out.push(`${where}: served although it has no location`);
+    return null;
+  }
+  if (!samePlanPoint(visit.location, problem.locations[stop.location])) {
+    out.push(`${where}: location ${JSON.stringify(visit.location)} is not the stop's`);
+  }
+  const vi = walk.vehicle.index;
+  if (problem.compatible[vi * problem.stops.length + s] !== 1) {
+    out.push(`${where}: vehicle ${vi} "${walk.vehicle.name}" is not compatible with the stop (types/tags)`);
+  }
+  for (const [key, value] of Object.entries(stop.passthrough)) {
+    if (value !== undefined && !deepEqual(visit[key], value)) out.push(`${where}: passthrough field "${key}" not carried unchanged`);
+  }
+  return stop;
+}
 
-    const leg = { travel: ctx.t(visit.travel_s), distance: ctx.d(visit.distance_m) };
-    if (!legMatches(problem, vehicle, at, stop.location, leg)) {
-      const e = expectedLeg(problem, vehicle, at, stop.location);
-      out.push(`${where}: leg travel ${leg.travel}/distance ${leg.distance}, expected travel ${e.travel}/distance ${e.distance}`);
-    }
-    totals.distance += leg.distance;
-    totals.driving += leg.travel;
+/** Whether the visit's times are to be re-derived (null ETAs); reports wrong nulls either way. */
+function hasHiddenTimes(ctx: Ctx, stop: Stop, visit: PlanStopVisit, where: string): boolean {
+  const hidden = ctx.problem.surface === 'project' && !stop.durationGiven;
+  const fields = [visit.arrival_s, visit.start_s, visit.finish_s, visit.arrival, visit.start, visit.finish];
+  if (hidden && !fields.every((x) => x === null)) ctx.out.push(`${where}: project stop without duration must have null ETAs`);
+  const missing = visit.arrival_s === null || visit.start_s === null || visit.finish_s === null;
+  if (!hidden && missing) ctx.out.push(`${where}: null ETA for a stop with a duration`);
+  return hidden || missing;
+}
 
-    const duration = serviceDuration(problem, previous, s);
-    const earliestArrival = driveArrival(vehicle, departure, leg.travel);
-    const hidden = problem.surface === 'project' && !stop.durationGiven;
-    let startTime: number;
-    let finish: number;
-    const missingTimes = visit.arrival_s === null || visit.start_s === null || visit.finish_s === null;
-    if (hidden && ![visit.arrival_s, visit.start_s, visit.finish_s, visit.arrival, visit.start, visit.finish].every((x) => x === null)) {
-      out.push(`${where}: project stop without duration must have null ETAs`);
-    }
-    if (!hidden && missingTimes) out.push(`${where}: null ETA for a stop with a duration`);
-    if (hidden || missingTimes) {
-      const earliest = earliestServiceStart(vehicle, stop, earliestArrival, duration);
-      if (earliest === null) {
-        out.push(`${where}: no window admits the service after the earliest arrival ${earliestArrival}`);
-        return;
-      }
-      startTime = Math.max(earliest, breakBarrier);
-      finish = startTime + duration;
-      exact = false;
-    } else {
-      const arrival = ctx.t(visit.arrival_s!);
-      startTime = ctx.t(visit.start_s!);
-      finish = ctx.t(visit.finish_s!);
-      checkClock(ctx, visit.arrival, visit.arrival_s, `${where} arrival`);
-      checkClock(ctx, visit.start, visit.start_s, `${where} start`);
-      checkClock(ctx, visit.finish, visit.finish_s, `${where} finish`);
-      if (exact ? Math.abs(arrival - earliestArrival) > EPS : arrival < earliestArrival - EPS) {
-        out.push(`${where}: arrival ${arrival}, expected ${exact ? '' : '>= '}${earliestArrival} (departure ${departure} + travel ${leg.travel} + break pauses)`);
-      }
-      if (startTime < arrival - EPS) out.push(`${where}: service starts at ${startTime} before arrival ${arrival}`);
-      if (Math.abs(finish - startTime - duration) > EPS) {
-        out.push(`${where}: service lasts ${finish - startTime}, expected duration ${duration}`);
-      }
-      if (startTime < breakBarrier - EPS) out.push(`${where}: service starts at ${startTime} before a listed break ends at ${breakBarrier}`);
-      if (previous < 0) firstStopWait = { arrival, start: startTime };
-      const brk = breakOverlapping(vehicle, startTime, finish);
-      if (brk) out.push(`${where}: service [${startTime}, ${finish}] overlaps break [${brk.start}, ${brk.end}]`);
-    }
-    const late = windowLateness(stop, startTime, finish);
-    if (late === null) {
-      out.push(`${where}: service [${startTime}, ${finish}] fits no window ${windowsText(stop)} (max lateness ${stop.maxLateness})`);
-    } else if (Math.abs(ctx.t(visit.late_s) - late) > EPS) {
-      out.push(`${where}: late_s ${visit.late_s}, expected ${late / problem.units.timePerSecond}`);
-    }
-    totals.lateness += late ?? 0;
-    totals.service += finish - startTime;
-    for (let k = 0; k < load.length; k++) load[k]! += stop.load[k]!;
-    const after = loadVector(problem, visit.load_after);
-    if (typeof after === 'string') out.push(`${where}: load_after: ${after}`);
-    else if (!sameVector(after, load)) out.push(`${where}: load_after ${JSON.stringify(visit.load_after)}, expected ${Array.from(load).join('/')}`);
-    departure = finish;
-    breakBarrier = -Infinity;
-    at = stop.location;
-    previous = s;
-  });
+/** A service whose times the plan does not show: the earliest one the rules allow. */
+function hiddenService(
+  ctx: Ctx,
+  walk: RouteWalk,
+  stop: Stop,
+  earliestArrival: number,
+  duration: number,
+  where: string,
+): { start: number; finish: number } | null {
+  const earliest = earliestServiceStart(walk.vehicle, stop, earliestArrival, duration);
+  if (earliest === null) {
+    ctx.out.push(`${where}: no window admits the service after the earliest arrival ${earliestArrival}`);
+    return null;
+  }
+  walk.exact = false;
+  const start = Math.max(earliest, walk.breakBarrier);
+  return { start, finish: start + duration };
+}
 
+function shownService(
+  ctx: Ctx,
+  walk: RouteWalk,
+  visit: PlanStopVisit,
+  earliestArrival: number,
+  travel: number,
+  duration: number,
+  where: string,
+): { start: number; finish: number } {
+  const { out } = ctx;
+  const arrival = ctx.t(visit.arrival_s!);
+  const start = ctx.t(visit.start_s!);
+  const finish = ctx.t(visit.finish_s!);
+  checkClock(ctx, visit.arrival, visit.arrival_s, `${where} arrival`);
+  checkClock(ctx, visit.start, visit.start_s, `${where} start`);
+  checkClock(ctx, visit.finish, visit.finish_s, `${where} finish`);
+  if (walk.exact ? Math.abs(arrival - earliestArrival) > EPS : arrival < earliestArrival - EPS) {
+    out.push(
+      `${where}: arrival ${arrival}, expected ${walk.exact ? '' : '>= '}${earliestArrival} ` +
+        `(departure ${walk.departure} + travel ${travel} + break pauses)`,
+    );
+  }
+  if (start < arrival - EPS) out.push(`${where}: service starts at ${start} before arrival ${arrival}`);
+  if (Math.abs(finish - start - duration) > EPS) out.push(`${where}: service lasts ${finish - start}, expected duration ${duration}`);
+  if (start < walk.breakBarrier - EPS) out.push(`${where}: service starts at ${start} before a listed break ends at ${walk.breakBarrier}`);
+  if (walk.previous < 0) walk.firstStopWait = { arrival, start };
+  const brk = breakOverlapping(walk.vehicle, start, finish);
+  if (brk) out.push(`${where}: service [${start}, ${finish}] overlaps break [${brk.start}, ${brk.end}]`);
+  return { start, finish };
+}
+
+function checkRouteLoad(ctx: Ctx, walk: RouteWalk, route: PlanRoute): void {
+  const { problem, out } = ctx;
+  const { load, vehicle, label } = walk;
   if (!problem.allowOverload) {
     problem.dimensions.forEach((name, k) => {
       if (load[k]! > vehicle.capacity[k]! + EPS) {
@@ -537,24 +612,29 @@ function checkRoute(ctx: Ctx, route: PlanRoute, label: string): RouteTotals | nu
   const routeLoad = loadVector(problem, route.load);
   if (typeof routeLoad === 'string') out.push(`${label}: load: ${routeLoad}`);
   else if (!sameVector(routeLoad, load)) out.push(`${label}: load ${JSON.stringify(route.load)}, expected ${Array.from(load).join('/')}`);
+}
 
-  const end = checkRouteEnd(ctx, vehicle, route, label, { departure, at, exact, breakBarrier }, totals);
-  if (ctx.opts.checkIdleStart && vehicle.flexibleStart && firstStopWait) {
-    const { arrival, start: first } = firstStopWait as { arrival: number; start: number };
-    const breakInBetween = vehicle.breaks.some((b) => b.start < first && b.end > start);
-    if (first > arrival + EPS && !breakInBetween) {
-      out.push(`${label}: flexible start but waits ${first - arrival} at its first stop (could depart later)`);
-    }
+/** A flexible start never idles for nothing: departing later would remove a wait at the first stop. */
+function checkIdleStart(ctx: Ctx, walk: RouteWalk): void {
+  const wait = walk.firstStopWait;
+  if (!ctx.opts.checkIdleStart || !walk.vehicle.flexibleStart || !wait) return;
+  const breakInBetween = walk.vehicle.breaks.some((b) => b.start < wait.start && b.end > walk.start);
+  if (wait.start > wait.arrival + EPS && !breakInBetween) {
+    ctx.out.push(`${walk.label}: flexible start but waits ${wait.start - wait.arrival} at its first stop (could depart later)`);
   }
-  for (const [b, brk] of vehicle.breaks.entries()) {
+}
+
+/** Every break inside [start, end] is listed, none outside; break time is the part inside. */
+function checkRouteBreaks(ctx: Ctx, walk: RouteWalk, end: number): void {
+  const { start, label } = walk;
+  for (const [b, brk] of walk.vehicle.breaks.entries()) {
     const inside = brk.start < end && brk.end > start;
-    if (inside && !listedBreaks.has(b)) out.push(`${label}: break [${brk.start}, ${brk.end}] falls inside the route but is not listed`);
-    if (!inside && listedBreaks.has(b)) out.push(`${label}: break [${brk.start}, ${brk.end}] listed but outside the route [${start}, ${end}]`);
-    if (inside) totals.breakTime += Math.min(brk.end, end) - Math.max(brk.start, start);
+    if (inside && !walk.listedBreaks.has(b)) ctx.out.push(`${label}: break [${brk.start}, ${brk.end}] falls inside the route but is not listed`);
+    if (!inside && walk.listedBreaks.has(b)) {
+      ctx.out.push(`${label}: break [${brk.start}, ${brk.end}] listed but outside the route [${start}, ${end}]`);
+    }
+    if (inside) walk.totals.breakTime += Math.min(brk.end, end) - Math.max(brk.start, start);
   }
-  totals.working = end - start;
-  compareRouteTotals(ctx, route, label, totals);
-  return totals;
 }
 
 /**
