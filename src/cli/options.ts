@@ -1,6 +1,8 @@
 /** Parsing of the command-line options shared by `solve` and `validate`. */
 import { InputError } from '../errors.js';
 import type { InputFormat, LoadOptions } from '../input/index.js';
+import { parseConfigFlag } from './config.js';
+import type { RouteplanConfig } from './config.js';
 
 export const INPUT_FORMATS = ['json', 'yaml', 'csv'] as const;
 export const BENCHMARK_FORMATS = ['solomon', 'vrplib'] as const;
@@ -59,4 +61,12 @@ export function loadOptions(format: InputFormat | undefined, travel: { roadFacto
   if (travel.roadFactor !== undefined) options.roadFactor = travel.roadFactor;
   if (travel.baseSpeed !== undefined) options.baseSpeedKmh = travel.baseSpeed;
   return options;
+}
+
+/** `--road-factor` / `--base-speed` texts → config values, each checked and named on error. */
+export function parseTravelFlags(flags: { roadFactor?: string; baseSpeed?: string }): RouteplanConfig {
+  const config: RouteplanConfig = {};
+  if (flags.roadFactor !== undefined) config.roadFactor = parseConfigFlag('roadFactor', flags.roadFactor);
+  if (flags.baseSpeed !== undefined) config.baseSpeed = parseConfigFlag('baseSpeed', flags.baseSpeed);
+  return config;
 }

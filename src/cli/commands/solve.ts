@@ -8,7 +8,7 @@ import type { Plan } from '../../output/plan-types.js';
 import type { SolveOptions, SolveResult } from '../../solver/types.js';
 import { parseConfigFlag, resolveConfig } from '../config.js';
 import type { RouteplanConfig } from '../config.js';
-import { loadFormat, loadOptions, parsePositiveInteger } from '../options.js';
+import { loadFormat, loadOptions, parsePositiveInteger, parseTravelFlags } from '../options.js';
 import { colorEnabled, outputFormatFor, printPlan, printWarnings, runCommand } from '../present.js';
 import type { OutputFormat, PrintPlanOptions } from '../present.js';
 import { spinnerAllowed, startSolveSpinner } from '../progress.js';
@@ -58,14 +58,6 @@ export function registerSolve(program: Command): void {
       const color = colorEnabled(flags);
       await runCommand({ json: flags.json === true, color }, () => solveCommand(file, flags, color));
     });
-}
-
-/** Flag texts → config values, each checked and named on error. */
-export function parseTravelFlags(flags: { roadFactor?: string; baseSpeed?: string }): RouteplanConfig {
-  const config: RouteplanConfig = {};
-  if (flags.roadFactor !== undefined) config.roadFactor = parseConfigFlag('roadFactor', flags.roadFactor);
-  if (flags.baseSpeed !== undefined) config.baseSpeed = parseConfigFlag('baseSpeed', flags.baseSpeed);
-  return config;
 }
 
 function parseSolveFlags(flags: SolveFlags): RouteplanConfig {

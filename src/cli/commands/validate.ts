@@ -3,9 +3,8 @@ import type { Command } from 'commander';
 import { loadProblemFile, problemSummaryLines } from '../../input/index.js';
 import type { LoadedProblem } from '../../input/index.js';
 import { resolveConfig } from '../config.js';
-import { loadFormat, loadOptions } from '../options.js';
+import { loadFormat, loadOptions, parseTravelFlags } from '../options.js';
 import { colorEnabled, formatWarning, runCommand } from '../present.js';
-import { parseTravelFlags } from './solve.js';
 
 interface ValidateFlags {
   inputFormat?: string;
