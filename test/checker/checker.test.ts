@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
 import type { Plan, PlanRoute, PlanStopVisit } from '../../src/output/plan-types.js';
-import { checkPlan, findInsertableUnserved, simulatePlanSequences } from '../support/checker.js';
+import { checkPlan, findInsertableUnserved, findPriorityExchanges, findRemovableRoutes, simulatePlanSequences } from '../support/checker.js';
 import { fixturePlan, fixtureProblem } from './fixture.js';
 
 const H = 3600;
@@ -503,5 +503,32 @@ describe('findInsertableUnserved', () => {
     problem.stops[6]!.load = Float64Array.of(2);
     problem.compatible[1 * 7 + 6] = 0;
     expect(findInsertableUnserved(problem, fixturePlan())).toEqual([]);
+  });
+});
+
+describe('objective probes', () => {
+  it('findPriorityExchanges: an unserved stop that can replace a lower-priority served stop is reported', () => {
+    const problem = fixtureProblem();
+    expect(findPriorityExchanges(problem, fixturePlan())).toEqual([]);
+    // G (priority 5, 20 min) gets a wide window but the Van is full: 9 + 2 > 10. Dropping D
+    // (priority 1, load 1) makes room: +4 priority served.
+    problem.stops[6]!.windows = [{ start: 9 * H, end: 11 * H }];
+    problem.stops[6]!.load = Float64Array.of(2);
+    problem.compatible[1 * 7 + 6] = 0;
+    const found = findPriorityExchanges(problem, fixturePlan());
+    expect(found).toEqual([expect.stringMatching(/unserved stop 6 "G" \(priority 5\) can replace stop 3 \(priority 1\) on vehicle 0: \+4/)]);
+  });
+
+  it('findRemovableRoutes: with minimizeRoutes a route whose stops fit elsewhere is reported', () => {
+    const problem = fixtureProblem();
+    problem.compatible[0 * 7 + 4] = 1;
+    problem.vehicles[0]!.capacity = Float64Array.of(12);
+    expect(findRemovableRoutes(problem, fixturePlan())).toEqual([]);
+    problem.objective.minimizeRoutes = true;
+    expect(findRemovableRoutes(problem, fixturePlan())).toEqual([
+      expect.stringMatching(/route of vehicle 1 \(1 stops\) can be dissolved into the other routes: vehicle 0: \[0, 1, 4, 2, 3\]/),
+    ]);
+    problem.vehicles[0]!.capacity = Float64Array.of(10);
+    expect(findRemovableRoutes(problem, fixturePlan())).toEqual([]);
   });
 });

@@ -927,3 +927,42 @@ function findExchange(problem: Problem, u: number, routes: { vehicle: number; st
   }
   return null;
 }
+
+/**
+ * Objective level 3 (`minimizeRoutes`) by route elimination: a route whose stops can all be
+ * re-inserted, one after another, into the other routes keeps every stop served with one route
+ * fewer. Only meaningful when no violation is permitted (then level 2 is 0 either way), so it
+ * reports nothing for problems with lateness, overtime or overload allowances.
+ */
+export function findRemovableRoutes(problem: Problem, plan: Plan): string[] {
+  if (!problem.objective.minimizeRoutes || problem.allowOverload) return [];
+  if (problem.stops.some((s) => s.maxLateness > 0) || problem.vehicles.some((v) => v.maxOvertime > 0)) return [];
+  const sequences = plan.routes.map((r) => ({
+    vehicle: r.vehicle_index,
+    stops: r.visits.filter((v): v is PlanStopVisit => v.kind === 'stop').map((v) => v.stop_index),
+  }));
+  const out: string[] = [];
+  sequences.forEach((victim, r) => {
+    const others = sequences.filter((_, k) => k !== r).map((x) => ({ vehicle: x.vehicle, stops: [...x.stops] }));
+    const placed = victim.stops.every((s) => placeGreedily(problem, s, others));
+    if (placed) {
+      const result = others.map((x) => `vehicle ${x.vehicle}: [${x.stops.join(', ')}]`).join('; ');
+      out.push(`route of vehicle ${victim.vehicle} (${victim.stops.length} stops) can be dissolved into the other routes: ${result}`);
+    }
+  });
+  return out;
+}
+
+function placeGreedily(problem: Problem, s: number, routes: { vehicle: number; stops: number[] }[]): boolean {
+  for (const route of routes) {
+    if (problem.compatible[route.vehicle * problem.stops.length + s] !== 1) continue;
+    for (let pos = 0; pos <= route.stops.length; pos++) {
+      const candidate = [...route.stops.slice(0, pos), s, ...route.stops.slice(pos)];
+      if (simulateEarliest(problem, route.vehicle, candidate).feasible) {
+        route.stops = candidate;
+        return true;
+      }
+    }
+  }
+  return false;
+}
