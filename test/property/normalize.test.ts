@@ -193,6 +193,12 @@ describe('input normalization agrees with decisions.md on generated documents', 
 
   it.each(Array.from({ length: 25 }, (_, i) => i))('one-off seed %i', (seed) => {
     const doc = generateOneOff(seed, { stops: 40, features: { durations: seed % 5 !== 0 } });
-    checkOneOffNormalization(doc, loadProblemDocument(doc).problem);
+    const loaded = loadProblemDocument(doc);
+    checkOneOffNormalization(doc, loaded.problem);
+    (doc.ordersData as Doc[]).forEach((order, j) => {
+      if (order.locations.length < 2) return;
+      const warned = loaded.warnings.some((w) => w.path.startsWith(`ordersData[${j}].locations`));
+      expect(warned, `ordersData[${j}] has ${order.locations.length} locations: validate warns`).toBe(true);
+    });
   });
 });

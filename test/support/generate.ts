@@ -441,6 +441,8 @@ function oneOffOrder(rng: Random, features: Features, day: DayShape, city: City,
     name: `Order ${i + 1}`,
     locations: [locationEntry(rng, point, `Customer ${i + 1}`)],
   };
+  // Several locations: the first is used (decisions.md), the rest only warned about.
+  if (rng.chance(0.05)) (order.locations as unknown[]).push(locationEntry(rng, city.address(false), 'Alternative'));
   const duration = features.durations && rng.chance(0.85) ? rng.pick([2, 4, 5, 6.5, 10, 15]) : undefined;
   if (duration !== undefined) order.duration = duration;
   if (features.capacities && rng.chance(0.8)) order.load = rng.int(1, 5);
