@@ -7,6 +7,7 @@
  * Routes are only ever changed through the exact evaluator, so every state is feasible.
  */
 import { aloneReason } from './unserved.js';
+import { LocalSearch } from './ls/local-search.js';
 import { nearestNeighbours, type SolverInstance } from './instance.js';
 import type { Inserter } from './insertion.js';
 import { compareObjective, compareUpperLevels, copyObjective } from './objective.js';
@@ -81,6 +82,8 @@ export async function search(
     return { best: initial, iterations: 0, stoppedBy: limits.maxIterations === 0 ? 'iterations' : 'complete' };
   }
 
+  const localSearch = LocalSearch.create(inst, evaluator, rng);
+  localSearch?.run(initial, limits.deadline);
   const current = initial;
   const candidate = initial.clone();
   const best = initial.clone();
@@ -163,6 +166,7 @@ export async function search(
       }
     }
     for (const u of removed) justRemoved[u] = 0;
+    localSearch?.run(candidate, limits.deadline);
     const candidateObj = candidate.objective(unit);
     const upper = compareUpperLevels(candidateObj, currentObj, inst.minimizeRoutes);
     const accept =

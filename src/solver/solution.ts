@@ -9,6 +9,16 @@ import { RouteCache, RouteEvaluator } from './route-eval.js';
 /** Level-3 weight folded into insertion keys when routes are minimised: dwarfs any cost. */
 export const ROUTE_KEY = 1e12;
 
+let stampCounter = 0;
+
+/**
+ * A fresh value of the global change counter. Every change of a route gives it a new stamp, and
+ * copies keep the stamp, so equal stamps mean equal routes (caches and the local search rely on it).
+ */
+export function nextStamp(): number {
+  return ++stampCounter;
+}
+
 export class Solution {
   readonly inst: SolverInstance;
   readonly seq: Int32Array[];
@@ -27,6 +37,8 @@ export class Solution {
   /** Routes changed since `clearTouched`, so that two solutions can be synced route by route. */
   readonly touched: Uint8Array;
   readonly touchedList: number[] = [];
+  /** Per route: the `nextStamp()` value of its last change. */
+  readonly stamp: Float64Array;
 
   constructor(inst: SolverInstance) {
     this.inst = inst;
@@ -45,9 +57,12 @@ export class Solution {
     this.routeOf = new Int32Array(inst.nStops).fill(-1);
     this.posOf = new Int32Array(inst.nStops).fill(-1);
     this.touched = new Uint8Array(m);
+    this.stamp = new Float64Array(m);
+    for (let v = 0; v < m; v++) this.stamp[v] = nextStamp();
   }
 
   private touch(v: number): void {
+    this.stamp[v] = nextStamp();
     if (this.touched[v] === 0) {
       this.touched[v] = 1;
       this.touchedList.push(v);
@@ -84,6 +99,7 @@ export class Solution {
       this.rCost[v] = other.rCost[v]!;
       this.rWork[v] = other.rWork[v]!;
       this.rViol[v] = other.rViol[v]!;
+      this.stamp[v] = other.stamp[v]!;
     }
     this.servedPriority = other.servedPriority;
   }
@@ -101,6 +117,7 @@ export class Solution {
     this.rCost.set(other.rCost);
     this.rWork.set(other.rWork);
     this.rViol.set(other.rViol);
+    this.stamp.set(other.stamp);
     this.routeOf.set(other.routeOf);
     this.posOf.set(other.posOf);
     this.servedPriority = other.servedPriority;
@@ -132,6 +149,17 @@ export class Solution {
     this.rCost[v] = n === 0 ? 0 : inst.costIsDistance ? evaluator.distance : evaluator.working;
     this.rViol[v] = evaluator.lateness + evaluator.overtime + evaluator.overload;
     return true;
+  }
+
+  /**
+   * Sets route v's sequence to `stops[0..len)` without re-evaluating it; the caller refreshes
+   * it (the stops' route and position are set by `refreshRoute`).
+   */
+  assignRoute(v: number, stops: Int32Array, len: number): void {
+    this.ensureCapacity(v, len);
+    this.seq[v]!.set(stops.subarray(0, len));
+    this.len[v] = len;
+    this.touch(v);
   }
 
   private ensureCapacity(v: number, size: number): void {

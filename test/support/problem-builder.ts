@@ -197,6 +197,8 @@ export interface RandomProblemOptions {
   vehicles: number;
   /** Turn on every feature: several windows, breaks, lateness, overtime, squash, labels, priorities. */
   allFeatures?: boolean;
+  /** Every vehicle at normal speed (one travel profile), as the solver's fast path requires. */
+  uniformSpeed?: boolean;
 }
 
 /** A random city-scale problem around one depot; deterministic for a seed. */
@@ -220,6 +222,7 @@ export function randomProblem(seed: number, options: RandomProblemOptions): Prob
       capacity: 20 + Math.floor(rand() * 30),
       speed: pick([1, 1, 0.75, 1.25]),
     };
+    if (options.uniformSpeed) spec.speed = 1;
     if (!(all && rand() < 0.2)) {
       spec.shiftStart = start;
       spec.flexibleStart = !strict;

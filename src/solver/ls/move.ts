@@ -1,0 +1,226 @@
+/**
+ * A local-search move, described as the new stop sequences of the routes it changes, each
+ * assembled from pieces of the current routes (ranges, reversed ranges, single stops). The
+ * one `MoveEvaluator` prices a move in O(pieces) with the segment summaries, owns the weights
+ * of the objective as seen by the local search, and applies a move through the exact
+ * evaluator, undoing it if the exact rules disagree.
+ */
+import type { SolverInstance } from '../instance.js';
+import type { RouteEvaluator } from '../route-eval.js';
+import { ROUTE_KEY, type Solution } from '../solution.js';
+import { RouteSegments, SegmentAcc } from './segments.js';
+
+const RANGE = 0;
+const REVERSED = 1;
+const STOP = 2;
+const MAX_PIECES = 6;
+
+/** The new sequence of one vehicle's route. */
+export class RoutePlan {
+  vehicle = -1;
+  count = 0;
+  readonly kind = new Int8Array(MAX_PIECES);
+  readonly src = new Int32Array(MAX_PIECES);
+  readonly from = new Int32Array(MAX_PIECES);
+  readonly to = new Int32Array(MAX_PIECES);
+
+  reset(vehicle: number): this {
+    this.vehicle = vehicle;
+    this.count = 0;
+    return this;
+  }
+
+  /** Stops seq[from..to) of route `route` (nothing when from ≥ to). */
+  range(route: number, from: number, to: number): this {
+    if (from < to) this.push(RANGE, route, from, to);
+    return this;
+  }
+
+  reversed(route: number, from: number, to: number): this {
+    if (from < to) this.push(REVERSED, route, from, to);
+    return this;
+  }
+
+  stop(s: number): this {
+    this.push(STOP, s, 0, 0);
+    return this;
+  }
+
+  private push(kind: number, src: number, from: number, to: number): void {
+    const i = this.count++;
+    this.kind[i] = kind;
+    this.src[i] = src;
+    this.from[i] = from;
+    this.to[i] = to;
+  }
+}
+
+/** Improvements smaller than this are round-off. */
+export const IMPROVEMENT_EPS = 1e-7;
+
+export class MoveEvaluator {
+  readonly inst: SolverInstance;
+  readonly segments: RouteSegments;
+  readonly plans: [RoutePlan, RoutePlan] = [new RoutePlan(), new RoutePlan()];
+  /** Number of routes the current move changes (1 or 2). */
+  planCount = 0;
+  private readonly acc: SegmentAcc;
+  private readonly allCompatible: boolean;
+  private readonly scratch: Int32Array[] = [];
+  private readonly backup: Int32Array[] = [];
+  private readonly backupLen = new Int32Array(2);
+  /**
+   * When the cost is the distance alone (and routes are not minimised), a move whose change of
+   * arcs does not shorten the plan cannot improve it: operators check `arcs` first and skip the
+   * full evaluation. Distances must be symmetric for reversed strings to keep their length,
+   * and all vehicles must share one depot (tails change vehicles; an emptied route costs 0).
+   */
+  readonly distanceFilter: boolean;
+  readonly symmetric: boolean;
+  private readonly dist: Int32Array;
+  private readonly N: number;
+
+  constructor(inst: SolverInstance) {
+    this.inst = inst;
+    this.segments = new RouteSegments(inst);
+    this.acc = new SegmentAcc(inst.dims);
+    let all = true;
+    for (let i = 0; i < inst.compatible.length && all; i++) if (inst.compatible[i] !== 1) all = false;
+    this.allCompatible = all;
+    this.dist = inst.dist;
+    this.N = inst.nLoc;
+    this.symmetric = isSymmetric(inst.dist, inst.nLoc);
+    this.distanceFilter = inst.costIsDistance && !inst.minimizeRoutes && sharedDepot(inst);
+    for (let i = 0; i < 2; i++) {
+      this.scratch.push(new Int32Array(inst.nStops + 1));
+      this.backup.push(new Int32Array(inst.nStops + 1));
+    }
+  }
+
+  /** Location just before position p of route r (its start location at p = 0). */
+  locBefore(sol: Solution, r: number, p: number): number {
+    return p === 0 ? this.inst.vStartLoc[r]! : this.inst.stopLoc[sol.seq[r]![p - 1]!]!;
+  }
+
+  /** Location at position p of route r; at p = len its end location (-1 for an open route). */
+  locAt(sol: Solution, r: number, p: number): number {
+    return p === sol.len[r]! ? this.inst.vEndLoc[r]! : this.inst.stopLoc[sol.seq[r]![p]!]!;
+  }
+
+  /** Distance of the arc a → b; 0 into the end of an open route (b = -1). */
+  arc(a: number, b: number): number {
+    return b < 0 ? 0 : this.dist[a * this.N + b]!;
+  }
+
+  /** Makes route v's summaries current; call before building plans that read route v. */
+  prepare(sol: Solution, v: number): void {
+    this.segments.ensure(sol, v, this.acc);
+  }
+
+  /** Objective weight of route v as it is now (cost, plus the route weight when routes are minimised). */
+  currentValue(sol: Solution, v: number): number {
+    const used = sol.len[v]! > 0 && this.inst.minimizeRoutes ? ROUTE_KEY : 0;
+    return this.segments.routeCost[v]! + used;
+  }
+
+  /** Objective weight of a planned route; Infinity when it breaks a rule. */
+  planValue(sol: Solution, plan: RoutePlan): number {
+    const segments = this.segments;
+    const acc = this.acc;
+    const v = plan.vehicle;
+    segments.startRoute(acc, v);
+    for (let i = 0; i < plan.count; i++) {
+      const kind = plan.kind[i]!;
+      const src = plan.src[i]!;
+      if (kind === STOP) {
+        if (!this.allCompatible && this.inst.compatible[v * this.inst.nStops + src] !== 1) return Infinity;
+        segments.appendStop(acc, src);
+        continue;
+      }
+      if (!this.allCompatible && src !== v && !this.rangeCompatible(sol, v, src, plan.from[i]!, plan.to[i]!)) return Infinity;
+      segments.appendRange(acc, sol, src, plan.from[i]!, plan.to[i]!, kind === REVERSED);
+    }
+    const cost = segments.finishRoute(acc, v);
+    if (cost === Infinity) return Infinity;
+    return acc.stops > 0 && this.inst.minimizeRoutes ? cost + ROUTE_KEY : cost;
+  }
+
+  /** Change of the objective if the planned routes replaced the current ones (Infinity: infeasible). */
+  delta(sol: Solution, count: number): number {
+    let change = 0;
+    for (let i = 0; i < count; i++) {
+      const plan = this.plans[i]!;
+      const value = this.planValue(sol, plan);
+      if (value === Infinity) return Infinity;
+      change += value - this.currentValue(sol, plan.vehicle);
+    }
+    return change;
+  }
+
+  /**
+   * Replaces the planned routes in `sol`, checking each with the exact evaluator; when one
+   * fails, restores all of them and returns false.
+   */
+  apply(sol: Solution, count: number, evaluator: RouteEvaluator): boolean {
+    for (let i = 0; i < count; i++) this.materialize(sol, this.plans[i]!, this.scratch[i]!);
+    for (let i = 0; i < count; i++) {
+      const v = this.plans[i]!.vehicle;
+      const n = sol.len[v]!;
+      this.backup[i]!.set(sol.seq[v]!.subarray(0, n));
+      this.backupLen[i] = n;
+    }
+    let ok = true;
+    for (let i = 0; i < count; i++) sol.assignRoute(this.plans[i]!.vehicle, this.scratch[i]!, this.planLength(this.plans[i]!));
+    for (let i = 0; i < count && ok; i++) ok = sol.refreshRoute(this.plans[i]!.vehicle, evaluator);
+    if (ok) return true;
+    for (let i = 0; i < count; i++) sol.assignRoute(this.plans[i]!.vehicle, this.backup[i]!, this.backupLen[i]!);
+    for (let i = 0; i < count; i++) {
+      if (!sol.refreshRoute(this.plans[i]!.vehicle, evaluator)) throw new Error('internal error: restoring a route after a rejected move failed');
+    }
+    return false;
+  }
+
+  private planLength(plan: RoutePlan): number {
+    let n = 0;
+    for (let i = 0; i < plan.count; i++) n += plan.kind[i] === STOP ? 1 : plan.to[i]! - plan.from[i]!;
+    return n;
+  }
+
+  private materialize(sol: Solution, plan: RoutePlan, out: Int32Array): void {
+    let n = 0;
+    for (let i = 0; i < plan.count; i++) {
+      const kind = plan.kind[i]!;
+      if (kind === STOP) {
+        out[n++] = plan.src[i]!;
+        continue;
+      }
+      const seq = sol.seq[plan.src[i]!]!;
+      const from = plan.from[i]!;
+      const to = plan.to[i]!;
+      if (kind === RANGE) for (let j = from; j < to; j++) out[n++] = seq[j]!;
+      else for (let j = to - 1; j >= from; j--) out[n++] = seq[j]!;
+    }
+  }
+
+  private rangeCompatible(sol: Solution, v: number, src: number, from: number, to: number): boolean {
+    const seq = sol.seq[src]!;
+    const base = v * this.inst.nStops;
+    for (let j = from; j < to; j++) if (this.inst.compatible[base + seq[j]!] !== 1) return false;
+    return true;
+  }
+}
+
+function isSymmetric(dist: Int32Array, N: number): boolean {
+  for (let i = 0; i < N; i++) for (let j = i + 1; j < N; j++) if (dist[i * N + j] !== dist[j * N + i]) return false;
+  return true;
+}
+
+/** Every vehicle starts at the same place and ends there too (or ends open). */
+function sharedDepot(inst: SolverInstance): boolean {
+  if (inst.nVehicles === 0) return false;
+  const start = inst.vStartLoc[0]!;
+  const end = inst.vEndLoc[0]!;
+  if (end >= 0 && end !== start) return false;
+  for (let v = 1; v < inst.nVehicles; v++) if (inst.vStartLoc[v] !== start || inst.vEndLoc[v] !== end) return false;
+  return true;
+}

@@ -1,0 +1,89 @@
+/**
+ * Relocate and or-opt: a string of 1–3 consecutive stops starting at `u` moves next to `x`
+ * (right after it or right before it), within its route or into another one. The string keeps
+ * its direction; a reversed copy is tried for strings of 2 and more.
+ */
+import type { Solution } from '../../solution.js';
+import { IMPROVEMENT_EPS, type MoveEvaluator, type RoutePlan } from '../move.js';
+import type { Operator } from './operator.js';
+
+export class RelocateString implements Operator {
+  readonly name: string;
+
+  constructor(private readonly length: number) {
+    this.name = length === 1 ? 'relocate' : `or-opt-${length}`;
+  }
+
+  find(sol: Solution, moves: MoveEvaluator, u: number, x: number): number {
+    const L = this.length;
+    const ru = sol.routeOf[u]!;
+    const pu = sol.posOf[u]!;
+    if (pu + L > sol.len[ru]!) return 0;
+    const rx = sol.routeOf[x]!;
+    const px = sol.posOf[x]!;
+    if (ru === rx && px >= pu && px < pu + L) return 0;
+    const directions = L === 1 ? 1 : 2;
+    for (let reversed = 0; reversed < directions; reversed++) {
+      // After x: insert before position px + 1; before x: before position px.
+      for (let side = 1; side >= 0; side--) {
+        const q = px + side;
+        if (moves.distanceFilter && !this.shortens(sol, moves, ru, pu, rx, q, reversed === 1)) continue;
+        const count = ru === rx ? this.planWithin(moves, ru, pu, q, sol.len[ru]!, reversed === 1) : this.planBetween(sol, moves, ru, pu, rx, q, reversed === 1);
+        if (count === 0) continue;
+        if (moves.delta(sol, count) < -IMPROVEMENT_EPS) return count;
+      }
+    }
+    return 0;
+  }
+
+  /** Whether the arcs the move changes get shorter in total (see `MoveEvaluator.distanceFilter`). */
+  private shortens(sol: Solution, moves: MoveEvaluator, ru: number, pu: number, rx: number, q: number, reversed: boolean): boolean {
+    const L = this.length;
+    if (ru === rx && q >= pu && q <= pu + L) return true;
+    if (reversed && !moves.symmetric) return true;
+    const inst = moves.inst;
+    const seq = sol.seq[ru]!;
+    let first = inst.stopLoc[seq[pu]!]!;
+    let last = inst.stopLoc[seq[pu + L - 1]!]!;
+    const before = moves.locBefore(sol, ru, pu);
+    const after = moves.locAt(sol, ru, pu + L);
+    const targetBefore = moves.locBefore(sol, rx, q);
+    const targetAt = moves.locAt(sol, rx, q);
+    const removed = moves.arc(before, first) + moves.arc(last, after) + moves.arc(targetBefore, targetAt);
+    if (reversed) [first, last] = [last, first];
+    const added = moves.arc(before, after) + moves.arc(targetBefore, first) + moves.arc(last, targetAt);
+    return added - removed < -IMPROVEMENT_EPS;
+  }
+
+  /** The string [pu, pu+L) of route ru inserted before position q of route rx ≠ ru. */
+  private planBetween(sol: Solution, moves: MoveEvaluator, ru: number, pu: number, rx: number, q: number, reversed: boolean): number {
+    const L = this.length;
+    moves.plans[0].reset(ru).range(ru, 0, pu).range(ru, pu + L, sol.len[ru]!);
+    const target = moves.plans[1].reset(rx).range(rx, 0, q);
+    addString(target, ru, pu, pu + L, reversed);
+    target.range(rx, q, sol.len[rx]!);
+    return 2;
+  }
+
+  /** The string [pu, pu+L) moved before position q of its own route. */
+  private planWithin(moves: MoveEvaluator, r: number, pu: number, q: number, n: number, reversed: boolean): number {
+    const L = this.length;
+    if (q >= pu && q <= pu + L) return 0;
+    const plan = moves.plans[0].reset(r);
+    if (q < pu) {
+      plan.range(r, 0, q);
+      addString(plan, r, pu, pu + L, reversed);
+      plan.range(r, q, pu).range(r, pu + L, n);
+    } else {
+      plan.range(r, 0, pu).range(r, pu + L, q);
+      addString(plan, r, pu, pu + L, reversed);
+      plan.range(r, q, n);
+    }
+    return 1;
+  }
+}
+
+function addString(plan: RoutePlan, route: number, from: number, to: number, reversed: boolean): void {
+  if (reversed) plan.reversed(route, from, to);
+  else plan.range(route, from, to);
+}

@@ -1,0 +1,41 @@
+/** Swap: stops `u` and `x` trade places (in one route or between two). */
+import type { Solution } from '../../solution.js';
+import { IMPROVEMENT_EPS, type MoveEvaluator } from '../move.js';
+import type { Operator } from './operator.js';
+
+export class Swap implements Operator {
+  readonly name = 'swap';
+
+  find(sol: Solution, moves: MoveEvaluator, u: number, x: number): number {
+    const ru = sol.routeOf[u]!;
+    const rx = sol.routeOf[x]!;
+    const pu = sol.posOf[u]!;
+    const px = sol.posOf[x]!;
+    if (moves.distanceFilter && (ru !== rx || Math.abs(pu - px) > 1)) {
+      const lu = moves.inst.stopLoc[u]!;
+      const lx = moves.inst.stopLoc[x]!;
+      const bu = moves.locBefore(sol, ru, pu);
+      const au = moves.locAt(sol, ru, pu + 1);
+      const bx = moves.locBefore(sol, rx, px);
+      const ax = moves.locAt(sol, rx, px + 1);
+      const removed = moves.arc(bu, lu) + moves.arc(lu, au) + moves.arc(bx, lx) + moves.arc(lx, ax);
+      const added = moves.arc(bu, lx) + moves.arc(lx, au) + moves.arc(bx, lu) + moves.arc(lu, ax);
+      if (added - removed >= -IMPROVEMENT_EPS) return 0;
+    }
+    let count: number;
+    if (ru !== rx) {
+      moves.plans[0].reset(ru).range(ru, 0, pu).stop(x).range(ru, pu + 1, sol.len[ru]!);
+      moves.plans[1].reset(rx).range(rx, 0, px).stop(u).range(rx, px + 1, sol.len[rx]!);
+      count = 2;
+    } else {
+      // Adjacent stops swapped are a relocate, which that operator covers.
+      if (Math.abs(pu - px) <= 1) return 0;
+      const a = Math.min(pu, px);
+      const b = Math.max(pu, px);
+      const seq = sol.seq[ru]!;
+      moves.plans[0].reset(ru).range(ru, 0, a).stop(seq[b]!).range(ru, a + 1, b).stop(seq[a]!).range(ru, b + 1, sol.len[ru]!);
+      count = 1;
+    }
+    return moves.delta(sol, count) < -IMPROVEMENT_EPS ? count : 0;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * 2-opt moves that make `u` and `x` consecutive.
+ * Within one route: the stretch between them is reversed.
+ * Between two routes (2-opt*): the routes exchange their tails, so that u is followed by x
+ * (u's head + x's tail) or x by u (x's head + u's tail).
+ */
+import type { Solution } from '../../solution.js';
+import { IMPROVEMENT_EPS, type MoveEvaluator } from '../move.js';
+import type { Operator } from './operator.js';
+
+export class TwoOpt implements Operator {
+  readonly name = '2-opt';
+
+  find(sol: Solution, moves: MoveEvaluator, u: number, x: number): number {
+    const r = sol.routeOf[u]!;
+    if (sol.routeOf[x] !== r) return 0;
+    const pu = sol.posOf[u]!;
+    const px = sol.posOf[x]!;
+    const a = Math.min(pu, px);
+    const b = Math.max(pu, px);
+    if (b - a < 2) return 0;
+    const n = sol.len[r]!;
+    const filter = moves.distanceFilter && moves.symmetric;
+    // seq[a] followed by seq[b]: reverse (a, b].
+    if (!filter || shortens(sol, moves, r, a, b + 1)) {
+      moves.plans[0].reset(r).range(r, 0, a + 1).reversed(r, a + 1, b + 1).range(r, b + 1, n);
+      if (moves.delta(sol, 1) < -IMPROVEMENT_EPS) return 1;
+    }
+    // seq[b - 1] followed by seq[b]... reversed so that seq[a] is followed by seq[b]: reverse [a, b).
+    if (!filter || shortens(sol, moves, r, a - 1, b)) {
+      moves.plans[0].reset(r).range(r, 0, a).reversed(r, a, b).range(r, b, n);
+      if (moves.delta(sol, 1) < -IMPROVEMENT_EPS) return 1;
+    }
+    return 0;
+  }
+}
+
+export class TwoOptStar implements Operator {
+  readonly name = '2-opt*';
+
+  find(sol: Solution, moves: MoveEvaluator, u: number, x: number): number {
+    const ru = sol.routeOf[u]!;
+    const rx = sol.routeOf[x]!;
+    if (ru === rx) return 0;
+    const pu = sol.posOf[u]!;
+    const px = sol.posOf[x]!;
+    const nu = sol.len[ru]!;
+    const nx = sol.len[rx]!;
+    const filter = moves.distanceFilter;
+    const lu = moves.inst.stopLoc[u]!;
+    const lx = moves.inst.stopLoc[x]!;
+    // u then x.
+    if (filter) {
+      const afterU = moves.locAt(sol, ru, pu + 1);
+      const beforeX = moves.locBefore(sol, rx, px);
+      if (moves.arc(lu, lx) + moves.arc(beforeX, afterU) - moves.arc(lu, afterU) - moves.arc(beforeX, lx) >= -IMPROVEMENT_EPS) return this.xThenU(sol, moves, ru, rx, pu, px, nu, nx, true);
+    }
+    moves.plans[0].reset(ru).range(ru, 0, pu + 1).range(rx, px, nx);
+    moves.plans[1].reset(rx).range(rx, 0, px).range(ru, pu + 1, nu);
+    if (moves.delta(sol, 2) < -IMPROVEMENT_EPS) return 2;
+    return this.xThenU(sol, moves, ru, rx, pu, px, nu, nx, filter);
+  }
+
+  private xThenU(sol: Solution, moves: MoveEvaluator, ru: number, rx: number, pu: number, px: number, nu: number, nx: number, filter: boolean): number {
+    if (filter) {
+      const lu = moves.inst.stopLoc[sol.seq[ru]![pu]!]!;
+      const lx = moves.inst.stopLoc[sol.seq[rx]![px]!]!;
+      const beforeU = moves.locBefore(sol, ru, pu);
+      const afterX = moves.locAt(sol, rx, px + 1);
+      if (moves.arc(lx, lu) + moves.arc(beforeU, afterX) - moves.arc(lx, afterX) - moves.arc(beforeU, lu) >= -IMPROVEMENT_EPS) return 0;
+    }
+    moves.plans[0].reset(ru).range(ru, 0, pu).range(rx, px + 1, nx);
+    moves.plans[1].reset(rx).range(rx, 0, px + 1).range(ru, pu, nu);
+    return moves.delta(sol, 2) < -IMPROVEMENT_EPS ? 2 : 0;
+  }
+}
+
+/**
+ * Reversing seq[i+1..j) of route r replaces the arcs (i → i+1) and (j-1 → j) by (i → j-1) and
+ * (i+1 → j), where position -1 is the start and position len the end. Symmetric distances only.
+ */
+function shortens(sol: Solution, moves: MoveEvaluator, r: number, i: number, j: number): boolean {
+  const at = (p: number): number => (p < 0 ? moves.locBefore(sol, r, 0) : moves.locAt(sol, r, p));
+  const a = at(i);
+  const b = at(i + 1);
+  const c = at(j - 1);
+  const d = at(j);
+  return moves.arc(a, c) + moves.arc(b, d) - moves.arc(a, b) - moves.arc(c, d) < -IMPROVEMENT_EPS;
+}

@@ -1,0 +1,72 @@
+/**
+ * Granular neighbourhoods: for each stop, the stops it is most plausibly served next to. The
+ * measure mixes distance with the time windows (as in Vidal's HGS): going from i to j costs
+ * the travel plus a share of the waiting it forces (j's window opens long after i's closes)
+ * and a larger share of the time warp it implies (j's window closes before i can get there).
+ */
+import type { SolverInstance } from '../instance.js';
+
+const WAIT_WEIGHT = 0.2;
+const WARP_WEIGHT = 1;
+
+export function granularNeighbours(inst: SolverInstance, k: number): Int32Array {
+  const n = inst.nStops;
+  const kk = Math.min(k, Math.max(0, n - 1));
+  const out = new Int32Array(n * kk).fill(-1);
+  const bestKey = new Float64Array(kk);
+  const bestStop = new Int32Array(kk);
+  const N = inst.nLoc;
+  const dur = inst.vDur[0];
+  const early = new Float64Array(n);
+  const late = new Float64Array(n);
+  for (let s = 0; s < n; s++) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let w = inst.winOffset[s]!, e = inst.winOffset[s + 1]!; w < e; w++) {
+      lo = Math.min(lo, inst.winStart[w]!);
+      hi = Math.max(hi, inst.winEnd[w]! - inst.stopDur[s]!);
+    }
+    early[s] = lo === Infinity ? 0 : lo;
+    late[s] = hi === -Infinity ? 0 : hi;
+  }
+  for (let i = 0; i < n; i++) {
+    const li = inst.stopLoc[i]!;
+    if (li < 0) continue;
+    let count = 0;
+    for (let j = 0; j < n; j++) {
+      const lj = inst.stopLoc[j]!;
+      if (j === i || lj < 0) continue;
+      const key = Math.min(proximity(inst, dur, early, late, i, j, li, lj, N), proximity(inst, dur, early, late, j, i, lj, li, N));
+      if (count === kk && key >= bestKey[kk - 1]!) continue;
+      let p = count < kk ? count++ : kk - 1;
+      while (p > 0 && bestKey[p - 1]! > key) {
+        bestKey[p] = bestKey[p - 1]!;
+        bestStop[p] = bestStop[p - 1]!;
+        p--;
+      }
+      bestKey[p] = key;
+      bestStop[p] = j;
+    }
+    for (let p = 0; p < count; p++) out[i * kk + p] = bestStop[p]!;
+  }
+  return out;
+}
+
+function proximity(
+  inst: SolverInstance,
+  dur: Int32Array | undefined,
+  early: Float64Array,
+  late: Float64Array,
+  i: number,
+  j: number,
+  li: number,
+  lj: number,
+  N: number,
+): number {
+  const cost = inst.costIsDistance ? inst.dist[li * N + lj]! : (dur?.[li * N + lj] ?? 0);
+  if (!dur) return cost;
+  const t = dur[li * N + lj]!;
+  const wait = early[j]! - t - inst.stopDur[i]! - late[i]!;
+  const warp = early[i]! + inst.stopDur[i]! + t - late[j]!;
+  return cost + WAIT_WEIGHT * Math.max(0, Math.min(wait, 1e9)) + WARP_WEIGHT * Math.max(0, Math.min(warp, 1e9));
+}

@@ -1,0 +1,281 @@
+/**
+ * Route-segment summaries (Vidal et al. 2013) for O(1) evaluation of a route assembled from
+ * pieces of existing routes. A summary of a stop sequence holds: its minimal duration D
+ * (travel + service + waiting, with the best start), its time warp TW (how far windows are
+ * broken; 0 when feasible), the earliest E and latest L start of its first service that
+ * reach D, its distance, its load and its first and last locations.
+ *
+ * Only valid for "simple" problems (one window per stop, no breaks, no lateness, no overtime,
+ * no overload, no squashing) whose vehicles share one travel profile: there the summaries are
+ * exact, and the whole route's D is the exact evaluator's working time. Feasibility never
+ * depends on them: every route a move produces is re-checked by the exact evaluator.
+ */
+import { FAR, type SolverInstance } from '../instance.js';
+import type { Solution } from '../solution.js';
+
+/** Whether the fast path applies to this instance. */
+export function segmentsApply(inst: SolverInstance): boolean {
+  if (!inst.simple || inst.balance !== 'none') return false;
+  for (let v = 1; v < inst.nVehicles; v++) if (inst.vDur[v] !== inst.vDur[0]) return false;
+  return true;
+}
+
+/** A stop sequence's summary built up piece by piece (allocation-free accumulator). */
+export class SegmentAcc {
+  d = 0;
+  tw = 0;
+  e = 0;
+  l = 0;
+  dist = 0;
+  first = -1;
+  last = -1;
+  stops = 0;
+  readonly load: Float64Array;
+
+  constructor(dims: number) {
+    this.load = new Float64Array(dims);
+  }
+}
+
+/**
+ * Per-route prefix and suffix summaries of one solution, recomputed lazily for routes whose
+ * stamp changed. pre*[v][k] summarises stops seq[0..k], suf*[v][k] stops seq[k..n); neither
+ * includes the vehicle's start or end.
+ */
+export class RouteSegments {
+  readonly inst: SolverInstance;
+  private readonly stamp: Float64Array;
+  private readonly pre: Float64Array[] = [];
+  private readonly suf: Float64Array[] = [];
+  private readonly preLoad: Float64Array[] = [];
+  private readonly sufLoad: Float64Array[] = [];
+  /** Fast cost of each whole route as stored (consistent with move evaluation). */
+  readonly routeCost: Float64Array;
+  private readonly dur: Int32Array;
+  private readonly N: number;
+
+  constructor(inst: SolverInstance) {
+    this.inst = inst;
+    const m = inst.nVehicles;
+    this.stamp = new Float64Array(m).fill(-1);
+    this.routeCost = new Float64Array(m);
+    for (let v = 0; v < m; v++) {
+      this.pre.push(new Float64Array(0));
+      this.suf.push(new Float64Array(0));
+      this.preLoad.push(new Float64Array(0));
+      this.sufLoad.push(new Float64Array(0));
+    }
+    this.dur = inst.vDur[0] ?? new Int32Array(0);
+    this.N = inst.nLoc;
+  }
+
+  /** Brings route v's summaries up to date with `sol`. */
+  ensure(sol: Solution, v: number, acc: SegmentAcc): void {
+    if (this.stamp[v] === sol.stamp[v]) return;
+    this.stamp[v] = sol.stamp[v]!;
+    const inst = this.inst;
+    const n = sol.len[v]!;
+    const seq = sol.seq[v]!;
+    const dims = inst.dims;
+    if (this.pre[v]!.length < n * FIELDS) {
+      const size = Math.max(n, 8) * 2;
+      this.pre[v] = new Float64Array(size * FIELDS);
+      this.suf[v] = new Float64Array(size * FIELDS);
+      this.preLoad[v] = new Float64Array(size * dims);
+      this.sufLoad[v] = new Float64Array(size * dims);
+    }
+    const pre = this.pre[v]!;
+    const suf = this.suf[v]!;
+    const preLoad = this.preLoad[v]!;
+    const sufLoad = this.sufLoad[v]!;
+    this.clear(acc);
+    for (let i = 0; i < n; i++) {
+      this.appendStop(acc, seq[i]!);
+      store(acc, pre, preLoad, i, dims);
+    }
+    this.clear(acc);
+    for (let i = n - 1; i >= 0; i--) {
+      this.prependStop(acc, seq[i]!);
+      store(acc, suf, sufLoad, i, dims);
+    }
+    this.startRoute(acc, v);
+    if (n > 0) this.appendStored(acc, pre, preLoad, n - 1, seq[0]!);
+    this.routeCost[v] = this.finishRoute(acc, v);
+  }
+
+  clear(acc: SegmentAcc): void {
+    acc.d = acc.tw = acc.dist = 0;
+    acc.e = -FAR;
+    acc.l = FAR;
+    acc.first = acc.last = -1;
+    acc.stops = 0;
+    acc.load.fill(0);
+  }
+
+  /** The vehicle's start: departs at vDepart0, or any time later when its start is flexible. */
+  startRoute(acc: SegmentAcc, v: number): void {
+    const inst = this.inst;
+    acc.d = acc.tw = acc.dist = 0;
+    acc.e = inst.vDepart0[v]!;
+    acc.l = inst.vFlexible[v] === 1 ? FAR : inst.vDepart0[v]!;
+    acc.first = acc.last = inst.vStartLoc[v]!;
+    acc.stops = 0;
+    acc.load.fill(0);
+  }
+
+  /**
+   * Closes the route at the vehicle's end (latest arrival `shiftEnd`; an open route ends at its
+   * last service) and returns its cost, Infinity when a window, the shift or a capacity breaks.
+   */
+  finishRoute(acc: SegmentAcc, v: number): number {
+    const inst = this.inst;
+    if (acc.stops === 0) return 0;
+    const endLoc = inst.vEndLoc[v]!;
+    let t = 0;
+    if (endLoc >= 0) {
+      t = this.dur[acc.last * this.N + endLoc]!;
+      acc.dist += inst.dist[acc.last * this.N + endLoc]!;
+    }
+    const latest = Math.min(inst.vShiftEnd[v]!, FAR);
+    // End node: D = 0, E = -FAR, L = latest.
+    const delta = acc.d - acc.tw + t;
+    const warp = acc.e + delta - latest;
+    if (warp > 0) acc.tw += warp;
+    acc.d += t;
+    if (acc.tw > TW_EPS) return Infinity;
+    const dims = inst.dims;
+    for (let k = 0; k < dims; k++) {
+      if (acc.load[k]! > inst.vCap[v * dims + k]! + 1e-9 * Math.max(1, Math.abs(inst.vCap[v * dims + k]!))) return Infinity;
+    }
+    return inst.costIsDistance ? acc.dist : acc.d;
+  }
+
+  /** acc ⊕ stop s. */
+  appendStop(acc: SegmentAcc, s: number): void {
+    const inst = this.inst;
+    const loc = inst.stopLoc[s]!;
+    const w = inst.winOffset[s]!;
+    const d = inst.stopDur[s]!;
+    const e = inst.winStart[w]!;
+    const l = Math.min(inst.winEnd[w]! - d, FAR);
+    this.concat(acc, d, 0, e, l, loc, loc);
+    const dims = inst.dims;
+    for (let k = 0; k < dims; k++) acc.load[k] += inst.stopLoad[s * dims + k]!;
+    acc.stops++;
+  }
+
+  /** stop s ⊕ acc (builds suffixes backwards). */
+  private prependStop(acc: SegmentAcc, s: number): void {
+    const inst = this.inst;
+    const loc = inst.stopLoc[s]!;
+    const w = inst.winOffset[s]!;
+    const d = inst.stopDur[s]!;
+    const e = inst.winStart[w]!;
+    const l = Math.min(inst.winEnd[w]! - d, FAR);
+    if (acc.stops === 0) {
+      acc.d = d;
+      acc.tw = 0;
+      acc.e = e;
+      acc.l = l;
+      acc.dist = 0;
+      acc.last = loc;
+      acc.first = loc;
+    } else {
+      const t = this.dur[loc * this.N + acc.first]!;
+      const delta = d + t;
+      const waitGap = acc.e - delta - l;
+      const wait = waitGap > 0 ? waitGap : 0;
+      const warpGap = e + delta - acc.l;
+      const warp = warpGap > 0 ? warpGap : 0;
+      const ne = Math.max(acc.e - delta, e) - wait;
+      const nl = Math.min(acc.l - delta, l) + warp;
+      acc.d = d + acc.d + t + wait;
+      acc.tw = acc.tw + warp;
+      acc.e = ne;
+      acc.l = nl;
+      acc.dist += this.inst.dist[loc * this.N + acc.first]!;
+      acc.first = loc;
+    }
+    const dims = inst.dims;
+    for (let k = 0; k < dims; k++) acc.load[k] += inst.stopLoad[s * dims + k]!;
+    acc.stops++;
+  }
+
+  /** acc ⊕ (first `k + 1` stops of route v). */
+  appendPrefix(acc: SegmentAcc, sol: Solution, v: number, count: number): void {
+    if (count <= 0) return;
+    this.appendStored(acc, this.pre[v]!, this.preLoad[v]!, count - 1, sol.seq[v]![0]!);
+  }
+
+  /** acc ⊕ (stops from position `from` to the end of route v). */
+  appendSuffix(acc: SegmentAcc, sol: Solution, v: number, from: number): void {
+    const n = sol.len[v]!;
+    if (from >= n) return;
+    this.appendStored(acc, this.suf[v]!, this.sufLoad[v]!, from, sol.seq[v]![from]!);
+  }
+
+  /** acc ⊕ stops seq[from..to) of route v, in reverse order when `reversed`. */
+  appendRange(acc: SegmentAcc, sol: Solution, v: number, from: number, to: number, reversed: boolean): void {
+    if (from >= to) return;
+    const n = sol.len[v]!;
+    if (!reversed && from === 0) return this.appendPrefix(acc, sol, v, to);
+    if (!reversed && to === n) return this.appendSuffix(acc, sol, v, from);
+    const seq = sol.seq[v]!;
+    if (reversed) for (let i = to - 1; i >= from; i--) this.appendStop(acc, seq[i]!);
+    else for (let i = from; i < to; i++) this.appendStop(acc, seq[i]!);
+  }
+
+  private appendStored(acc: SegmentAcc, arr: Float64Array, loads: Float64Array, i: number, firstStop: number): void {
+    const o = i * FIELDS;
+    const firstLoc = this.inst.stopLoc[firstStop]!;
+    this.concat(acc, arr[o]!, arr[o + 1]!, arr[o + 2]!, arr[o + 3]!, firstLoc, arr[o + 5]!, arr[o + 4]!);
+    const dims = this.inst.dims;
+    for (let k = 0; k < dims; k++) acc.load[k] += loads[i * dims + k]!;
+    acc.stops += arr[o + 6]!;
+  }
+
+  /** acc ⊕ (segment with D, TW, E, L, first/last location and inner distance). */
+  private concat(acc: SegmentAcc, d: number, tw: number, e: number, l: number, first: number, last: number, dist = 0): void {
+    if (acc.last < 0) {
+      acc.d = d;
+      acc.tw = tw;
+      acc.e = e;
+      acc.l = l;
+      acc.dist = dist;
+      acc.first = first;
+      acc.last = last;
+      return;
+    }
+    const t = this.dur[acc.last * this.N + first]!;
+    const delta = acc.d - acc.tw + t;
+    const waitGap = e - delta - acc.l;
+    const wait = waitGap > 0 ? waitGap : 0;
+    const warpGap = acc.e + delta - l;
+    const warp = warpGap > 0 ? warpGap : 0;
+    const ne = Math.max(e - delta, acc.e) - wait;
+    const nl = Math.min(l - delta, acc.l) + warp;
+    acc.d = acc.d + d + t + wait;
+    acc.tw = acc.tw + tw + warp;
+    acc.e = ne;
+    acc.l = nl;
+    acc.dist += this.inst.dist[acc.last * this.N + first]! + dist;
+    acc.last = last;
+  }
+}
+
+/** Stored fields per summary: D, TW, E, L, distance, last location, stop count. */
+const FIELDS = 7;
+/** Time warp below this is round-off, not a broken window. */
+const TW_EPS = 1e-6;
+
+function store(acc: SegmentAcc, arr: Float64Array, loads: Float64Array, i: number, dims: number): void {
+  const o = i * FIELDS;
+  arr[o] = acc.d;
+  arr[o + 1] = acc.tw;
+  arr[o + 2] = acc.e;
+  arr[o + 3] = acc.l;
+  arr[o + 4] = acc.dist;
+  arr[o + 5] = acc.last;
+  arr[o + 6] = acc.stops;
+  for (let k = 0; k < dims; k++) loads[i * dims + k] = acc.load[k]!;
+}
