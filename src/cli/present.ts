@@ -162,7 +162,7 @@ export function reportError(error: unknown, options: RunOptions = {}, io: IoStre
   const style = makeStyle(options.color === true && isTerminal(io.stderr));
   if (known) {
     io.stderr.write(`${style.red('routeplan: error:')} ${known.message}\n`);
-    for (const detail of known.details) io.stderr.write(`  ${detail.path ? `${detail.path}: ` : ''}${detail.message}\n`);
+    for (const line of detailLines(known)) io.stderr.write(`  ${line}\n`);
     if (options.json) io.stdout.write(`${JSON.stringify(known.toBody())}\n`);
     if (env.ROUTEPLAN_DEBUG === '1' && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
     return known.exitCode;
@@ -174,6 +174,13 @@ export function reportError(error: unknown, options: RunOptions = {}, io: IoStre
   if (env.ROUTEPLAN_DEBUG === '1' && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   if (options.json) io.stdout.write(`${JSON.stringify(internalErrorBody(firstLine))}\n`);
   return ExitCode.internal;
+}
+
+/** The details worth a line of their own: a lone detail the message already spells out is not repeated. */
+function detailLines(error: RouteplanError): string[] {
+  const lines = error.details.map((detail) => (detail.path ? `${detail.path}: ${detail.message}` : detail.message));
+  if (lines.length === 1 && error.message.includes(error.details[0]!.message)) return [];
+  return lines;
 }
 
 export function internalErrorBody(message: string): ErrorBody {

@@ -221,6 +221,25 @@ describe('solve summary line on the terminal', () => {
   });
 });
 
+describe('error details', () => {
+  it('a lone detail the message already spells out is not printed twice', () => {
+    const io = capture();
+    const detail = { path: 'stops[1].priority', message: '"urgent" is not allowed' };
+    reportError(new InputError(`bakery.yaml: invalid project: ${detail.path}: ${detail.message}`, [detail]), {}, io, {});
+    expect(io.err.text.split('"urgent" is not allowed')).toHaveLength(2);
+  });
+
+  it('several details each get their own line under the summary', () => {
+    const io = capture();
+    reportError(new InputError('bakery.yaml: invalid project: 2 errors', [
+      { path: 'stops[0].end', message: 'bad time' },
+      { path: 'drivers[1].speed', message: 'bad speed' },
+    ]), {}, io, {});
+    expect(io.err.text).toContain('\n  stops[0].end: bad time\n');
+    expect(io.err.text).toContain('\n  drivers[1].speed: bad speed\n');
+  });
+});
+
 describe('colour on stderr', () => {
   it('errors are coloured only when stderr itself is a terminal', () => {
     const piped = capture();
