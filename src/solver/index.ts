@@ -3,7 +3,9 @@
  * OWNER: solver helper.
  *
  * Pipeline: priority-aware regret construction → fill (insert anything that still fits) →
- * ruin-and-recreate search → fill again → exact schedules and unserved reasons.
+ * ruin-and-recreate search with local search → fill again → exact schedules and unserved
+ * reasons. With `threads` > 1, that many independent searches run on worker threads
+ * (parallel.ts) and the best plan wins.
  */
 import type { Problem } from '../model/problem.js';
 import { constructRegret, fillUnserved } from './construct.js';
@@ -12,6 +14,8 @@ import { Inserter } from './insertion.js';
 import { RouteEvaluator, scheduleRoute } from './route-eval.js';
 import { search } from './search.js';
 import { Solution } from './solution.js';
+import type { ObjectiveValue } from './objective.js';
+import { solveParallel } from './parallel.js';
 import type { RouteSchedule, SolveOptions, SolveResult } from './types.js';
 import { explainUnserved } from './unserved.js';
 
@@ -24,6 +28,13 @@ const CONSTRUCTION_SHARE = 0.5;
 const SEARCH_SHARE = 0.93;
 
 export async function solve(problem: Problem, options: SolveOptions): Promise<SolveResult> {
+  const threads = Math.max(1, Math.floor(options.threads ?? 1));
+  if (threads > 1) return solveParallel(problem, options, threads);
+  return (await solveOnce(problem, options)).result;
+}
+
+/** One search on the calling thread; also answers the objective of its plan (for picking among threads). */
+export async function solveOnce(problem: Problem, options: SolveOptions): Promise<{ result: SolveResult; objective: ObjectiveValue }> {
   const started = performance.now();
   const limit = Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0 ? options.timeLimitMs : Infinity;
   const inst = instanceOf(problem);
@@ -32,6 +43,7 @@ export async function solve(problem: Problem, options: SolveOptions): Promise<So
   const sol = new Solution(inst);
   constructRegret(sol, inserter, evaluator, { deadline: started + limit * CONSTRUCTION_SHARE });
   fillUnserved(sol, inserter, evaluator);
+  reportConstruction(sol, inserter.balanceUnit, started, options);
 
   const outcome = await search(sol, inserter, evaluator, {
     started,
@@ -44,7 +56,7 @@ export async function solve(problem: Problem, options: SolveOptions): Promise<So
   });
   const best = outcome.best;
   fillUnserved(best, inserter, evaluator);
-  return {
+  const result: SolveResult = {
     routes: buildSchedules(problem, best),
     unserved: explainUnserved(best, evaluator),
     stats: {
@@ -53,6 +65,22 @@ export async function solve(problem: Problem, options: SolveOptions): Promise<So
       stoppedBy: outcome.stoppedBy,
     },
   };
+  return { result, objective: best.objective(inserter.balanceUnit) };
+}
+
+/** The first complete plan is worth showing at once: the search setup takes a while on large problems. */
+function reportConstruction(sol: Solution, unit: number, started: number, options: SolveOptions): void {
+  if (!options.onProgress) return;
+  let served = 0;
+  for (let s = 0; s < sol.inst.nStops; s++) if (sol.routeOf[s] !== -1) served++;
+  options.onProgress({
+    elapsedMs: performance.now() - started,
+    iterations: 0,
+    served,
+    unserved: sol.inst.nStops - served,
+    routesUsed: sol.routesUsed(),
+    cost: sol.objective(unit).cost,
+  });
 }
 
 function buildSchedules(problem: Problem, sol: Solution): RouteSchedule[] {

@@ -13,7 +13,8 @@ let stampCounter = 0;
 
 /**
  * A fresh value of the global change counter. Every change of a route gives it a new stamp, and
- * copies keep the stamp, so equal stamps mean equal routes (caches and the local search rely on it).
+ * only whole-solution copies keep the stamps, so equal stamps mean equal routes and a stamp
+ * older than a moment means "unchanged since then" (caches and the local search rely on it).
  */
 export function nextStamp(): number {
   return ++stampCounter;
@@ -99,7 +100,9 @@ export class Solution {
       this.rCost[v] = other.rCost[v]!;
       this.rWork[v] = other.rWork[v]!;
       this.rViol[v] = other.rViol[v]!;
-      this.stamp[v] = other.stamp[v]!;
+      // A fresh stamp, not the other's: a route that returns to an earlier state must still
+      // look changed to the local search (which compares stamps with when it last looked).
+      this.stamp[v] = nextStamp();
     }
     this.servedPriority = other.servedPriority;
   }

@@ -39,6 +39,12 @@ export class LocalSearch {
   /** Stamp counter value when each stop was last examined against its neighbours. */
   private readonly lastTested: Float64Array;
   private readonly order: Int32Array;
+  private readonly mark: Uint8Array;
+  /** Stops that have stop s among their neighbours: reverse[reverseStart[s] .. reverseStart[s+1]). */
+  private readonly reverse: Int32Array;
+  private readonly reverseStart: Int32Array;
+  /** Stamp counter value when the last run ended. */
+  private lastRunEnd = -1;
   private readonly emptyOfClass: Int32Array;
   private readonly classCount: number;
   readonly stats: LocalSearchStats = { moves: 0, rejectedByExact: 0 };
@@ -62,23 +68,30 @@ export class LocalSearch {
     this.k = Math.min(k, Math.max(0, inst.nStops - 1));
     this.lastTested = new Float64Array(inst.nStops).fill(-1);
     this.order = new Int32Array(inst.nStops);
-    for (let s = 0; s < inst.nStops; s++) this.order[s] = s;
+    this.mark = new Uint8Array(inst.nStops);
+    [this.reverse, this.reverseStart] = reverseLists(this.neighbours, inst.nStops, this.k);
     let classes = 0;
     for (let v = 0; v < inst.nVehicles; v++) classes = Math.max(classes, inst.vClass[v]! + 1);
     this.classCount = classes;
     this.emptyOfClass = new Int32Array(classes);
   }
 
-  /** Improves `sol` to a local optimum (or until `deadline`); returns the number of moves applied. */
+  /**
+   * Improves `sol` to a local optimum (or until `deadline`); returns the number of moves applied.
+   * Only stops in routes changed since the last run, and stops that have them as neighbours,
+   * are examined (every stop on the first run).
+   */
   run(sol: Solution, deadline = Infinity): number {
-    const rng = this.rng;
-    rng.shuffle(this.order);
     let applied = 0;
     let examined = 0;
     let emptyStale = true;
-    for (let improved = true; improved; ) {
-      improved = false;
-      for (let i = 0; i < this.order.length; i++) {
+    let since = this.lastRunEnd;
+    for (;;) {
+      const passStart = nextStamp();
+      const count = this.collectCandidates(sol, since);
+      this.rng.shuffle(this.order.subarray(0, count));
+      let improved = false;
+      for (let i = 0; i < count; i++) {
         const u = this.order[i]!;
         if (sol.routeOf[u]! < 0) continue;
         if (++examined % DEADLINE_CHECK_EVERY === 0 && performance.now() > deadline) return applied;
@@ -107,8 +120,42 @@ export class LocalSearch {
           }
         }
       }
+      if (!improved) break;
+      since = passStart;
     }
+    this.lastRunEnd = nextStamp();
     return applied;
+  }
+
+  /**
+   * Marks the stops of routes changed after `since` and the stops that count them among their
+   * neighbours; lists them in `order` (in stop order, before shuffling) and returns how many.
+   */
+  private collectCandidates(sol: Solution, since: number): number {
+    const inst = this.inst;
+    const mark = this.mark;
+    let count = 0;
+    for (let v = 0; v < inst.nVehicles; v++) {
+      if (sol.stamp[v]! <= since) continue;
+      const seq = sol.seq[v]!;
+      for (let i = 0, n = sol.len[v]!; i < n; i++) {
+        const s = seq[i]!;
+        if (mark[s] === 0) {
+          mark[s] = 1;
+          this.order[count++] = s;
+        }
+        for (let r = this.reverseStart[s]!, e = this.reverseStart[s + 1]!; r < e; r++) {
+          const t = this.reverse[r]!;
+          if (mark[t] === 0) {
+            mark[t] = 1;
+            this.order[count++] = t;
+          }
+        }
+      }
+    }
+    for (let i = 0; i < count; i++) mark[this.order[i]!] = 0;
+    this.order.subarray(0, count).sort();
+    return count;
   }
 
   private tryPair(sol: Solution, u: number, x: number, ru: number, rx: number): boolean {
@@ -158,4 +205,20 @@ export class LocalSearch {
       if (this.emptyOfClass[c] === -1) this.emptyOfClass[c] = v;
     }
   }
+}
+
+/** Compressed lists of, for each stop, the stops whose neighbour list contains it. */
+function reverseLists(neighbours: Int32Array, n: number, k: number): [Int32Array, Int32Array] {
+  const start = new Int32Array(n + 1);
+  for (let i = 0; i < n * k; i++) if (neighbours[i]! >= 0) start[neighbours[i]! + 1]!++;
+  for (let s = 0; s < n; s++) start[s + 1]! += start[s]!;
+  const fill = start.slice(0, n);
+  const out = new Int32Array(start[n]!);
+  for (let u = 0; u < n; u++) {
+    for (let j = 0; j < k; j++) {
+      const x = neighbours[u * k + j]!;
+      if (x >= 0) out[fill[x]!++] = u;
+    }
+  }
+  return [out, start];
 }

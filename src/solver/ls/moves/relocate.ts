@@ -18,41 +18,40 @@ export class RelocateString implements Operator {
     const L = this.length;
     const ru = sol.routeOf[u]!;
     const pu = sol.posOf[u]!;
-    if (pu + L > sol.len[ru]!) return 0;
+    const nu = sol.len[ru]!;
+    if (pu + L > nu) return 0;
     const rx = sol.routeOf[x]!;
     const px = sol.posOf[x]!;
     if (ru === rx && px >= pu && px < pu + L) return 0;
+    const inst = moves.inst;
+    // Arc bookkeeping for the distance filter: what taking the string out saves.
+    const filter = moves.distanceFilter;
+    const seq = sol.seq[ru]!;
+    const first = inst.stopLoc[seq[pu]!]!;
+    const last = inst.stopLoc[seq[pu + L - 1]!]!;
+    const before = filter ? moves.locBefore(sol, ru, pu) : 0;
+    const after = filter ? moves.locAt(sol, ru, pu + L) : 0;
+    const saved = filter ? moves.arc(before, first) + moves.arc(last, after) - moves.arc(before, after) : 0;
     const directions = L === 1 ? 1 : 2;
     for (let reversed = 0; reversed < directions; reversed++) {
+      if (filter && reversed === 1 && !moves.symmetric) break;
+      const head = reversed === 1 ? last : first;
+      const tail = reversed === 1 ? first : last;
       // After x: insert before position px + 1; before x: before position px.
       for (let side = 1; side >= 0; side--) {
         const q = px + side;
-        if (moves.distanceFilter && !this.shortens(sol, moves, ru, pu, rx, q, reversed === 1)) continue;
-        const count = ru === rx ? this.planWithin(moves, ru, pu, q, sol.len[ru]!, reversed === 1) : this.planBetween(sol, moves, ru, pu, rx, q, reversed === 1);
+        if (ru === rx && q >= pu && q <= pu + L) continue;
+        if (filter) {
+          const tb = moves.locBefore(sol, rx, q);
+          const ta = moves.locAt(sol, rx, q);
+          if (moves.arc(tb, head) + moves.arc(tail, ta) - moves.arc(tb, ta) - saved >= -IMPROVEMENT_EPS) continue;
+        }
+        const count = ru === rx ? this.planWithin(moves, ru, pu, q, nu, reversed === 1) : this.planBetween(sol, moves, ru, pu, rx, q, reversed === 1);
         if (count === 0) continue;
         if (moves.delta(sol, count) < -IMPROVEMENT_EPS) return count;
       }
     }
     return 0;
-  }
-
-  /** Whether the arcs the move changes get shorter in total (see `MoveEvaluator.distanceFilter`). */
-  private shortens(sol: Solution, moves: MoveEvaluator, ru: number, pu: number, rx: number, q: number, reversed: boolean): boolean {
-    const L = this.length;
-    if (ru === rx && q >= pu && q <= pu + L) return true;
-    if (reversed && !moves.symmetric) return true;
-    const inst = moves.inst;
-    const seq = sol.seq[ru]!;
-    let first = inst.stopLoc[seq[pu]!]!;
-    let last = inst.stopLoc[seq[pu + L - 1]!]!;
-    const before = moves.locBefore(sol, ru, pu);
-    const after = moves.locAt(sol, ru, pu + L);
-    const targetBefore = moves.locBefore(sol, rx, q);
-    const targetAt = moves.locAt(sol, rx, q);
-    const removed = moves.arc(before, first) + moves.arc(last, after) + moves.arc(targetBefore, targetAt);
-    if (reversed) [first, last] = [last, first];
-    const added = moves.arc(before, after) + moves.arc(targetBefore, first) + moves.arc(last, targetAt);
-    return added - removed < -IMPROVEMENT_EPS;
   }
 
   /** The string [pu, pu+L) of route ru inserted before position q of route rx ≠ ru. */
