@@ -1,9 +1,9 @@
 /**
  * The plan as a GeoJSON FeatureCollection (RFC 7946): one LineString per route through its
- * start, stops and end, one Point per start location and per served stop. Coordinates are
- * [lng, lat]. Built from the plan alone, like the tables.
+ * start, stops and end, one Point per start location, per served stop and per unserved stop
+ * that has a location. Coordinates are [lng, lat]. Built from the plan alone, like the tables.
  */
-import type { Plan, PlanLocation, PlanRoute, PlanStopVisit } from './plan-types.js';
+import type { Plan, PlanLocation, PlanRoute, PlanStopVisit, PlanUnserved } from './plan-types.js';
 import { routeColor } from './palette.js';
 
 export type Position = [number, number];
@@ -32,7 +32,19 @@ export function buildGeoJson(plan: Plan): PlanFeatureCollection {
     features.push(startPoint(route, position));
     stopVisits(route).forEach((visit, order) => features.push(stopPoint(route, position, visit, order + 1)));
   });
+  for (const entry of plan.unserved) {
+    if (entry.location) features.push(unservedPoint(entry, entry.location));
+  }
   return { type: 'FeatureCollection', features };
+}
+
+function unservedPoint(entry: PlanUnserved, location: PlanLocation): PointFeature {
+  const { location: _location, ...fields } = entry;
+  return {
+    type: 'Feature',
+    geometry: { type: 'Point', coordinates: toPosition(location) },
+    properties: { kind: 'unserved', ...fields },
+  };
 }
 
 function routeLine(route: PlanRoute, position: number): LineStringFeature {

@@ -3,7 +3,7 @@
  * stop markers with tooltips), a legend and the route tables. No scripts, fonts, tiles or any
  * other network resource, so the file renders offline and can be mailed as is.
  */
-import type { Plan, PlanLocation, PlanRoute, PlanStopVisit } from './plan-types.js';
+import type { Plan, PlanLocation, PlanRoute, PlanStopVisit, PlanUnserved } from './plan-types.js';
 import { formatDistance, formatDuration, formatLoad, formatTime, summaryLines } from './format.js';
 import type { UnitDisplay } from './format.js';
 import { routeColor } from './palette.js';
@@ -76,14 +76,30 @@ interface Projection {
 
 function renderMap(plan: Plan, planar: boolean, display: UnitDisplay): string {
   const open = `<svg role="img" aria-label="Map of the routes" viewBox="0 0 ${MAP_WIDTH} ${MAP_HEIGHT}" width="${MAP_WIDTH}" height="${MAP_HEIGHT}">`;
-  const locations = plan.routes.flatMap(routeLocations);
+  const locations = [...plan.routes.flatMap(routeLocations), ...unservedLocated(plan).map((entry) => entry.location)];
   if (locations.length === 0) {
     return `${open}<text x="${MAP_WIDTH / 2}" y="${MAP_HEIGHT / 2}" text-anchor="middle" fill="#777">No routes to draw</text></svg>`;
   }
   const projection = fitProjection(locations, planar);
   const labelled = plan.summary.served <= MAX_LABELLED_STOPS;
   const layers = plan.routes.map((route, position) => renderRouteLayer(route, position, projection, labelled, display));
+  layers.push(renderUnservedLayer(plan, projection));
   return `${open}\n${layers.join('\n')}\n</svg>`;
+}
+
+/** Unserved stops as grey crosses, so a dispatcher sees where the plan falls short. */
+function renderUnservedLayer(plan: Plan, projection: Projection): string {
+  const marks = unservedLocated(plan).map(({ entry, location }) => {
+    const x = projection.x(location);
+    const y = projection.y(location);
+    const title = escapeHtml(`Unserved: ${entry.stop} (${entry.reason})`);
+    return `<path d="M${round1(x - 5)},${round1(y - 5)}L${round1(x + 5)},${round1(y + 5)}M${round1(x - 5)},${round1(y + 5)}L${round1(x + 5)},${round1(y - 5)}" stroke="#555" stroke-width="2.5"><title>${title}</title></path>`;
+  });
+  return `<g class="unserved">${marks.join('')}</g>`;
+}
+
+function unservedLocated(plan: Plan): Array<{ entry: PlanUnserved; location: PlanLocation }> {
+  return plan.unserved.flatMap((entry) => (entry.location ? [{ entry, location: entry.location }] : []));
 }
 
 function routeLocations(route: PlanRoute): PlanLocation[] {

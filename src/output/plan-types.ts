@@ -64,6 +64,8 @@ export interface PlanRoute {
   overtime_s: number;
   lateness_s: number;
   load: LoadValue;
+  /** Carried through unchanged from the driver when given: phone_number. */
+  [passthrough: string]: unknown;
 }
 
 export interface PlanUnserved {
@@ -71,6 +73,10 @@ export interface PlanUnserved {
   stop_index: number;
   reason: string;
   message: string;
+  /** Added in version 1 after its first release: where the stop is (null when it has none), for maps. */
+  location?: PlanLocation | null;
+  /** Carried through unchanged, as on a served visit (e.g. the customer's phone_number). */
+  [passthrough: string]: unknown;
 }
 
 export interface PlanSummary {

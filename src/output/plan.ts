@@ -69,7 +69,7 @@ function buildRoute(problem: Problem, route: RouteSchedule, scale: UnitScale): P
     throw new Error(`solve result refers to vehicle ${route.vehicle}, which the problem does not have`);
   }
   const endLocation = vehicle.endLocation < 0 ? null : locationAt(problem, vehicle.endLocation);
-  return {
+  const planRoute: PlanRoute = {
     vehicle: vehicle.name,
     vehicle_index: vehicle.index,
     start: endpoint(route.start, locationAt(problem, vehicle.startLocation), scale),
@@ -89,6 +89,7 @@ function buildRoute(problem: Problem, route: RouteSchedule, scale: UnitScale): P
     lateness_s: scale.seconds(route.lateness),
     load: loadValue(problem, route.load),
   };
+  return withPassthrough(planRoute, vehicle.passthrough);
 }
 
 function endpoint(time: number, location: PlanLocation | null, scale: UnitScale): PlanEndpoint {
@@ -126,11 +127,11 @@ function buildStopVisit(problem: Problem, visit: StopVisit, scale: UnitScale): P
 }
 
 /** Carried-through fields follow the contract fields; they never overwrite one. */
-function withPassthrough(visit: PlanStopVisit, passthrough: Record<string, unknown>): PlanStopVisit {
+function withPassthrough<T extends Record<string, unknown>>(entry: T, passthrough: Record<string, unknown>): T {
   for (const [key, value] of Object.entries(passthrough)) {
-    if (!(key in visit) && value !== undefined) visit[key] = value;
+    if (!(key in entry) && value !== undefined) (entry as Record<string, unknown>)[key] = value;
   }
-  return visit;
+  return entry;
 }
 
 function buildBreakVisit(visit: BreakVisit, scale: UnitScale): PlanBreakVisit {
@@ -141,7 +142,9 @@ function buildBreakVisit(visit: BreakVisit, scale: UnitScale): PlanBreakVisit {
 
 function buildUnserved(problem: Problem, entry: UnservedStop): PlanUnserved {
   const stop = stopAt(problem, entry.stop);
-  return { stop: stop.name, stop_index: stop.index, reason: entry.reason, message: entry.message };
+  const location = stop.location < 0 ? null : locationAt(problem, stop.location);
+  const unserved: PlanUnserved = { stop: stop.name, stop_index: stop.index, reason: entry.reason, message: entry.message, location };
+  return withPassthrough(unserved, stop.passthrough);
 }
 
 /** A number when the only dimension is the scalar one (0 when loads are ignored), else an object by name. */

@@ -132,11 +132,31 @@ describe('buildPlan (JSON plan contract version 1)', () => {
     expect(stopsOf(plan.routes[0]!.visits)[0]!.load_after).toEqual({ weight: 5, volume: 0.1 });
   });
 
-  it('unserved stops carry name, input index, reason and message', () => {
-    const plan = buildPlan(sampleProblem(), sampleResult());
+  it('unserved stops carry name, input index, reason, message and location', () => {
+    const problem = sampleProblem();
+    const plan = buildPlan(problem, sampleResult());
+    const farm = problem.locations[problem.stops[3]!.location]!;
     expect(plan.unserved).toEqual([
-      { stop: 'Far Away Farm', stop_index: 3, reason: 'unreachable_in_shift', message: 'no vehicle can reach it and be back by the end of its shift' },
+      {
+        stop: 'Far Away Farm', stop_index: 3, reason: 'unreachable_in_shift',
+        message: 'no vehicle can reach it and be back by the end of its shift', location: { lat: farm.lat, lng: farm.lng },
+      },
     ]);
+  });
+
+  it('an unserved stop without a location has location null', () => {
+    const problem = sampleProblem();
+    problem.stops[3] = { ...problem.stops[3]!, location: -1 };
+    expect(buildPlan(problem, sampleResult()).unserved[0]!.location).toBeNull();
+  });
+
+  it('carried-through fields: phone_number of a driver is copied onto its route, contact fields onto unserved stops', () => {
+    const problem = sampleProblem();
+    problem.vehicles[0] = { ...problem.vehicles[0]!, passthrough: { phone_number: '+33611111111' } };
+    problem.stops[3] = { ...problem.stops[3]!, passthrough: { phone_number: '+33622222222', notes: 'gate code 1234' } };
+    const plan = buildPlan(problem, sampleResult());
+    expect(plan.routes[0]!.phone_number).toBe('+33611111111');
+    expect(plan.unserved[0]).toMatchObject({ phone_number: '+33622222222', notes: 'gate code 1234' });
   });
 
   it('benchmark units: times ÷ timePerSecond and distances ÷ distancePerReported', () => {

@@ -104,6 +104,13 @@ describe('buildGeoJson', () => {
     expect(cafe.properties).toMatchObject({ kind: 'stop', vehicle: 'Van A', order: 1, arrival: '08:05', notes: 'ring twice' });
   });
 
+  it('unserved stops with a location are points of kind unserved, with reason', () => {
+    const unserved = geo.features.filter((f) => f.properties.kind === 'unserved');
+    expect(unserved).toHaveLength(1);
+    expect(unserved[0]!.geometry.type).toBe('Point');
+    expect(unserved[0]!.properties).toMatchObject({ stop: 'Far Away Farm', reason: 'unreachable_in_shift' });
+  });
+
   it('every position is a finite [lng, lat] pair within range (valid GeoJSON)', () => {
     const positions = geo.features.flatMap((f) =>
       f.geometry.type === 'Point' ? [f.geometry.coordinates] : f.geometry.coordinates,
@@ -144,6 +151,10 @@ describe('renderPlanHtml', () => {
     expect(html).not.toContain('<Nord>');
     expect(html).toContain('unreachable_in_shift');
     expect(html).toContain('<title>Bakery — 2025-03-14</title>');
+  });
+
+  it('marks unserved stops on the map with their reason', () => {
+    expect(html).toMatch(/<g class="unserved"><path [^>]*><title>Unserved: Far Away Farm \(unreachable_in_shift\)<\/title>/);
   });
 
   it('numbers the stops on the map in visiting order', () => {
