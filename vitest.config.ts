@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // The JSON report lets .ci/run close with a plain "N passed, N failed" line.
+    reporters: ['default', ['json', { outputFile: 'results/vitest-report.json' }]],
   },
 });
