@@ -24,6 +24,8 @@ export { scheduleRoute } from './route-eval.js';
 
 /** Share of the time limit the construction may use before finishing greedily. */
 const CONSTRUCTION_SHARE = 0.5;
+/** …and at most this long, so that a first plan is ready within seconds even under a long limit. */
+const CONSTRUCTION_CAP_MS = 8000;
 /** Share of the time limit after which the search stops, leaving room to build the result. */
 const SEARCH_SHARE = 0.93;
 
@@ -41,7 +43,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
   const evaluator = new RouteEvaluator(inst);
   const inserter = new Inserter(inst, evaluator, balanceUnit(inst));
   const sol = new Solution(inst);
-  constructRegret(sol, inserter, evaluator, { deadline: started + limit * CONSTRUCTION_SHARE });
+  constructRegret(sol, inserter, evaluator, { deadline: started + Math.min(limit * CONSTRUCTION_SHARE, CONSTRUCTION_CAP_MS) });
   fillUnserved(sol, inserter, evaluator);
   reportConstruction(sol, inserter.balanceUnit, started, options);
 
