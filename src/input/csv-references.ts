@@ -13,42 +13,73 @@ import { entriesFromTable } from './csv-tables.js';
 import type { CsvOrigins } from './paths.js';
 import { isPlainObject } from './shape.js';
 
-const TABLE_KEYS: readonly TableRole[] = ['stops', 'drivers', 'ordersData', 'routesData'];
+export const TABLE_KEYS: readonly TableRole[] = ['stops', 'drivers', 'ordersData', 'routesData'];
 
-export async function inlineCsvReferences(
-  document: unknown,
-  baseDir: string,
-): Promise<{ document: unknown; origins: CsvOrigins }> {
+/** A table that failed, under the top-level field that names it. */
+export interface ReferenceError {
+  field: TableRole;
+  detail: ErrorDetail;
+}
+
+export interface InlinedDocument {
+  document: unknown;
+  origins: CsvOrigins;
+  /**
+   * Tables that could not be read or parsed, with why. They are not thrown here: the caller
+   * reports them together with every other error of the document (all errors at once).
+   */
+  referenceErrors: ReferenceError[];
+  /** Top-level keys whose table failed; their value (a file name) is not validated further. */
+  failedKeys: Set<string>;
+}
+
+export async function inlineCsvReferences(document: unknown, baseDir: string): Promise<InlinedDocument> {
   const origins: CsvOrigins = new Map();
-  if (!isPlainObject(document)) return { document, origins };
+  const referenceErrors: ReferenceError[] = [];
+  const failedKeys = new Set<string>();
+  if (!isPlainObject(document)) return { document, origins, referenceErrors, failedKeys };
   const inlined: Record<string, unknown> = { ...document };
-  const errors: ErrorDetail[] = [];
   for (const key of TABLE_KEYS) {
     const reference = document[key];
-    if (typeof reference !== 'string') continue;
-    const fullPath = resolve(baseDir, reference);
-    let text: string;
-    try {
-      text = await readFile(fullPath, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      errors.push({
-        path: key,
-        message: `${JSON.stringify(reference)}: ${code === 'ENOENT' ? `no such file (looked for ${fullPath})` : `cannot be read (${code ?? 'error'})`}`,
-      });
+    // An empty name is no reference: the schema reports it as a wrong value for the field.
+    if (typeof reference !== 'string' || reference.trim() === '') continue;
+    const read = await readTable(reference, key, baseDir);
+    if ('errors' in read) {
+      referenceErrors.push(...read.errors.map((detail) => ({ field: key, detail })));
+      failedKeys.add(key);
       continue;
     }
-    const table = parseCsvTable(text, reference);
-    const { entries, origin } = entriesFromTable(table, key, reference);
-    inlined[key] = entries;
-    origins.set(key, origin);
+    inlined[key] = read.entries;
+    origins.set(key, read.origin);
   }
-  if (errors.length > 0) {
-    throw new InputError(
-      `Cannot read the CSV tables the problem names: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
-      errors,
-      'file_not_readable',
-    );
+  return { document: inlined, origins, referenceErrors, failedKeys };
+}
+
+async function readTable(
+  reference: string,
+  key: TableRole,
+  baseDir: string,
+): Promise<ReturnType<typeof entriesFromTable> | { errors: ErrorDetail[] }> {
+  const fullPath = resolve(baseDir, reference);
+  let text: string;
+  try {
+    text = await readFile(fullPath, 'utf8');
+  } catch (error) {
+    return { errors: [{ path: key, message: `${JSON.stringify(reference)}: ${unreadableReason(error, fullPath)}` }] };
   }
-  return { document: inlined, origins };
+  try {
+    return entriesFromTable(parseCsvTable(text, reference), key, reference);
+  } catch (error) {
+    // A malformed table (unclosed quote, duplicate column, …) is reported with its rows.
+    if (error instanceof InputError) return { errors: error.details };
+    throw error;
+  }
+}
+
+function unreadableReason(error: unknown, fullPath: string): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return `no such file (looked for ${fullPath})`;
+  if (code === 'EISDIR') return `is a directory, not a CSV file (${fullPath})`;
+  if (code === 'EACCES' || code === 'EPERM') return `permission denied (${fullPath})`;
+  return `cannot be read (${code ?? 'error'})`;
 }

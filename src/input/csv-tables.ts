@@ -196,7 +196,12 @@ function setAt(target: Record<string, unknown>, path: string[], value: unknown):
 /** Entries of the table for its role, with the origin of every field. Empty cells are "not given". */
 export function entriesFromTable(table: CsvTable, role: TableRole, file: string): { entries: Record<string, unknown>[]; origin: CsvOrigin } {
   const targets = table.header.map((column) => columnTarget(role, column));
-  const origin: CsvOrigin = { file, rows: [], columns: [] };
+  const headerColumns = new Map<string, string>();
+  targets.forEach((target, c) => {
+    const field = target.path.join('.');
+    if (!headerColumns.has(field)) headerColumns.set(field, table.header[c]!);
+  });
+  const origin: CsvOrigin = { file, rows: [], columns: [], headerColumns };
   const entries = table.records.map((record) => {
     const entry: Record<string, unknown> = {};
     const columns = new Map<string, string>();

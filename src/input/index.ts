@@ -55,8 +55,8 @@ export async function loadProblemFile(path: string, options: LoadOptions = {}): 
     case 'yaml': {
       const parsed = format === 'json' ? parseJson(text, label) : parseYaml(text, label);
       const baseDir = path === '-' ? process.cwd() : dirname(path);
-      const { document, origins } = await inlineCsvReferences(parsed, baseDir);
-      return problemFromDocument(document, options, { origins, source: label });
+      const { document, origins, referenceErrors, failedKeys } = await inlineCsvReferences(parsed, baseDir);
+      return problemFromDocument(document, options, { origins, source: label, csvReferences: true, referenceErrors, failedKeys });
     }
   }
 }

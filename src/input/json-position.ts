@@ -9,8 +9,19 @@ export interface JsonSyntaxProblem {
   reason: string;
 }
 
+/** A field name given twice in one JSON object: JSON.parse keeps the last one silently. */
+export interface JsonDuplicateKey {
+  /** Path of the field, e.g. ['stops', 0, 'name']. */
+  path: Array<string | number>;
+  /** Offsets of the first and the repeated field name. */
+  firstOffset: number;
+  offset: number;
+}
+
 class Scanner {
   i = 0;
+  readonly duplicates: JsonDuplicateKey[] = [];
+  private readonly path: Array<string | number> = [];
   constructor(private readonly text: string) {}
 
   fail(reason: string): never {
@@ -48,6 +59,7 @@ class Scanner {
       this.i++;
       return;
     }
+    const seen = new Map<string, number>();
     for (;;) {
       this.skipSpace();
       if (this.text[this.i] !== '"') {
@@ -55,11 +67,17 @@ class Scanner {
           this.text[this.i] === '}' ? 'trailing comma before "}"' : `expected a double-quoted field name but found ${this.describeHere()}`,
         );
       }
-      this.string();
+      const keyOffset = this.i;
+      const key = this.fieldName();
+      const first = seen.get(key);
+      if (first !== undefined) this.duplicates.push({ path: [...this.path, key], firstOffset: first, offset: keyOffset });
+      else seen.set(key, keyOffset);
       this.skipSpace();
       if (this.text[this.i] !== ':') this.fail(`expected ":" after the field name but found ${this.describeHere()}`);
       this.i++;
+      this.path.push(key);
       this.value();
+      this.path.pop();
       this.skipSpace();
       if (this.text[this.i] === ',') {
         this.i++;
@@ -80,10 +98,12 @@ class Scanner {
       this.i++;
       return;
     }
-    for (;;) {
+    for (let index = 0; ; index++) {
       this.skipSpace();
       if (this.text[this.i] === ']') this.fail('trailing comma before "]"');
+      this.path.push(index);
       this.value();
+      this.path.pop();
       this.skipSpace();
       if (this.text[this.i] === ',') {
         this.i++;
@@ -94,6 +114,17 @@ class Scanner {
         return;
       }
       this.fail(`expected "," or "]" but found ${this.describeHere()}`);
+    }
+  }
+
+  fieldName(): string {
+    const start = this.i;
+    this.string();
+    const raw = this.text.slice(start, this.i);
+    try {
+      return JSON.parse(raw) as string;
+    } catch {
+      return raw;
     }
   }
 
@@ -133,6 +164,17 @@ export function findJsonSyntaxProblem(text: string): JsonSyntaxProblem | null {
     if (typeof problem === 'object' && problem !== null && 'offset' in problem) return problem as JsonSyntaxProblem;
     throw problem;
   }
+}
+
+/** Field names repeated inside one object, in text order. Call on text JSON.parse accepted. */
+export function findJsonDuplicateKeys(text: string): JsonDuplicateKey[] {
+  const scanner = new Scanner(text);
+  try {
+    scanner.document();
+  } catch {
+    return [];
+  }
+  return scanner.duplicates;
 }
 
 /** 0-based offset → 1-based line and column. */

@@ -21,6 +21,8 @@ export interface CsvOrigin {
   rows: number[];
   /** Per entry: field path inside the entry (e.g. `location.coords.lat`) → column name. */
   columns: Map<string, string>[];
+  /** Field path → header column for every column of the table, also where a row left it empty. */
+  headerColumns?: Map<string, string>;
 }
 
 /** Top-level array key (`stops`, `drivers`, `ordersData`, `routesData`) → its CSV origin. */
@@ -54,6 +56,9 @@ export class PathNamer {
       const column = columns.get(keys.slice(0, n).join('.'));
       if (column !== undefined) return { file: origin.file, row: origin.rows[index]!, column };
     }
+    // A missing value (empty cell) is named by its column when the table has one.
+    const header = origin.headerColumns?.get(keys.join('.'));
+    if (header !== undefined) return { file: origin.file, row: origin.rows[index]!, column: header };
     // An error about a whole object (e.g. a location without coordinates) names a column inside it.
     const inside = keys.length > 0 ? [...columns.entries()].find(([field]) => field.startsWith(`${keys.join('.')}.`)) : undefined;
     if (inside) return { file: origin.file, row: origin.rows[index]!, column: inside[1] };
@@ -65,6 +70,8 @@ export class PathNamer {
 export function show(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  // JSON 1e400 and YAML .inf arrive as Infinity: say why such a number cannot be used.
+  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'NaN (not a number)' : `${value} (too large)`;
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
   if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : 'a list';
   if (typeof value === 'object') return 'an object';

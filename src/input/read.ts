@@ -4,7 +4,8 @@ import { basename, extname } from 'node:path';
 import { parseDocument } from 'yaml';
 import { InputError } from '../errors.js';
 import type { InputFormat } from './index.js';
-import { findJsonSyntaxProblem, lineColumn } from './json-position.js';
+import { findJsonDuplicateKeys, findJsonSyntaxProblem, lineColumn } from './json-position.js';
+import { formatPath } from './paths.js';
 
 const EXTENSIONS: Record<string, InputFormat> = {
   '.json': 'json',
@@ -80,8 +81,9 @@ async function readStdin(): Promise<string> {
 
 export function parseJson(text: string, label: string): unknown {
   const source = text.replace(/^\uFEFF/, '');
+  let parsed: unknown;
   try {
-    return JSON.parse(source);
+    parsed = JSON.parse(source);
   } catch (error) {
     if (source.trim() === '') {
       throw new InputError(`${label}: the file is empty`, [{ path: label, message: 'the file is empty' }], 'invalid_json');
@@ -96,6 +98,24 @@ export function parseJson(text: string, label: string): unknown {
       'invalid_json',
     );
   }
+  rejectDuplicateKeys(source, label);
+  return parsed;
+}
+
+/** Like YAML, a field given twice is an error: JSON.parse would keep the last one silently. */
+function rejectDuplicateKeys(source: string, label: string): void {
+  const duplicates = findJsonDuplicateKeys(source);
+  if (duplicates.length === 0) return;
+  const details = duplicates.map((d) => {
+    const first = lineColumn(source, d.firstOffset);
+    const again = lineColumn(source, d.offset);
+    return {
+      path: formatPath(d.path),
+      message: `given twice (line ${first.line}, column ${first.column} and line ${again.line}, column ${again.column}); keep only one`,
+    };
+  });
+  const summary = details.length === 1 ? `${details[0]!.path}: ${details[0]!.message}` : `${details.length} fields given twice`;
+  throw new InputError(`${label}: invalid JSON: ${summary}`, details, 'invalid_json');
 }
 
 export function parseYaml(text: string, label: string): unknown {

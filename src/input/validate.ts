@@ -12,6 +12,7 @@ import { projectSpec } from './convert-project.js';
 import type { DocumentKind, LoadedProblem, LoadOptions } from './index.js';
 import { ONEOFF_FIELDS, PROJECT_FIELDS, unknownFieldWarnings } from './known-fields.js';
 import { limitErrors } from './limits.js';
+import type { ReferenceError } from './csv-references.js';
 import type { CsvOrigins } from './paths.js';
 import { PathNamer, show } from './paths.js';
 import { oneoffSchema } from './schema/oneoff.js';
@@ -23,6 +24,12 @@ export interface ValidateContext {
   origins?: CsvOrigins;
   /** Prefix for the error message, e.g. the file name. */
   source?: string;
+  /** True when entry lists may name CSV tables (a file on disk), so messages offer that form. */
+  csvReferences?: boolean;
+  /** CSV tables that could not be read, reported together with the document's other errors. */
+  referenceErrors?: ReferenceError[];
+  /** Top-level keys whose CSV table failed: their file-name value has no further errors. */
+  failedKeys?: ReadonlySet<string>;
 }
 
 export function problemFromDocument(
@@ -40,12 +47,18 @@ export function problemFromDocument(
       ? [...oneoffRejections(doc), ...limitErrors(doc, 'routesData', 'ordersData')]
       : limitErrors(doc, 'drivers', 'stops');
   // Over the limits nothing else is checked: validating 100,000 entries only to reject them is wasted work.
-  if (upfront.some((d) => d.message.includes('at most'))) throw invalid(label, upfront, context);
+  if (upfront.some((d) => d.message.includes('at most'))) {
+    throw invalid(label, [...upfront, ...(context.referenceErrors ?? []).map((r) => r.detail)], context);
+  }
 
   const schema = kind === 'project' ? projectSchema : oneoffSchema;
   const parsed = schema.safeParse(doc, { error: (issue) => genericMessage(issue as unknown as ZodIssueLike) });
-  const schemaErrors = parsed.success ? [] : issueDetails(parsed.error.issues, namer, doc);
-  const errors = [...upfront, ...schemaErrors];
+  const issues = parsed.success ? [] : (parsed.error.issues as unknown as ZodIssueLike[]);
+  const located = [
+    ...issueDetails(issues, namer, doc, context),
+    ...(context.referenceErrors ?? []).map(({ field, detail }) => ({ top: field, detail })),
+  ];
+  const errors = [...upfront, ...inDocumentOrder(located, doc)];
   if (!parsed.success || errors.length > 0) throw invalid(label, errors, context);
 
   const log = new ConversionLog(namer);
@@ -81,6 +94,8 @@ interface ZodIssueLike {
   minimum?: unknown;
   maximum?: unknown;
   values?: unknown[];
+  /** invalid_union: the issues of each branch, paths relative to the union. */
+  errors?: ZodIssueLike[][];
 }
 
 /** Messages for the issues the field schemas do not word themselves. */
@@ -106,20 +121,77 @@ function article(expected: string): string {
   return words[expected] ?? `a ${expected}`;
 }
 
-/** One detail per issue, in document order, deduplicated (a union reports a value once). */
-function issueDetails(issues: readonly ZodIssueLike[], namer: PathNamer, doc: Record<string, unknown>): ErrorDetail[] {
-  const details: ErrorDetail[] = [];
+interface LocatedDetail {
+  /** The top-level field the detail is under, to keep details in the document's order. */
+  top: string;
+  detail: ErrorDetail;
+}
+
+/** One detail per issue, deduplicated (a union reports a value once). */
+function issueDetails(
+  issues: readonly ZodIssueLike[],
+  namer: PathNamer,
+  doc: Record<string, unknown>,
+  context: ValidateContext,
+): LocatedDetail[] {
+  const details: LocatedDetail[] = [];
   const seen = new Set<string>();
-  for (const issue of issues) {
-    const path = namer.name(issue.path);
+  for (const issue of issues.flatMap((i) => pickedBranchIssues(i, []))) {
     if (isExplainedByRejection(issue, doc)) continue;
-    const message = issue.message;
+    if (context.failedKeys?.has(String(issue.path[0])) && issue.path.length === 1) continue;
+    const path = namer.name(issue.path);
+    const message = entryListMessage(issue, doc, context) ?? issue.message;
     const key = `${path}\u0000${message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    details.push({ path, message });
+    details.push({ top: String(issue.path[0] ?? ''), detail: { path, message } });
   }
   return details;
+}
+
+/**
+ * A union issue whose value clearly chose one branch (e.g. an object for load, which is a number
+ * or an object) is replaced by that branch's own issues, so the error names the exact field
+ * inside (`load.w`) rather than blaming the whole value. A value of no branch's type keeps the
+ * union's message, which lists every allowed form.
+ */
+function pickedBranchIssues(issue: ZodIssueLike, prefix: readonly PropertyKey[]): ZodIssueLike[] {
+  const path = [...prefix, ...issue.path];
+  if (issue.code !== 'invalid_union' || !issue.errors) return [{ ...issue, path }];
+  const typeMatched = issue.errors.filter(
+    (branch) => branch.length > 0 && !branch.some((inner) => inner.path.length === 0 && inner.code === 'invalid_type'),
+  );
+  if (typeMatched.length !== 1) return [{ ...issue, path }];
+  return typeMatched[0]!.flatMap((inner) => pickedBranchIssues(inner, path));
+}
+
+const ENTRY_LISTS: Record<string, string> = {
+  drivers: 'drivers',
+  stops: 'stops',
+  routesData: 'routes',
+  ordersData: 'orders',
+};
+
+/** `drivers: 5` in a file: say that a list or a CSV file name is wanted. */
+function entryListMessage(issue: ZodIssueLike, doc: Record<string, unknown>, context: ValidateContext): string | null {
+  const key = String(issue.path[0]);
+  const what = ENTRY_LISTS[key];
+  if (!what || issue.path.length !== 1 || !context.csvReferences || issue.code !== 'invalid_type') return null;
+  const forms = `a list of ${what} or the name of a CSV file (e.g. ${what}.csv)`;
+  return doc[key] === undefined ? `missing; give ${forms}` : `${show(doc[key])} is not allowed; use ${forms}`;
+}
+
+/** Details sorted by where their top-level field appears in the document (stable inside one). */
+function inDocumentOrder(details: LocatedDetail[], doc: Record<string, unknown>): ErrorDetail[] {
+  const keys = Object.keys(doc);
+  const rank = (top: string) => {
+    const index = keys.indexOf(top);
+    return index < 0 ? keys.length : index;
+  };
+  return details
+    .map((located, index) => ({ located, index }))
+    .sort((a, b) => rank(a.located.top) - rank(b.located.top) || a.index - b.index)
+    .map(({ located }) => located.detail);
 }
 
 /** A missing `routesData` next to a plain `routes` is already reported as the rejected form. */

@@ -342,3 +342,97 @@ describe('warnings', () => {
     expect(loaded.warnings).toEqual([{ path: 'drivers', message: 'no drivers: every stop will be left unserved' }]);
   });
 });
+
+describe('a value that picked one form of a union is checked as that form', () => {
+  it('object load: the error names the exact dimension and what is allowed', () => {
+    const error = inputError(() => load(withStop({ load: { w: 'heavy' } })));
+    expect(error.details).toEqual([{ path: 'stops[0].load.w', message: '"heavy" is not allowed; use a number ≥ 0' }]);
+  });
+
+  it('object capacity: every bad dimension is named, of drivers and of one-off routes', () => {
+    const project_ = inputError(() => load(withDriver({ capacity: { w: -1, v: true } })));
+    expect(project_.details.map((d) => d.path)).toEqual(['drivers[0].capacity.w', 'drivers[0].capacity.v']);
+    expect(detailAt(project_, 'drivers[0].capacity.v').message).toBe('true is not allowed; use a number ≥ 0');
+    const oneoff_ = inputError(() => load(oneoff({ routesData: [route('Van', { capacity: { w: null } })] })));
+    expect(detailAt(oneoff_, 'routesData[0].constraints.capacity.w').message).toBe('null is not allowed; use a number ≥ 0');
+  });
+
+  it('default_load and one-off load objects are checked per dimension too', () => {
+    const a = inputError(() => load(project({ settings: { default_load: { weight: '1' } } })));
+    expect(a.details.map((d) => d.path)).toEqual(['settings.default_load.weight']);
+    const b = inputError(() => load(oneoff({ ordersData: [order('A', { load: { weight: 1, volume: 'x' } })] })));
+    expect(b.details.map((d) => d.path)).toEqual(['ordersData[0].load.volume']);
+  });
+
+  it('a value of no allowed form keeps the message listing every form', () => {
+    const error = inputError(() => load(withStop({ load: [1, 2] })));
+    expect(detailAt(error, 'stops[0].load').message).toBe(
+      'a list is not allowed; use a number ≥ 0 or an object of named numbers ≥ 0 (e.g. {weight: 12, volume: 0.4})',
+    );
+    const speed = inputError(() => load(withDriver({ speed: { x: 1 } })));
+    expect(detailAt(speed, 'drivers[0].speed').message).toMatch(/^an object is not allowed; use faster, fast/);
+  });
+
+  it('load dimensions must have a name', () => {
+    const error = inputError(() => load(withStop({ load: { '': 1 } })));
+    expect(detailAt(error, 'stops[0].load').message).toMatch(/dimension with an empty name is not allowed/);
+  });
+});
+
+describe('time windows: an empty window is an error, an overnight one is not', () => {
+  it('an empty one-off timeWindows entry (neither startTime nor endTime) is named', () => {
+    const error = inputError(() => load(oneoff({ ordersData: [order('A', { timeWindows: [{ startTime: '08:00' }, {}] })] })));
+    expect(error.details).toEqual([
+      { path: 'ordersData[0].timeWindows[1]', message: 'has neither startTime nor endTime; give at least one (HH:mm), or remove the window' },
+    ]);
+  });
+
+  it('an empty project time_windows entry is named', () => {
+    const error = inputError(() => load(withStop({ time_windows: [{}] })));
+    expect(detailAt(error, 'stops[0].time_windows[0]').message).toMatch(/^has neither start nor end/);
+  });
+
+  it('a window with only an end, or an end before its start (overnight), is accepted in both forms', () => {
+    expect(() => load(oneoff({ ordersData: [order('A', { timeWindows: [{ endTime: '10:00' }, { startTime: '22:00', endTime: '02:00' }] })] }))).not.toThrow();
+    expect(() => load(project({ stops: [stop('A', { start: '22:00', end: '02:00' }), stop('B', { time_windows: [{ start: '23:00', end: '01:00' }] })] }))).not.toThrow();
+  });
+});
+
+describe('malformed values: the value given and what is allowed', () => {
+  it('booleans given as strings are refused, each at its path', () => {
+    const error = inputError(() => load(project({ settings: { strict_start: 'true', auto_balance: 'yes' } })));
+    expect(error.details).toEqual([
+      { path: 'settings.strict_start', message: '"true" is not allowed; use true or false' },
+      { path: 'settings.auto_balance', message: '"yes" is not allowed; use true or false' },
+    ]);
+  });
+
+  it('numbers too large to use (JSON 1e400, YAML .inf) and NaN say so', () => {
+    const error = inputError(() => load(project({ stops: [stop('A', { duration: Infinity }), stop('B', {}, { lat: NaN, lng: 4 })] })));
+    expect(detailAt(error, 'stops[0].duration').message).toBe('Infinity (too large) is not allowed; use a number of minutes ≥ 0 (fractions allowed)');
+    expect(detailAt(error, 'stops[1].location.coords.lat').message).toBe('NaN (not a number) is not allowed; use a latitude from -90 to 90');
+  });
+
+  it('NaN-like and numeric strings are not numbers', () => {
+    const error = inputError(() => load(oneoff({ options: { defaultOrderDuration: 'NaN', squashDuration: '5' } })));
+    expect(error.details.map((d) => d.message)).toEqual([
+      '"5" is not allowed; use a number of minutes ≥ 0 (fractions allowed)',
+      '"NaN" is not allowed; use a number of minutes ≥ 0 (fractions allowed)',
+    ]);
+  });
+
+  it('empty or blank names are refused for the project, drivers and stops', () => {
+    const error = inputError(() => load(project({ name: '', drivers: [driver('  ')], stops: [stop('')] })));
+    expect(error.details.map((d) => d.path)).toEqual(['name', 'drivers[0].name', 'stops[0].name']);
+  });
+
+  it('entries that are not objects are each named', () => {
+    const error = inputError(() => load(project({ drivers: [null], stops: [null, 5, 's'] })));
+    expect(error.details.map((d) => `${d.path}: ${d.message}`)).toEqual([
+      'drivers[0]: null is not allowed; use a driver object',
+      'stops[0]: null is not allowed; use a stop object',
+      'stops[1]: 5 is not allowed; use a stop object',
+      'stops[2]: "s" is not allowed; use a stop object',
+    ]);
+  });
+});

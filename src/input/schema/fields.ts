@@ -77,9 +77,25 @@ export const speed = z
 const LOAD_ALLOWED = 'a number ≥ 0 or an object of named numbers ≥ 0 (e.g. {weight: 12, volume: 0.4})';
 /** Load and capacity: a number (the scalar dimension) or an object of named dimensions. */
 export const loadValue = z.union(
-  [nonNegative(LOAD_ALLOWED), z.record(z.string(), nonNegative('a number ≥ 0'))],
+  [
+    nonNegative(LOAD_ALLOWED),
+    z.record(z.string(), nonNegative('a number ≥ 0')).refine((dimensions) => !Object.keys(dimensions).some((key) => key.trim() === ''), {
+      message: 'a dimension with an empty name is not allowed; name each dimension (e.g. {weight: 12})',
+    }),
+  ],
   allowed(LOAD_ALLOWED),
 );
+
+/**
+ * An empty window (`{}`) is almost surely a mistake: it would allow any time and so make the
+ * stop's other windows meaningless.
+ */
+export function windowHasAnEnd(startKey: string, endKey: string) {
+  return {
+    message: `has neither ${startKey} nor ${endKey}; give at least one (HH:mm), or remove the window`,
+    when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null && !Array.isArray(payload.value),
+  };
+}
 
 const LABELS_ALLOWED = 'a name or a list of names';
 /** A single name is a list of one, so an element error can point at its position (`tags[1]`). */

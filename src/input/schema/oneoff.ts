@@ -1,7 +1,7 @@
 /** Surface B: a one-off schedule request (routesData, ordersData, options). */
 import { z } from 'zod';
 import { addressOnlyMessage } from './messages.js';
-import { allowed, clock, flag, labels, latitude, loadValue, longitude, minutes, name, optional, text } from './fields.js';
+import { allowed, clock, windowHasAnEnd, flag, labels, latitude, loadValue, longitude, minutes, name, optional, text } from './fields.js';
 
 export const locationEntry = z.object(
   {
@@ -65,10 +65,9 @@ function hasStartLocation(route: { constraints?: { startLocations?: unknown } | 
   return starts !== undefined && starts !== null && !(Array.isArray(starts) && starts.length === 0);
 }
 
-export const timeWindowEntry = z.object(
-  { startTime: optional(clock), endTime: optional(clock) },
-  allowed('an object {startTime, endTime}'),
-);
+export const timeWindowEntry = z
+  .object({ startTime: optional(clock), endTime: optional(clock) }, allowed('an object {startTime, endTime}'))
+  .refine((w) => w.startTime != null || w.endTime != null, windowHasAnEnd('startTime', 'endTime'));
 
 export const orderSchema = z.object(
   {

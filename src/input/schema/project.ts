@@ -18,6 +18,7 @@ import {
   priority,
   speed,
   text,
+  windowHasAnEnd,
 } from './fields.js';
 import { addressOnlyMessage } from './messages.js';
 
@@ -58,7 +59,9 @@ export const driverSchema = z.object(
  * `time_windows` is a routeplan extension for projects (a CSV `time_windows` column lands
  * here): several windows, any one of which may be used, like the one-off `timeWindows`.
  */
-export const stopWindow = z.object({ start: optional(clock), end: optional(clock) }, allowed('an object {start, end}'));
+export const stopWindow = z
+  .object({ start: optional(clock), end: optional(clock) }, allowed('an object {start, end}'))
+  .refine((w) => w.start != null || w.end != null, windowHasAnEnd('start', 'end'));
 
 export const stopSchema = z.object(
   {
