@@ -112,6 +112,25 @@ export class MoveEvaluator {
     return b < 0 ? 0 : this.dist[a * this.N + b]!;
   }
 
+  /**
+   * Whether route v can take stops seq_src[from..to) in place of stop `out` (-1: none) without
+   * exceeding a capacity: a cheap necessary check before the full evaluation.
+   */
+  loadFits(sol: Solution, v: number, src: number, from: number, to: number, out: number): boolean {
+    const inst = this.inst;
+    if (!inst.capacityActive) return true;
+    const dims = inst.dims;
+    const seq = sol.seq[src]!;
+    for (let k = 0; k < dims; k++) {
+      let load = sol.load[v * dims + k]!;
+      for (let i = from; i < to; i++) load += inst.stopLoad[seq[i]! * dims + k]!;
+      if (out >= 0) load -= inst.stopLoad[out * dims + k]!;
+      const cap = inst.vCap[v * dims + k]!;
+      if (load > cap + 1e-9 * Math.max(1, Math.abs(cap))) return false;
+    }
+    return true;
+  }
+
   /** Makes route v's summaries current; call before building plans that read route v. */
   prepare(sol: Solution, v: number): void {
     this.segments.ensure(sol, v, this.acc);

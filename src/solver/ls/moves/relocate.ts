@@ -32,6 +32,7 @@ export class RelocateString implements Operator {
     const before = filter ? moves.locBefore(sol, ru, pu) : 0;
     const after = filter ? moves.locAt(sol, ru, pu + L) : 0;
     const saved = filter ? moves.arc(before, first) + moves.arc(last, after) - moves.arc(before, after) : 0;
+    if (ru !== rx && !moves.loadFits(sol, rx, ru, pu, pu + L, -1)) return 0;
     const directions = L === 1 ? 1 : 2;
     for (let reversed = 0; reversed < directions; reversed++) {
       if (filter && reversed === 1 && !moves.symmetric) break;

@@ -11,6 +11,7 @@ export class Swap implements Operator {
     const rx = sol.routeOf[x]!;
     const pu = sol.posOf[u]!;
     const px = sol.posOf[x]!;
+    if (ru !== rx && !(moves.loadFits(sol, ru, rx, px, px + 1, u) && moves.loadFits(sol, rx, ru, pu, pu + 1, x))) return 0;
     if (moves.distanceFilter && (ru !== rx || Math.abs(pu - px) > 1)) {
       const lu = moves.inst.stopLoc[u]!;
       const lx = moves.inst.stopLoc[x]!;
