@@ -273,4 +273,55 @@ describe('CSV tables', () => {
     const error = inputError(() => loadProblemDocument(project({ stops: 'stops.csv' })));
     expect(detailAt(error, 'stops').message).toBe('"stops.csv" is not allowed; use a list of stops');
   });
+
+  it('all errors at once: an unreadable CSV table is reported together with the other errors of the document', async () => {
+    const dir = tempDir({ 'p.json': '{"name":"a","date":"2024-02-30","drivers":5,"stops":"x"}' });
+    const error = await inputErrorAsync(() => loadProblemFile(join(dir, 'p.json')));
+    expect(error.details.map((d) => d.path)).toEqual(['date', 'drivers', 'stops']);
+    expect(detailAt(error, 'drivers').message).toBe('5 is not allowed; use a list of drivers or the name of a CSV file (e.g. drivers.csv)');
+    expect(detailAt(error, 'stops').message).toMatch(/^"x": no such file/);
+    expect(error.message).toContain('3 errors');
+  });
+
+  it('all errors at once: a malformed CSV table and a directory given as a table are reported with the rest', async () => {
+    const dir = tempDir({
+      'oneoff.yaml': 'routesData: .\nordersData: orders.csv\noptions: {balanceType: ORDERS}\n',
+      'orders.csv': 'name,lat,lng\n"A,45,4\n',
+    });
+    const error = await inputErrorAsync(() => loadProblemFile(join(dir, 'oneoff.yaml')));
+    expect(error.details.map((d) => d.path)).toEqual(['routesData', 'orders.csv row 2', 'options.balanceType']);
+    expect(detailAt(error, 'routesData').message).toMatch(/is a directory, not a CSV file/);
+  });
+
+  it('a non-list, non-file-name ordersData/routesData says a list or a CSV file name is wanted', async () => {
+    const dir = tempDir({ 'o.yaml': 'routesData: {name: Van}\nordersData: 5\n' });
+    const error = await inputErrorAsync(() => loadProblemFile(join(dir, 'o.yaml')));
+    expect(error.details).toEqual([
+      { path: 'routesData', message: 'an object is not allowed; use a list of routes or the name of a CSV file (e.g. routes.csv)' },
+      { path: 'ordersData', message: '5 is not allowed; use a list of orders or the name of a CSV file (e.g. orders.csv)' },
+    ]);
+  });
+
+  it('JSON duplicate keys are an error naming the field and both lines (as in YAML)', async () => {
+    const dir = tempDir({ 'p.json': '{\n "name": "a",\n "stops": [{"name": "s", "name": "t"}],\n "name": "b"\n}' });
+    const error = await inputErrorAsync(() => loadProblemFile(join(dir, 'p.json')));
+    expect(error.details).toEqual([
+      { path: 'stops[0].name', message: 'given twice (line 3, column 13 and line 3, column 26); keep only one' },
+      { path: 'name', message: 'given twice (line 2, column 2 and line 4, column 2); keep only one' },
+    ]);
+  });
+
+  it('CSV errors name the column of an empty cell that was needed', async () => {
+    const dir = tempDir({
+      'oneoff.yaml': 'routesData: routes.csv\nordersData: orders.csv\n',
+      'routes.csv': 'name,start_lat,start_lng\nVan,45.7,\n',
+      'orders.csv': 'name,lat,lng,time_windows,load_w\nA,45.7,4.8,12:00-11:00;-,x\n',
+    });
+    const error = await inputErrorAsync(() => loadProblemFile(join(dir, 'oneoff.yaml')));
+    expect(error.details).toEqual([
+      { path: 'routes.csv row 2, column start_lng', message: 'missing; give both latitude and longitude' },
+      { path: 'orders.csv row 2, column load_w', message: '"x" is not allowed; use a number ≥ 0' },
+      { path: 'orders.csv row 2, column time_windows', message: 'has neither startTime nor endTime; give at least one (HH:mm), or remove the window' },
+    ]);
+  });
 });
