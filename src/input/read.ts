@@ -124,12 +124,11 @@ export function parseYaml(text: string, label: string): unknown {
   if (first) {
     const pos = first.linePos?.[0];
     const at = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
-    const reason = first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     throw new InputError(
-      `${label}: invalid YAML${at}: ${reason}`,
+      `${label}: invalid YAML${at}: ${yamlReason(first, text)}`,
       doc.errors.map((e) => ({
         path: e.linePos?.[0] ? `${label}:${e.linePos[0].line}:${e.linePos[0].col}` : label,
-        message: `invalid YAML: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+        message: `invalid YAML: ${yamlReason(e, text)}`,
       })),
       'invalid_yaml',
     );
@@ -138,6 +137,20 @@ export function parseYaml(text: string, label: string): unknown {
     throw new InputError(`${label}: the file is empty`, [{ path: label, message: 'the file is empty' }]);
   }
   return doc.toJS({ maxAliasCount: 1000 });
+}
+
+interface YamlProblem {
+  code: string;
+  message: string;
+  pos: [number, number];
+}
+
+/** The parser's reason in one line; a repeated key is named, like a repeated JSON field. */
+function yamlReason(error: YamlProblem, text: string): string {
+  const reason = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  if (error.code !== 'DUPLICATE_KEY') return reason;
+  const key = /^[^:\n]+/.exec(text.slice(error.pos[0]))?.[0]?.trim().replace(/^["']|["']$/g, '');
+  return key ? `the key "${key}" is given twice in one mapping; keep only one` : reason;
 }
 
 export function displayName(path: string): string {

@@ -81,10 +81,11 @@ describe('reading files', () => {
     expect(error.code).toBe('invalid_yaml');
   });
 
-  it('YAML duplicate keys are a syntax error', async () => {
-    const dir = tempDir({ 'p.yaml': 'name: P\nname: Q\ndate: 2024-05-14\n' });
+  it('YAML duplicate keys are a syntax error naming the key', async () => {
+    const dir = tempDir({ 'p.yaml': 'name: P\nname: Q\ndate: 2024-05-14\nstops:\n  - {name: A, name: B}\n' });
     const error = await inputErrorAsync(() => loadProblemFile(join(dir, 'p.yaml')));
-    expect(error.message).toMatch(/invalid YAML at line 2/);
+    expect(error.message).toMatch(/invalid YAML at line 2, column 1: the key "name" is given twice in one mapping; keep only one/);
+    expect(error.details.map((d) => d.path.replace(/^.*p\.yaml/, ''))).toEqual([':2:1', ':5:15']);
   });
 
   it('an empty file says so', async () => {
