@@ -436,3 +436,10 @@ describe('malformed values: the value given and what is allowed', () => {
     ]);
   });
 });
+
+describe('one error per mistake', () => {
+  it('one-off constraints of the wrong type are one error, not also a missing start location', () => {
+    const error = inputError(() => load(oneoff({ routesData: [{ name: 'Van', constraints: 'x' }] })));
+    expect(error.details).toEqual([{ path: 'routesData[0].constraints', message: '"x" is not allowed; use a constraints object' }]);
+  });
+});

@@ -59,8 +59,11 @@ export const routeSchema = z.object(
   when: (payload) => typeof payload.value === 'object' && payload.value !== null,
 });
 
-function hasStartLocation(route: { constraints?: { startLocations?: unknown } | null }): boolean {
-  const starts = route.constraints?.startLocations;
+function hasStartLocation(route: { constraints?: unknown }): boolean {
+  const constraints = route.constraints;
+  // Constraints of the wrong type have their own error; a missing start inside them is implied.
+  if (constraints != null && (typeof constraints !== 'object' || Array.isArray(constraints))) return true;
+  const starts = (constraints as { startLocations?: unknown } | null | undefined)?.startLocations;
   // A wrong startLocations value has its own error; only an absent or empty one is reported here.
   return starts !== undefined && starts !== null && !(Array.isArray(starts) && starts.length === 0);
 }
