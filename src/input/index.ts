@@ -9,7 +9,7 @@ import type { Warning } from '../errors.js';
 import { InputError } from '../errors.js';
 import { loadBenchmarkText } from './benchmark/index.js';
 import { inlineCsvReferences } from './csv-references.js';
-import { formatOf, parseJson, parseYaml, readSourceText } from './read.js';
+import { FORMAT_FLAGS, formatOf, parseJson, parseYaml, readSourceText } from './read.js';
 import { problemFromDocument } from './validate.js';
 
 export { problemSummaryLines } from './summary.js';
@@ -36,8 +36,8 @@ export interface LoadedProblem {
 /** Reads, validates and normalizes a problem file (`-` = stdin). Throws InputError (all problems at once). */
 export async function loadProblemFile(path: string, options: LoadOptions = {}): Promise<LoadedProblem> {
   if (path === '-' && !options.format) {
-    throw new InputError('Reading a problem from stdin (-) needs its format: pass --format json, yaml, solomon or vrplib', [
-      { path: '--format', message: 'missing; give json, yaml, solomon or vrplib when reading stdin' },
+    throw new InputError(`Reading a problem from stdin (-) needs its format: pass ${FORMAT_FLAGS}`, [
+      { path: '--input-format', message: 'missing; give json, yaml or csv when reading stdin' },
     ]);
   }
   const text = await readSourceText(path);

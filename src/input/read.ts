@@ -21,6 +21,9 @@ export function isInputFormat(value: string): value is InputFormat {
   return (FORMATS as readonly string[]).includes(value);
 }
 
+/** How the command line names the format (the input layer's one `format` option is two flags there). */
+export const FORMAT_FLAGS = '--input-format json, yaml or csv (or --format solomon or vrplib for a benchmark instance)';
+
 /** The format named by the extension or, for `.txt` and others, recognised from the text. */
 export function formatOf(path: string, text: string, forced?: InputFormat): InputFormat {
   if (forced) {
@@ -36,7 +39,7 @@ export function formatOf(path: string, text: string, forced?: InputFormat): Inpu
   const sniffed = sniffFormat(text);
   if (sniffed) return sniffed;
   throw new InputError(
-    `Cannot tell the format of ${path}: name it .json, .yaml, .yml, .csv or .vrp, or pass --format (${FORMATS.join(', ')})`,
+    `Cannot tell the format of ${path}: name it .json, .yaml, .yml, .csv or .vrp, or pass ${FORMAT_FLAGS}`,
     [{ path, message: 'unknown file format' }],
   );
 }

@@ -100,11 +100,11 @@ describe('reading files', () => {
     expect(error.message).toMatch(/p\.json: invalid project: date: "tomorrow" is not allowed/);
   });
 
-  it('an unknown extension is sniffed from the text, or an error asks for --format', async () => {
+  it('an unknown extension is sniffed from the text, or an error asks for --input-format', async () => {
     const dir = tempDir({ 'p.txt': JSON.stringify(oneoff()), 'q.dat': '\u0000\u0001' });
     expect((await loadProblemFile(join(dir, 'p.txt'))).kind).toBe('oneoff');
     const error = await inputErrorAsync(() => loadProblemFile(join(dir, 'q.dat')));
-    expect(error.message).toMatch(/pass --format/);
+    expect(error.message).toMatch(/pass --input-format json, yaml or csv \(or --format solomon or vrplib/);
   });
 
   it('an explicit format wins over the extension', async () => {
@@ -114,8 +114,8 @@ describe('reading files', () => {
 
   it('stdin (-) needs options.format', async () => {
     const error = await inputErrorAsync(() => loadProblemFile('-'));
-    expect(error.message).toMatch(/stdin \(-\) needs its format/);
-    expect(error.details[0]!.path).toBe('--format');
+    expect(error.message).toMatch(/stdin \(-\) needs its format: pass --input-format/);
+    expect(error.details[0]!.path).toBe('--input-format');
   });
 
   it('stdin (-) is read with the given format', async () => {
