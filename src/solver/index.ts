@@ -25,9 +25,14 @@ export { scheduleRoute } from './route-eval.js';
 /** Share of the time limit the construction may use before finishing greedily. */
 const CONSTRUCTION_SHARE = 0.5;
 /** …and at most this long, so that a first plan is ready within seconds even under a long limit. */
-const CONSTRUCTION_CAP_MS = 8000;
-/** Share of the time limit after which the search stops, leaving room to build the result. */
-const SEARCH_SHARE = 0.93;
+const CONSTRUCTION_CAP_MS = 5000;
+/**
+ * Time kept back from the search to build the result (final fill, schedules, unserved reasons):
+ * grows with the problem, at most this share of the limit.
+ */
+const RESERVE_SHARE = 0.07;
+const RESERVE_BASE_MS = 100;
+const RESERVE_PER_STOP_MS = 0.2;
 
 export async function solve(problem: Problem, options: SolveOptions): Promise<SolveResult> {
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
@@ -49,7 +54,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
 
   const outcome = await search(sol, inserter, evaluator, {
     started,
-    deadline: started + limit * SEARCH_SHARE,
+    deadline: started + limit - Math.min(limit * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * inst.nStops),
     seed: options.seed ?? 0,
     maxIterations: options.maxIterations,
     maxNoImprove: options.maxNoImprove,

@@ -4,6 +4,7 @@
  * then reinsert the removed and all unserved stops greedily — highest priority first, then
  * in a randomly chosen order — with blinks (positions skipped at random). Acceptance is
  * lexicographic on levels 1–3 (never worse) and simulated annealing on the level-4 cost.
+ * A granular local search (ls/) polishes the first plan and the candidates before acceptance.
  * Routes are only ever changed through the exact evaluator, so every state is feasible.
  */
 import { aloneReason } from './unserved.js';
@@ -166,8 +167,12 @@ export async function search(
       }
     }
     for (const u of removed) justRemoved[u] = 0;
-    localSearch?.run(candidate, limits.deadline);
-    const candidateObj = candidate.objective(unit);
+    let candidateObj = candidate.objective(unit);
+    // With summaries every candidate is polished; with exact pricing (O(route) a move) only
+    // those that already beat the best plan.
+    if (localSearch && (localSearch.fast || compareObjective(candidateObj, bestObj, inst.minimizeRoutes) < 0)) {
+      if (localSearch.run(candidate, limits.deadline) > 0) candidateObj = candidate.objective(unit);
+    }
     const upper = compareUpperLevels(candidateObj, currentObj, inst.minimizeRoutes);
     const accept =
       upper < 0 || (upper === 0 && candidateObj.cost < currentObj.cost - temperature * Math.log(1 - rng.next()));

@@ -201,6 +201,14 @@ describe('stopping and reproducibility', () => {
     expect(seen.every((n) => n === 60)).toBe(true);
   });
 
+  it('onProgress: the first report is the complete construction, before any search iteration', async () => {
+    const problem = randomProblem(16, { stops: 80, vehicles: 6 });
+    const reports: Array<{ iterations: number; total: number }> = [];
+    await solve(problem, { timeLimitMs: 60_000, seed: 0, maxIterations: 30, onProgress: (p) => reports.push({ iterations: p.iterations, total: p.served + p.unserved }) });
+    expect(reports[0]).toEqual({ iterations: 0, total: 80 });
+    expect(reports.at(-1)!.iterations).toBe(30);
+  });
+
   it('an empty problem solves to an empty plan', async () => {
     const none = await solve(buildProblem({ vehicles: [{ start: DEPOT }], stops: [] }), quick);
     expect(none.routes).toEqual([]);

@@ -6,20 +6,22 @@
  * neighbourhood of the changed routes is searched again. Ends when a whole pass finds nothing
  * (a local optimum) or at the deadline.
  *
- * Moves are priced with the segment summaries (`MoveEvaluator`) and applied through the exact
- * evaluator, so the solution stays feasible whatever the fast path says.
+ * Moves are priced by `MoveEvaluator` (segment summaries where they apply, else the exact
+ * evaluator) and applied through the exact evaluator, so the solution stays feasible whatever
+ * the fast path says. `fast` tells which pricing is in use: exact pricing costs O(route) per
+ * move, so the search then runs the local search less often.
  */
 import type { SolverInstance } from '../instance.js';
 import type { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route-eval.js';
 import { nextStamp, type Solution } from '../solution.js';
-import { IMPROVEMENT_EPS, MoveEvaluator } from './move.js';
+import { MoveEvaluator } from './move.js';
 import type { Operator } from './moves/operator.js';
 import { RelocateString } from './moves/relocate.js';
 import { Swap } from './moves/swap.js';
+import { SwapStar } from './moves/swap-star.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
 import { granularNeighbours } from './neighbours.js';
-import { segmentsApply } from './segments.js';
 
 /** Size of the granular neighbourhood. */
 export const LS_NEIGHBOURS = 30;
@@ -49,10 +51,14 @@ export class LocalSearch {
   private readonly classCount: number;
   readonly stats: LocalSearchStats = { moves: 0, rejectedByExact: 0 };
 
-  /** Null when the instance is not one the segment summaries describe exactly. */
+  /** Null when balancing is on: its spread penalty is not a sum over routes, which moves price. */
   static create(inst: SolverInstance, evaluator: RouteEvaluator, rng: Rng, k = LS_NEIGHBOURS): LocalSearch | null {
-    if (!segmentsApply(inst) || inst.nStops < 2) return null;
+    if (inst.balance !== 'none' || inst.nStops < 2 || inst.nVehicles === 0) return null;
     return new LocalSearch(inst, evaluator, rng, k);
+  }
+
+  get fast(): boolean {
+    return this.moves.fast;
   }
 
   private constructor(
@@ -62,8 +68,8 @@ export class LocalSearch {
     k: number,
   ) {
     this.inst = inst;
-    this.moves = new MoveEvaluator(inst);
-    this.operators = [new RelocateString(1), new Swap(), new TwoOptStar(), new TwoOpt(), new RelocateString(2), new RelocateString(3)];
+    this.moves = new MoveEvaluator(inst, evaluator);
+    this.operators = [new RelocateString(1), new Swap(), new TwoOptStar(), new TwoOpt(), new RelocateString(2), new RelocateString(3), new SwapStar()];
     this.neighbours = granularNeighbours(inst, k);
     this.k = Math.min(k, Math.max(0, inst.nStops - 1));
     this.lastTested = new Float64Array(inst.nStops).fill(-1);
@@ -182,7 +188,7 @@ export class LocalSearch {
       moves.prepare(sol, v);
       moves.plans[0].reset(ru).range(ru, 0, pu).range(ru, pu + 1, sol.len[ru]!);
       moves.plans[1].reset(v).stop(u);
-      if (moves.delta(sol, 2) < -IMPROVEMENT_EPS && this.commit(sol, 2)) return true;
+      if (moves.improves(sol, 2) && this.commit(sol, 2)) return true;
     }
     return false;
   }

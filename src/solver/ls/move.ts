@@ -1,14 +1,16 @@
 /**
  * A local-search move, described as the new stop sequences of the routes it changes, each
  * assembled from pieces of the current routes (ranges, reversed ranges, single stops). The
- * one `MoveEvaluator` prices a move in O(pieces) with the segment summaries, owns the weights
- * of the objective as seen by the local search, and applies a move through the exact
- * evaluator, undoing it if the exact rules disagree.
+ * one `MoveEvaluator` prices a move, owns the weights of the objective as seen by the local
+ * search, and applies a move through the exact evaluator, undoing it if the exact rules
+ * disagree. Pricing is O(pieces) with the segment summaries on problems they describe
+ * (`segmentsApply`), and otherwise the exact evaluator on the assembled route (O(route)),
+ * where permitted violations (lateness, overtime, overload) come before cost.
  */
 import type { SolverInstance } from '../instance.js';
-import type { RouteEvaluator } from '../route-eval.js';
+import { loadExceeds, type RouteEvaluator } from '../route-eval.js';
 import { ROUTE_KEY, type Solution } from '../solution.js';
-import { RouteSegments, SegmentAcc } from './segments.js';
+import { RouteSegments, SegmentAcc, segmentsApply } from './segments.js';
 
 const RANGE = 0;
 const REVERSED = 1;
@@ -60,6 +62,8 @@ export const IMPROVEMENT_EPS = 1e-7;
 
 export class MoveEvaluator {
   readonly inst: SolverInstance;
+  /** True when moves are priced with the segment summaries, false when with the exact evaluator. */
+  readonly fast: boolean;
   readonly segments: RouteSegments;
   readonly plans: [RoutePlan, RoutePlan] = [new RoutePlan(), new RoutePlan()];
   /** Number of routes the current move changes (1 or 2). */
@@ -79,10 +83,20 @@ export class MoveEvaluator {
   readonly symmetric: boolean;
   private readonly dist: Int32Array;
   private readonly N: number;
+  /** Exact pricing: the assembled route and its load. */
+  private readonly evalSeq: Int32Array;
+  private readonly evalLoad: Float64Array;
+  /** Violations of the last priced plan (exact pricing), and of the last priced move. */
+  private planViolations = 0;
+  /** Change of permitted violations of the last `delta` (always 0 with the segment summaries). */
+  violationDelta = 0;
 
-  constructor(inst: SolverInstance) {
+  constructor(inst: SolverInstance, private readonly evaluator: RouteEvaluator) {
     this.inst = inst;
+    this.fast = segmentsApply(inst);
     this.segments = new RouteSegments(inst);
+    this.evalSeq = new Int32Array(inst.nStops + 1);
+    this.evalLoad = new Float64Array(inst.dims);
     this.acc = new SegmentAcc(inst.dims);
     let all = true;
     for (let i = 0; i < inst.compatible.length && all; i++) if (inst.compatible[i] !== 1) all = false;
@@ -90,7 +104,7 @@ export class MoveEvaluator {
     this.dist = inst.dist;
     this.N = inst.nLoc;
     this.symmetric = isSymmetric(inst.dist, inst.nLoc);
-    this.distanceFilter = inst.costIsDistance && !inst.minimizeRoutes && sharedDepot(inst);
+    this.distanceFilter = inst.costIsDistance && !inst.minimizeRoutes && sharedDepot(inst) && !violationsPossible(inst);
     for (let i = 0; i < 2; i++) {
       this.scratch.push(new Int32Array(inst.nStops + 1));
       this.backup.push(new Int32Array(inst.nStops + 1));
@@ -118,7 +132,7 @@ export class MoveEvaluator {
    */
   loadFits(sol: Solution, v: number, src: number, from: number, to: number, out: number): boolean {
     const inst = this.inst;
-    if (!inst.capacityActive) return true;
+    if (!inst.capacityActive || inst.allowOverload) return true;
     const dims = inst.dims;
     const seq = sol.seq[src]!;
     for (let k = 0; k < dims; k++) {
@@ -133,17 +147,18 @@ export class MoveEvaluator {
 
   /** Makes route v's summaries current; call before building plans that read route v. */
   prepare(sol: Solution, v: number): void {
-    this.segments.ensure(sol, v, this.acc);
+    if (this.fast) this.segments.ensure(sol, v, this.acc);
   }
 
   /** Objective weight of route v as it is now (cost, plus the route weight when routes are minimised). */
   currentValue(sol: Solution, v: number): number {
     const used = sol.len[v]! > 0 && this.inst.minimizeRoutes ? ROUTE_KEY : 0;
-    return this.segments.routeCost[v]! + used;
+    return (this.fast ? this.segments.routeCost[v]! : sol.rCost[v]!) + used;
   }
 
-  /** Objective weight of a planned route; Infinity when it breaks a rule. */
+  /** Objective weight of a planned route; Infinity when it breaks a rule. Sets `planViolations`. */
   planValue(sol: Solution, plan: RoutePlan): number {
+    if (!this.fast) return this.exactPlanValue(sol, plan);
     const segments = this.segments;
     const acc = this.acc;
     const v = plan.vehicle;
@@ -161,19 +176,58 @@ export class MoveEvaluator {
     }
     const cost = segments.finishRoute(acc, v);
     if (cost === Infinity) return Infinity;
+    this.planViolations = 0;
     return acc.stops > 0 && this.inst.minimizeRoutes ? cost + ROUTE_KEY : cost;
   }
 
-  /** Change of the objective if the planned routes replaced the current ones (Infinity: infeasible). */
+  private exactPlanValue(sol: Solution, plan: RoutePlan): number {
+    const inst = this.inst;
+    const v = plan.vehicle;
+    const n = this.materialize(sol, plan, this.evalSeq);
+    const dims = inst.dims;
+    const load = this.evalLoad;
+    load.fill(0);
+    const base = v * inst.nStops;
+    for (let i = 0; i < n; i++) {
+      const s = this.evalSeq[i]!;
+      if (!this.allCompatible && inst.compatible[base + s] !== 1) return Infinity;
+      for (let k = 0; k < dims; k++) load[k] += inst.stopLoad[s * dims + k]!;
+    }
+    if (!inst.allowOverload) for (let k = 0; k < dims; k++) if (loadExceeds(load[k]!, inst.vCap[v * dims + k]!)) return Infinity;
+    this.planViolations = 0;
+    if (n === 0) return 0;
+    const evaluator = this.evaluator;
+    if (!evaluator.evaluate(v, this.evalSeq, n, load)) return Infinity;
+    this.planViolations = evaluator.lateness + evaluator.overtime + evaluator.overload;
+    const cost = inst.costIsDistance ? evaluator.distance : evaluator.working;
+    return inst.minimizeRoutes ? cost + ROUTE_KEY : cost;
+  }
+
+  /**
+   * Change of the cost (with the route weight) if the planned routes replaced the current ones;
+   * Infinity when one breaks a rule. The change of permitted violations is left in `violationDelta`.
+   */
   delta(sol: Solution, count: number): number {
     let change = 0;
+    let violations = 0;
     for (let i = 0; i < count; i++) {
       const plan = this.plans[i]!;
       const value = this.planValue(sol, plan);
       if (value === Infinity) return Infinity;
       change += value - this.currentValue(sol, plan.vehicle);
+      violations += this.planViolations - (this.fast ? 0 : sol.rViol[plan.vehicle]!);
     }
+    this.violationDelta = violations;
     return change;
+  }
+
+  /** Whether the planned move improves the objective: fewer violations, or as many and a lower cost. */
+  improves(sol: Solution, count: number): boolean {
+    const change = this.delta(sol, count);
+    if (change === Infinity) return false;
+    const violations = this.violationDelta;
+    if (violations < -IMPROVEMENT_EPS) return true;
+    return violations <= IMPROVEMENT_EPS && change < -IMPROVEMENT_EPS;
   }
 
   /**
@@ -205,7 +259,7 @@ export class MoveEvaluator {
     return n;
   }
 
-  private materialize(sol: Solution, plan: RoutePlan, out: Int32Array): void {
+  private materialize(sol: Solution, plan: RoutePlan, out: Int32Array): number {
     let n = 0;
     for (let i = 0; i < plan.count; i++) {
       const kind = plan.kind[i]!;
@@ -219,6 +273,7 @@ export class MoveEvaluator {
       if (kind === RANGE) for (let j = from; j < to; j++) out[n++] = seq[j]!;
       else for (let j = to - 1; j >= from; j--) out[n++] = seq[j]!;
     }
+    return n;
   }
 
   private rangeCompatible(sol: Solution, v: number, src: number, from: number, to: number): boolean {
@@ -242,4 +297,12 @@ function sharedDepot(inst: SolverInstance): boolean {
   if (end >= 0 && end !== start) return false;
   for (let v = 1; v < inst.nVehicles; v++) if (inst.vStartLoc[v] !== start || inst.vEndLoc[v] !== end) return false;
   return true;
+}
+
+/** Whether some stop may be late, some route run over or some vehicle be overloaded. */
+function violationsPossible(inst: SolverInstance): boolean {
+  if (inst.allowOverload) return true;
+  for (let s = 0; s < inst.nStops; s++) if (inst.stopMaxLate[s]! > 0) return true;
+  for (let v = 0; v < inst.nVehicles; v++) if (inst.vMaxOvertime[v]! > 0) return true;
+  return false;
 }

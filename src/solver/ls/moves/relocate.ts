@@ -49,7 +49,7 @@ export class RelocateString implements Operator {
         }
         const count = ru === rx ? this.planWithin(moves, ru, pu, q, nu, reversed === 1) : this.planBetween(sol, moves, ru, pu, rx, q, reversed === 1);
         if (count === 0) continue;
-        if (moves.delta(sol, count) < -IMPROVEMENT_EPS) return count;
+        if (moves.improves(sol, count)) return count;
       }
     }
     return 0;

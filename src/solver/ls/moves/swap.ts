@@ -37,6 +37,6 @@ export class Swap implements Operator {
       moves.plans[0].reset(ru).range(ru, 0, a).stop(seq[b]!).range(ru, a + 1, b).stop(seq[a]!).range(ru, b + 1, sol.len[ru]!);
       count = 1;
     }
-    return moves.delta(sol, count) < -IMPROVEMENT_EPS ? count : 0;
+    return moves.improves(sol, count) ? count : 0;
   }
 }

@@ -24,12 +24,12 @@ export class TwoOpt implements Operator {
     // seq[a] followed by seq[b]: reverse (a, b].
     if (!filter || shortens(sol, moves, r, a, b + 1)) {
       moves.plans[0].reset(r).range(r, 0, a + 1).reversed(r, a + 1, b + 1).range(r, b + 1, n);
-      if (moves.delta(sol, 1) < -IMPROVEMENT_EPS) return 1;
+      if (moves.improves(sol, 1)) return 1;
     }
     // seq[b - 1] followed by seq[b]... reversed so that seq[a] is followed by seq[b]: reverse [a, b).
     if (!filter || shortens(sol, moves, r, a - 1, b)) {
       moves.plans[0].reset(r).range(r, 0, a).reversed(r, a, b).range(r, b, n);
-      if (moves.delta(sol, 1) < -IMPROVEMENT_EPS) return 1;
+      if (moves.improves(sol, 1)) return 1;
     }
     return 0;
   }
@@ -57,7 +57,7 @@ export class TwoOptStar implements Operator {
     }
     moves.plans[0].reset(ru).range(ru, 0, pu + 1).range(rx, px, nx);
     moves.plans[1].reset(rx).range(rx, 0, px).range(ru, pu + 1, nu);
-    if (moves.delta(sol, 2) < -IMPROVEMENT_EPS) return 2;
+    if (moves.improves(sol, 2)) return 2;
     return this.xThenU(sol, moves, ru, rx, pu, px, nu, nx, filter);
   }
 
@@ -71,7 +71,7 @@ export class TwoOptStar implements Operator {
     }
     moves.plans[0].reset(ru).range(ru, 0, pu).range(rx, px + 1, nx);
     moves.plans[1].reset(rx).range(rx, 0, px + 1).range(ru, pu, nu);
-    return moves.delta(sol, 2) < -IMPROVEMENT_EPS ? 2 : 0;
+    return moves.improves(sol, 2) ? 2 : 0;
   }
 }
 
