@@ -45,6 +45,8 @@ const GRANULAR_FLEET = 12;
 const GRANULAR_NEIGHBOURS = 20;
 /** Annealing temperatures relative to the average cost of one arc of the first solution. */
 const T_START = 1;
+/** Share of the search time one local search may take when moves are priced exactly. */
+const EXACT_POLISH_SHARE = 0.02;
 const T_END = 0.01;
 
 type SortKey = 'random' | 'demand' | 'far' | 'close' | 'window';
@@ -84,7 +86,9 @@ export async function search(
   }
 
   const localSearch = LocalSearch.create(inst, evaluator, rng);
-  localSearch?.run(initial, limits.deadline);
+  // Exact pricing costs O(route) a move: on a large problem one full pass could take the whole
+  // limit, so then only candidates that beat the best plan are polished, each within a budget.
+  if (localSearch?.fast) localSearch.run(initial, limits.deadline);
   const current = initial;
   const candidate = initial.clone();
   const best = initial.clone();
@@ -171,7 +175,8 @@ export async function search(
     // With summaries every candidate is polished; with exact pricing (O(route) a move) only
     // those that already beat the best plan.
     if (localSearch && (localSearch.fast || compareObjective(candidateObj, bestObj, inst.minimizeRoutes) < 0)) {
-      if (localSearch.run(candidate, limits.deadline) > 0) candidateObj = candidate.objective(unit);
+      const budget = localSearch.fast ? limits.deadline : Math.min(limits.deadline, performance.now() + EXACT_POLISH_SHARE * timeBudget);
+      if (localSearch.run(candidate, budget) > 0) candidateObj = candidate.objective(unit);
     }
     const upper = compareUpperLevels(candidateObj, currentObj, inst.minimizeRoutes);
     const accept =

@@ -14,7 +14,6 @@ import { MoveEvaluator } from '../../src/solver/ls/move.js';
 import type { Operator } from '../../src/solver/ls/moves/operator.js';
 import { RelocateString } from '../../src/solver/ls/moves/relocate.js';
 import { Swap } from '../../src/solver/ls/moves/swap.js';
-import { SwapStar } from '../../src/solver/ls/moves/swap-star.js';
 import { TwoOpt, TwoOptStar } from '../../src/solver/ls/moves/two-opt.js';
 import { segmentsApply } from '../../src/solver/ls/segments.js';
 import { Rng } from '../../src/solver/rng.js';
@@ -130,7 +129,6 @@ const OPERATORS: Array<() => Operator> = [
   () => new Swap(),
   () => new TwoOpt(),
   () => new TwoOptStar(),
-  () => new SwapStar(),
 ];
 
 describe('local-search operators', () => {
@@ -141,7 +139,7 @@ describe('local-search operators', () => {
       for (const seed of [31, 32, 33, 34]) {
         for (const cost of ['distance', 'time'] as const) {
           const base = randomProblem(seed, { stops: 60, vehicles: 5, uniformSpeed: true });
-          // Distance runs use round trips from one depot, where the arc filters (and SWAP*) apply.
+          // Distance runs use round trips from one depot, where the arc filters apply.
           const vehicles = cost === 'distance' ? base.vehicles.map((v) => ({ ...v, endLocation: v.startLocation })) : base.vehicles;
           const problem: Problem = { ...base, vehicles, objective: { cost, minimizeRoutes: false, balance: 'none' } };
           const inst = instanceOf(problem);
