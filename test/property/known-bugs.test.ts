@@ -1,7 +1,8 @@
 /**
- * Minimal reproductions of bugs the property tests found in other areas. Each is written as
- * `it.fails`: it passes while the bug exists and turns red once the bug is fixed, so that the
- * marker gets removed then (the body is the real expectation).
+ * Minimal reproductions of bugs the property tests found in other areas. An open one is written
+ * as `it.fails`: it passes while the bug exists and turns red once the bug is fixed, so that the
+ * marker gets removed then (the body is the real expectation). Fixed ones stay as regression
+ * tests with a plain `it`.
  */
 import { describe, expect, it } from 'vitest';
 import { loadProblemDocument } from '../../src/input/index.js';
@@ -17,8 +18,9 @@ describe('known bugs', () => {
    * wait and delays the departure by exactly that (→ 09:04:13). Departing after the break there
    * is no pause, so it arrives at 09:20 and waits 600 s; departing at 09:14:13 would not wait.
    * Without the morning break the solver departs at 09:14 as it should.
+   * Fixed: the latest departure now comes from an exact backward pass over the route.
    */
-  it.fails('flexible start with a break on the first leg: no idle wait at the first stop', async () => {
+  it('flexible start with a break on the first leg: no idle wait at the first stop', async () => {
     const document = {
       name: 'idle after morning break',
       date: '2025-12-19',
@@ -49,8 +51,9 @@ describe('known bugs', () => {
    * 22:00–22:45 break, the solver departs at 22:45 and waits 708 s (23:33 → 23:45) at the
    * only stop. Departing at 22:56:48 arrives exactly at 23:45 (which the same solver does when
    * the break is removed): 708 s of avoidable waiting and working time.
+   * Fixed with the one above.
    */
-  it.fails('flexible start with a break: the route departs as late as helps (no idle wait at its first stop)', async () => {
+  it('flexible start with a break: the route departs as late as helps (no idle wait at its first stop)', async () => {
     const document = {
       name: 'idle after break',
       date: '2025-05-01',
@@ -82,8 +85,9 @@ describe('known bugs', () => {
    * scheduleRoute agrees. Still 3 routes at 10,000 iterations, so not a budget issue;
    * compareObjective is lexicographic, so the search lacks a route-elimination move. Seen in 1
    * of 30 generated 50-order problems at 2,000 iterations (4 of 30 with balanceType "orders").
+   * Passes as of commit a71b962 (local search for every problem); kept as a regression test.
    */
-  it.fails('minimizeRoutes: no route can be dissolved into the others (fixture: generated one-off seed 3)', async () => {
+  it('minimizeRoutes: no route can be dissolved into the others (fixture: generated one-off seed 3)', async () => {
     const document: unknown = JSON.parse(readFileSync(new URL('./fixtures/minimize-routes-3-routes.json', import.meta.url), 'utf8'));
     const { problem } = loadProblemDocument(document);
     const plan = buildPlan(problem, await solve(problem, { timeLimitMs: 30_000, seed: 3, maxIterations: 2000 }));
@@ -101,8 +105,9 @@ describe('known bugs', () => {
    * objective level 2, serving the stop level 1, so it must be served late; instead it is left
    * unserved with the reason "unreachable_in_shift". Found by the property suite (generated
    * one-off seeds 1026 and 1032: a 240-minute order with three 1–1.5 h windows).
+   * Fixed: a route with such a stop now chooses its windows together (RouteEvaluator.chooseWindows).
    */
-  it.fails('allowVisitLateness: a window that keeps the shift is used when the least late one does not', async () => {
+  it('allowVisitLateness: a window that keeps the shift is used when the least late one does not', async () => {
     const document = {
       routesData: [
         {
