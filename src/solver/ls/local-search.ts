@@ -122,7 +122,7 @@ export class LocalSearch {
           if (rx < 0) continue;
           const ru = sol.routeOf[u]!;
           if (sol.stamp[ru]! < tested && sol.stamp[rx]! < tested) continue;
-          if (this.tryPair(sol, u, x, ru, rx, j)) {
+          if (this.tryPair(sol, u, x, ru, rx)) {
             applied++;
             improved = true;
             emptyStale = true;
@@ -176,12 +176,11 @@ export class LocalSearch {
     return count;
   }
 
-  private tryPair(sol: Solution, u: number, x: number, ru: number, rx: number, rank: number): boolean {
+  private tryPair(sol: Solution, u: number, x: number, ru: number, rx: number): boolean {
     const moves = this.moves;
     moves.prepare(sol, ru);
     if (rx !== ru) moves.prepare(sol, rx);
     for (const op of this.operators) {
-      if (op.nearestOnly !== undefined && rank >= op.nearestOnly) continue;
       const count = op.find(sol, moves, u, x);
       if (count > 0 && this.commit(sol, count)) return true;
     }

@@ -66,8 +66,6 @@ export class MoveEvaluator {
   readonly fast: boolean;
   readonly segments: RouteSegments;
   readonly plans: [RoutePlan, RoutePlan] = [new RoutePlan(), new RoutePlan()];
-  /** Number of routes the current move changes (1 or 2). */
-  planCount = 0;
   private readonly acc: SegmentAcc;
   private readonly allCompatible: boolean;
   private readonly scratch: Int32Array[] = [];
@@ -86,7 +84,7 @@ export class MoveEvaluator {
   /** Exact pricing: the assembled route and its load. */
   private readonly evalSeq: Int32Array;
   private readonly evalLoad: Float64Array;
-  /** Violations of the last priced plan (exact pricing), and of the last priced move. */
+  /** Violations of the last priced plan (exact pricing). */
   private planViolations = 0;
   /** Change of permitted violations of the last `delta` (always 0 with the segment summaries). */
   violationDelta = 0;

@@ -4,8 +4,6 @@ import type { MoveEvaluator } from '../move.js';
 
 export interface Operator {
   readonly name: string;
-  /** When set, tried only with the `nearestOnly` nearest neighbours of u (costly operators). */
-  readonly nearestOnly?: number;
   /**
    * Looks for an improving move that brings stop `u` next to its neighbour `x` (both served,
    * summaries of their routes prepared). On success leaves the move in `moves.plans` and
