@@ -1,8 +1,7 @@
 /**
- * Minimal reproductions of bugs the property tests found in other areas. An open one is written
- * as `it.fails`: it passes while the bug exists and turns red once the bug is fixed, so that the
- * marker gets removed then (the body is the real expectation). Fixed ones stay as regression
- * tests with a plain `it`.
+ * Minimal reproductions of bugs the property tests found, kept as regression tests. A newly
+ * found, still open bug may be pinned here as `it.fails` (it passes while the bug exists and
+ * turns red once it is fixed, so the marker gets removed then).
  */
 import { describe, expect, it } from 'vitest';
 import { loadProblemDocument } from '../../src/input/index.js';
@@ -11,7 +10,7 @@ import { solve } from '../../src/solver/index.js';
 import { readFileSync } from 'node:fs';
 import { checkPlan, findRemovableRoutes } from '../support/checker.js';
 
-describe('known bugs', () => {
+describe('regressions found by the property tests', () => {
   /*
    * Same root cause, simplest form (day shift, one stop, default non-strict start): departing
    * at 08:00 the 947 s leg is paused by the 08:15–08:25 break, so the solver computes a 3,853 s
