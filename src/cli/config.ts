@@ -1,7 +1,6 @@
 /**
  * Configuration precedence (decisions.md): flags > environment (ROUTEPLAN_*) > project file
  * (routeplan.config.yaml in the working directory) > user file (XDG config dir).
- * OWNER: CLI helper.
  *
  * Every layer is validated on its own, even when a stronger layer overrides a value, so that a
  * broken file is reported instead of surfacing later when a flag is dropped.

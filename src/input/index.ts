@@ -1,7 +1,7 @@
 /**
  * The input layer's public API: read a file (JSON, YAML, CSV, or a benchmark format), detect
  * its shape, validate it and normalize it into one `Problem`.
- * OWNER: input helper. Signatures are a contract for the CLI, the server and the tests.
+ * Its signatures are a contract for the CLI, the server and the tests.
  */
 import { basename, dirname, extname } from 'node:path';
 import type { Problem } from '../model/problem.js';

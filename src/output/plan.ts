@@ -1,4 +1,4 @@
-/** Builds the JSON plan (contract version 1) from a problem and a solve result. OWNER: CLI/output helper. */
+/** Builds the JSON plan (contract version 1) from a problem and a solve result. */
 import { SCALAR_DIMENSION } from '../model/problem.js';
 import type { Problem, Stop } from '../model/problem.js';
 import { formatClock } from '../model/time.js';

@@ -1,4 +1,4 @@
-/** Human-readable plan: a summary, one table per route, a table of unserved stops. OWNER: CLI helper. */
+/** Human-readable plan: a summary, one table per route, a table of unserved stops. */
 import Table from 'cli-table3';
 import type { Plan, PlanBreakVisit, PlanRoute, PlanStopVisit } from './plan-types.js';
 import { formatDistance, formatDuration, formatLoad, formatTime, summaryLines } from './format.js';

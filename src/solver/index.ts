@@ -1,6 +1,5 @@
 /**
  * The built-in solver. Pure TypeScript, no I/O: reads a `Problem`, returns routes and unserved stops.
- * OWNER: solver helper.
  *
  * Pipeline: priority-aware regret construction → fill (insert anything that still fits) →
  * ruin-and-recreate search with local search → fill again → exact schedules and unserved

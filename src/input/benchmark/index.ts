@@ -1,6 +1,5 @@
 /**
  * Benchmark instance formats: Solomon / Gehring–Homberger VRPTW text and CVRPLIB (X set).
- * OWNER: benchmark helper.
  *
  * Normalization (see shared/benchmarks/README.md for the conventions):
  * - Solomon/Homberger: DIMACS distances in integer tenths (`trunc1`); times are scaled to tenths
