@@ -189,19 +189,20 @@ describe('routeplan serve + submit/poll (built binaries, loopback)', () => {
     for (const reply of accepted) expect((await settle(server.url, reply.body.actionUuid)).status).toBe('finished');
   });
 
-  it('75 concurrent submissions are all accepted and all finish, nothing lost', async () => {
+  const CONCURRENT_SUBMISSIONS = 100;
+  it('100 concurrent submissions are all accepted and all finish, nothing lost', async () => {
     const server = await serve('many', ['--concurrency', '4', '--queue-size', '200', '--time-limit', '0.2']);
-    const documents = Array.from({ length: 75 }, (_, i) => generateOneOff(100 + i, { stops: 12 }));
+    const documents = Array.from({ length: CONCURRENT_SUBMISSIONS }, (_, i) => generateOneOff(100 + i, { stops: 12 }));
     const replies = await Promise.all(documents.map((body) => api(server.url, 'POST', '/schedules', { key: KEY, body })));
     expect(replies.map((reply) => reply.status)).toEqual(documents.map(() => 202));
     const ids = replies.map((reply) => reply.body.actionUuid as string);
-    expect(new Set(ids).size).toBe(75);
+    expect(new Set(ids).size).toBe(CONCURRENT_SUBMISSIONS);
     const actions = await Promise.all(ids.map((id) => settle(server.url, id, KEY, 120_000)));
     actions.forEach((action, i) => {
       expect(action.status, JSON.stringify(action.error)).toBe('finished');
       expectValidPlan(documents[i], action.solution as Plan);
     });
-    expect((await readdir(join(work, 'many', 'actions'))).length).toBe(75);
+    expect((await readdir(join(work, 'many', 'actions'))).length).toBe(CONCURRENT_SUBMISSIONS);
   });
 
   it('kill -9 during a solve, then restart: the action is still there and completes', async () => {
