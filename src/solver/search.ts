@@ -45,9 +45,9 @@ const GRANULAR_FLEET = 12;
 const GRANULAR_NEIGHBOURS = 20;
 /** Annealing temperatures relative to the average cost of one arc of the first solution. */
 const T_START = 1;
+const T_END = 0.01;
 /** Share of the search time one local search may take when moves are priced exactly. */
 const EXACT_POLISH_SHARE = 0.02;
-const T_END = 0.01;
 
 type SortKey = 'random' | 'demand' | 'far' | 'close' | 'window';
 const SORT_KEYS: SortKey[] = ['random', 'random', 'random', 'random', 'demand', 'demand', 'demand', 'demand', 'far', 'far', 'close', 'window'];
