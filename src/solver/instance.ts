@@ -3,6 +3,7 @@
  * hot loops never touch objects. Built once per problem and cached.
  */
 import type { Problem } from '../model/problem.js';
+import { SmallestK } from './smallest-k.js';
 
 /** Stand-in for an unbounded time in arithmetic that must stay finite. */
 export const FAR = 1e15;
@@ -226,28 +227,17 @@ export function nearestNeighbours(inst: SolverInstance, k: number): Int32Array {
   const n = inst.nStops;
   const kk = Math.min(k, Math.max(0, n - 1));
   const out = new Int32Array(n * kk).fill(-1);
-  const bestKey = new Float64Array(kk);
-  const bestStop = new Int32Array(kk);
+  const nearest = new SmallestK(kk);
   const N = inst.nLoc;
   for (let s = 0; s < n; s++) {
     const ls = inst.stopLoc[s]!;
-    let count = 0;
+    nearest.reset();
     for (let t = 0; t < n; t++) {
       if (t === s) continue;
       const lt = inst.stopLoc[t]!;
-      const key = ls < 0 || lt < 0 ? FAR : inst.dist[ls * N + lt]! + inst.dist[lt * N + ls]!;
-      if (count === kk && key >= bestKey[kk - 1]!) continue;
-      // Insertion into the short sorted list keeps this O(n·k) at worst and O(n) typically.
-      let i = count < kk ? count++ : kk - 1;
-      while (i > 0 && bestKey[i - 1]! > key) {
-        bestKey[i] = bestKey[i - 1]!;
-        bestStop[i] = bestStop[i - 1]!;
-        i--;
-      }
-      bestKey[i] = key;
-      bestStop[i] = t;
+      nearest.offer(ls < 0 || lt < 0 ? FAR : inst.dist[ls * N + lt]! + inst.dist[lt * N + ls]!, t);
     }
-    for (let i = 0; i < count; i++) out[s * kk + i] = bestStop[i]!;
+    nearest.copyIdsTo(out, s * kk);
   }
   return out;
 }

@@ -5,6 +5,7 @@
  * and a larger share of the time warp it implies (j's window closes before i can get there).
  */
 import type { SolverInstance } from '../instance.js';
+import { SmallestK } from '../smallest-k.js';
 
 const WAIT_WEIGHT = 0.2;
 const WARP_WEIGHT = 1;
@@ -13,8 +14,7 @@ export function granularNeighbours(inst: SolverInstance, k: number): Int32Array 
   const n = inst.nStops;
   const kk = Math.min(k, Math.max(0, n - 1));
   const out = new Int32Array(n * kk).fill(-1);
-  const bestKey = new Float64Array(kk);
-  const bestStop = new Int32Array(kk);
+  const nearest = new SmallestK(kk);
   const N = inst.nLoc;
   const dur = inst.vDur[0];
   const early = new Float64Array(n);
@@ -32,22 +32,13 @@ export function granularNeighbours(inst: SolverInstance, k: number): Int32Array 
   for (let i = 0; i < n; i++) {
     const li = inst.stopLoc[i]!;
     if (li < 0) continue;
-    let count = 0;
+    nearest.reset();
     for (let j = 0; j < n; j++) {
       const lj = inst.stopLoc[j]!;
       if (j === i || lj < 0) continue;
-      const key = Math.min(proximity(inst, dur, early, late, i, j, li, lj, N), proximity(inst, dur, early, late, j, i, lj, li, N));
-      if (count === kk && key >= bestKey[kk - 1]!) continue;
-      let p = count < kk ? count++ : kk - 1;
-      while (p > 0 && bestKey[p - 1]! > key) {
-        bestKey[p] = bestKey[p - 1]!;
-        bestStop[p] = bestStop[p - 1]!;
-        p--;
-      }
-      bestKey[p] = key;
-      bestStop[p] = j;
+      nearest.offer(Math.min(proximity(inst, dur, early, late, i, j, li, lj, N), proximity(inst, dur, early, late, j, i, lj, li, N)), j);
     }
-    for (let p = 0; p < count; p++) out[i * kk + p] = bestStop[p]!;
+    nearest.copyIdsTo(out, i * kk);
   }
   return out;
 }
