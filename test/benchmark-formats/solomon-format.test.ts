@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
 import { detectBenchmarkFormat, loadBenchmarkText } from '../../src/input/benchmark/index.js';
 import { SCALAR_DIMENSION } from '../../src/model/problem.js';
+import { inputError } from '../support/input-error.js';
 
 /** Depot at (0,0) due 230; customer 1 at (1,3), customer 2 at (3,4), customer 3 at (10,0). */
 const ROWS = [
@@ -29,16 +29,6 @@ function solomonText(rows: string[] = ROWS, eol = '\r\n', vehicles = '  25      
 
 function load(text = solomonText()) {
   return loadBenchmarkText(text, 'solomon', 'TINY1');
-}
-
-function errorOf(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputError);
-    return error as InputError;
-  }
-  throw new Error('expected an InputError');
 }
 
 describe('Solomon / Homberger VRPTW text', () => {
@@ -119,47 +109,47 @@ describe('Solomon / Homberger VRPTW text', () => {
 
   describe('malformed input raises InputError naming the line', () => {
     it('a customer row with a missing field', () => {
-      const error = errorOf(() => load(solomonText([ROWS[0]!, '    1          1       3          10     161         171', ...ROWS.slice(2)])));
+      const error = inputError(() => load(solomonText([ROWS[0]!, '    1          1       3          10     161         171', ...ROWS.slice(2)])));
       expect(error.message).toMatch(/line 11: expected 7 numbers/);
       expect(error.details).toEqual([{ path: 'line 11', message: expect.stringContaining('expected 7 numbers') }]);
     });
 
     it('a field that is not a number', () => {
-      const error = errorOf(() => load(solomonText([ROWS[0]!, ROWS[1]!, ROWS[2]!.replace(' 7 ', ' x7 ')])));
+      const error = inputError(() => load(solomonText([ROWS[0]!, ROWS[1]!, ROWS[2]!.replace(' 7 ', ' x7 ')])));
       expect(error.message).toMatch(/line 12: DEMAND is not a number: "x7"/);
     });
 
     it('customer numbers that skip', () => {
-      const error = errorOf(() => load(solomonText([ROWS[0]!, ROWS[1]!, ROWS[3]!])));
+      const error = inputError(() => load(solomonText([ROWS[0]!, ROWS[1]!, ROWS[3]!])));
       expect(error.message).toMatch(/line 12: .*expected 2, found 3/);
     });
 
     it('a due date before the ready time', () => {
-      const error = errorOf(() => load(solomonText([ROWS[0]!, ROWS[1]!.replace('161         171', '171         161'), ...ROWS.slice(2)])));
+      const error = inputError(() => load(solomonText([ROWS[0]!, ROWS[1]!.replace('161         171', '171         161'), ...ROWS.slice(2)])));
       expect(error.message).toMatch(/line 11: customer 1: DUE DATE 161 is before READY TIME 171/);
     });
 
     it('a first row that is not the depot', () => {
-      const error = errorOf(() => load(solomonText(ROWS.slice(1))));
+      const error = inputError(() => load(solomonText(ROWS.slice(1))));
       expect(error.message).toMatch(/line 10: the first CUSTOMER row must be the depot/);
     });
 
     it('a vehicle block with a non-integer NUMBER', () => {
-      const error = errorOf(() => load(solomonText(ROWS, '\r\n', '  2.5   200')));
+      const error = inputError(() => load(solomonText(ROWS, '\r\n', '  2.5   200')));
       expect(error.message).toMatch(/line 5: vehicle NUMBER must be a positive integer/);
     });
 
     it('a missing CUSTOMER block', () => {
-      const error = errorOf(() => load('TINY1\nVEHICLE\nNUMBER CAPACITY\n25 200\n'));
+      const error = inputError(() => load('TINY1\nVEHICLE\nNUMBER CAPACITY\n25 200\n'));
       expect(error.message).toMatch(/no CUSTOMER line found/);
     });
 
     it('an empty file', () => {
-      expect(errorOf(() => load('  \r\n')).message).toMatch(/empty/);
+      expect(inputError(() => load('  \r\n')).message).toMatch(/empty/);
     });
 
     it('a time finer than a tenth', () => {
-      const error = errorOf(() => load(solomonText([ROWS[0]!, ROWS[1]!.replace('161', '161.25'), ...ROWS.slice(2)])));
+      const error = inputError(() => load(solomonText([ROWS[0]!, ROWS[1]!.replace('161', '161.25'), ...ROWS.slice(2)])));
       expect(error.message).toMatch(/line 11: READY TIME 161.25 has more than one decimal/);
     });
   });

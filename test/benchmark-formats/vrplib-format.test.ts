@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
 import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
+import { inputError } from '../support/input-error.js';
 
 interface Parts {
   header?: string[];
@@ -20,16 +20,6 @@ function vrpText(parts: Parts = {}): string {
 
 function load(text = vrpText()) {
   return loadBenchmarkText(text, 'vrplib', 'X-tiny');
-}
-
-function errorOf(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputError);
-    return error as InputError;
-  }
-  throw new Error('expected an InputError');
 }
 
 describe('CVRPLIB X (VRPLIB) text', () => {
@@ -92,51 +82,51 @@ describe('CVRPLIB X (VRPLIB) text', () => {
   describe('malformed input raises InputError naming the line', () => {
     it('an unsupported EDGE_WEIGHT_TYPE', () => {
       const header = ['NAME : X-tiny', 'TYPE : CVRP', 'DIMENSION : 4', 'EDGE_WEIGHT_TYPE : GEO', 'CAPACITY : 10'];
-      expect(errorOf(() => load(vrpText({ header }))).message).toMatch(/line 4: unsupported EDGE_WEIGHT_TYPE "GEO"/);
+      expect(inputError(() => load(vrpText({ header }))).message).toMatch(/line 4: unsupported EDGE_WEIGHT_TYPE "GEO"/);
     });
 
     it('an unsupported TYPE', () => {
       const header = ['TYPE : TSP', 'DIMENSION : 4', 'EDGE_WEIGHT_TYPE : EUC_2D', 'CAPACITY : 10'];
-      expect(errorOf(() => load(vrpText({ header }))).message).toMatch(/line 1: unsupported TYPE "TSP"/);
+      expect(inputError(() => load(vrpText({ header }))).message).toMatch(/line 1: unsupported TYPE "TSP"/);
     });
 
     it('a missing CAPACITY', () => {
       const header = ['NAME : X-tiny', 'DIMENSION : 4', 'EDGE_WEIGHT_TYPE : EUC_2D'];
-      expect(errorOf(() => load(vrpText({ header }))).message).toMatch(/the CAPACITY specification line is missing/);
+      expect(inputError(() => load(vrpText({ header }))).message).toMatch(/the CAPACITY specification line is missing/);
     });
 
     it('a coordinate that is not a number', () => {
-      const error = errorOf(() => load(vrpText({ coords: ['1\t0\t0', '2\t2\tthree', '3\t3\t4', '4\t1\t1'] })));
+      const error = inputError(() => load(vrpText({ coords: ['1\t0\t0', '2\t2\tthree', '3\t3\t4', '4\t1\t1'] })));
       expect(error.message).toMatch(/line 9: y is not a number: "three"/);
       expect(error.details[0]!.path).toBe('line 9');
     });
 
     it('a node listed twice', () => {
-      const error = errorOf(() => load(vrpText({ demands: ['1 0', '2 4', '2 5', '4 6'] })));
+      const error = inputError(() => load(vrpText({ demands: ['1 0', '2 4', '2 5', '4 6'] })));
       expect(error.message).toMatch(/line 15: node 2 appears twice in DEMAND_SECTION/);
     });
 
     it('a node without a demand', () => {
-      expect(errorOf(() => load(vrpText({ demands: ['1 0', '2 4', '4 6'] }))).message).toMatch(/DEMAND_SECTION lacks node 3/);
+      expect(inputError(() => load(vrpText({ demands: ['1 0', '2 4', '4 6'] }))).message).toMatch(/DEMAND_SECTION lacks node 3/);
     });
 
     it('a node id beyond DIMENSION', () => {
-      const error = errorOf(() => load(vrpText({ coords: ['1 0 0', '2 2 3', '3 3 4', '5 1 1'] })));
+      const error = inputError(() => load(vrpText({ coords: ['1 0 0', '2 2 3', '3 3 4', '5 1 1'] })));
       expect(error.message).toMatch(/line 11: node 5 in NODE_COORD_SECTION is beyond DIMENSION 4/);
     });
 
     it('two depots', () => {
-      expect(errorOf(() => load(vrpText({ depots: ['1', '2', '-1'] }))).message).toMatch(/line 19: only one depot is supported/);
+      expect(inputError(() => load(vrpText({ depots: ['1', '2', '-1'] }))).message).toMatch(/line 19: only one depot is supported/);
     });
 
     it('a negative demand', () => {
-      const error = errorOf(() => load(vrpText({ demands: ['1 0', '2 -4', '3 5', '4 6'] })));
+      const error = inputError(() => load(vrpText({ demands: ['1 0', '2 -4', '3 5', '4 6'] })));
       expect(error.message).toMatch(/line 14: demand of node 2 must not be negative/);
     });
 
     it('an unsupported section', () => {
       const header = ['DIMENSION : 4', 'EDGE_WEIGHT_TYPE : EUC_2D', 'CAPACITY : 10', 'EDGE_WEIGHT_SECTION'];
-      expect(errorOf(() => load(vrpText({ header }))).message).toMatch(/line 4: unsupported section EDGE_WEIGHT_SECTION/);
+      expect(inputError(() => load(vrpText({ header }))).message).toMatch(/line 4: unsupported section EDGE_WEIGHT_SECTION/);
     });
   });
 });

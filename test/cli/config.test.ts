@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { parseConfigFlag, resolveConfig, userConfigPath } from '../../src/cli/config.js';
 import { InputError } from '../../src/errors.js';
+import { inputError } from '../support/input-error.js';
 
 let cwd: string;
 let xdg: string;
@@ -20,16 +21,6 @@ function writeProjectFile(text: string): string {
   const path = join(cwd, 'routeplan.config.yaml');
   writeFileSync(path, text);
   return path;
-}
-
-function errorOf(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error('expected an InputError');
 }
 
 beforeEach(() => {
@@ -117,7 +108,7 @@ describe('configuration precedence: flags > environment > project file > user fi
 describe('configuration validation: bad config is an InputError naming the file and key', () => {
   it('bad value in the project file names the file and the key', () => {
     const path = writeProjectFile('threads: many\n');
-    const error = errorOf(() => resolveConfig({}, env, cwd));
+    const error = inputError(() => resolveConfig({}, env, cwd));
     expect(error.exitCode).toBe(2);
     expect(error.message).toContain(path);
     expect(error.message).toContain('threads');
@@ -126,14 +117,14 @@ describe('configuration validation: bad config is an InputError naming the file 
 
   it('bad value in the user file is reported even when a flag overrides it', () => {
     const path = writeUserFile('seed: -1\n');
-    const error = errorOf(() => resolveConfig({ seed: 1 }, env, cwd));
+    const error = inputError(() => resolveConfig({ seed: 1 }, env, cwd));
     expect(error.message).toContain(path);
     expect(error.message).toContain('seed');
   });
 
   it('unknown key in a file is rejected with the known keys listed', () => {
     const path = writeProjectFile('time_limt: 3\n');
-    const error = errorOf(() => resolveConfig({}, env, cwd));
+    const error = inputError(() => resolveConfig({}, env, cwd));
     expect(error.message).toContain(path);
     expect(error.message).toContain('time_limt');
     expect(error.message).toContain('time_limit');
@@ -141,22 +132,22 @@ describe('configuration validation: bad config is an InputError naming the file 
 
   it('a file that is not YAML, or not a mapping, is rejected naming the file', () => {
     const path = writeProjectFile('seed: [1, 2\n');
-    expect(errorOf(() => resolveConfig({}, env, cwd)).message).toContain(path);
+    expect(inputError(() => resolveConfig({}, env, cwd)).message).toContain(path);
     writeProjectFile('- 1\n- 2\n');
-    expect(errorOf(() => resolveConfig({}, env, cwd)).message).toContain('expected a mapping');
+    expect(inputError(() => resolveConfig({}, env, cwd)).message).toContain('expected a mapping');
   });
 
   it('bad environment variable names the variable', () => {
     env.ROUTEPLAN_TIME_LIMIT = 'soon';
-    const error = errorOf(() => resolveConfig({}, env, cwd));
+    const error = inputError(() => resolveConfig({}, env, cwd));
     expect(error.message).toContain('ROUTEPLAN_TIME_LIMIT');
     expect(error.details[0]!.path).toBe('ROUTEPLAN_TIME_LIMIT');
   });
 
   it('bad flag names the flag', () => {
-    const error = errorOf(() => parseConfigFlag('threads', '0'));
+    const error = inputError(() => parseConfigFlag('threads', '0'));
     expect(error.message).toContain('--threads');
-    expect(errorOf(() => resolveConfig({ roadFactor: 0.5 }, env, cwd)).message).toContain('--road-factor');
+    expect(inputError(() => resolveConfig({ roadFactor: 0.5 }, env, cwd)).message).toContain('--road-factor');
   });
 
   it('ranges: time limit > 0, seed a whole number ≥ 0, threads 1..256, road factor 1..10, base speed (0, 300]', () => {

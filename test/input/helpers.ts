@@ -1,6 +1,5 @@
 /** Small documents for the input tests: a valid minimal project and one-off to vary per rule. */
-import { expect } from 'vitest';
-import { InputError } from '../../src/errors.js';
+import type { InputError } from '../../src/errors.js';
 import type { ErrorDetail } from '../../src/errors.js';
 import { loadProblemDocument } from '../../src/input/index.js';
 import type { LoadedProblem, LoadOptions, DocumentKind } from '../../src/input/index.js';
@@ -43,26 +42,7 @@ export function load(document: unknown, options: LoadOptions & { expect?: Docume
   return loadProblemDocument(document, options);
 }
 
-/** The InputError a document gives; fails the test when it loads. */
-export function inputError(run: () => unknown): InputError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputError);
-    return error as InputError;
-  }
-  throw new Error('expected an InputError, but the input was accepted');
-}
-
-export async function inputErrorAsync(run: () => Promise<unknown>): Promise<InputError> {
-  try {
-    await run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputError);
-    return error as InputError;
-  }
-  throw new Error('expected an InputError, but the input was accepted');
-}
+export { inputError, inputErrorAsync } from '../support/input-error.js';
 
 export function detailAt(error: InputError, path: string): ErrorDetail {
   const detail = error.details.find((d) => d.path === path);
