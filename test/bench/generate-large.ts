@@ -7,6 +7,7 @@
  *   node dist/test/bench/generate-large.js --stops 5000 --vehicles 500 --seed 1 [--kind project|oneoff] > big.json
  */
 import { pathToFileURL } from 'node:url';
+import { seededRandom } from '../support/problem-builder.js';
 
 export type LargeKind = 'project' | 'oneoff';
 
@@ -18,18 +19,6 @@ export interface LargeProblemOptions {
 }
 
 type Random = () => number;
-
-/** mulberry32: small, fast and deterministic; quality is ample for test data. */
-export function seededRandom(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CENTER = { lat: 52.52, lng: 13.405 };
 const KM_PER_DEG_LAT = 111.32;
