@@ -1,5 +1,5 @@
 /** Human formatting of plan values, shared by the tables and the HTML page. */
-import type { LoadValue, PlanSummary } from './plan-types.js';
+import type { LoadValue, PlanBreakVisit, PlanStopVisit, PlanSummary } from './plan-types.js';
 
 /**
  * `raw` is for benchmark plans: their times and distances are in the instance's own units,
@@ -41,6 +41,27 @@ export function formatLoad(load: LoadValue): string {
   if (typeof load === 'number') return formatNumber(load);
   const parts = Object.entries(load).map(([name, value]) => `${name || 'load'} ${formatNumber(value)}`);
   return parts.length === 0 ? '0' : parts.join(', ');
+}
+
+/** Position of the lateness cell in a route table row (the terminal colours it, the page marks it). */
+export const LATE_COLUMN = 6;
+
+/** A route table's stop row: order, stop, arrival, start, finish, load after, lateness ('' when on time). */
+export function stopCells(visit: PlanStopVisit, order: number, display: UnitDisplay): string[] {
+  return [
+    String(order),
+    visit.stop,
+    formatTime(visit.arrival, visit.arrival_s, display),
+    formatTime(visit.start, visit.start_s, display),
+    formatTime(visit.finish, visit.finish_s, display),
+    formatLoad(visit.load_after),
+    visit.late_s > 0 ? `+${formatDuration(visit.late_s, display)}` : '',
+  ];
+}
+
+/** A route table's break row, in the same columns. */
+export function breakCells(visit: PlanBreakVisit, display: UnitDisplay): string[] {
+  return ['', '(break)', '', formatTime(visit.start, visit.start_s, display), formatTime(visit.finish, visit.finish_s, display), '', ''];
 }
 
 /** The plan-wide totals as three short lines. */

@@ -4,7 +4,7 @@
  * other network resource, so the file renders offline and can be mailed as is.
  */
 import type { Plan, PlanLocation, PlanRoute, PlanStopVisit, PlanUnserved } from './plan-types.js';
-import { formatDistance, formatDuration, formatLoad, formatTime, summaryLines } from './format.js';
+import { LATE_COLUMN, breakCells, formatDistance, formatDuration, formatLoad, formatTime, stopCells, summaryLines } from './format.js';
 import type { UnitDisplay } from './format.js';
 import { routeColor } from './palette.js';
 
@@ -195,30 +195,10 @@ function renderRouteTable(route: PlanRoute, position: number, display: UnitDispl
   for (const visit of route.visits) {
     if (visit.kind === 'stop') {
       order += 1;
-      const late = visit.late_s > 0 ? `+${formatDuration(visit.late_s, display)}` : '';
-      rows.push(
-        tableRow('', [
-          String(order),
-          visit.stop,
-          formatTime(visit.arrival, visit.arrival_s, display),
-          formatTime(visit.start, visit.start_s, display),
-          formatTime(visit.finish, visit.finish_s, display),
-          formatLoad(visit.load_after),
-          late,
-        ], late === '' ? undefined : 6),
-      );
+      const cells = stopCells(visit, order, display);
+      rows.push(tableRow('', cells, cells[LATE_COLUMN] ? LATE_COLUMN : undefined));
     } else {
-      rows.push(
-        tableRow('break', [
-          '',
-          '(break)',
-          '',
-          formatTime(visit.start, visit.start_s, display),
-          formatTime(visit.finish, visit.finish_s, display),
-          '',
-          '',
-        ]),
-      );
+      rows.push(tableRow('break', breakCells(visit, display)));
     }
   }
   const facts =

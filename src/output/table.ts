@@ -1,7 +1,7 @@
 /** Human-readable plan: a summary, one table per route, a table of unserved stops. */
 import Table from 'cli-table3';
 import type { Plan, PlanBreakVisit, PlanRoute, PlanStopVisit } from './plan-types.js';
-import { formatDistance, formatDuration, formatLoad, formatTime, summaryLines } from './format.js';
+import { LATE_COLUMN, breakCells, formatDistance, formatDuration, formatLoad, formatTime, stopCells, summaryLines } from './format.js';
 import type { UnitDisplay } from './format.js';
 import { makeStyle } from './style.js';
 import type { Style } from './style.js';
@@ -62,27 +62,15 @@ function renderRoute(route: PlanRoute, position: number, style: Style, display: 
 }
 
 function stopRow(visit: PlanStopVisit, order: number, style: Style, display: UnitDisplay): string[] {
-  return [
-    String(order),
-    visit.stop,
-    formatTime(visit.arrival, visit.arrival_s, display),
-    formatTime(visit.start, visit.start_s, display),
-    formatTime(visit.finish, visit.finish_s, display),
-    formatLoad(visit.load_after),
-    visit.late_s > 0 ? style.red(`+${formatDuration(visit.late_s, display)}`) : '',
-  ];
+  const cells = stopCells(visit, order, display);
+  if (cells[LATE_COLUMN]) cells[LATE_COLUMN] = style.red(cells[LATE_COLUMN]);
+  return cells;
 }
 
 function breakRow(visit: PlanBreakVisit, style: Style, display: UnitDisplay): string[] {
-  return [
-    '',
-    style.dim('(break)'),
-    '',
-    formatTime(visit.start, visit.start_s, display),
-    formatTime(visit.finish, visit.finish_s, display),
-    '',
-    '',
-  ];
+  const cells = breakCells(visit, display);
+  cells[1] = style.dim(cells[1]!);
+  return cells;
 }
 
 function renderUnserved(plan: Plan, style: Style, color: boolean): string {
