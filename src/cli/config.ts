@@ -80,11 +80,7 @@ const SETTINGS: Setting[] = [
   },
 ];
 
-export function resolveConfig(
-  flags: RouteplanConfig,
-  env: NodeJS.ProcessEnv = process.env,
-  cwd: string = process.cwd(),
-): RouteplanConfig {
+export function resolveConfig(flags: RouteplanConfig, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): RouteplanConfig {
   const layers = [
     readConfigFile(userConfigPath(env)),
     readConfigFile(join(cwd, PROJECT_CONFIG_FILE)),
@@ -237,7 +233,8 @@ function integerIn(min: number, max: number): (value: unknown) => Parsed {
   return (value) => {
     const number = toNumber(value);
     const expected = `expected a whole number from ${min} to ${max}`;
-    if (number === null || !Number.isInteger(number)) return { ok: false, problem: `${JSON.stringify(value)} is not a whole number; ${expected}` };
+    if (number === null || !Number.isInteger(number))
+      return { ok: false, problem: `${JSON.stringify(value)} is not a whole number; ${expected}` };
     if (number < min || number > max) return { ok: false, problem: `${number} is out of range; ${expected}` };
     return { ok: true, value: number };
   };

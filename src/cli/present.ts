@@ -73,10 +73,9 @@ export function outputFormatFor(path: string, explicit?: OutputFormat): OutputFo
   const byExtension: Record<string, OutputFormat> = { '.json': 'json', '.geojson': 'geojson', '.html': 'html', '.htm': 'html' };
   const format = byExtension[extension];
   if (format === undefined) {
-    throw new InputError(
-      `cannot tell the output format of "${path}": use a .json, .geojson or .html file, or --output-format`,
-      [{ path: '--output', message: 'unknown extension; expected .json, .geojson or .html (or give --output-format)' }],
-    );
+    throw new InputError(`cannot tell the output format of "${path}": use a .json, .geojson or .html file, or --output-format`, [
+      { path: '--output', message: 'unknown extension; expected .json, .geojson or .html (or give --output-format)' },
+    ]);
   }
   return format;
 }
@@ -119,7 +118,11 @@ export function colorEnabled(
   return stream.isTTY === true;
 }
 
-export function printWarnings(warnings: Warning[], options: { quiet?: boolean; color?: boolean } = {}, io: IoStreams = PROCESS_STREAMS): void {
+export function printWarnings(
+  warnings: Warning[],
+  options: { quiet?: boolean; color?: boolean } = {},
+  io: IoStreams = PROCESS_STREAMS,
+): void {
   if (options.quiet) return;
   const style = makeStyle(options.color === true && isTerminal(io.stderr));
   for (const warning of warnings) io.stderr.write(`${style.yellow('routeplan: warning:')} ${formatWarning(warning)}\n`);
@@ -145,7 +148,11 @@ export interface RunOptions {
  * (default 0), or the exit code of the error it throws, printed without a stack trace
  * (unless ROUTEPLAN_DEBUG=1). Never throws.
  */
-export async function runCommand(options: RunOptions, body: () => Promise<number | void>, io: IoStreams = PROCESS_STREAMS): Promise<number> {
+export async function runCommand(
+  options: RunOptions,
+  body: () => Promise<number | void>,
+  io: IoStreams = PROCESS_STREAMS,
+): Promise<number> {
   let code: number;
   try {
     code = (await body()) ?? ExitCode.ok;
@@ -157,7 +164,12 @@ export async function runCommand(options: RunOptions, body: () => Promise<number
 }
 
 /** Prints an error the conventional way and returns its exit code. */
-export function reportError(error: unknown, options: RunOptions = {}, io: IoStreams = PROCESS_STREAMS, env: NodeJS.ProcessEnv = process.env): number {
+export function reportError(
+  error: unknown,
+  options: RunOptions = {},
+  io: IoStreams = PROCESS_STREAMS,
+  env: NodeJS.ProcessEnv = process.env,
+): number {
   const known = toRouteplanError(error);
   const style = makeStyle(options.color === true && isTerminal(io.stderr));
   if (known) {

@@ -64,4 +64,3 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     process.exitCode = reportError(error, { json: argv.includes('--json') });
   }
 }
-

@@ -30,7 +30,10 @@ try {
 } catch (error) {
   const stack = error instanceof Error && error.stack !== undefined ? { stack: error.stack } : {};
   if (error instanceof RouteplanError) {
-    post({ type: 'error', error: { known: true, code: error.code, message: error.message, exitCode: error.exitCode, details: error.details, ...stack } });
+    post({
+      type: 'error',
+      error: { known: true, code: error.code, message: error.message, exitCode: error.exitCode, details: error.details, ...stack },
+    });
   } else {
     const message = error instanceof Error ? error.message : String(error);
     post({ type: 'error', error: { known: false, code: 'internal', message, exitCode: 1, details: [], ...stack } });

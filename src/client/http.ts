@@ -4,7 +4,7 @@
  * every failure turned into a RouteplanError with the exit code of decisions.md. The API key is
  * only ever put in the Authorization header, never in a message.
  */
-import { AuthError, InputError, RoutingError, type ErrorBody, type ErrorDetail } from '../errors.js';
+import { AuthError, InputError, RoutingError, type ErrorBody } from '../errors.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -177,7 +177,7 @@ function parseErrorBody(text: string): ErrorBody['error'] | null {
       return {
         code: typeof error.code === 'string' ? error.code : 'remote_error',
         message: error.message,
-        details: Array.isArray(error.details) ? (error.details as ErrorDetail[]) : [],
+        details: Array.isArray(error.details) ? error.details : [],
       };
     }
   } catch {

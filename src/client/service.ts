@@ -34,7 +34,8 @@ export function submitSchedule(client: ServiceClient, document: unknown): Promis
 
 export function submitProject(client: ServiceClient, document: unknown): Promise<RemoteProject> {
   return client.request<RemoteProject>({ method: 'POST', path: '/v1.0/project', body: document, idempotent: false }).then((project) => {
-    if (typeof project?.id !== 'string') throw new RoutingError('the service created the project but returned no id', 'remote_bad_response');
+    if (typeof project?.id !== 'string')
+      throw new RoutingError('the service created the project but returned no id', 'remote_bad_response');
     return project;
   });
 }

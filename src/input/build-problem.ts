@@ -84,7 +84,8 @@ function travelModel(spec: ProblemSpec, flags: TravelModelFlags) {
   if (!(Number.isFinite(baseSpeedKmh) && baseSpeedKmh > 0)) {
     details.push({ path: '--base-speed', message: `${baseSpeedKmh} is not allowed; use a speed in km/h > 0 (default 40)` });
   }
-  if (details.length > 0) throw new InputError(`Invalid travel model: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, details);
+  if (details.length > 0)
+    throw new InputError(`Invalid travel model: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, details);
   return { roadFactor, baseSpeedKmh, traffic: spec.traffic };
 }
 

@@ -17,9 +17,7 @@ export function oneoffSpec(doc: OneoffDocument, raw: Record<string, unknown>, lo
   const options = doc.options ?? {};
   const rawOrders = raw.ordersData as Record<string, unknown>[];
   const defaultDuration =
-    options.defaultOrderDuration != null
-      ? durationSeconds(options.defaultOrderDuration, ['options', 'defaultOrderDuration'], log)
-      : null;
+    options.defaultOrderDuration != null ? durationSeconds(options.defaultOrderDuration, ['options', 'defaultOrderDuration'], log) : null;
   warnNoEffect(options, log);
   const vehicles = doc.routesData.map((route, i) => routeSpec(route, i, options.flexibleStartTime ?? false, log));
   const stops = doc.ordersData.map((order, i) => orderSpec(order, rawOrders[i]!, i, defaultDuration, log));

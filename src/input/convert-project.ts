@@ -41,13 +41,7 @@ export function projectSpec(doc: ProjectDocument, raw: Record<string, unknown>, 
   };
 }
 
-function driverSpec(
-  driver: ProjectDriver,
-  raw: Record<string, unknown>,
-  i: number,
-  strictStart: boolean,
-  log: ConversionLog,
-): VehicleSpec {
+function driverSpec(driver: ProjectDriver, raw: Record<string, unknown>, i: number, strictStart: boolean, log: ConversionLog): VehicleSpec {
   const breaks = [...(driver.break ? [driver.break] : []), ...(driver.breaks ?? [])];
   return {
     path: log.namer.name(['drivers', i]),

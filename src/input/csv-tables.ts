@@ -158,7 +158,10 @@ function readCell(cell: string, read: ColumnTarget['read'], role: TableRole): un
     case 'numberOrText':
       return NUMBER.test(text) ? Number(text) : text;
     case 'list':
-      return text.split(';').map((s) => s.trim()).filter((s) => s !== '');
+      return text
+        .split(';')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
     case 'windows':
       return text
         .split(';')
@@ -194,7 +197,11 @@ function setAt(target: Record<string, unknown>, path: string[], value: unknown):
 }
 
 /** Entries of the table for its role, with the origin of every field. Empty cells are "not given". */
-export function entriesFromTable(table: CsvTable, role: TableRole, file: string): { entries: Record<string, unknown>[]; origin: CsvOrigin } {
+export function entriesFromTable(
+  table: CsvTable,
+  role: TableRole,
+  file: string,
+): { entries: Record<string, unknown>[]; origin: CsvOrigin } {
   const targets = table.header.map((column) => columnTarget(role, column));
   const headerColumns = new Map<string, string>();
   targets.forEach((target, c) => {

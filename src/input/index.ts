@@ -66,7 +66,12 @@ function loneCsvError(label: string): InputError {
   const example = `name: My project\ndate: 2024-05-14\ndrivers: drivers.csv\nstops: ${basename(label)}`;
   return new InputError(
     `${label} is a CSV table of stops, but a problem also needs drivers. Write a small YAML file that names both tables (paths relative to it), e.g.:\n${example}\nand pass that file instead (see fixtures/csv/project.yaml).`,
-    [{ path: label, message: 'a CSV table alone has no drivers; name it from a YAML problem file (stops: stops.csv, drivers: drivers.csv)' }],
+    [
+      {
+        path: label,
+        message: 'a CSV table alone has no drivers; name it from a YAML problem file (stops: stops.csv, drivers: drivers.csv)',
+      },
+    ],
     'csv_needs_project',
   );
 }
@@ -75,9 +80,6 @@ function loneCsvError(label: string): InputError {
  * Validates and normalizes an already-parsed document (a JSON request body). `expect` restricts
  * the shape (the service's `/schedules` takes only one-off problems). Throws InputError.
  */
-export function loadProblemDocument(
-  document: unknown,
-  options: LoadOptions & { expect?: DocumentKind } = {},
-): LoadedProblem {
+export function loadProblemDocument(document: unknown, options: LoadOptions & { expect?: DocumentKind } = {}): LoadedProblem {
   return problemFromDocument(document, options);
 }

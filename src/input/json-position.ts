@@ -18,6 +18,13 @@ export interface JsonDuplicateKey {
   offset: number;
 }
 
+/** The scanner's way out of a deeply nested walk: carries where and why the text stops being JSON. */
+class JsonSyntaxFailure extends Error {
+  constructor(readonly problem: JsonSyntaxProblem) {
+    super(problem.reason);
+  }
+}
+
 class Scanner {
   i = 0;
   readonly duplicates: JsonDuplicateKey[] = [];
@@ -25,7 +32,7 @@ class Scanner {
   constructor(private readonly text: string) {}
 
   fail(reason: string): never {
-    throw { offset: this.i, reason } satisfies JsonSyntaxProblem;
+    throw new JsonSyntaxFailure({ offset: this.i, reason });
   }
 
   skipSpace(): void {
@@ -161,7 +168,7 @@ export function findJsonSyntaxProblem(text: string): JsonSyntaxProblem | null {
     new Scanner(text).document();
     return null;
   } catch (problem) {
-    if (typeof problem === 'object' && problem !== null && 'offset' in problem) return problem as JsonSyntaxProblem;
+    if (problem instanceof JsonSyntaxFailure) return problem.problem;
     throw problem;
   }
 }

@@ -54,15 +54,15 @@ export class PathNamer {
     const keys = rest.map((k) => String(k));
     for (let n = keys.length; n > 0; n--) {
       const column = columns.get(keys.slice(0, n).join('.'));
-      if (column !== undefined) return { file: origin.file, row: origin.rows[index]!, column };
+      if (column !== undefined) return { file: origin.file, row: origin.rows[index], column };
     }
     // A missing value (empty cell) is named by its column when the table has one.
     const header = origin.headerColumns?.get(keys.join('.'));
-    if (header !== undefined) return { file: origin.file, row: origin.rows[index]!, column: header };
+    if (header !== undefined) return { file: origin.file, row: origin.rows[index], column: header };
     // An error about a whole object (e.g. a location without coordinates) names a column inside it.
     const inside = keys.length > 0 ? [...columns.entries()].find(([field]) => field.startsWith(`${keys.join('.')}.`)) : undefined;
-    if (inside) return { file: origin.file, row: origin.rows[index]!, column: inside[1] };
-    return { file: origin.file, row: origin.rows[index]!, column: null };
+    if (inside) return { file: origin.file, row: origin.rows[index], column: inside[1] };
+    return { file: origin.file, row: origin.rows[index], column: null };
   }
 }
 

@@ -38,10 +38,9 @@ export function formatOf(path: string, text: string, forced?: InputFormat): Inpu
   if (byExtension) return byExtension;
   const sniffed = sniffFormat(text);
   if (sniffed) return sniffed;
-  throw new InputError(
-    `Cannot tell the format of ${path}: name it .json, .yaml, .yml, .csv or .vrp, or pass ${FORMAT_FLAGS}`,
-    [{ path, message: 'unknown file format' }],
-  );
+  throw new InputError(`Cannot tell the format of ${path}: name it .json, .yaml, .yml, .csv or .vrp, or pass ${FORMAT_FLAGS}`, [
+    { path, message: 'unknown file format' },
+  ]);
 }
 
 function sniffFormat(text: string): InputFormat | null {
@@ -78,7 +77,8 @@ function fileError(path: string, error: unknown): InputError {
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  for await (const chunk of process.stdin as AsyncIterable<Buffer | string>)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -152,7 +152,10 @@ interface YamlProblem {
 function yamlReason(error: YamlProblem, text: string): string {
   const reason = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
   if (error.code !== 'DUPLICATE_KEY') return reason;
-  const key = /^[^:\n]+/.exec(text.slice(error.pos[0]))?.[0]?.trim().replace(/^["']|["']$/g, '');
+  const key = /^[^:\n]+/
+    .exec(text.slice(error.pos[0]))?.[0]
+    ?.trim()
+    .replace(/^["']|["']$/g, '');
   return key ? `the key "${key}" is given twice in one mapping; keep only one` : reason;
 }
 

@@ -34,13 +34,17 @@ export function detectKind(document: unknown, expect?: DocumentKind): DocumentKi
       [{ path: oneoffKeys[0]!, message: `cannot be combined with the project field "${projectKeys[0]}"; use one shape` }],
     );
   }
-  const detected: DocumentKind | null =
-    oneoffKeys.length > 0 ? 'oneoff' : projectKeys.length > 0 || 'name' in document ? 'project' : null;
+  const detected: DocumentKind | null = oneoffKeys.length > 0 ? 'oneoff' : projectKeys.length > 0 || 'name' in document ? 'project' : null;
   if (expect && detected && detected !== expect) {
     const found = detected === 'project' ? projectKeys.concat() : oneoffKeys.concat();
     throw new InputError(
       `Expected a ${expect === 'oneoff' ? 'one-off request' : 'project'} but this looks like a ${detected === 'oneoff' ? 'one-off request' : 'project'} (${found.join(', ') || 'name'}): ${EXPECTED_FIELDS[expect]}`,
-      [{ path: found[0] ?? 'name', message: `belongs to a ${detected === 'oneoff' ? 'one-off request' : 'project'}; ${EXPECTED_FIELDS[expect]}` }],
+      [
+        {
+          path: found[0] ?? 'name',
+          message: `belongs to a ${detected === 'oneoff' ? 'one-off request' : 'project'}; ${EXPECTED_FIELDS[expect]}`,
+        },
+      ],
     );
   }
   if (detected) return detected;
@@ -48,7 +52,12 @@ export function detectKind(document: unknown, expect?: DocumentKind): DocumentKi
   const keys = Object.keys(document);
   throw new InputError(
     `Cannot tell what kind of problem this is${keys.length ? ` (top-level fields: ${keys.slice(0, 8).join(', ')})` : ' (it is empty)'}: ${EXPECTED_FIELDS.project}; ${EXPECTED_FIELDS.oneoff}`,
-    [{ path: '(document)', message: `expected top-level fields name, date, drivers, stops, settings (project) or routesData, ordersData, options (one-off)` }],
+    [
+      {
+        path: '(document)',
+        message: `expected top-level fields name, date, drivers, stops, settings (project) or routesData, ordersData, options (one-off)`,
+      },
+    ],
   );
 }
 
@@ -58,13 +67,15 @@ export function oneoffRejections(document: Record<string, unknown>): ErrorDetail
   if ('date' in document) {
     details.push({
       path: 'date',
-      message: 'a one-off request has no date (its times are HH:mm clock times); remove it, or send a project (name, date, drivers, stops) instead',
+      message:
+        'a one-off request has no date (its times are HH:mm clock times); remove it, or send a project (name, date, drivers, stops) instead',
     });
   }
   if ('workspaceUuid' in document) {
     details.push({
       path: 'workspaceUuid',
-      message: 'selects workspace mode, which routeplan does not support; remove it to send a one-off request (routesData, ordersData, options)',
+      message:
+        'selects workspace mode, which routeplan does not support; remove it to send a one-off request (routesData, ordersData, options)',
     });
   }
   for (const [plain, data] of [

@@ -86,7 +86,8 @@ function featureList(problem: Problem): string[] {
   if (problem.vehicles.some((v) => v.shiftStartGiven && !v.flexibleStart)) features.push('strict start');
   if (problem.objective.minimizeRoutes) features.push('minimize routes');
   if (problem.objective.cost === 'distance') features.push('shortest distance');
-  if (problem.objective.balance !== 'none') features.push(`balance by ${problem.objective.balance === 'orders' ? 'orders' : 'working time'}`);
+  if (problem.objective.balance !== 'none')
+    features.push(`balance by ${problem.objective.balance === 'orders' ? 'orders' : 'working time'}`);
   if (problem.squashDuration !== null) features.push(`squash duration ${problem.squashDuration / 60} min`);
   if (problem.allowOverload) features.push('capacity overload allowed');
   const lateness = problem.stops[0]?.maxLateness ?? 0;

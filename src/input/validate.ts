@@ -43,9 +43,7 @@ export function problemFromDocument(
   const label = kind === 'project' ? 'project' : 'one-off request';
 
   const upfront =
-    kind === 'oneoff'
-      ? [...oneoffRejections(doc), ...limitErrors(doc, 'routesData', 'ordersData')]
-      : limitErrors(doc, 'drivers', 'stops');
+    kind === 'oneoff' ? [...oneoffRejections(doc), ...limitErrors(doc, 'routesData', 'ordersData')] : limitErrors(doc, 'drivers', 'stops');
   // Over the limits nothing else is checked: validating 100,000 entries only to reject them is wasted work.
   if (upfront.some((d) => d.message.includes('at most'))) {
     throw invalid(label, [...upfront, ...(context.referenceErrors ?? []).map((r) => r.detail)], context);
@@ -117,7 +115,14 @@ function genericMessage(issue: ZodIssueLike): string {
 }
 
 function article(expected: string): string {
-  const words: Record<string, string> = { object: 'an object', array: 'a list', string: 'a text', number: 'a number', boolean: 'true or false', record: 'an object' };
+  const words: Record<string, string> = {
+    object: 'an object',
+    array: 'a list',
+    string: 'a text',
+    number: 'a number',
+    boolean: 'true or false',
+    record: 'an object',
+  };
   return words[expected] ?? `a ${expected}`;
 }
 

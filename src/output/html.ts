@@ -37,7 +37,9 @@ export function renderPlanHtml(plan: Plan, options: HtmlOptions = {}): string {
     '</head>',
     '<body>',
     `<h1>${escapeHtml(title)}</h1>`,
-    `<section class="summary">${summaryLines(plan.summary, display).map((line) => `<p>${escapeHtml(line)}</p>`).join('')}</section>`,
+    `<section class="summary">${summaryLines(plan.summary, display)
+      .map((line) => `<p>${escapeHtml(line)}</p>`)
+      .join('')}</section>`,
     '<section class="map">',
     renderMap(plan, options.planar === true, display),
     renderLegend(plan, display),
@@ -131,13 +133,7 @@ function fitProjection(locations: PlanLocation[], planar: boolean): Projection {
   };
 }
 
-function renderRouteLayer(
-  route: PlanRoute,
-  position: number,
-  projection: Projection,
-  labelled: boolean,
-  display: UnitDisplay,
-): string {
+function renderRouteLayer(route: PlanRoute, position: number, projection: Projection, labelled: boolean, display: UnitDisplay): string {
   const color = routeColor(position);
   const points = routeLocations(route)
     .map((point) => `${projection.x(point)},${projection.y(point)}`)
@@ -243,10 +239,5 @@ function round1(value: number): number {
 }
 
 export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }

@@ -42,8 +42,7 @@ function unitScale(problem: Problem): UnitScale {
 }
 
 function buildSummary(problem: Problem, result: SolveResult, scale: UnitScale): PlanSummary {
-  const total = (pick: (route: RouteSchedule) => number): number =>
-    result.routes.reduce((sum, route) => sum + pick(route), 0);
+  const total = (pick: (route: RouteSchedule) => number): number => result.routes.reduce((sum, route) => sum + pick(route), 0);
   const servedStops = result.routes.flatMap((route) =>
     route.visits.filter((visit): visit is StopVisit => visit.kind === 'stop').map((visit) => visit.stop),
   );

@@ -206,8 +206,9 @@ async function getProject(ctx: AppContext, call: RouteCall): Promise<void> {
   sendJson(call.res, 200, found.record);
 }
 
-async function listProjects(ctx: AppContext, call: RouteCall): Promise<void> {
+function listProjects(ctx: AppContext, call: RouteCall): Promise<void> {
   sendJson(call.res, 200, { projects: ctx.projects.list(call.owner) });
+  return Promise.resolve();
 }
 
 async function optimizeProject(ctx: AppContext, call: RouteCall): Promise<void> {

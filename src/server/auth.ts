@@ -28,7 +28,10 @@ export function ownerIdOf(keyDigest: Buffer): string {
 /** Splits `ROUTEPLAN_SERVER_KEYS` (comma-separated) into keys; blanks are ignored. */
 export function parseKeyList(value: string | undefined): string[] {
   if (!value) return [];
-  return value.split(',').map((key) => key.trim()).filter((key) => key !== '');
+  return value
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
 }
 
 /** A keys file holds one key per line; blank lines and `#` comments are ignored. */

@@ -151,9 +151,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       reject(
-        new InputError(`cannot listen on ${host}:${port}: ${error.code ?? error.message}`, [
-          { path: '--port', message: error.message },
-        ]),
+        new InputError(`cannot listen on ${host}:${port}: ${error.code ?? error.message}`, [{ path: '--port', message: error.message }]),
       );
     };
     server.once('error', onError);

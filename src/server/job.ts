@@ -28,9 +28,7 @@ export interface ValidationRequest {
 }
 
 /** `invalid` tells a rejected document (400) from a failure of the validator itself (500). */
-export type ValidationOutcome =
-  | { ok: true; warnings: Warning[] }
-  | { ok: false; invalid: boolean; error: ErrorBody['error'] };
+export type ValidationOutcome = { ok: true; warnings: Warning[] } | { ok: false; invalid: boolean; error: ErrorBody['error'] };
 
 export type WorkerRequest = ValidationRequest | { type: 'solve'; job: SolveJob };
 

@@ -36,9 +36,11 @@ export class JsonStore {
     const previous = this.pendingWrites.get(key) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(() => this.writeAtomically(collection, id, record));
     this.pendingWrites.set(key, next);
-    void next.finally(() => {
-      if (this.pendingWrites.get(key) === next) this.pendingWrites.delete(key);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (this.pendingWrites.get(key) === next) this.pendingWrites.delete(key);
+      })
+      .catch(() => undefined);
     return next;
   }
 

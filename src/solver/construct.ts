@@ -16,12 +16,7 @@ export interface ConstructionLimits {
   deadline: number;
 }
 
-export function constructRegret(
-  sol: Solution,
-  inserter: Inserter,
-  evaluator: RouteEvaluator,
-  limits: ConstructionLimits,
-): void {
+export function constructRegret(sol: Solution, inserter: Inserter, evaluator: RouteEvaluator, limits: ConstructionLimits): void {
   const inst = sol.inst;
   const n = inst.nStops;
   const m = inst.nVehicles;
@@ -54,8 +49,7 @@ export function constructRegret(
     }
     return at;
   };
-  const better = (a: number, b: number): boolean =>
-    cViol[a]! < cViol[b]! || (cViol[a] === cViol[b] && cKey[a]! < cKey[b]!);
+  const better = (a: number, b: number): boolean => cViol[a]! < cViol[b]! || (cViol[a] === cViol[b] && cKey[a]! < cKey[b]!);
   // Top two vehicles per stop.
   const first = new Int32Array(n).fill(-1);
   const second = new Int32Array(n).fill(-1);
@@ -141,10 +135,7 @@ function selectNext(
       regret = cViol[sa]! > cViol[fa]! ? BIG_REGRET / 2 + (cViol[sa]! - cViol[fa]!) : cKey[sa]! - cKey[fa]!;
     }
     const key = cKey[fa]!;
-    if (
-      priority > bestPriority ||
-      (priority === bestPriority && (regret > bestRegret || (regret === bestRegret && key < bestKey)))
-    ) {
+    if (priority > bestPriority || (priority === bestPriority && (regret > bestRegret || (regret === bestRegret && key < bestKey)))) {
       best = i;
       bestPriority = priority;
       bestRegret = regret;

@@ -47,7 +47,8 @@ export async function solveParallel(problem: Problem, options: SolveOptions, thr
   const started = performance.now();
   const limit = Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0 ? options.timeLimitMs : Infinity;
   const url = workerUrl();
-  const outcomes = url === null ? await runSequentially(problem, options, threads, limit) : await runOnWorkers(url, problem, options, threads, limit);
+  const outcomes =
+    url === null ? await runSequentially(problem, options, threads, limit) : await runOnWorkers(url, problem, options, threads, limit);
   const best = pickBest(outcomes, problem.objective.minimizeRoutes);
   const iterations = outcomes.reduce((sum, o) => sum + o.result.stats.iterations, 0);
   return { ...best.result, stats: { ...best.result.stats, iterations, elapsedMs: performance.now() - started } };
@@ -71,7 +72,14 @@ async function runSequentially(problem: Problem, options: SolveOptions, threads:
   const outcomes: Outcome[] = [];
   for (let i = 0; i < threads; i++) {
     const left = limit === Infinity ? Infinity : Math.max(1, (started + limit - performance.now()) / (threads - i));
-    outcomes.push(await solveOnce(problem, { ...options, seed: seedOf(options.seed ?? 0, i), timeLimitMs: left, onProgress: i === 0 ? options.onProgress : undefined }));
+    outcomes.push(
+      await solveOnce(problem, {
+        ...options,
+        seed: seedOf(options.seed ?? 0, i),
+        timeLimitMs: left,
+        onProgress: i === 0 ? options.onProgress : undefined,
+      }),
+    );
   }
   return outcomes;
 }
@@ -116,7 +124,10 @@ function runWorker(worker: Worker, signal: AbortSignal | undefined, onProgress: 
     worker.on('message', (message: WorkerMessage) => {
       if (message.type === 'progress') onProgress?.(message.progress);
       else if (message.type === 'result') settle(() => resolve({ result: message.result, objective: message.objective }));
-      else settle(() => reject(Object.assign(new Error(`search thread failed: ${message.message}`), message.stack ? { stack: message.stack } : {})));
+      else
+        settle(() =>
+          reject(Object.assign(new Error(`search thread failed: ${message.message}`), message.stack ? { stack: message.stack } : {})),
+        );
     });
     worker.on('error', (error) => settle(() => reject(new Error(`search thread stopped unexpectedly: ${error.message}`))));
     worker.on('exit', (code) => settle(() => reject(new Error(`search thread exited (code ${code}) without a result`))));

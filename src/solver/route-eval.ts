@@ -224,15 +224,7 @@ export class RouteEvaluator {
    * Evaluates route `seq[0..len)` of vehicle `v` with stop `u` inserted before position `p`,
    * reusing the route's forward cache; `load` must already include `u`.
    */
-  evaluateInsertion(
-    v: number,
-    seq: Int32Array,
-    len: number,
-    cache: RouteCache,
-    p: number,
-    u: number,
-    load: Float64Array,
-  ): boolean {
+  evaluateInsertion(v: number, seq: Int32Array, len: number, cache: RouteCache, p: number, u: number, load: Float64Array): boolean {
     const buf = this.buf;
     const inst = this.inst;
     const needsWhole = this.anyMultiLate || (inst.vFlexible[v] === 1 && inst.brOffset[v + 1]! > inst.brOffset[v]!);
@@ -739,7 +731,7 @@ export function sequenceLoad(inst: SolverInstance, stops: ArrayLike<number>, len
   const load = new Float64Array(dims);
   for (let i = 0; i < len; i++) {
     const s = stops[i]!;
-    for (let k = 0; k < dims; k++) load[k] += inst.stopLoad[s * dims + k]!;
+    for (let k = 0; k < dims; k++) load[k]! += inst.stopLoad[s * dims + k]!;
   }
   return load;
 }
@@ -752,7 +744,7 @@ export function sequenceLoad(inst: SolverInstance, stops: ArrayLike<number>, len
 export function scheduleRoute(problem: Problem, vehicle: number, stops: ArrayLike<number>): RouteSchedule | null {
   const inst = instanceOf(problem);
   if (vehicle < 0 || vehicle >= inst.nVehicles) return null;
-  const seq = Int32Array.from(stops as ArrayLike<number>);
+  const seq = Int32Array.from(stops);
   const seen = new Set<number>();
   for (const s of seq) {
     if (s < 0 || s >= inst.nStops || seen.has(s)) return null;
@@ -766,13 +758,7 @@ export function scheduleRoute(problem: Problem, vehicle: number, stops: ArrayLik
 }
 
 /** Re-runs the rules from the evaluator's chosen departure, recording every visit. */
-function replaySchedule(
-  inst: SolverInstance,
-  evaluator: RouteEvaluator,
-  v: number,
-  seq: Int32Array,
-  load: Float64Array,
-): RouteSchedule {
+function replaySchedule(inst: SolverInstance, evaluator: RouteEvaluator, v: number, seq: Int32Array, load: Float64Array): RouteSchedule {
   const N = inst.nLoc;
   const dims = inst.dims;
   const dur = inst.vDur[v]!;
@@ -792,7 +778,7 @@ function replaySchedule(
     if (!evaluator.serviceStart(v, s, i, arrival, d)) throw new Error('route replay disagrees with its evaluation');
     const serviceStart = evaluator.cStart;
     const late = evaluator.cLate;
-    for (let k = 0; k < dims; k++) running[k] += inst.stopLoad[s * dims + k]!;
+    for (let k = 0; k < dims; k++) running[k]! += inst.stopLoad[s * dims + k]!;
     stopVisits.push({
       kind: 'stop',
       stop: s,

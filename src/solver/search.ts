@@ -50,7 +50,20 @@ const T_END = 0.01;
 const EXACT_POLISH_SHARE = 0.02;
 
 type SortKey = 'random' | 'demand' | 'far' | 'close' | 'window';
-const SORT_KEYS: SortKey[] = ['random', 'random', 'random', 'random', 'demand', 'demand', 'demand', 'demand', 'far', 'far', 'close', 'window'];
+const SORT_KEYS: SortKey[] = [
+  'random',
+  'random',
+  'random',
+  'random',
+  'demand',
+  'demand',
+  'demand',
+  'demand',
+  'far',
+  'far',
+  'close',
+  'window',
+];
 
 export async function search(
   initial: Solution,
@@ -179,8 +192,7 @@ export async function search(
       if (localSearch.run(candidate, budget) > 0) candidateObj = candidate.objective(unit);
     }
     const upper = compareUpperLevels(candidateObj, currentObj, inst.minimizeRoutes);
-    const accept =
-      upper < 0 || (upper === 0 && candidateObj.cost < currentObj.cost - temperature * Math.log(1 - rng.next()));
+    const accept = upper < 0 || (upper === 0 && candidateObj.cost < currentObj.cost - temperature * Math.log(1 - rng.next()));
     const changed = candidate.touchedList.slice();
     if (accept) {
       current.copyRoutesFrom(candidate, changed);

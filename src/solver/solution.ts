@@ -145,9 +145,9 @@ export class Solution {
       const s = seq[i]!;
       this.posOf[s] = i;
       this.routeOf[s] = v;
-      for (let k = 0; k < dims; k++) this.load[base + k] += inst.stopLoad[s * dims + k]!;
+      for (let k = 0; k < dims; k++) this.load[base + k]! += inst.stopLoad[s * dims + k]!;
     }
-    if (!evaluator.evaluate(v, seq, n, this.load, base, 0, null, this.cache[v]!)) return false;
+    if (!evaluator.evaluate(v, seq, n, this.load, base, 0, null, this.cache[v])) return false;
     this.rWork[v] = evaluator.working;
     this.rCost[v] = n === 0 ? 0 : inst.costIsDistance ? evaluator.distance : evaluator.working;
     this.rViol[v] = evaluator.lateness + evaluator.overtime + evaluator.overload;

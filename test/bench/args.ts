@@ -66,7 +66,10 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         args.timeSeconds = positiveNumber(name, value());
         break;
       case '--filter':
-        args.filters = value().split(',').map((f) => f.trim()).filter((f) => f !== '');
+        args.filters = value()
+          .split(',')
+          .map((f) => f.trim())
+          .filter((f) => f !== '');
         break;
       case '--seed':
         args.seed = integer(name, value(), 0);

@@ -98,7 +98,9 @@ export function listInstances(set: BenchmarkSet, root = benchmarksRoot()): Insta
 /** The BKS table of a set, keyed by instance name. */
 export function readBks(set: BenchmarkSet, root = benchmarksRoot()): Map<string, BksEntry> {
   const path = join(root, layoutOf(set).bks);
-  const [header, ...rows] = readFileSync(path, 'utf8').split(/\r?\n/).filter((line) => line.trim() !== '');
+  const [header, ...rows] = readFileSync(path, 'utf8')
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '');
   const columns = (header ?? '').split(',');
   const col = (label: string): number => {
     const at = columns.indexOf(label);
@@ -131,7 +133,13 @@ export function parseSolutionFile(text: string): SolutionFile {
   for (const line of text.split(/\r?\n/)) {
     const route = /^Route\s*#\d+\s*:(.*)$/i.exec(line.trim());
     if (route !== null) {
-      routes.push(route[1]!.trim().split(/\s+/).filter((t) => t !== '').map(Number));
+      routes.push(
+        route[1]!
+          .trim()
+          .split(/\s+/)
+          .filter((t) => t !== '')
+          .map(Number),
+      );
       continue;
     }
     const costLine = /^Cost\s+(\S+)/i.exec(line.trim());

@@ -80,7 +80,11 @@ function makeWindow(random: Random): WindowMinutes {
   const r = random();
   if (r < 0.35) return null;
   if (r < 0.55) return [480, 720]; // morning 08:00–12:00
-  if (r < 0.75) return pick(random, [[720, 1020], [780, 1080]] as [number, number][]);
+  if (r < 0.75)
+    return pick(random, [
+      [720, 1020],
+      [780, 1080],
+    ] as [number, number][]);
   if (r < 0.93) {
     const start = 480 + 30 * Math.floor(random() * 17); // 08:00 … 16:00
     return [start, start + 120];
@@ -226,7 +230,9 @@ function toOneoff(vehicles: VehiclePlan[], stops: StopPlan[]): Record<string, un
     locations: [entry(s.point)],
     ...(s.duration === undefined ? {} : { duration: s.duration }),
     ...(s.load === undefined ? {} : { load: s.load }),
-    ...(s.window === null ? {} : { timeWindows: [{ startTime: clock(s.window[0]), ...(s.window[1] === null ? {} : { endTime: clock(s.window[1]) }) }] }),
+    ...(s.window === null
+      ? {}
+      : { timeWindows: [{ startTime: clock(s.window[0]), ...(s.window[1] === null ? {} : { endTime: clock(s.window[1]) }) }] }),
     // One-off tags are all-of: an order asks for at most one tag so that some vehicle has it.
     ...(s.labels.length > 0 ? { tags: [s.labels[0]!] } : {}),
     displayOrderId: `ORD-${100000 + i}`,
@@ -234,7 +240,11 @@ function toOneoff(vehicles: VehiclePlan[], stops: StopPlan[]): Record<string, un
   return { routesData, ordersData, options: { flexibleStartTime: true, defaultOrderDuration: 5, squashDuration: 1 } };
 }
 
-const NUMERIC_FLAGS: Partial<Record<string, 'stops' | 'vehicles' | 'seed'>> = { '--stops': 'stops', '--vehicles': 'vehicles', '--seed': 'seed' };
+const NUMERIC_FLAGS: Partial<Record<string, 'stops' | 'vehicles' | 'seed'>> = {
+  '--stops': 'stops',
+  '--vehicles': 'vehicles',
+  '--seed': 'seed',
+};
 
 function parseGeneratorArgs(argv: string[]): LargeProblemOptions {
   const options: LargeProblemOptions = { stops: 5000, vehicles: 500, seed: 1, kind: 'project' };

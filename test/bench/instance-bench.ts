@@ -23,7 +23,12 @@ export function selectInstances(set: BenchmarkSet, filters: string[], limit: num
   return limit === null ? selected : selected.slice(0, limit);
 }
 
-export async function benchInstance(set: BenchmarkSet, entry: InstanceEntry, options: InstanceBenchOptions, bksTable = readBks(set)): Promise<InstanceResult> {
+export async function benchInstance(
+  set: BenchmarkSet,
+  entry: InstanceEntry,
+  options: InstanceBenchOptions,
+  bksTable = readBks(set),
+): Promise<InstanceResult> {
   const problem = loadBenchmarkText(readFileSync(entry.path, 'utf8'), entry.format, entry.name);
   const bks = bksTable.get(entry.name) ?? null;
   const base = {

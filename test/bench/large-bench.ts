@@ -73,9 +73,10 @@ class MemoryWatch {
 export async function runLargeBench(args: BenchArgs): Promise<LargeBenchResult> {
   const memory = new MemoryWatch();
   const source = args.input ?? `generated ${args.kind} --stops ${args.stops} --vehicles ${args.vehicles} --seed ${args.seed}`;
-  const document: unknown = args.input !== null
-    ? JSON.parse(readFileSync(args.input, 'utf8'))
-    : generateLargeProblem({ stops: args.stops, vehicles: args.vehicles, seed: args.seed, kind: args.kind });
+  const document: unknown =
+    args.input !== null
+      ? JSON.parse(readFileSync(args.input, 'utf8'))
+      : generateLargeProblem({ stops: args.stops, vehicles: args.vehicles, seed: args.seed, kind: args.kind });
 
   const loadStarted = performance.now();
   const { problem } = loadProblemDocument(document);

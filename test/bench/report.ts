@@ -40,7 +40,12 @@ export function isComplete(result: InstanceResult): boolean {
 
 export function summarizeFamilies(results: InstanceResult[]): FamilySummary[] {
   const families = [...new Set(results.map((r) => r.family))];
-  const summaries = families.map((family) => summarize(family, results.filter((r) => r.family === family)));
+  const summaries = families.map((family) =>
+    summarize(
+      family,
+      results.filter((r) => r.family === family),
+    ),
+  );
   if (families.length > 1) summaries.push(summarize('overall', results));
   return summaries;
 }
@@ -94,7 +99,16 @@ export function formatInstanceRow(r: InstanceResult, costDigits: number): string
 }
 
 export function formatFamilyTable(summaries: FamilySummary[]): string {
-  const lines = [['family'.padEnd(14), 'n'.padStart(4), 'complete'.padStart(8), 'mean gap%'.padStart(10), 'mean s'.padStart(7), 'infeasible'.padStart(10)].join(' ')];
+  const lines = [
+    [
+      'family'.padEnd(14),
+      'n'.padStart(4),
+      'complete'.padStart(8),
+      'mean gap%'.padStart(10),
+      'mean s'.padStart(7),
+      'infeasible'.padStart(10),
+    ].join(' '),
+  ];
   for (const s of summaries) {
     lines.push(
       [
@@ -129,7 +143,7 @@ const CSV_COLUMNS: (keyof InstanceResult)[] = [
 
 function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = Array.isArray(value) ? value.join(' | ') : String(value);
+  const text = Array.isArray(value) ? value.join(' | ') : typeof value === 'string' ? value : JSON.stringify(value);
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -149,5 +163,8 @@ export function writeResultFiles(dir: string, stem: string, meta: object, result
 }
 
 export function timestampStem(prefix: string, date = new Date()): string {
-  return `${prefix}-${date.toISOString().replace(/[:.]/g, '-').replace(/-\d+Z$/, 'Z')}`;
+  return `${prefix}-${date
+    .toISOString()
+    .replace(/[:.]/g, '-')
+    .replace(/-\d+Z$/, 'Z')}`;
 }

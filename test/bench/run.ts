@@ -27,21 +27,37 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
   const bks = readBks(args.set);
   const costDigits = args.set === 'cvrp-x' ? 0 : 1;
   const iterations = args.iterations === null ? '' : ` or ${args.iterations} iterations`;
-  console.log(`${args.set}: ${entries.length} instances, ${args.timeSeconds} s${iterations} each, seed ${args.seed}, threads ${args.threads} (data: ${benchmarksRoot()})`);
+  console.log(
+    `${args.set}: ${entries.length} instances, ${args.timeSeconds} s${iterations} each, seed ${args.seed}, threads ${args.threads} (data: ${benchmarksRoot()})`,
+  );
   console.log(formatInstanceHeader());
   const results: InstanceResult[] = [];
   for (const entry of entries) {
-    const result = await benchInstance(args.set, entry, { timeLimitMs: args.timeSeconds * 1000, seed: args.seed, threads: args.threads, maxIterations: args.iterations }, bks);
+    const result = await benchInstance(
+      args.set,
+      entry,
+      { timeLimitMs: args.timeSeconds * 1000, seed: args.seed, threads: args.threads, maxIterations: args.iterations },
+      bks,
+    );
     results.push(result);
     console.log(formatInstanceRow(result, costDigits));
     for (const problem of result.problems.slice(0, 5)) console.log(`    ! ${problem}`);
     if (result.problems.length > 5) console.log(`    ! … ${result.problems.length - 5} more`);
-    if (result.missedInserts.length > 0) console.log(`    ~ ${result.missedInserts.length} unserved would still fit, e.g. ${result.missedInserts[0]}`);
+    if (result.missedInserts.length > 0)
+      console.log(`    ~ ${result.missedInserts.length} unserved would still fit, e.g. ${result.missedInserts[0]}`);
   }
   const families = summarizeFamilies(results);
   console.log('\nMean gap to BKS per family (only feasible plans that serve every customer count):');
   console.log(formatFamilyTable(families));
-  const meta = { set: args.set, timeSeconds: args.timeSeconds, iterations: args.iterations, seed: args.seed, threads: args.threads, filters: args.filters, date: new Date().toISOString() };
+  const meta = {
+    set: args.set,
+    timeSeconds: args.timeSeconds,
+    iterations: args.iterations,
+    seed: args.seed,
+    threads: args.threads,
+    filters: args.filters,
+    date: new Date().toISOString(),
+  };
   const paths = writeResultFiles(args.outDir ?? join(repoRoot(), 'results'), timestampStem(args.set), meta, results, families);
   console.log(`\nwrote ${paths.join(', ')}`);
   return results.every((r) => r.error === null && r.feasible);
@@ -50,7 +66,13 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
 async function runLarge(args: BenchArgs): Promise<boolean> {
   const result = await runLargeBench(args);
   console.log(formatLargeResult(result));
-  const paths = writeResultFiles(args.outDir ?? join(repoRoot(), 'results'), timestampStem('large'), { set: 'large', timeSeconds: args.timeSeconds, seed: args.seed, threads: args.threads, large: result }, [], []);
+  const paths = writeResultFiles(
+    args.outDir ?? join(repoRoot(), 'results'),
+    timestampStem('large'),
+    { set: 'large', timeSeconds: args.timeSeconds, seed: args.seed, threads: args.threads, large: result },
+    [],
+    [],
+  );
   console.log(`\nwrote ${paths[0]}`);
   return result.feasible && result.probeFeasible;
 }

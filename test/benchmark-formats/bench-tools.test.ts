@@ -31,7 +31,12 @@ function result(instance: string, gapPct: number | null, extra: Partial<Instance
 describe('bench runner pieces', () => {
   it('families: Solomon and Homberger by class and series, X by customer band', () => {
     expect(['C101', 'C208', 'R112', 'R2_4_1', 'RC105', 'RC2_10_3'].map(familyOf)).toEqual(['C1', 'C2', 'R1', 'R2', 'RC1', 'RC2']);
-    expect(['X-n101-k25', 'X-n251-k28', 'X-n502-k39', 'X-n1001-k43'].map(familyOf)).toEqual(['X 100-249', 'X 250-499', 'X 500-749', 'X 750-1000']);
+    expect(['X-n101-k25', 'X-n251-k28', 'X-n502-k39', 'X-n1001-k43'].map(familyOf)).toEqual([
+      'X 100-249',
+      'X 250-499',
+      'X 500-749',
+      'X 750-1000',
+    ]);
   });
 
   it('mean gap per family counts only feasible plans that serve every customer; overall row added', () => {
@@ -84,8 +89,21 @@ describe('bench runner pieces', () => {
       'solomon',
       'T',
     );
-    const visit = (stop: number) => ({ kind: 'stop' as const, stop, travel: 0, distance: 0, arrival: 0, start: 0, finish: 0, late: 0, loadAfter: new Float64Array(1) });
-    const routes = [{ vehicle: 0, visits: [visit(0), visit(1)] }, { vehicle: 1, visits: [visit(1)] }];
+    const visit = (stop: number) => ({
+      kind: 'stop' as const,
+      stop,
+      travel: 0,
+      distance: 0,
+      arrival: 0,
+      start: 0,
+      finish: 0,
+      late: 0,
+      loadAfter: new Float64Array(1),
+    });
+    const routes = [
+      { vehicle: 0, visits: [visit(0), visit(1)] },
+      { vehicle: 1, visits: [visit(1)] },
+    ];
     expect(routeDistanceFromMatrix(problem, { routes } as unknown as SolveResult)).toBe(50 + 50 + 100 + 100 + 100);
   });
 });

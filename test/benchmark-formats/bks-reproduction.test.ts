@@ -86,7 +86,8 @@ describe.skipIf(!available)('BKS reproduction', () => {
         const expectedUnits = Math.round(bks.distance * scale);
         if (evaluation.violations.length > 0) mismatches.push(`${entry.name}: ${evaluation.violations.slice(0, 3).join('; ')}`);
         if (evaluation.distance !== expectedUnits) mismatches.push(`${entry.name}: cost ${evaluation.distance} ≠ BKS ${expectedUnits}`);
-        if (Math.round(solution.cost * scale) !== expectedUnits) mismatches.push(`${entry.name}: .sol states ${solution.cost}, bks.csv ${bks.distance}`);
+        if (Math.round(solution.cost * scale) !== expectedUnits)
+          mismatches.push(`${entry.name}: .sol states ${solution.cost}, bks.csv ${bks.distance}`);
         if (solution.routes.length !== bks.vehicles) mismatches.push(`${entry.name}: ${solution.routes.length} routes ≠ ${bks.vehicles}`);
         if (solution.routes.length > problem.vehicles.length) mismatches.push(`${entry.name}: exceeds the fleet`);
       }

@@ -22,7 +22,13 @@ export function evaluateRoutes(problem: Problem, routes: number[][]): RouteEvalu
       violations.push(`route ${r + 1}: no vehicle left (fleet is ${problem.vehicles.length})`);
       return;
     }
-    const result = evaluateOne(problem, vehicle.index, route.map((customer) => customer - 1), violations, `route ${r + 1}`);
+    const result = evaluateOne(
+      problem,
+      vehicle.index,
+      route.map((customer) => customer - 1),
+      violations,
+      `route ${r + 1}`,
+    );
     distance += result;
     for (const customer of route) {
       if (seen.has(customer)) violations.push(`customer ${customer} is served twice`);

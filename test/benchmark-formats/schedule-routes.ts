@@ -8,7 +8,13 @@ import type { RouteSchedule, SolveResult, StopVisit } from '../../src/solver/typ
 
 export function scheduleRoutes(problem: Problem, routes: number[][]): SolveResult {
   return {
-    routes: routes.map((route, r) => scheduleOne(problem, r, route.map((customer) => customer - 1))),
+    routes: routes.map((route, r) =>
+      scheduleOne(
+        problem,
+        r,
+        route.map((customer) => customer - 1),
+      ),
+    ),
     unserved: [],
     stats: { elapsedMs: 0, iterations: 0, stoppedBy: 'complete' },
   };
@@ -39,7 +45,17 @@ function scheduleOne(problem: Problem, v: number, stops: number[]): RouteSchedul
     distance += legDistance;
     stop.load.forEach((amount, d) => (load[d] = load[d]! + amount));
     at = stop.location;
-    return { kind: 'stop', stop: s, travel, distance: legDistance, arrival, start, finish: time, late: 0, loadAfter: Float64Array.from(load) };
+    return {
+      kind: 'stop',
+      stop: s,
+      travel,
+      distance: legDistance,
+      arrival,
+      start,
+      finish: time,
+      late: 0,
+      loadAfter: Float64Array.from(load),
+    };
   });
   const endTravel = durations[at * n + vehicle.endLocation]!;
   const endDistance = problem.travel.distance[at * n + vehicle.endLocation]!;

@@ -109,7 +109,9 @@ describe('Solomon / Homberger VRPTW text', () => {
 
   describe('malformed input raises InputError naming the line', () => {
     it('a customer row with a missing field', () => {
-      const error = inputError(() => load(solomonText([ROWS[0]!, '    1          1       3          10     161         171', ...ROWS.slice(2)])));
+      const error = inputError(() =>
+        load(solomonText([ROWS[0]!, '    1          1       3          10     161         171', ...ROWS.slice(2)])),
+      );
       expect(error.message).toMatch(/line 11: expected 7 numbers/);
       expect(error.details).toEqual([{ path: 'line 11', message: expect.stringContaining('expected 7 numbers') }]);
     });
@@ -125,7 +127,9 @@ describe('Solomon / Homberger VRPTW text', () => {
     });
 
     it('a due date before the ready time', () => {
-      const error = inputError(() => load(solomonText([ROWS[0]!, ROWS[1]!.replace('161         171', '171         161'), ...ROWS.slice(2)])));
+      const error = inputError(() =>
+        load(solomonText([ROWS[0]!, ROWS[1]!.replace('161         171', '171         161'), ...ROWS.slice(2)])),
+      );
       expect(error.message).toMatch(/line 11: customer 1: DUE DATE 161 is before READY TIME 171/);
     });
 

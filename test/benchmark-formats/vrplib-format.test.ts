@@ -11,11 +11,28 @@ interface Parts {
 
 /** Depot (node 1) at (0,0); customers at (2,3), (3,4), (1,1); CRLF and tabs as in the X files. */
 function vrpText(parts: Parts = {}): string {
-  const header = parts.header ?? ['NAME : \tX-tiny\t', 'COMMENT : \t"test"\t', 'TYPE : \tCVRP\t', 'DIMENSION : \t4\t', 'EDGE_WEIGHT_TYPE : \tEUC_2D\t', 'CAPACITY : \t10\t'];
+  const header = parts.header ?? [
+    'NAME : \tX-tiny\t',
+    'COMMENT : \t"test"\t',
+    'TYPE : \tCVRP\t',
+    'DIMENSION : \t4\t',
+    'EDGE_WEIGHT_TYPE : \tEUC_2D\t',
+    'CAPACITY : \t10\t',
+  ];
   const coords = parts.coords ?? ['1\t0\t0', '2\t2\t3', '3\t3\t4', '4\t1\t1'];
   const demands = parts.demands ?? ['1\t0\t', '2\t4\t', '3\t5\t', '4\t6\t'];
   const depots = parts.depots ?? ['\t1\t', '\t-1\t'];
-  return [...header, 'NODE_COORD_SECTION\t\t', ...coords, 'DEMAND_SECTION\t\t', ...demands, 'DEPOT_SECTION\t\t', ...depots, 'EOF\t\t', ''].join('\r\n');
+  return [
+    ...header,
+    'NODE_COORD_SECTION\t\t',
+    ...coords,
+    'DEMAND_SECTION\t\t',
+    ...demands,
+    'DEPOT_SECTION\t\t',
+    ...depots,
+    'EOF\t\t',
+    '',
+  ].join('\r\n');
 }
 
 function load(text = vrpText()) {

@@ -5,7 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
 import type { Plan, PlanRoute, PlanStopVisit } from '../../src/output/plan-types.js';
-import { checkPlan, findInsertableUnserved, findPriorityExchanges, findRemovableRoutes, simulatePlanSequences } from '../support/checker.js';
+import {
+  checkPlan,
+  findInsertableUnserved,
+  findPriorityExchanges,
+  findRemovableRoutes,
+  simulatePlanSequences,
+} from '../support/checker.js';
 import { fixturePlan, fixtureProblem } from './fixture.js';
 
 const H = 3600;
@@ -24,7 +30,10 @@ function expectOnly(violations: string[], pattern: RegExp): void {
 
 /** Some violation matches `pattern` (for mutations whose effects necessarily cascade). */
 function expectReported(violations: string[], pattern: RegExp): void {
-  expect(violations.some((v) => pattern.test(v)), `no violation matches ${pattern}:\n${violations.join('\n')}`).toBe(true);
+  expect(
+    violations.some((v) => pattern.test(v)),
+    `no violation matches ${pattern}:\n${violations.join('\n')}`,
+  ).toBe(true);
 }
 
 function check(problem: Problem, plan: Plan): string[] {
@@ -233,7 +242,7 @@ describe('coverage', () => {
     expectOnly(check(fixtureProblem(), plan), /vehicle name "Van" != "Bike"/);
   });
 
-  it('a stop location must be the stop\'s point', () => {
+  it("a stop location must be the stop's point", () => {
     const plan = fixturePlan();
     stopVisit(plan, 0, 1).location = { lat: 52.52, lng: 13.41 };
     expectOnly(check(fixtureProblem(), plan), /stop 1 "B".*location .* is not the stop's/);
@@ -516,7 +525,9 @@ describe('objective probes', () => {
     problem.stops[6]!.load = Float64Array.of(2);
     problem.compatible[1 * 7 + 6] = 0;
     const found = findPriorityExchanges(problem, fixturePlan());
-    expect(found).toEqual([expect.stringMatching(/unserved stop 6 "G" \(priority 5\) can replace stop 3 \(priority 1\) on vehicle 0: \+4/)]);
+    expect(found).toEqual([
+      expect.stringMatching(/unserved stop 6 "G" \(priority 5\) can replace stop 3 \(priority 1\) on vehicle 0: \+4/),
+    ]);
   });
 
   it('findRemovableRoutes: with minimizeRoutes a route whose stops fit elsewhere is reported', () => {

@@ -62,7 +62,9 @@ describe('travel model of decisions.md', () => {
     problem.vehicles[1]!.speed = 1;
     expect(checkTravelMatrix(problem)).toEqual([]);
     problem.travel.durations[0]![1] = 130;
-    expect(checkTravelMatrix(problem)).toEqual([expect.stringMatching(/travel matrix 0->1 \(vehicle 0\): distance 1446\/travel 130, expected 1446\/131/)]);
+    expect(checkTravelMatrix(problem)).toEqual([
+      expect.stringMatching(/travel matrix 0->1 \(vehicle 0\): distance 1446\/travel 130, expected 1446\/131/),
+    ]);
   });
 
   it('a plan on a geo problem is checked against the re-derived legs, not the stored matrix', () => {

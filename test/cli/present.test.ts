@@ -42,9 +42,13 @@ describe('exit codes (decisions.md, command-line conventions)', () => {
 
   it('exit code 1: unexpected internal error, one line, no stack trace', async () => {
     const io = capture();
-    const code = await runCommand({}, async () => {
-      throw new TypeError("Cannot read properties of undefined (reading 'x')\n    at somewhere (file.ts:1:1)");
-    }, io);
+    const code = await runCommand(
+      {},
+      async () => {
+        throw new TypeError("Cannot read properties of undefined (reading 'x')\n    at somewhere (file.ts:1:1)");
+      },
+      io,
+    );
     expect(code).toBe(1);
     expect(io.err.text.trim().split('\n')).toHaveLength(1);
     expect(io.err.text).toContain('internal error');
@@ -60,12 +64,16 @@ describe('exit codes (decisions.md, command-line conventions)', () => {
 
   it('exit code 2: invalid input, with every detail naming its field', async () => {
     const io = capture();
-    const code = await runCommand({}, async () => {
-      throw new InputError('invalid project', [
-        { path: 'stops[3].priority', message: 'expected low, regular, high or 1–10000' },
-        { path: 'drivers[0].speed', message: 'unknown speed "warp"' },
-      ]);
-    }, io);
+    const code = await runCommand(
+      {},
+      async () => {
+        throw new InputError('invalid project', [
+          { path: 'stops[3].priority', message: 'expected low, regular, high or 1–10000' },
+          { path: 'drivers[0].speed', message: 'unknown speed "warp"' },
+        ]);
+      },
+      io,
+    );
     expect(code).toBe(2);
     expect(io.err.text).toContain('stops[3].priority: expected low');
     expect(io.err.text).toContain('drivers[0].speed: unknown speed');
@@ -74,9 +82,13 @@ describe('exit codes (decisions.md, command-line conventions)', () => {
 
   it('exit code 2: a missing input file is invalid input, not an internal error', async () => {
     const io = capture();
-    const code = await runCommand({}, async () => {
-      readFileSync('/nonexistent/routeplan/problem.yaml');
-    }, io);
+    const code = await runCommand(
+      {},
+      async () => {
+        readFileSync('/nonexistent/routeplan/problem.yaml');
+      },
+      io,
+    );
     expect(code).toBe(2);
     expect(io.err.text).toContain('/nonexistent/routeplan/problem.yaml');
   });
@@ -101,12 +113,28 @@ describe('exit codes (decisions.md, command-line conventions)', () => {
 
   it('exit code 3: routing failure', async () => {
     const io = capture();
-    expect(await runCommand({}, async () => { throw new RoutingError('the matrix service did not answer'); }, io)).toBe(3);
+    expect(
+      await runCommand(
+        {},
+        async () => {
+          throw new RoutingError('the matrix service did not answer');
+        },
+        io,
+      ),
+    ).toBe(3);
   });
 
   it('exit code 4: authentication missing or rejected', async () => {
     const io = capture();
-    expect(await runCommand({}, async () => { throw new AuthError('the service rejected the API key'); }, io)).toBe(4);
+    expect(
+      await runCommand(
+        {},
+        async () => {
+          throw new AuthError('the service rejected the API key');
+        },
+        io,
+      ),
+    ).toBe(4);
   });
 
   it('exit code 5: only with --fail-on-unserved, when the plan leaves stops unserved', () => {
@@ -129,18 +157,32 @@ describe('exit codes (decisions.md, command-line conventions)', () => {
 describe('stdout/stderr split', () => {
   it('--json: an error is also printed on stdout as {"error": {...}} in the service shape', async () => {
     const io = capture();
-    await runCommand({ json: true }, async () => {
-      throw new InputError('invalid one-off request', [{ path: 'date', message: 'a one-off request has no date' }]);
-    }, io);
+    await runCommand(
+      { json: true },
+      async () => {
+        throw new InputError('invalid one-off request', [{ path: 'date', message: 'a one-off request has no date' }]);
+      },
+      io,
+    );
     expect(JSON.parse(io.out.text)).toEqual({
-      error: { code: 'invalid_input', message: 'invalid one-off request', details: [{ path: 'date', message: 'a one-off request has no date' }] },
+      error: {
+        code: 'invalid_input',
+        message: 'invalid one-off request',
+        details: [{ path: 'date', message: 'a one-off request has no date' }],
+      },
     });
     expect(io.err.text).toContain('invalid one-off request');
   });
 
   it('--json: an internal error is also JSON on stdout', async () => {
     const io = capture();
-    await runCommand({ json: true }, async () => { throw new Error('kaboom'); }, io);
+    await runCommand(
+      { json: true },
+      async () => {
+        throw new Error('kaboom');
+      },
+      io,
+    );
     expect(JSON.parse(io.out.text)).toEqual({ error: { code: 'internal', message: 'kaboom', details: [] } });
   });
 
@@ -231,10 +273,15 @@ describe('error details', () => {
 
   it('several details each get their own line under the summary', () => {
     const io = capture();
-    reportError(new InputError('bakery.yaml: invalid project: 2 errors', [
-      { path: 'stops[0].end', message: 'bad time' },
-      { path: 'drivers[1].speed', message: 'bad speed' },
-    ]), {}, io, {});
+    reportError(
+      new InputError('bakery.yaml: invalid project: 2 errors', [
+        { path: 'stops[0].end', message: 'bad time' },
+        { path: 'drivers[1].speed', message: 'bad speed' },
+      ]),
+      {},
+      io,
+      {},
+    );
     expect(io.err.text).toContain('\n  stops[0].end: bad time\n');
     expect(io.err.text).toContain('\n  drivers[1].speed: bad speed\n');
   });

@@ -63,7 +63,21 @@ describe('routeplan solve with a stand-in solver', () => {
 
   it('passes --time-limit (seconds → ms), --seed, --max-iterations and --threads to the solver', async () => {
     solveMock.mockResolvedValueOnce({ routes: [], unserved: [], stats: { elapsedMs: 1, iterations: 0, stoppedBy: 'complete' } });
-    await main(['node', 'routeplan', 'solve', BAKERY, '--time-limit', '2.5', '--seed', '9', '--max-iterations', '40', '--threads', '2', '--json']);
+    await main([
+      'node',
+      'routeplan',
+      'solve',
+      BAKERY,
+      '--time-limit',
+      '2.5',
+      '--seed',
+      '9',
+      '--max-iterations',
+      '40',
+      '--threads',
+      '2',
+      '--json',
+    ]);
     expect(process.exitCode).toBe(0);
     const options = solveMock.mock.calls[0]![1] as { timeLimitMs: number; seed: number; maxIterations: number; threads: number };
     expect(options).toMatchObject({ timeLimitMs: 2500, seed: 9, maxIterations: 40, threads: 2 });

@@ -101,9 +101,12 @@ describe('service client', () => {
   });
 
   it('401 becomes an AuthError (exit 4) whose message never contains the key', async () => {
-    const { client } = harness([{ status: 401, body: { error: { code: 'unauthorized', message: 'the API key is not valid', details: [] } } }], {
-      apiKey: 'very-secret-key',
-    });
+    const { client } = harness(
+      [{ status: 401, body: { error: { code: 'unauthorized', message: 'the API key is not valid', details: [] } } }],
+      {
+        apiKey: 'very-secret-key',
+      },
+    );
     const error = await caught(client.request({ method: 'GET', path: '/x', idempotent: true }));
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).exitCode).toBe(ExitCode.auth);

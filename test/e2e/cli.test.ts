@@ -139,7 +139,9 @@ describe('routeplan validate', () => {
       const json = run(['solve', file, '--json', ...QUICK]);
       expect(json.code, json.stderr).toBe(2);
       expect(json.stderr).not.toMatch(STACK_LINE);
-      const body = JSON.parse(json.stdout) as { error: { code: string; message: string; details: Array<{ path: string; message: string }> } };
+      const body = JSON.parse(json.stdout) as {
+        error: { code: string; message: string; details: Array<{ path: string; message: string }> };
+      };
       expect(body.error.message.length).toBeGreaterThan(0);
       expect(body.error.details.length).toBeGreaterThan(0);
       for (const detail of body.error.details) {
@@ -174,8 +176,20 @@ describe('routeplan solve', () => {
     expect(typeof route.start.time_s).toBe('number');
     const visit = route.visits.find((v) => v.kind === 'stop')!;
     expect(Object.keys(visit).slice(0, 14)).toEqual([
-      'kind', 'stop', 'stop_index', 'location', 'travel_s', 'distance_m', 'arrival_s', 'start_s', 'finish_s',
-      'arrival', 'start', 'finish', 'late_s', 'load_after',
+      'kind',
+      'stop',
+      'stop_index',
+      'location',
+      'travel_s',
+      'distance_m',
+      'arrival_s',
+      'start_s',
+      'finish_s',
+      'arrival',
+      'start',
+      'finish',
+      'late_s',
+      'load_after',
     ]);
   });
 

@@ -76,12 +76,7 @@ const EXPECTED: Record<string, string[]> = {
   'bad-contact.yaml': ['drivers[0].phone_number', 'stops[0].email'],
   'bad-coordinates.json': ['stops[0].location.coords.lng', 'stops[1].location.coords.lat'],
   'bad-date.yaml': ['date'],
-  'bad-options.json': [
-    'routesData[0].constraints.startTime',
-    'ordersData[0].duration',
-    'options.balanceType',
-    'options.squashDuration',
-  ],
+  'bad-options.json': ['routesData[0].constraints.startTime', 'ordersData[0].duration', 'options.balanceType', 'options.squashDuration'],
   'bad-load-dimension.json': ['drivers[0].capacity.volume', 'stops[0].load.weight'],
   'bad-priority.yaml': ['stops[1].priority'],
   'duplicate-key.json': ['date'],

@@ -32,9 +32,7 @@ describe('time windows', () => {
 
   it('overnight window ends the next day', () => {
     expect(withStop({ start: '22:00', end: '06:00' }).windows).toEqual([{ start: 22 * H, end: 30 * H }]);
-    expect(withOrder({ timeWindows: [{ startTime: '23:30', endTime: '00:30' }] }).windows).toEqual([
-      { start: 23.5 * H, end: 24.5 * H },
-    ]);
+    expect(withOrder({ timeWindows: [{ startTime: '23:30', endTime: '00:30' }] }).windows).toEqual([{ start: 23.5 * H, end: 24.5 * H }]);
   });
 
   it('several windows are sorted by start', () => {
@@ -243,7 +241,12 @@ describe('breaks', () => {
   });
 
   it('overlapping breaks are merged', () => {
-    const v = withDriver({ breaks: [{ start: '12:00', end: '12:30' }, { start: '12:15', end: '13:00' }] });
+    const v = withDriver({
+      breaks: [
+        { start: '12:00', end: '12:30' },
+        { start: '12:15', end: '13:00' },
+      ],
+    });
     expect(v.breaks).toEqual([{ start: 12 * H, end: 13 * H }]);
   });
 
@@ -347,9 +350,7 @@ describe('loads and capacities', () => {
   });
 
   it('a load dimension no vehicle constrains gives a warning', () => {
-    const loaded = load(
-      project({ drivers: [driver('D', { capacity: { weight: 100 } })], stops: [stop('A', { load: { wieght: 3 } })] }),
-    );
+    const loaded = load(project({ drivers: [driver('D', { capacity: { weight: 100 } })], stops: [stop('A', { load: { wieght: 3 } })] }));
     expect(loaded.warnings).toContainEqual({
       path: 'stops[0].load.wieght',
       message: 'no vehicle has a capacity for load "wieght"; it is not constrained',
@@ -448,7 +449,10 @@ describe('passthrough, names, units, immutability', () => {
   });
 
   it('one-off routes and orders without a name are numbered', () => {
-    const { problem } = load({ routesData: [{ constraints: { startLocations: [{ latitude: 45, longitude: 4 }] } }], ordersData: [{ locations: [{ latitude: 45.1, longitude: 4 }] }] });
+    const { problem } = load({
+      routesData: [{ constraints: { startLocations: [{ latitude: 45, longitude: 4 }] } }],
+      ordersData: [{ locations: [{ latitude: 45.1, longitude: 4 }] }],
+    });
     expect(problem.vehicles[0]!.name).toBe('Route 1');
     expect(problem.stops[0]!.name).toBe('Order 1');
   });

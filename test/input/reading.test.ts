@@ -36,7 +36,8 @@ describe('reading files', () => {
 
   it('YAML clock times and dates stay text (YAML 1.2: 08:00 is not a number of minutes)', async () => {
     const dir = tempDir({
-      'p.yaml': 'name: P\ndate: 2024-05-14\ndrivers: []\nstops:\n  - name: A\n    location: {coords: {lat: 45.7, lng: 4.8}}\n    start: 08:00\n',
+      'p.yaml':
+        'name: P\ndate: 2024-05-14\ndrivers: []\nstops:\n  - name: A\n    location: {coords: {lat: 45.7, lng: 4.8}}\n    start: 08:00\n',
     });
     const loaded = await loadProblemFile(join(dir, 'p.yaml'));
     expect(loaded.problem.date).toBe('2024-05-14');
@@ -125,10 +126,20 @@ describe('reading files', () => {
   });
 
   it('solomon and vrplib files are delegated to the benchmark reader', async () => {
-    const solomon = ['C0', '', 'VEHICLE', 'NUMBER     CAPACITY', '  2         200', '', 'CUSTOMER',
-      'CUST NO.  XCOORD.   YCOORD.    DEMAND   READY TIME  DUE DATE   SERVICE   TIME', '',
+    const solomon = [
+      'C0',
+      '',
+      'VEHICLE',
+      'NUMBER     CAPACITY',
+      '  2         200',
+      '',
+      'CUSTOMER',
+      'CUST NO.  XCOORD.   YCOORD.    DEMAND   READY TIME  DUE DATE   SERVICE   TIME',
+      '',
       '    0      40         50          0          0       1236          0',
-      '    1      45         68         10        912        967         90', ''].join('\n');
+      '    1      45         68         10        912        967         90',
+      '',
+    ].join('\n');
     const dir = tempDir({ 'C0.txt': solomon });
     const loaded = await loadProblemFile(join(dir, 'C0.txt'));
     expect(loaded.kind).toBe('benchmark');
@@ -202,7 +213,8 @@ describe('CSV tables', () => {
   it('CSV drivers: end location, speed, break', async () => {
     const dir = tempDir({
       'project.yaml': PROJECT_YAML,
-      'drivers.csv': 'name,start_lat,start_lng,end_lat,end_lng,speed,break_start,break_end\nNadia,45.77,4.83,45.78,4.84,bike,12:00,12:30\nJulien,45.77,4.83,,,1.25,,\n',
+      'drivers.csv':
+        'name,start_lat,start_lng,end_lat,end_lng,speed,break_start,break_end\nNadia,45.77,4.83,45.78,4.84,bike,12:00,12:30\nJulien,45.77,4.83,,,1.25,,\n',
       'stops.csv': 'name,lat,lng\nA,45.775,4.83\n',
     });
     const { problem } = await loadProblemFile(join(dir, 'project.yaml'));
@@ -322,7 +334,10 @@ describe('CSV tables', () => {
     expect(error.details).toEqual([
       { path: 'routes.csv row 2, column start_lng', message: 'missing; give both latitude and longitude' },
       { path: 'orders.csv row 2, column load_w', message: '"x" is not allowed; use a number ≥ 0' },
-      { path: 'orders.csv row 2, column time_windows', message: 'has neither startTime nor endTime; give at least one (HH:mm), or remove the window' },
+      {
+        path: 'orders.csv row 2, column time_windows',
+        message: 'has neither startTime nor endTime; give at least one (HH:mm), or remove the window',
+      },
     ]);
   });
 });

@@ -4,7 +4,7 @@ import { detailAt, driver, inputError, load, oneoff, order, project, route, stop
 const withStop = (extra: Record<string, unknown>) => project({ stops: [stop('A', extra)] });
 const withDriver = (extra: Record<string, unknown>) => project({ drivers: [driver('D', extra)] });
 
-describe('validation: every error at once, in the user\'s terms', () => {
+describe("validation: every error at once, in the user's terms", () => {
   it('all errors reported at once with their paths', () => {
     const error = inputError(() =>
       load(
@@ -21,9 +21,7 @@ describe('validation: every error at once, in the user\'s terms', () => {
 
   it('an error message quotes the value given and says what is allowed', () => {
     const error = inputError(() => load(project({ stops: [stop('A'), stop('B'), stop('C'), stop('D', { priority: 'urgent' })] })));
-    expect(detailAt(error, 'stops[3].priority').message).toBe(
-      '"urgent" is not allowed; use low, regular, high or an integer 1–10000',
-    );
+    expect(detailAt(error, 'stops[3].priority').message).toBe('"urgent" is not allowed; use low, regular, high or an integer 1–10000');
   });
 
   it('address, window-form and field errors of one stop are all reported in one pass', () => {
@@ -31,7 +29,13 @@ describe('validation: every error at once, in the user\'s terms', () => {
       load(
         project({
           stops: [
-            { name: 'A', location: { address: '3 rue Saint-Jean' }, priority: 'urgent', start: '08:00', time_windows: [{ start: '09:00' }] },
+            {
+              name: 'A',
+              location: { address: '3 rue Saint-Jean' },
+              priority: 'urgent',
+              start: '08:00',
+              time_windows: [{ start: '09:00' }],
+            },
           ],
         }),
       ),
@@ -45,7 +49,9 @@ describe('validation: every error at once, in the user\'s terms', () => {
   });
 
   it('only the first of several one-off locations needs coordinates (the others are not used)', () => {
-    const loaded = load(oneoff({ ordersData: [order('A', { locations: [{ latitude: 45.75, longitude: 4.84 }, { address: 'elsewhere' }] })] }));
+    const loaded = load(
+      oneoff({ ordersData: [order('A', { locations: [{ latitude: 45.75, longitude: 4.84 }, { address: 'elsewhere' }] })] }),
+    );
     expect(loaded.problem.stops[0]!.location).toBeGreaterThanOrEqual(0);
   });
 
@@ -63,8 +69,18 @@ describe('field rules', () => {
   });
 
   it('date must be a real date YYYY-MM-DD', () => {
-    expect(detailAt(inputError(() => load(project({ date: '2024-02-30' }))), 'date').message).toMatch(/"2024-02-30" is not allowed/);
-    expect(detailAt(inputError(() => load(project({ date: '2024-5-14' }))), 'date').message).toMatch(/YYYY-MM-DD/);
+    expect(
+      detailAt(
+        inputError(() => load(project({ date: '2024-02-30' }))),
+        'date',
+      ).message,
+    ).toMatch(/"2024-02-30" is not allowed/);
+    expect(
+      detailAt(
+        inputError(() => load(project({ date: '2024-5-14' }))),
+        'date',
+      ).message,
+    ).toMatch(/YYYY-MM-DD/);
     expect(load(project({ date: '2024-02-29' })).problem.date).toBe('2024-02-29');
   });
 
@@ -81,9 +97,7 @@ describe('field rules', () => {
   });
 
   it('latitude must be within -90..90 and longitude within -180..180', () => {
-    const error = inputError(() =>
-      load(project({ stops: [stop('A', {}, { lat: 91, lng: 4 }), stop('B', {}, { lat: 45, lng: -181 })] })),
-    );
+    const error = inputError(() => load(project({ stops: [stop('A', {}, { lat: 91, lng: 4 }), stop('B', {}, { lat: 45, lng: -181 })] })));
     expect(detailAt(error, 'stops[0].location.coords.lat').message).toMatch(/91 is not allowed; use a latitude from -90 to 90/);
     expect(detailAt(error, 'stops[1].location.coords.lng').message).toMatch(/-181 is not allowed; use a longitude from -180 to 180/);
   });
@@ -94,7 +108,9 @@ describe('field rules', () => {
     }
     for (const bad of ['turbo', 0.05, 2.5, 0, 'Fast']) {
       const error = inputError(() => load(withDriver({ speed: bad })));
-      expect(detailAt(error, 'drivers[0].speed').message).toMatch(/use faster, fast, normal, slow, very slow, bike or a number from 0\.1 to 2/);
+      expect(detailAt(error, 'drivers[0].speed').message).toMatch(
+        /use faster, fast, normal, slow, very slow, bike or a number from 0\.1 to 2/,
+      );
     }
   });
 
@@ -166,7 +182,9 @@ describe('field rules', () => {
   });
 
   it('load and capacity: a number or an object of named numbers', () => {
-    expect(() => load(project({ drivers: [driver('D', { capacity: { weight: 100, volume: 2 } })], stops: [stop('A', { load: { weight: 3 } })] }))).not.toThrow();
+    expect(() =>
+      load(project({ drivers: [driver('D', { capacity: { weight: 100, volume: 2 } })], stops: [stop('A', { load: { weight: 3 } })] })),
+    ).not.toThrow();
     const error = inputError(() => load(withStop({ load: 'heavy' })));
     expect(detailAt(error, 'stops[0].load').message).toMatch(/"heavy" is not allowed; use a number ≥ 0 or an object of named numbers/);
   });
@@ -261,9 +279,7 @@ describe('limits: 500 vehicles and 5,000 stops, both surfaces', () => {
   });
 
   it('a project with more than 500 drivers or 5,000 stops is rejected with the counts', () => {
-    const error = inputError(() =>
-      load(project({ drivers: many(501, (i) => driver(`D${i}`)), stops: many(5001, (i) => stop(`S${i}`)) })),
-    );
+    const error = inputError(() => load(project({ drivers: many(501, (i) => driver(`D${i}`)), stops: many(5001, (i) => stop(`S${i}`)) })));
     expect(error.details.map((d) => d.path)).toEqual(['drivers', 'stops']);
   });
 
@@ -383,7 +399,10 @@ describe('time windows: an empty window is an error, an overnight one is not', (
   it('an empty one-off timeWindows entry (neither startTime nor endTime) is named', () => {
     const error = inputError(() => load(oneoff({ ordersData: [order('A', { timeWindows: [{ startTime: '08:00' }, {}] })] })));
     expect(error.details).toEqual([
-      { path: 'ordersData[0].timeWindows[1]', message: 'has neither startTime nor endTime; give at least one (HH:mm), or remove the window' },
+      {
+        path: 'ordersData[0].timeWindows[1]',
+        message: 'has neither startTime nor endTime; give at least one (HH:mm), or remove the window',
+      },
     ]);
   });
 
@@ -393,8 +412,14 @@ describe('time windows: an empty window is an error, an overnight one is not', (
   });
 
   it('a window with only an end, or an end before its start (overnight), is accepted in both forms', () => {
-    expect(() => load(oneoff({ ordersData: [order('A', { timeWindows: [{ endTime: '10:00' }, { startTime: '22:00', endTime: '02:00' }] })] }))).not.toThrow();
-    expect(() => load(project({ stops: [stop('A', { start: '22:00', end: '02:00' }), stop('B', { time_windows: [{ start: '23:00', end: '01:00' }] })] }))).not.toThrow();
+    expect(() =>
+      load(oneoff({ ordersData: [order('A', { timeWindows: [{ endTime: '10:00' }, { startTime: '22:00', endTime: '02:00' }] })] })),
+    ).not.toThrow();
+    expect(() =>
+      load(
+        project({ stops: [stop('A', { start: '22:00', end: '02:00' }), stop('B', { time_windows: [{ start: '23:00', end: '01:00' }] })] }),
+      ),
+    ).not.toThrow();
   });
 });
 
@@ -409,8 +434,12 @@ describe('malformed values: the value given and what is allowed', () => {
 
   it('numbers too large to use (JSON 1e400, YAML .inf) and NaN say so', () => {
     const error = inputError(() => load(project({ stops: [stop('A', { duration: Infinity }), stop('B', {}, { lat: NaN, lng: 4 })] })));
-    expect(detailAt(error, 'stops[0].duration').message).toBe('Infinity (too large) is not allowed; use a number of minutes ≥ 0 (fractions allowed)');
-    expect(detailAt(error, 'stops[1].location.coords.lat').message).toBe('NaN (not a number) is not allowed; use a latitude from -90 to 90');
+    expect(detailAt(error, 'stops[0].duration').message).toBe(
+      'Infinity (too large) is not allowed; use a number of minutes ≥ 0 (fractions allowed)',
+    );
+    expect(detailAt(error, 'stops[1].location.coords.lat').message).toBe(
+      'NaN (not a number) is not allowed; use a latitude from -90 to 90',
+    );
   });
 
   it('NaN-like and numeric strings are not numbers', () => {

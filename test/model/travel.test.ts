@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_TRAVEL_MODEL,
-  buildGeoTravelMatrix,
-  haversineMetres,
-  roadDistanceMetres,
-  travelSeconds,
-} from '../../src/model/travel.js';
+import { DEFAULT_TRAVEL_MODEL, buildGeoTravelMatrix, haversineMetres, roadDistanceMetres, travelSeconds } from '../../src/model/travel.js';
 
 // Paris (Notre-Dame) to Lyon (Bellecour): about 392 km as the crow flies.
 const paris = { lat: 48.853, lng: 2.3499 };

@@ -11,12 +11,34 @@ describe('buildPlan (JSON plan contract version 1)', () => {
     expect(plan.version).toBe(1);
     expect(Object.keys(plan)).toEqual(['version', 'summary', 'routes', 'unserved']);
     expect(Object.keys(plan.summary)).toEqual([
-      'routes_used', 'served', 'unserved', 'priority_served', 'distance_m', 'driving_s', 'service_s',
-      'waiting_s', 'break_s', 'working_s', 'lateness_s', 'overtime_s',
+      'routes_used',
+      'served',
+      'unserved',
+      'priority_served',
+      'distance_m',
+      'driving_s',
+      'service_s',
+      'waiting_s',
+      'break_s',
+      'working_s',
+      'lateness_s',
+      'overtime_s',
     ]);
     expect(Object.keys(plan.routes[0]!)).toEqual([
-      'vehicle', 'vehicle_index', 'start', 'visits', 'end', 'distance_m', 'driving_s', 'service_s',
-      'waiting_s', 'break_s', 'working_s', 'overtime_s', 'lateness_s', 'load',
+      'vehicle',
+      'vehicle_index',
+      'start',
+      'visits',
+      'end',
+      'distance_m',
+      'driving_s',
+      'service_s',
+      'waiting_s',
+      'break_s',
+      'working_s',
+      'overtime_s',
+      'lateness_s',
+      'load',
     ]);
     expect(Object.keys(plan.routes[0]!.end)).toEqual(['time_s', 'time', 'location', 'travel_s', 'distance_m']);
   });
@@ -88,7 +110,14 @@ describe('buildPlan (JSON plan contract version 1)', () => {
     const plan = buildPlan(sampleProblem(), sampleResult());
     const kiosk = stopsOf(plan.routes[1]!.visits)[0]!;
     expect(kiosk.stop).toBe('Kiosk');
-    expect([kiosk.arrival_s, kiosk.start_s, kiosk.finish_s, kiosk.arrival, kiosk.start, kiosk.finish]).toEqual([null, null, null, null, null, null]);
+    expect([kiosk.arrival_s, kiosk.start_s, kiosk.finish_s, kiosk.arrival, kiosk.start, kiosk.finish]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it('missing duration: a one-off order without a duration keeps its ETAs', () => {
@@ -138,8 +167,11 @@ describe('buildPlan (JSON plan contract version 1)', () => {
     const farm = problem.locations[problem.stops[3]!.location]!;
     expect(plan.unserved).toEqual([
       {
-        stop: 'Far Away Farm', stop_index: 3, reason: 'unreachable_in_shift',
-        message: 'no vehicle can reach it and be back by the end of its shift', location: { lat: farm.lat, lng: farm.lng },
+        stop: 'Far Away Farm',
+        stop_index: 3,
+        reason: 'unreachable_in_shift',
+        message: 'no vehicle can reach it and be back by the end of its shift',
+        location: { lat: farm.lat, lng: farm.lng },
       },
     ]);
   });

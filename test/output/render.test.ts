@@ -112,9 +112,7 @@ describe('buildGeoJson', () => {
   });
 
   it('every position is a finite [lng, lat] pair within range (valid GeoJSON)', () => {
-    const positions = geo.features.flatMap((f) =>
-      f.geometry.type === 'Point' ? [f.geometry.coordinates] : f.geometry.coordinates,
-    );
+    const positions = geo.features.flatMap((f) => (f.geometry.type === 'Point' ? [f.geometry.coordinates] : f.geometry.coordinates));
     for (const [lng, lat] of positions) {
       expect(Number.isFinite(lng) && lng >= -180 && lng <= 180).toBe(true);
       expect(Number.isFinite(lat) && lat >= -90 && lat <= 90).toBe(true);

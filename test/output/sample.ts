@@ -76,7 +76,14 @@ export function sampleProblem(overrides: Partial<Problem> = {}): Problem {
   };
 }
 
-function stopVisit(stopIndex: number, arrival: number, start: number, finish: number, loadAfter: number[], extra: Partial<StopVisit> = {}): StopVisit {
+function stopVisit(
+  stopIndex: number,
+  arrival: number,
+  start: number,
+  finish: number,
+  loadAfter: number[],
+  extra: Partial<StopVisit> = {},
+): StopVisit {
   return {
     kind: 'stop',
     stop: stopIndex,

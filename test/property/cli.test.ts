@@ -44,7 +44,19 @@ function cleanEnv(): NodeJS.ProcessEnv {
 }
 
 function solveWithCli(file: string, seed: number): Plan {
-  const args = [BIN, 'solve', file, '--json', '--quiet', '--seed', String(seed), '--max-iterations', String(ITERATIONS), '--time-limit', '30'];
+  const args = [
+    BIN,
+    'solve',
+    file,
+    '--json',
+    '--quiet',
+    '--seed',
+    String(seed),
+    '--max-iterations',
+    String(ITERATIONS),
+    '--time-limit',
+    '30',
+  ];
   const run = spawnSync(process.execPath, args, { cwd: work, env: cleanEnv(), encoding: 'utf8', timeout: 60_000 });
   expect(run.status, `routeplan solve ${file} failed:\n${run.stderr}\n${run.stdout.slice(0, 500)}`).toBe(0);
   return JSON.parse(run.stdout) as Plan;

@@ -25,19 +25,51 @@ describe('generator', () => {
 
   it('exercises every feature across a few seeds (project)', () => {
     const text = JSON.stringify(Array.from({ length: 16 }, (_, seed) => generateProject(seed, { stops: 120 })));
-    for (const needle of ['"break":', '"breaks":', '"capacity":{', '"capacity":', '"load":{', '"types":[', '"types":"',
-      '"priority":"high"', '"priority":10000', '"speed":"', '"speed":0.5', '"end_location"', '"strict_start":true',
-      '"max_stop_lateness"', '"max_driver_overtime"', '"traffic"', '"auto_balance":true', '"default_duration"',
-      '"shift_start":"20:', '"custom_notes"', '"breaks":[{"start"', '},{"start"']) {
+    for (const needle of [
+      '"break":',
+      '"breaks":',
+      '"capacity":{',
+      '"capacity":',
+      '"load":{',
+      '"types":[',
+      '"types":"',
+      '"priority":"high"',
+      '"priority":10000',
+      '"speed":"',
+      '"speed":0.5',
+      '"end_location"',
+      '"strict_start":true',
+      '"max_stop_lateness"',
+      '"max_driver_overtime"',
+      '"traffic"',
+      '"auto_balance":true',
+      '"default_duration"',
+      '"shift_start":"20:',
+      '"custom_notes"',
+      '"breaks":[{"start"',
+      '},{"start"',
+    ]) {
       expect(text, needle).toContain(needle);
     }
   });
 
   it('exercises every feature across a few seeds (one-off)', () => {
     const text = JSON.stringify(Array.from({ length: 16 }, (_, seed) => generateOneOff(seed, { stops: 120 })));
-    for (const needle of ['"timeWindows":[{', '},{"startTime"', '"tags":[', '"endLocations"', '"capacity":',
-      '"squashDuration":3', '"minimizeRoutes":true', '"balanceType":"orders"', '"flexibleStartTime":true',
-      '"allowVisitLateness":true', '"allowRouteOvertime":true', '"allowCapacityOverload":true', '"startTime":"20:']) {
+    for (const needle of [
+      '"timeWindows":[{',
+      '},{"startTime"',
+      '"tags":[',
+      '"endLocations"',
+      '"capacity":',
+      '"squashDuration":3',
+      '"minimizeRoutes":true',
+      '"balanceType":"orders"',
+      '"flexibleStartTime":true',
+      '"allowVisitLateness":true',
+      '"allowRouteOvertime":true',
+      '"allowCapacityOverload":true',
+      '"startTime":"20:',
+    ]) {
       expect(text, needle).toContain(needle);
     }
   });

@@ -121,7 +121,9 @@ function checkProjectNormalization(doc: Doc, problem: Problem): void {
     doc.drivers.forEach((d: Doc, i: number) => {
       const vehicleTypes = list(d.types);
       const expected = stopTypes.length === 0 || stopTypes.some((t) => vehicleTypes.includes(t));
-      expect(problem.compatible[i * doc.stops.length + j] === 1, `${where} types ${stopTypes} vs drivers[${i}] ${vehicleTypes}`).toBe(expected);
+      expect(problem.compatible[i * doc.stops.length + j] === 1, `${where} types ${stopTypes} vs drivers[${i}] ${vehicleTypes}`).toBe(
+        expected,
+      );
     });
     for (const key of ['notes', 'custom_notes', 'phone_number', 'email']) {
       if (s[key] !== undefined) expect(stop.passthrough[key], `${where}.${key} carried through`).toEqual(s[key]);
@@ -177,7 +179,9 @@ function checkOneOffNormalization(doc: Doc, problem: Problem): void {
     doc.routesData.forEach((r: Doc, i: number) => {
       const routeTags: string[] = r.constraints.tags ?? [];
       const expected = tags.every((t) => routeTags.includes(t));
-      expect(problem.compatible[i * doc.ordersData.length + j] === 1, `${where} tags ${tags} vs routesData[${i}] ${routeTags}`).toBe(expected);
+      expect(problem.compatible[i * doc.ordersData.length + j] === 1, `${where} tags ${tags} vs routesData[${i}] ${routeTags}`).toBe(
+        expected,
+      );
     });
     for (const key of ['displayOrderId', 'customerOrderNumber']) {
       if (o[key] !== undefined) expect(stop.passthrough[key], `${where}.${key} carried through`).toEqual(o[key]);

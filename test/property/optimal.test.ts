@@ -38,8 +38,7 @@ function feasibleMasks(problem: Problem, vehicle: number): boolean[] {
 function bestPriority(problem: Problem): number {
   const n = problem.stops.length;
   const full = 1 << n;
-  const priorityOf = (mask: number): number =>
-    problem.stops.reduce((sum, stop, s) => sum + (mask & (1 << s) ? stop.priority : 0), 0);
+  const priorityOf = (mask: number): number => problem.stops.reduce((sum, stop, s) => sum + (mask & (1 << s) ? stop.priority : 0), 0);
   // best[mask] = best priority using only stops in `mask`, over the vehicles processed so far.
   let best = new Array<number>(full).fill(0);
   for (let v = 0; v < problem.vehicles.length; v++) {

@@ -33,7 +33,14 @@ const SCENARIOS: Scenario[] = [
   { name: 'no windows, no capacities', stops: 50, seeds: 2, iterations: 100, features: { windows: false, capacities: false } },
   { name: 'no durations (null project ETAs)', stops: 40, seeds: 2, iterations: 80, features: { durations: false } },
   { name: 'breaks everywhere, shared addresses', stops: 50, seeds: 3, iterations: 80, features: { breakShare: 1, sharedShare: 0.5 } },
-  { name: 'tight windows, one break-taking driver', stops: 30, drivers: 2, seeds: 4, iterations: 100, features: { tightWindows: true, breakShare: 1 } },
+  {
+    name: 'tight windows, one break-taking driver',
+    stops: 30,
+    drivers: 2,
+    seeds: 4,
+    iterations: 100,
+    features: { tightWindows: true, breakShare: 1 },
+  },
   { name: 'large', stops: 300, seeds: 1, iterations: 30 },
 ];
 

@@ -156,11 +156,7 @@ describe('authentication', () => {
     const svc = await service();
     const { body: ack } = await api(svc.url, 'POST', '/schedules', { body: smallOneOff() });
     const { body: project } = await api(svc.url, 'POST', '/v1.0/project', { body: smallProject() });
-    for (const path of [
-      `/v2/schedules/${ack.actionUuid}`,
-      `/v2/schedules/${ack.actionUuid}/solution`,
-      `/v1.0/project/${project.id}`,
-    ]) {
+    for (const path of [`/v2/schedules/${ack.actionUuid}`, `/v2/schedules/${ack.actionUuid}/solution`, `/v1.0/project/${project.id}`]) {
       const other = await api(svc.url, 'GET', path, { key: 'key-beta' });
       expect(other.status).toBe(404);
       expectErrorShape(other.body, 'not_found');

@@ -3,14 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpError } from '../../src/server/http.js';
-import {
-  OPEN_ACCESS_OWNER,
-  bearerToken,
-  createKeyRing,
-  isLoopbackHost,
-  parseKeyList,
-  readKeysFile,
-} from '../../src/server/auth.js';
+import { OPEN_ACCESS_OWNER, bearerToken, createKeyRing, isLoopbackHost, parseKeyList, readKeysFile } from '../../src/server/auth.js';
 
 function statusOf(action: () => unknown): number | null {
   try {

@@ -46,8 +46,8 @@ export function startBuiltServer(args: string[], env: Record<string, string> = {
       child.kill('SIGKILL');
       reject(new Error(`the service did not start in ${startTimeoutMs} ms:\n${stderr}`));
     }, startTimeoutMs);
-    child.stderr!.setEncoding('utf8');
-    child.stderr!.on('data', (chunk: string) => {
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
       stderr += chunk;
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
       if (match) {

@@ -140,7 +140,17 @@ describe('routeplan serve + submit/poll (built binaries, loopback)', () => {
     expect(JSON.parse(done.stdout).version).toBe(1);
     const unknown = await runCli(['poll', '00000000-0000-4000-8000-000000000000', '--remote', server.url, '--api-key', KEY]);
     expect(unknown.code).toBe(3);
-    const down = await runCli(['poll', ack.body.actionUuid, '--once', '--remote', 'http://127.0.0.1:9', '--api-key', KEY, '--timeout', '3']);
+    const down = await runCli([
+      'poll',
+      ack.body.actionUuid,
+      '--once',
+      '--remote',
+      'http://127.0.0.1:9',
+      '--api-key',
+      KEY,
+      '--timeout',
+      '3',
+    ]);
     expect(down.code).toBe(3);
   });
 
@@ -161,7 +171,10 @@ describe('routeplan serve + submit/poll (built binaries, loopback)', () => {
       const reply = await api(server.url, 'POST', '/schedules', { key: KEY, body });
       expect(reply.status, path).toBe(400);
       expect(Object.keys(reply.body.error).sort()).toEqual(['code', 'details', 'message']);
-      expect(reply.body.error.details.map((detail: { path: string }) => detail.path), path).toContain(path);
+      expect(
+        reply.body.error.details.map((detail: { path: string }) => detail.path),
+        path,
+      ).toContain(path);
     }
   });
 

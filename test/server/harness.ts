@@ -84,9 +84,7 @@ export async function makeDataDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'routeplan-serve-'));
 }
 
-export async function startTestService(
-  options: Partial<ServeOptions> & { runner?: ScriptedRunner } = {},
-): Promise<TestService> {
+export async function startTestService(options: Partial<ServeOptions> & { runner?: ScriptedRunner } = {}): Promise<TestService> {
   const dataDir = options.dataDir ?? (await makeDataDir());
   const runner = options.runner ?? new ScriptedRunner();
   const logs: string[] = [];

@@ -47,9 +47,7 @@ describe('worker-thread solve runner', () => {
   });
 
   it('validation runs loadProblemDocument in a worker: warnings for a valid body, the InputError for an invalid one', async () => {
-    expect(await runner.validate('oneoff', smallOneOff({ surprise: 1 }), {})).toEqual([
-      expect.objectContaining({ path: 'surprise' }),
-    ]);
+    expect(await runner.validate('oneoff', smallOneOff({ surprise: 1 }), {})).toEqual([expect.objectContaining({ path: 'surprise' })]);
     const error = await runner.validate('oneoff', smallOneOff({ date: '2026-01-01' }), {}).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).details.map((detail) => detail.path)).toContain('date');

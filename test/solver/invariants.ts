@@ -84,7 +84,7 @@ export function checkInvariants(problem: Problem, result: SolveResult, options: 
       for (const b of vehicle.breaks) {
         if (visit.start < b.end && visit.finish > b.start) errors.push(`stop ${s}: service overlaps a break`);
       }
-      problem.stops[s]!.load.forEach((x, k) => (load[k] += x));
+      problem.stops[s]!.load.forEach((x, k) => (load[k]! += x));
       for (let k = 0; k < load.length; k++) {
         if (Math.abs(visit.loadAfter[k]! - load[k]!) > EPS) errors.push(`stop ${s}: loadAfter mismatch`);
       }

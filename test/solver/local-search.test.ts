@@ -44,7 +44,7 @@ function constructed(problem: Problem): { sol: Solution; evaluator: RouteEvaluat
 }
 
 function routeStops(sol: Solution, v: number): number[] {
-  return Array.from(sol.seq[v]!.subarray(0, sol.len[v]!));
+  return Array.from(sol.seq[v]!.subarray(0, sol.len[v]));
 }
 
 function totalCost(sol: Solution): number {
@@ -111,7 +111,12 @@ describe('segment summaries (fast path)', () => {
       const j = i + 1 + rng.int(na - i);
       const k = rng.int(nb + 1);
       const plan = moves.plans[0].reset(a).range(a, 0, i).reversed(a, i, j).range(b, k, nb).range(a, j, na);
-      const expected = [...routeStops(sol, a).slice(0, i), ...routeStops(sol, a).slice(i, j).reverse(), ...routeStops(sol, b).slice(k), ...routeStops(sol, a).slice(j)];
+      const expected = [
+        ...routeStops(sol, a).slice(0, i),
+        ...routeStops(sol, a).slice(i, j).reverse(),
+        ...routeStops(sol, b).slice(k),
+        ...routeStops(sol, a).slice(j),
+      ];
       const exact = exactCost(problem, evaluator, a, expected);
       const fast = moves.planValue(sol, plan);
       if (exact === null) expect(fast).toBe(Infinity);
@@ -194,7 +199,10 @@ describe('local-search operators', () => {
         expect(moves.apply(sol, count, evaluator), `${op.name} seed ${seed}`).toBe(true);
         const after = sol.objective(1);
         expect(after.priority).toBe(before.priority);
-        const better = after.violations < before.violations - 1e-9 || (Math.abs(after.violations - before.violations) <= 1e-9 && after.cost + (after.routes - before.routes) * (problem.objective.minimizeRoutes ? 1e12 : 0) < before.cost - 1e-9);
+        const better =
+          after.violations < before.violations - 1e-9 ||
+          (Math.abs(after.violations - before.violations) <= 1e-9 &&
+            after.cost + (after.routes - before.routes) * (problem.objective.minimizeRoutes ? 1e12 : 0) < before.cost - 1e-9);
         expect(better, `${op.name} seed ${seed}`).toBe(true);
         found++;
       }
@@ -245,7 +253,8 @@ describe('local search inside solve', () => {
     const options = { timeLimitMs: 60_000, seed: 7, maxIterations: 150 };
     const a = await solve(problem, options);
     const b = await solve(problem, options);
-    const sequences = (r: typeof a) => r.routes.map((route) => [route.vehicle, ...route.visits.map((x) => (x.kind === 'stop' ? x.stop : -1))]);
+    const sequences = (r: typeof a) =>
+      r.routes.map((route) => [route.vehicle, ...route.visits.map((x) => (x.kind === 'stop' ? x.stop : -1))]);
     expect(sequences(a)).toEqual(sequences(b));
   });
 

@@ -7,7 +7,8 @@ import type { SolveResult } from '../../src/solver/types.js';
 import { checkPlan } from '../support/checker.js';
 import { randomProblem } from '../support/problem-builder.js';
 
-const sequences = (r: SolveResult) => r.routes.map((route) => [route.vehicle, ...route.visits.map((x) => (x.kind === 'stop' ? x.stop : -1))]);
+const sequences = (r: SolveResult) =>
+  r.routes.map((route) => [route.vehicle, ...route.visits.map((x) => (x.kind === 'stop' ? x.stop : -1))]);
 const objective = (priority: number, cost: number) => ({ priority, violations: 0, routes: 1, cost });
 const dummy = (tag: number): SolveResult => ({ routes: [], unserved: [], stats: { elapsedMs: tag, iterations: 0, stoppedBy: 'complete' } });
 
@@ -43,7 +44,8 @@ describe('threads', () => {
       const problem = randomProblem(seed, { stops: 60, vehicles: 4, uniformSpeed: true });
       const one = await solve(problem, { timeLimitMs: 60_000, seed: 1, threads: 1, maxIterations: 60 });
       const two = await solve(problem, { timeLimitMs: 60_000, seed: 1, threads: 2, maxIterations: 60 });
-      const cost = (r: SolveResult) => r.routes.reduce((sum, route) => sum + (problem.objective.cost === 'distance' ? route.distance : route.working), 0);
+      const cost = (r: SolveResult) =>
+        r.routes.reduce((sum, route) => sum + (problem.objective.cost === 'distance' ? route.distance : route.working), 0);
       expect(two.routes.length === 0 || cost(two) <= cost(one) + 1e-6).toBe(true);
       expect(two.unserved.length).toBeLessThanOrEqual(one.unserved.length);
       expect(two.stats.iterations).toBe(120);

@@ -50,7 +50,10 @@ describe('random problems with every feature', () => {
       const built = await solve(problem, { timeLimitMs: 60_000, seed: 0, maxIterations: 0 });
       const searched = await solve(problem, { timeLimitMs: 60_000, seed: 0, maxIterations: 200 });
       const priority = (r: typeof built) =>
-        r.routes.reduce((a, route) => a + route.visits.reduce((b, v) => b + (v.kind === 'stop' ? problem.stops[v.stop]!.priority : 0), 0), 0);
+        r.routes.reduce(
+          (a, route) => a + route.visits.reduce((b, v) => b + (v.kind === 'stop' ? problem.stops[v.stop]!.priority : 0), 0),
+          0,
+        );
       expect(priority(searched)).toBeGreaterThanOrEqual(priority(built));
       if (priority(searched) === priority(built)) {
         const cost = (r: typeof built) =>

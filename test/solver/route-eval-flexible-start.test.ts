@@ -130,7 +130,16 @@ describe('flexible start with breaks', () => {
         };
       });
       const problem = buildProblem({
-        vehicles: [{ start: DEPOT, end: rand() < 0.3 ? null : DEPOT, shiftStart: minute(clock('07:00'), 90), flexibleStart: true, speed: 0.5, breaks }],
+        vehicles: [
+          {
+            start: DEPOT,
+            end: rand() < 0.3 ? null : DEPOT,
+            shiftStart: minute(clock('07:00'), 90),
+            flexibleStart: true,
+            speed: 0.5,
+            breaks,
+          },
+        ],
         stops,
       });
       const order = stops.map((_, i) => i);

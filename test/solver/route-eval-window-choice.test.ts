@@ -40,7 +40,17 @@ describe('window choice when lateness is allowed', () => {
   const longJob = (shiftEnd: string, maxLatenessMin = Infinity) =>
     buildProblem({
       vehicles: [{ start: DEPOT, shiftStart: '07:00', shiftEnd }],
-      stops: [{ at: east(1.1), durationMin: 120, windows: [['08:00', '09:00'], ['10:30', '12:00']], maxLatenessMin }],
+      stops: [
+        {
+          at: east(1.1),
+          durationMin: 120,
+          windows: [
+            ['08:00', '09:00'],
+            ['10:30', '12:00'],
+          ],
+          maxLatenessMin,
+        },
+      ],
     });
 
   it('a window that keeps the shift wins over a less late one that breaks it', () => {
@@ -69,7 +79,15 @@ describe('window choice when lateness is allowed', () => {
     const problem = buildProblem({
       vehicles: [{ start: DEPOT, shiftStart: '07:00' }],
       stops: [
-        { at: east(1), durationMin: 120, windows: [['08:00', '09:00'], ['10:30', '12:00']], maxLatenessMin: Infinity },
+        {
+          at: east(1),
+          durationMin: 120,
+          windows: [
+            ['08:00', '09:00'],
+            ['10:30', '12:00'],
+          ],
+          maxLatenessMin: Infinity,
+        },
         { at: east(2), durationMin: 10, windows: [['10:00', '11:00']] },
       ],
     });
@@ -82,7 +100,15 @@ describe('window choice when lateness is allowed', () => {
     const problem = buildProblem({
       vehicles: [{ start: DEPOT, shiftStart: '08:00' }],
       stops: [
-        { at: east(1), durationMin: 30, windows: [['07:00', '08:10'], ['14:00', '15:00']], maxLatenessMin: Infinity },
+        {
+          at: east(1),
+          durationMin: 30,
+          windows: [
+            ['07:00', '08:10'],
+            ['14:00', '15:00'],
+          ],
+          maxLatenessMin: Infinity,
+        },
         { at: east(2), durationMin: 10, windows: [['09:00', '10:00']] },
       ],
     });
@@ -99,7 +125,15 @@ describe('window choice when lateness is allowed', () => {
     const problem = buildProblem({
       vehicles: [{ start: DEPOT, shiftStart: '07:00' }],
       stops: [
-        { at: east(1), durationMin: 120, windows: [['08:00', '09:00'], ['10:30', '12:00']], maxLatenessMin: Infinity },
+        {
+          at: east(1),
+          durationMin: 120,
+          windows: [
+            ['08:00', '09:00'],
+            ['10:30', '12:00'],
+          ],
+          maxLatenessMin: Infinity,
+        },
         { at: east(1.5), durationMin: 10, windows: [['12:00', clock('12:30') + hop]], maxLatenessMin: Infinity },
       ],
     });
@@ -122,10 +156,24 @@ describe('window choice when lateness is allowed', () => {
           windows.push([open, close]);
           open = close + minute(10 * MIN, 120);
         }
-        return { at: east(1 + rand() * 10), durationMin: 10 + Math.floor(rand() * 80), windows, maxLatenessMin: rand() < 0.7 ? Infinity : 45 };
+        return {
+          at: east(1 + rand() * 10),
+          durationMin: 10 + Math.floor(rand() * 80),
+          windows,
+          maxLatenessMin: rand() < 0.7 ? Infinity : 45,
+        };
       });
       const problem = buildProblem({
-        vehicles: [{ start: DEPOT, shiftStart: '07:00', shiftEnd: minute(clock('11:00'), 300), flexibleStart: rand() < 0.5, maxOvertimeMin: rand() < 0.3 ? 30 : 0, breaks: rand() < 0.3 ? [['12:00', '12:30']] : [] }],
+        vehicles: [
+          {
+            start: DEPOT,
+            shiftStart: '07:00',
+            shiftEnd: minute(clock('11:00'), 300),
+            flexibleStart: rand() < 0.5,
+            maxOvertimeMin: rand() < 0.3 ? 30 : 0,
+            breaks: rand() < 0.3 ? [['12:00', '12:30']] : [],
+          },
+        ],
         stops,
       });
       const order = stops.map((_, i) => i);

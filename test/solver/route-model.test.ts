@@ -45,7 +45,16 @@ describe('time windows', () => {
     const make = (shiftStart: string) =>
       buildProblem({
         vehicles: [{ start: DEPOT, shiftStart }],
-        stops: [{ at: east(10), windows: [['08:00', '08:10'], ['10:00', '11:00']], durationMin: 5 }],
+        stops: [
+          {
+            at: east(10),
+            windows: [
+              ['08:00', '08:10'],
+              ['10:00', '11:00'],
+            ],
+            durationMin: 5,
+          },
+        ],
       });
     const early = make('07:30');
     expect(stopVisits(scheduleRoute(early, 0, [0])!)[0]!.start).toBe(clock('08:00'));
@@ -59,7 +68,17 @@ describe('time windows', () => {
   it('with a lateness allowance the least late window is used', () => {
     const problem = buildProblem({
       vehicles: [{ start: DEPOT, shiftStart: '08:00' }],
-      stops: [{ at: east(10), windows: [['07:00', '08:05'], ['06:00', '08:08']], durationMin: 5, maxLatenessMin: 60 }],
+      stops: [
+        {
+          at: east(10),
+          windows: [
+            ['07:00', '08:05'],
+            ['06:00', '08:08'],
+          ],
+          durationMin: 5,
+          maxLatenessMin: 60,
+        },
+      ],
     });
     const t = leg(problem, depot(problem), at(problem, 0));
     const visit = stopVisits(scheduleRoute(problem, 0, [0])!)[0]!;
@@ -93,10 +112,7 @@ describe('time windows', () => {
     });
     const result = await solve(problem, { timeLimitMs: 5000, seed: 0, maxIterations: 50 });
     expect(result.unserved).toEqual([]);
-    const best = Math.min(
-      scheduleRoute(problem, 0, [0, 1])!.lateness,
-      scheduleRoute(problem, 0, [1, 0])!.lateness,
-    );
+    const best = Math.min(scheduleRoute(problem, 0, [0, 1])!.lateness, scheduleRoute(problem, 0, [1, 0])!.lateness);
     expect(result.routes[0]!.lateness).toBe(best);
     expect(best).toBeGreaterThan(0);
   });
@@ -322,16 +338,8 @@ describe('capacity, squashing, compatibility', () => {
   it('types any-of', async () => {
     const problem = buildProblem({
       surface: 'project',
-      vehicles: [
-        { start: DEPOT, labels: ['fridge'] },
-        { start: DEPOT, labels: ['lift', 'van'] },
-        { start: DEPOT },
-      ],
-      stops: [
-        { at: east(3), labels: ['lift', 'crane'] },
-        { at: east(4), labels: ['crane'] },
-        { at: east(5) },
-      ],
+      vehicles: [{ start: DEPOT, labels: ['fridge'] }, { start: DEPOT, labels: ['lift', 'van'] }, { start: DEPOT }],
+      stops: [{ at: east(3), labels: ['lift', 'crane'] }, { at: east(4), labels: ['crane'] }, { at: east(5) }],
     });
     expect(scheduleRoute(problem, 0, [0])).toBeNull();
     expect(scheduleRoute(problem, 1, [0])).not.toBeNull();

@@ -28,7 +28,7 @@ describe('SmallestK (neighbour lists)', () => {
 
   it('matches a full sort on random keys', () => {
     let seed = 7;
-    const random = (): number => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = (): number => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const keys = Array.from({ length: 200 }, () => Math.floor(random() * 50));
     const sorted = keys.map((key, id) => ({ key, id })).sort((a, b) => a.key - b.key || a.id - b.id);
     expect(smallest(20, keys)).toEqual(sorted.slice(0, 20).map((entry) => entry.id));

@@ -105,7 +105,16 @@ describe('unserved reasons', () => {
   it('duration_exceeds_window', async () => {
     const unserved = await solveOne({
       vehicles: [{ start: DEPOT }],
-      stops: [{ at: east(2), windows: [['09:00', '09:20'], ['10:00', '10:15']], durationMin: 30 }],
+      stops: [
+        {
+          at: east(2),
+          windows: [
+            ['09:00', '09:20'],
+            ['10:00', '10:15'],
+          ],
+          durationMin: 30,
+        },
+      ],
     });
     expect(unserved[0]!.reason).toBe('duration_exceeds_window');
   });
@@ -204,7 +213,12 @@ describe('stopping and reproducibility', () => {
   it('onProgress: the first report is the complete construction, before any search iteration', async () => {
     const problem = randomProblem(16, { stops: 80, vehicles: 6 });
     const reports: Array<{ iterations: number; total: number }> = [];
-    await solve(problem, { timeLimitMs: 60_000, seed: 0, maxIterations: 30, onProgress: (p) => reports.push({ iterations: p.iterations, total: p.served + p.unserved }) });
+    await solve(problem, {
+      timeLimitMs: 60_000,
+      seed: 0,
+      maxIterations: 30,
+      onProgress: (p) => reports.push({ iterations: p.iterations, total: p.served + p.unserved }),
+    });
     expect(reports[0]).toEqual({ iterations: 0, total: 80 });
     expect(reports.at(-1)!.iterations).toBe(30);
   });
@@ -220,7 +234,13 @@ describe('stopping and reproducibility', () => {
     const problem = randomProblem(15, { stops: 50, vehicles: 4, allFeatures: true });
     const result = await solve(problem, quick);
     for (const route of result.routes) {
-      expect(scheduleRoute(problem, route.vehicle, stopVisits(route).map((x) => x.stop))).toEqual(route);
+      expect(
+        scheduleRoute(
+          problem,
+          route.vehicle,
+          stopVisits(route).map((x) => x.stop),
+        ),
+      ).toEqual(route);
     }
     expect(H).toBe(60 * MIN);
   });

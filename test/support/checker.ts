@@ -251,10 +251,7 @@ export function simulateEarliest(problem: Problem, vehicleIndex: number, stops: 
       if (load[k]! > vehicle.capacity[k]! + EPS) return infeasible(`load ${load[k]} > capacity ${vehicle.capacity[k]}`);
     }
   }
-  const end =
-    vehicle.endLocation < 0
-      ? now
-      : driveArrival(vehicle, now, expectedLeg(problem, vehicle, at, vehicle.endLocation).travel);
+  const end = vehicle.endLocation < 0 ? now : driveArrival(vehicle, now, expectedLeg(problem, vehicle, at, vehicle.endLocation).travel);
   if (end > vehicle.shiftEnd + vehicle.maxOvertime) {
     return { feasible: false, reason: `ends at ${end} past shift end ${vehicle.shiftEnd} + ${vehicle.maxOvertime}`, end };
   }
@@ -360,7 +357,16 @@ export function checkPlan(problem: Problem, plan: Plan, options: CheckOptions = 
   return ctx.out;
 }
 
-const NUMERIC_ROUTE_FIELDS = ['distance_m', 'driving_s', 'service_s', 'waiting_s', 'break_s', 'working_s', 'overtime_s', 'lateness_s'] as const;
+const NUMERIC_ROUTE_FIELDS = [
+  'distance_m',
+  'driving_s',
+  'service_s',
+  'waiting_s',
+  'break_s',
+  'working_s',
+  'overtime_s',
+  'lateness_s',
+] as const;
 const NUMERIC_STOP_FIELDS = ['travel_s', 'distance_m', 'late_s'] as const;
 const NULLABLE_STOP_FIELDS = ['arrival_s', 'start_s', 'finish_s'] as const;
 
@@ -491,7 +497,9 @@ function walkStop(ctx: Ctx, walk: RouteWalk, visit: PlanStopVisit, where: string
   if (!service) return;
   const late = windowLateness(stop, service.start, service.finish);
   if (late === null) {
-    out.push(`${where}: service [${service.start}, ${service.finish}] fits no window ${windowsText(stop)} (max lateness ${stop.maxLateness})`);
+    out.push(
+      `${where}: service [${service.start}, ${service.finish}] fits no window ${windowsText(stop)} (max lateness ${stop.maxLateness})`,
+    );
   } else if (Math.abs(ctx.t(visit.late_s) - late) > EPS) {
     out.push(`${where}: late_s ${visit.late_s}, expected ${late / problem.units.timePerSecond}`);
   }
@@ -629,7 +637,8 @@ function checkRouteBreaks(ctx: Ctx, walk: RouteWalk, end: number): void {
   const { start, label } = walk;
   for (const [b, brk] of walk.vehicle.breaks.entries()) {
     const inside = brk.start < end && brk.end > start;
-    if (inside && !walk.listedBreaks.has(b)) ctx.out.push(`${label}: break [${brk.start}, ${brk.end}] falls inside the route but is not listed`);
+    if (inside && !walk.listedBreaks.has(b))
+      ctx.out.push(`${label}: break [${brk.start}, ${brk.end}] falls inside the route but is not listed`);
     if (!inside && walk.listedBreaks.has(b)) {
       ctx.out.push(`${label}: break [${brk.start}, ${brk.end}] listed but outside the route [${start}, ${end}]`);
     }
@@ -787,9 +796,7 @@ export function reasonMismatch(problem: Problem, s: number, reason: string): str
     case 'no_compatible_vehicle':
       return compatibleVehicles.length === 0 ? null : `${compatibleVehicles.length} vehicle(s) are compatible`;
     case 'duration_exceeds_window':
-      return stop.windows.some((w) => stop.duration <= w.end - w.start + stop.maxLateness)
-        ? 'the duration fits one of its windows'
-        : null;
+      return stop.windows.some((w) => stop.duration <= w.end - w.start + stop.maxLateness) ? 'the duration fits one of its windows' : null;
     case 'load_exceeds_capacity': {
       if (problem.allowOverload) return 'capacity overload is allowed';
       const exceeds = compatibleVehicles.some((v) => problem.dimensions.some((_, k) => stop.load[k]! > v.capacity[k]! + EPS));
@@ -852,12 +859,7 @@ export function findInsertableUnserved(problem: Problem, plan: Plan): string[] {
   return out;
 }
 
-function findInsertion(
-  problem: Problem,
-  s: number,
-  sequences: { vehicle: number; stops: number[] }[],
-  used: Set<number>,
-): string | null {
+function findInsertion(problem: Problem, s: number, sequences: { vehicle: number; stops: number[] }[], used: Set<number>): string | null {
   const compatible = (v: number): boolean => problem.compatible[v * problem.stops.length + s] === 1;
   for (const route of sequences) {
     if (!compatible(route.vehicle)) continue;

@@ -263,9 +263,7 @@ export function generateProject(seed: number, options: GenerateOptions): Record<
   const day = dayShape(rng, features);
   const objectLoads = features.capacities && (features.objectLoads === 'sometimes' ? rng.chance(0.3) : features.objectLoads);
   const depots = [city.depot(), city.depot()];
-  const drivers = Array.from({ length: driverCount(options) }, (_, i) =>
-    projectDriver(rng, features, day, depots, objectLoads, i),
-  );
+  const drivers = Array.from({ length: driverCount(options) }, (_, i) => projectDriver(rng, features, day, depots, objectLoads, i));
   const stops = Array.from({ length: options.stops }, (_, i) => projectStop(rng, features, day, city, objectLoads, i));
   const settings = projectSettings(rng, features);
   if (!features.durations) delete settings.default_duration;
@@ -327,14 +325,7 @@ function projectDriver(
   return driver;
 }
 
-function projectStop(
-  rng: Random,
-  features: Features,
-  day: DayShape,
-  city: City,
-  objectLoads: boolean,
-  i: number,
-): Record<string, unknown> {
+function projectStop(rng: Random, features: Features, day: DayShape, city: City, objectLoads: boolean, i: number): Record<string, unknown> {
   const point = city.address(features.sharedAddresses);
   const stop: Record<string, unknown> = {
     name: `${rng.pick(SHOPS)} #${i + 1}`,
@@ -372,12 +363,7 @@ function addProjectPassthrough(rng: Random, stop: Record<string, unknown>, i: nu
 }
 
 /** About 4% of stops become unservable in one of the ways the interface names. */
-function makeSometimesImpossible(
-  rng: Random,
-  stop: Record<string, unknown>,
-  objectLoads: boolean,
-  typesField: 'types' | 'tags',
-): void {
+function makeSometimesImpossible(rng: Random, stop: Record<string, unknown>, objectLoads: boolean, typesField: 'types' | 'tags'): void {
   if (!rng.chance(0.04)) return;
   const kind = rng.int(0, 2);
   if (kind === 0) stop[typesField] = typesField === 'types' ? 'crane' : ['crane'];

@@ -164,7 +164,12 @@ export function buildProblem(spec: ProblemSpec): Problem {
     dimensions,
     compatible,
     travel,
-    travelSource: { kind: 'geo', roadFactor: DEFAULT_TRAVEL_MODEL.roadFactor, baseSpeedKmh: DEFAULT_TRAVEL_MODEL.baseSpeedKmh, traffic: spec.traffic ?? 1 },
+    travelSource: {
+      kind: 'geo',
+      roadFactor: DEFAULT_TRAVEL_MODEL.roadFactor,
+      baseSpeedKmh: DEFAULT_TRAVEL_MODEL.baseSpeedKmh,
+      traffic: spec.traffic ?? 1,
+    },
     objective: { minimizeRoutes: false, cost: 'time', balance: 'none', ...spec.objective },
     squashDuration: spec.squashMin ? minutes(spec.squashMin) : null,
     allowOverload: spec.allowOverload ?? false,

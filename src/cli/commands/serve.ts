@@ -35,7 +35,10 @@ export function registerServe(program: Command): void {
     .option('--time-limit <seconds>', `time limit of each solve (default ${SERVE_DEFAULTS.timeLimitSeconds})`)
     .option('--seed <n>', 'seed of each solve (default 0)')
     .option('--body-limit <size>', 'largest request body, in bytes or with k/m suffix (default 10m)')
-    .option('--shutdown-timeout <seconds>', `on SIGTERM/SIGINT, wait this long for running solves (default ${SERVE_DEFAULTS.shutdownTimeoutSeconds})`)
+    .option(
+      '--shutdown-timeout <seconds>',
+      `on SIGTERM/SIGINT, wait this long for running solves (default ${SERVE_DEFAULTS.shutdownTimeoutSeconds})`,
+    )
     .option('--public-url <url>', 'base of the project page URLs (default: the bound URL)')
     .option('--road-factor <factor>', 'road distance ÷ straight-line distance (default 1.3)')
     .option('--base-speed <kmh>', 'base driving speed in km/h (default 40)')
@@ -44,7 +47,7 @@ export function registerServe(program: Command): void {
         const options = await serveOptionsFrom(flags);
         const running = await startServer(options);
         process.stderr.write(`listening on ${running.url}\n`);
-        await untilSignalled(running.close);
+        await untilSignalled(() => running.close());
       });
     });
 }
@@ -67,8 +70,7 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
     timeLimitMs: Math.round((config.timeLimit ?? SERVE_DEFAULTS.timeLimitSeconds) * 1000),
     seed: config.seed ?? 0,
     bodyLimitBytes: flags.bodyLimit !== undefined ? parseByteSize(flags.bodyLimit) : SERVE_DEFAULTS.bodyLimitBytes,
-    shutdownTimeoutMs:
-      integerFlag(flags.shutdownTimeout, '--shutdown-timeout', SERVE_DEFAULTS.shutdownTimeoutSeconds, 0, 86_400) * 1000,
+    shutdownTimeoutMs: integerFlag(flags.shutdownTimeout, '--shutdown-timeout', SERVE_DEFAULTS.shutdownTimeoutSeconds, 0, 86_400) * 1000,
     ...(flags.publicUrl !== undefined ? { publicUrl: parsePublicUrl(flags.publicUrl) } : {}),
     ...(config.roadFactor !== undefined ? { roadFactor: config.roadFactor } : {}),
     ...(config.baseSpeed !== undefined ? { baseSpeedKmh: config.baseSpeed } : {}),
@@ -124,5 +126,7 @@ function parsePublicUrl(text: string): string {
   } catch {
     // reported below
   }
-  throw new InputError(`invalid --public-url "${text}": expected an http(s) URL`, [{ path: '--public-url', message: 'expected an http(s) URL' }]);
+  throw new InputError(`invalid --public-url "${text}": expected an http(s) URL`, [
+    { path: '--public-url', message: 'expected an http(s) URL' },
+  ]);
 }

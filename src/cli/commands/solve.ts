@@ -123,7 +123,12 @@ export function solvedText(result: SolveResult): string {
   return `Solved in ${(elapsedMs / 1000).toFixed(1)} s · ${iterations} iterations · ${STOP_REASONS[stoppedBy]}`;
 }
 
-function solveOptions(config: RouteplanConfig, maxIterations: number | undefined, signal: AbortSignal, spinner: SolveSpinner): SolveOptions {
+function solveOptions(
+  config: RouteplanConfig,
+  maxIterations: number | undefined,
+  signal: AbortSignal,
+  spinner: SolveSpinner,
+): SolveOptions {
   const options: SolveOptions = {
     timeLimitMs: Math.round((config.timeLimit ?? DEFAULT_TIME_LIMIT_S) * 1000),
     seed: config.seed ?? DEFAULT_SEED,

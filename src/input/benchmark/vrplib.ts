@@ -61,7 +61,8 @@ function readSections(lines: TextLine[], name: string): ParsedSections {
     const keyword = line.text.split(/[\s:]+/)[0]!.toUpperCase();
     if (keyword === 'EOF') break;
     if (keyword.endsWith('_SECTION')) {
-      if (!SECTIONS.has(keyword)) throw lineError(name, line, `unsupported section ${keyword} (only NODE_COORD_SECTION, DEMAND_SECTION and DEPOT_SECTION are read)`);
+      if (!SECTIONS.has(keyword))
+        throw lineError(name, line, `unsupported section ${keyword} (only NODE_COORD_SECTION, DEMAND_SECTION and DEPOT_SECTION are read)`);
       section = keyword;
       continue;
     }
@@ -149,7 +150,10 @@ function singleDepot(parsed: ParsedSections, name: string, dimension: number): n
 }
 
 function checkNodeIds(parsed: ParsedSections, name: string, dimension: number): void {
-  for (const [label, map] of [['NODE_COORD_SECTION', parsed.coords], ['DEMAND_SECTION', parsed.demands]] as const) {
+  for (const [label, map] of [
+    ['NODE_COORD_SECTION', parsed.coords],
+    ['DEMAND_SECTION', parsed.demands],
+  ] as const) {
     for (const [id, entry] of map) {
       if (id > dimension) throw lineError(name, entry.line, `node ${id} in ${label} is beyond DIMENSION ${dimension}`);
     }

@@ -61,18 +61,14 @@ const PRIORITY_ALLOWED = 'low, regular, high or an integer 1–10000';
 export const priority = z
   .union([z.string(), z.number()], allowed(PRIORITY_ALLOWED))
   .refine(
-    (value) =>
-      typeof value === 'string' ? value in PRIORITY_WORDS : Number.isInteger(value) && value >= 1 && value <= 10000,
+    (value) => (typeof value === 'string' ? value in PRIORITY_WORDS : Number.isInteger(value) && value >= 1 && value <= 10000),
     allowed(PRIORITY_ALLOWED),
   );
 
 const SPEED_ALLOWED = 'faster, fast, normal, slow, very slow, bike or a number from 0.1 to 2';
 export const speed = z
   .union([z.string(), z.number()], allowed(SPEED_ALLOWED))
-  .refine(
-    (value) => (typeof value === 'string' ? value in SPEED_FACTORS : value >= 0.1 && value <= 2),
-    allowed(SPEED_ALLOWED),
-  );
+  .refine((value) => (typeof value === 'string' ? value in SPEED_FACTORS : value >= 0.1 && value <= 2), allowed(SPEED_ALLOWED));
 
 const LOAD_ALLOWED = 'a number ≥ 0 or an object of named numbers ≥ 0 (e.g. {weight: 12, volume: 0.4})';
 /** Load and capacity: a number (the scalar dimension) or an object of named dimensions. */

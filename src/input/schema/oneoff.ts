@@ -3,26 +3,28 @@ import { z } from 'zod';
 import { addressOnlyMessage } from './messages.js';
 import { allowed, clock, windowHasAnEnd, flag, labels, latitude, loadValue, longitude, minutes, name, optional, text } from './fields.js';
 
-export const locationEntry = z.object(
-  {
-    address: optional(text('an address')),
-    latitude: optional(latitude),
-    longitude: optional(longitude),
-  },
-  allowed('a location entry {latitude, longitude, address}'),
-).superRefine((entry, ctx) => {
-  const hasLat = entry.latitude != null;
-  const hasLng = entry.longitude != null;
-  if (hasLat !== hasLng) {
-    ctx.addIssue({
-      code: 'custom',
-      path: [hasLat ? 'longitude' : 'latitude'],
-      message: 'missing; give both latitude and longitude',
-    });
-  } else if (!hasLat && !entry.address) {
-    ctx.addIssue({ code: 'custom', message: 'has neither latitude/longitude nor an address; give latitude and longitude' });
-  }
-});
+export const locationEntry = z
+  .object(
+    {
+      address: optional(text('an address')),
+      latitude: optional(latitude),
+      longitude: optional(longitude),
+    },
+    allowed('a location entry {latitude, longitude, address}'),
+  )
+  .superRefine((entry, ctx) => {
+    const hasLat = entry.latitude != null;
+    const hasLng = entry.longitude != null;
+    if (hasLat !== hasLng) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [hasLat ? 'longitude' : 'latitude'],
+        message: 'missing; give both latitude and longitude',
+      });
+    } else if (!hasLat && !entry.address) {
+      ctx.addIssue({ code: 'custom', message: 'has neither latitude/longitude nor an address; give latitude and longitude' });
+    }
+  });
 
 /**
  * Only the first entry of a list is used (decisions.md), so only the first needs coordinates;
@@ -35,29 +37,31 @@ const locationList = z.array(locationEntry, allowed('a list of location entries'
   }
 });
 
-export const routeSchema = z.object(
-  {
-    name: optional(name),
-    constraints: optional(
-      z.object(
-        {
-          startTime: optional(clock),
-          endTime: optional(clock),
-          capacity: optional(loadValue),
-          startLocations: optional(locationList),
-          endLocations: optional(locationList),
-          tags: optional(labels),
-        },
-        allowed('a constraints object'),
+export const routeSchema = z
+  .object(
+    {
+      name: optional(name),
+      constraints: optional(
+        z.object(
+          {
+            startTime: optional(clock),
+            endTime: optional(clock),
+            capacity: optional(loadValue),
+            startLocations: optional(locationList),
+            endLocations: optional(locationList),
+            tags: optional(labels),
+          },
+          allowed('a constraints object'),
+        ),
       ),
-    ),
-  },
-  allowed('a route object'),
-).refine((route) => hasStartLocation(route), {
-  path: ['constraints', 'startLocations'],
-  message: 'missing; a route needs a start location {latitude, longitude}',
-  when: (payload) => typeof payload.value === 'object' && payload.value !== null,
-});
+    },
+    allowed('a route object'),
+  )
+  .refine((route) => hasStartLocation(route), {
+    path: ['constraints', 'startLocations'],
+    message: 'missing; a route needs a start location {latitude, longitude}',
+    when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+  });
 
 function hasStartLocation(route: { constraints?: unknown }): boolean {
   const constraints = route.constraints;

@@ -22,19 +22,21 @@ import {
 } from './fields.js';
 import { addressOnlyMessage } from './messages.js';
 
-export const projectLocation = z.object(
-  {
-    address: optional(text('an address')),
-    coords: optional(z.object({ lat: latitude, lng: longitude }, allowed('an object {lat, lng}'))),
-  },
-  allowed('a location object with coords {lat, lng} or an address'),
-).superRefine((location, ctx) => {
-  if (location.coords) return;
-  ctx.addIssue({
-    code: 'custom',
-    message: location.address ? addressOnlyMessage(location.address) : 'has neither coords nor an address; give coords {lat, lng}',
+export const projectLocation = z
+  .object(
+    {
+      address: optional(text('an address')),
+      coords: optional(z.object({ lat: latitude, lng: longitude }, allowed('an object {lat, lng}'))),
+    },
+    allowed('a location object with coords {lat, lng} or an address'),
+  )
+  .superRefine((location, ctx) => {
+    if (location.coords) return;
+    ctx.addIssue({
+      code: 'custom',
+      message: location.address ? addressOnlyMessage(location.address) : 'has neither coords nor an address; give coords {lat, lng}',
+    });
   });
-});
 
 export const projectBreak = z.object({ start: clock, end: clock }, allowed('an object {start, end} of HH:mm times'));
 
@@ -63,29 +65,31 @@ export const stopWindow = z
   .object({ start: optional(clock), end: optional(clock) }, allowed('an object {start, end}'))
   .refine((w) => w.start != null || w.end != null, windowHasAnEnd('start', 'end'));
 
-export const stopSchema = z.object(
-  {
-    name,
-    location: projectLocation,
-    start: optional(clock),
-    end: optional(clock),
-    time_windows: optional(z.array(stopWindow, allowed('a list of {start, end} objects'))),
-    duration: optional(minutes),
-    load: optional(loadValue),
-    types: optional(labels),
-    priority: optional(priority),
-    phone_number: optional(phone),
-    email: optional(email),
-    notes: optional(text('a text')),
-    custom_notes: optional(freeObject),
-  },
-  allowed('a stop object'),
-).refine((stop) => !hasBothWindowForms(stop), {
-  path: ['time_windows'],
-  message: 'give either start/end or time_windows, not both',
-  // Checked even when other fields of the stop are wrong, so that every error shows at once.
-  when: (payload) => typeof payload.value === 'object' && payload.value !== null,
-});
+export const stopSchema = z
+  .object(
+    {
+      name,
+      location: projectLocation,
+      start: optional(clock),
+      end: optional(clock),
+      time_windows: optional(z.array(stopWindow, allowed('a list of {start, end} objects'))),
+      duration: optional(minutes),
+      load: optional(loadValue),
+      types: optional(labels),
+      priority: optional(priority),
+      phone_number: optional(phone),
+      email: optional(email),
+      notes: optional(text('a text')),
+      custom_notes: optional(freeObject),
+    },
+    allowed('a stop object'),
+  )
+  .refine((stop) => !hasBothWindowForms(stop), {
+    path: ['time_windows'],
+    message: 'give either start/end or time_windows, not both',
+    // Checked even when other fields of the stop are wrong, so that every error shows at once.
+    when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+  });
 
 function hasBothWindowForms(stop: { start?: unknown; end?: unknown; time_windows?: unknown }): boolean {
   const single = stop.start != null || stop.end != null;

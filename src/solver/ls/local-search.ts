@@ -198,7 +198,10 @@ export class LocalSearch {
       const v = this.emptyOfClass[c]!;
       if (v < 0 || v === ru) continue;
       moves.prepare(sol, v);
-      moves.plans[0].reset(ru).range(ru, 0, pu).range(ru, pu + 1, sol.len[ru]!);
+      moves.plans[0]
+        .reset(ru)
+        .range(ru, 0, pu)
+        .range(ru, pu + 1, sol.len[ru]!);
       moves.plans[1].reset(v).stop(u);
       if (moves.improves(sol, 2) && this.commit(sol, 2)) return true;
     }

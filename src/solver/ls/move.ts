@@ -89,7 +89,10 @@ export class MoveEvaluator {
   /** Change of permitted violations of the last `delta` (always 0 with the segment summaries). */
   violationDelta = 0;
 
-  constructor(inst: SolverInstance, private readonly evaluator: RouteEvaluator) {
+  constructor(
+    inst: SolverInstance,
+    private readonly evaluator: RouteEvaluator,
+  ) {
     this.inst = inst;
     this.fast = segmentsApply(inst);
     this.segments = new RouteSegments(inst);
@@ -189,7 +192,7 @@ export class MoveEvaluator {
     for (let i = 0; i < n; i++) {
       const s = this.evalSeq[i]!;
       if (!this.allCompatible && inst.compatible[base + s] !== 1) return Infinity;
-      for (let k = 0; k < dims; k++) load[k] += inst.stopLoad[s * dims + k]!;
+      for (let k = 0; k < dims; k++) load[k]! += inst.stopLoad[s * dims + k]!;
     }
     if (!inst.allowOverload) for (let k = 0; k < dims; k++) if (loadExceeds(load[k]!, inst.vCap[v * dims + k]!)) return Infinity;
     this.planViolations = 0;
@@ -246,7 +249,8 @@ export class MoveEvaluator {
     if (ok) return true;
     for (let i = 0; i < count; i++) sol.assignRoute(this.plans[i]!.vehicle, this.backup[i]!, this.backupLen[i]!);
     for (let i = 0; i < count; i++) {
-      if (!sol.refreshRoute(this.plans[i]!.vehicle, evaluator)) throw new Error('internal error: restoring a route after a rejected move failed');
+      if (!sol.refreshRoute(this.plans[i]!.vehicle, evaluator))
+        throw new Error('internal error: restoring a route after a rejected move failed');
     }
     return false;
   }

@@ -160,7 +160,7 @@ export class RouteSegments {
     const l = Math.min(inst.winEnd[w]! - d, FAR);
     this.concat(acc, d, 0, e, l, loc, loc);
     const dims = inst.dims;
-    for (let k = 0; k < dims; k++) acc.load[k] += inst.stopLoad[s * dims + k]!;
+    for (let k = 0; k < dims; k++) acc.load[k]! += inst.stopLoad[s * dims + k]!;
     acc.stops++;
   }
 
@@ -197,7 +197,7 @@ export class RouteSegments {
       acc.first = loc;
     }
     const dims = inst.dims;
-    for (let k = 0; k < dims; k++) acc.load[k] += inst.stopLoad[s * dims + k]!;
+    for (let k = 0; k < dims; k++) acc.load[k]! += inst.stopLoad[s * dims + k]!;
     acc.stops++;
   }
 
@@ -228,9 +228,9 @@ export class RouteSegments {
   private appendStored(acc: SegmentAcc, arr: Float64Array, loads: Float64Array, i: number, firstStop: number): void {
     const o = i * FIELDS;
     const firstLoc = this.inst.stopLoc[firstStop]!;
-    this.concat(acc, arr[o]!, arr[o + 1]!, arr[o + 2]!, arr[o + 3]!, firstLoc, arr[o + 5]!, arr[o + 4]!);
+    this.concat(acc, arr[o]!, arr[o + 1]!, arr[o + 2]!, arr[o + 3]!, firstLoc, arr[o + 5]!, arr[o + 4]);
     const dims = this.inst.dims;
-    for (let k = 0; k < dims; k++) acc.load[k] += loads[i * dims + k]!;
+    for (let k = 0; k < dims; k++) acc.load[k]! += loads[i * dims + k]!;
     acc.stops += arr[o + 6]!;
   }
 

@@ -47,7 +47,8 @@ export class RelocateString implements Operator {
           const ta = moves.locAt(sol, rx, q);
           if (moves.arc(tb, head) + moves.arc(tail, ta) - moves.arc(tb, ta) - saved >= -IMPROVEMENT_EPS) continue;
         }
-        const count = ru === rx ? this.planWithin(moves, ru, pu, q, nu, reversed === 1) : this.planBetween(sol, moves, ru, pu, rx, q, reversed === 1);
+        const count =
+          ru === rx ? this.planWithin(moves, ru, pu, q, nu, reversed === 1) : this.planBetween(sol, moves, ru, pu, rx, q, reversed === 1);
         if (count === 0) continue;
         if (moves.improves(sol, count)) return count;
       }
@@ -58,7 +59,10 @@ export class RelocateString implements Operator {
   /** The string [pu, pu+L) of route ru inserted before position q of route rx ≠ ru. */
   private planBetween(sol: Solution, moves: MoveEvaluator, ru: number, pu: number, rx: number, q: number, reversed: boolean): number {
     const L = this.length;
-    moves.plans[0].reset(ru).range(ru, 0, pu).range(ru, pu + L, sol.len[ru]!);
+    moves.plans[0]
+      .reset(ru)
+      .range(ru, 0, pu)
+      .range(ru, pu + L, sol.len[ru]!);
     const target = moves.plans[1].reset(rx).range(rx, 0, q);
     addString(target, ru, pu, pu + L, reversed);
     target.range(rx, q, sol.len[rx]!);

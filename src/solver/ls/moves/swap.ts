@@ -25,8 +25,16 @@ export class Swap implements Operator {
     }
     let count: number;
     if (ru !== rx) {
-      moves.plans[0].reset(ru).range(ru, 0, pu).stop(x).range(ru, pu + 1, sol.len[ru]!);
-      moves.plans[1].reset(rx).range(rx, 0, px).stop(u).range(rx, px + 1, sol.len[rx]!);
+      moves.plans[0]
+        .reset(ru)
+        .range(ru, 0, pu)
+        .stop(x)
+        .range(ru, pu + 1, sol.len[ru]!);
+      moves.plans[1]
+        .reset(rx)
+        .range(rx, 0, px)
+        .stop(u)
+        .range(rx, px + 1, sol.len[rx]!);
       count = 2;
     } else {
       // Adjacent stops swapped are a relocate, which that operator covers.
@@ -34,7 +42,13 @@ export class Swap implements Operator {
       const a = Math.min(pu, px);
       const b = Math.max(pu, px);
       const seq = sol.seq[ru]!;
-      moves.plans[0].reset(ru).range(ru, 0, a).stop(seq[b]!).range(ru, a + 1, b).stop(seq[a]!).range(ru, b + 1, sol.len[ru]!);
+      moves.plans[0]
+        .reset(ru)
+        .range(ru, 0, a)
+        .stop(seq[b]!)
+        .range(ru, a + 1, b)
+        .stop(seq[a]!)
+        .range(ru, b + 1, sol.len[ru]!);
       count = 1;
     }
     return moves.improves(sol, count) ? count : 0;

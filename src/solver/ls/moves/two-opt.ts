@@ -23,7 +23,11 @@ export class TwoOpt implements Operator {
     const filter = moves.distanceFilter && moves.symmetric;
     // seq[a] followed by seq[b]: reverse (a, b].
     if (!filter || shortens(sol, moves, r, a, b + 1)) {
-      moves.plans[0].reset(r).range(r, 0, a + 1).reversed(r, a + 1, b + 1).range(r, b + 1, n);
+      moves.plans[0]
+        .reset(r)
+        .range(r, 0, a + 1)
+        .reversed(r, a + 1, b + 1)
+        .range(r, b + 1, n);
       if (moves.improves(sol, 1)) return 1;
     }
     // seq[b - 1] followed by seq[b]... reversed so that seq[a] is followed by seq[b]: reverse [a, b).
@@ -53,15 +57,32 @@ export class TwoOptStar implements Operator {
     if (filter) {
       const afterU = moves.locAt(sol, ru, pu + 1);
       const beforeX = moves.locBefore(sol, rx, px);
-      if (moves.arc(lu, lx) + moves.arc(beforeX, afterU) - moves.arc(lu, afterU) - moves.arc(beforeX, lx) >= -IMPROVEMENT_EPS) return this.xThenU(sol, moves, ru, rx, pu, px, nu, nx, true);
+      if (moves.arc(lu, lx) + moves.arc(beforeX, afterU) - moves.arc(lu, afterU) - moves.arc(beforeX, lx) >= -IMPROVEMENT_EPS)
+        return this.xThenU(sol, moves, ru, rx, pu, px, nu, nx, true);
     }
-    moves.plans[0].reset(ru).range(ru, 0, pu + 1).range(rx, px, nx);
-    moves.plans[1].reset(rx).range(rx, 0, px).range(ru, pu + 1, nu);
+    moves.plans[0]
+      .reset(ru)
+      .range(ru, 0, pu + 1)
+      .range(rx, px, nx);
+    moves.plans[1]
+      .reset(rx)
+      .range(rx, 0, px)
+      .range(ru, pu + 1, nu);
     if (moves.improves(sol, 2)) return 2;
     return this.xThenU(sol, moves, ru, rx, pu, px, nu, nx, filter);
   }
 
-  private xThenU(sol: Solution, moves: MoveEvaluator, ru: number, rx: number, pu: number, px: number, nu: number, nx: number, filter: boolean): number {
+  private xThenU(
+    sol: Solution,
+    moves: MoveEvaluator,
+    ru: number,
+    rx: number,
+    pu: number,
+    px: number,
+    nu: number,
+    nx: number,
+    filter: boolean,
+  ): number {
     if (filter) {
       const lu = moves.inst.stopLoc[sol.seq[ru]![pu]!]!;
       const lx = moves.inst.stopLoc[sol.seq[rx]![px]!]!;
@@ -69,8 +90,14 @@ export class TwoOptStar implements Operator {
       const afterX = moves.locAt(sol, rx, px + 1);
       if (moves.arc(lx, lu) + moves.arc(beforeU, afterX) - moves.arc(lx, afterX) - moves.arc(beforeU, lu) >= -IMPROVEMENT_EPS) return 0;
     }
-    moves.plans[0].reset(ru).range(ru, 0, pu).range(rx, px + 1, nx);
-    moves.plans[1].reset(rx).range(rx, 0, px + 1).range(ru, pu, nu);
+    moves.plans[0]
+      .reset(ru)
+      .range(ru, 0, pu)
+      .range(rx, px + 1, nx);
+    moves.plans[1]
+      .reset(rx)
+      .range(rx, 0, px + 1)
+      .range(ru, pu, nu);
     return moves.improves(sol, 2) ? 2 : 0;
   }
 }
