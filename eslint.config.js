@@ -18,7 +18,8 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
-      'preserve-caught-error': 'off',
+      // Only knows the built-in Error types (a `throw new Error(...)` in a catch); see src/ below for ours.
+      'preserve-caught-error': 'error',
     },
   },
   {
@@ -41,6 +42,14 @@ export default tseslint.config(
     rules: {
       'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true, IIFEs: true }],
+      // preserve-caught-error's check for our own error classes, thrown or returned from a catch.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CatchClause > BlockStatement NewExpression[callee.name=/Error$/]:not(:has(Property[key.name='cause']))",
+          message: 'an error made from a caught one keeps it: pass { cause } (see src/errors.ts)',
+        },
+      ],
     },
   },
   {

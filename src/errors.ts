@@ -20,14 +20,16 @@ export interface ErrorBody {
   error: { code: string; message: string; details: ErrorDetail[] };
 }
 
+/** Every constructor takes the standard `{ cause }` last, so a wrapped error keeps the original. */
 export class RouteplanError extends Error {
   constructor(
     readonly code: string,
     message: string,
     readonly exitCode: number,
     readonly details: ErrorDetail[] = [],
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'RouteplanError';
   }
 
@@ -38,24 +40,24 @@ export class RouteplanError extends Error {
 
 /** Invalid input or usage: exit 2, HTTP 400. */
 export class InputError extends RouteplanError {
-  constructor(message: string, details: ErrorDetail[] = [], code = 'invalid_input') {
-    super(code, message, ExitCode.invalidInput, details);
+  constructor(message: string, details: ErrorDetail[] = [], code = 'invalid_input', options?: ErrorOptions) {
+    super(code, message, ExitCode.invalidInput, details, options);
     this.name = 'InputError';
   }
 }
 
 /** Routing, matrix or remote-service failure: exit 3. */
 export class RoutingError extends RouteplanError {
-  constructor(message: string, code = 'routing_failed', details: ErrorDetail[] = []) {
-    super(code, message, ExitCode.routingFailure, details);
+  constructor(message: string, code = 'routing_failed', details: ErrorDetail[] = [], options?: ErrorOptions) {
+    super(code, message, ExitCode.routingFailure, details, options);
     this.name = 'RoutingError';
   }
 }
 
 /** Authentication missing or rejected: exit 4, HTTP 401. */
 export class AuthError extends RouteplanError {
-  constructor(message: string) {
-    super('unauthorized', message, ExitCode.auth);
+  constructor(message: string, options?: ErrorOptions) {
+    super('unauthorized', message, ExitCode.auth, [], options);
     this.name = 'AuthError';
   }
 }

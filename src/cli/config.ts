@@ -157,15 +157,20 @@ function parseConfigDocument(path: string): unknown {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new InputError(`cannot read configuration file ${path} (${reason})`, [{ path, message: 'unreadable' }]);
+    throw new InputError(`cannot read configuration file ${path} (${reason})`, [{ path, message: 'unreadable' }], undefined, {
+      cause: error,
+    });
   }
   try {
     return parseYaml(text);
   } catch (error) {
     const reason = (error as Error).message.split('\n')[0];
-    throw new InputError(`invalid configuration file ${path}: not valid YAML (${reason})`, [
-      { path, message: `not valid YAML: ${reason}` },
-    ]);
+    throw new InputError(
+      `invalid configuration file ${path}: not valid YAML (${reason})`,
+      [{ path, message: `not valid YAML: ${reason}` }],
+      undefined,
+      { cause: error },
+    );
   }
 }
 

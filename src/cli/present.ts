@@ -100,7 +100,12 @@ async function writeOutputFile(path: string, content: string): Promise<void> {
     await writeFile(path, content, 'utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new InputError(`cannot write the plan to ${path} (${reason})`, [{ path: '--output', message: `cannot write: ${reason}` }]);
+    throw new InputError(
+      `cannot write the plan to ${path} (${reason})`,
+      [{ path: '--output', message: `cannot write: ${reason}` }],
+      undefined,
+      { cause: error },
+    );
   }
 }
 

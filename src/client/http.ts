@@ -104,7 +104,9 @@ export class ServiceClient {
       });
     } catch (error) {
       const reason = networkReason(error);
-      const failure = new RoutingError(`cannot reach the service at ${this.baseUrl} (${reason.text})`, 'remote_unreachable');
+      const failure = new RoutingError(`cannot reach the service at ${this.baseUrl} (${reason.text})`, 'remote_unreachable', [], {
+        cause: error,
+      });
       return { kind: options.idempotent || reason.neverSent ? 'retry' : 'fail', error: failure };
     }
     const text = await response.text().catch(() => '');
@@ -117,10 +119,10 @@ export class ServiceClient {
   private parsedBody(text: string, status: number): { kind: 'ok'; body: unknown } | { kind: 'fail'; error: Error } {
     try {
       return { kind: 'ok', body: JSON.parse(text) as unknown };
-    } catch {
+    } catch (error) {
       return {
         kind: 'fail',
-        error: new RoutingError(`the service answered ${status} with a body that is not JSON`, 'remote_bad_response'),
+        error: new RoutingError(`the service answered ${status} with a body that is not JSON`, 'remote_bad_response', [], { cause: error }),
       };
     }
   }
@@ -137,10 +139,13 @@ function normalizeBaseUrl(baseUrl: string): string {
   let url: URL;
   try {
     url = new URL(baseUrl);
-  } catch {
-    throw new InputError(`invalid service URL "${baseUrl}": expected e.g. http://127.0.0.1:8080`, [
-      { path: '--remote', message: 'expected an http(s) URL' },
-    ]);
+  } catch (error) {
+    throw new InputError(
+      `invalid service URL "${baseUrl}": expected e.g. http://127.0.0.1:8080`,
+      [{ path: '--remote', message: 'expected an http(s) URL' }],
+      undefined,
+      { cause: error },
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new InputError(`invalid service URL "${baseUrl}": only http and https are supported`, [

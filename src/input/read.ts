@@ -72,7 +72,7 @@ function fileError(path: string, error: unknown): InputError {
         : code === 'EISDIR'
           ? 'it is a directory, not a file'
           : `cannot be read (${code ?? (error as Error).message})`;
-  return new InputError(`Cannot read ${path}: ${reason}`, [{ path, message: reason }], 'file_not_readable');
+  return new InputError(`Cannot read ${path}: ${reason}`, [{ path, message: reason }], 'file_not_readable', { cause: error });
 }
 
 async function readStdin(): Promise<string> {
@@ -89,7 +89,9 @@ export function parseJson(text: string, label: string): unknown {
     parsed = JSON.parse(source);
   } catch (error) {
     if (source.trim() === '') {
-      throw new InputError(`${label}: the file is empty`, [{ path: label, message: 'the file is empty' }], 'invalid_json');
+      throw new InputError(`${label}: the file is empty`, [{ path: label, message: 'the file is empty' }], 'invalid_json', {
+        cause: error,
+      });
     }
     const problem = findJsonSyntaxProblem(source);
     const reason = problem?.reason ?? (error as Error).message.replace(/, ".*" is not valid JSON$/s, '');
@@ -99,6 +101,7 @@ export function parseJson(text: string, label: string): unknown {
       `${label}: invalid JSON${at}: ${reason}`,
       [{ path: where ? `${label}:${where.line}:${where.column}` : label, message: `invalid JSON: ${reason}` }],
       'invalid_json',
+      { cause: error },
     );
   }
   rejectDuplicateKeys(source, label);

@@ -189,7 +189,7 @@ async function createProject(ctx: AppContext, call: RouteCall): Promise<void> {
     warnings = await ctx.validate('project', body, ctx.loadOptions);
   } catch (error) {
     if (error instanceof InputError && headerProblems.length > 0) {
-      throw new InputError(error.message, mergeDetails(headerProblems, error.details), error.code);
+      throw new InputError(error.message, mergeDetails(headerProblems, error.details), error.code, { cause: error });
     }
     throw error;
   }

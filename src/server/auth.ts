@@ -40,9 +40,12 @@ export async function readKeysFile(path: string): Promise<string[]> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new InputError(`cannot read the keys file: ${(error as Error).message}`, [
-      { path: '--keys-file', message: (error as NodeJS.ErrnoException).code ?? 'unreadable' },
-    ]);
+    throw new InputError(
+      `cannot read the keys file: ${(error as Error).message}`,
+      [{ path: '--keys-file', message: (error as NodeJS.ErrnoException).code ?? 'unreadable' }],
+      undefined,
+      { cause: error },
+    );
   }
   return text
     .split(/\r?\n/)

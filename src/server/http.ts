@@ -10,8 +10,9 @@ export class HttpError extends Error {
     message: string,
     readonly details: ErrorDetail[] = [],
     readonly headers: Record<string, string> = {},
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'HttpError';
   }
 
@@ -62,7 +63,7 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new HttpError(400, 'malformed_json', `the request body is not valid JSON: ${(error as Error).message}`);
+    throw new HttpError(400, 'malformed_json', `the request body is not valid JSON: ${(error as Error).message}`, [], {}, { cause: error });
   }
 }
 

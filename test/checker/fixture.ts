@@ -11,8 +11,9 @@
  * Bike (vehicle 1): open route, flexible start, capacity 2, serves E [11:00–11:10] leaving at 10:52:30.
  * F has a type no vehicle has; G's 20-minute duration does not fit its 10-minute window.
  */
-import type { Problem, Stop, Vehicle } from '../../src/model/problem.js';
+import type { Problem } from '../../src/model/problem.js';
 import type { Plan } from '../../src/output/plan-types.js';
+import { problemRecord, stopRecord, vehicleRecord } from '../support/problem-builder.js';
 
 const H = 3600;
 
@@ -28,42 +29,9 @@ function matrix(scale: number): Int32Array {
   return Int32Array.from(DISTANCES.flat().map((d) => Math.round(d * scale)));
 }
 
-function vehicle(partial: Partial<Vehicle> & Pick<Vehicle, 'index' | 'name'>): Vehicle {
-  return {
-    startLocation: 0,
-    endLocation: 0,
-    earliestStart: 0,
-    shiftStartGiven: false,
-    flexibleStart: true,
-    shiftEnd: Infinity,
-    maxOvertime: 0,
-    capacity: Float64Array.of(Infinity),
-    speed: 1,
-    profile: 0,
-    breaks: [],
-    labels: [],
-    passthrough: {},
-    ...partial,
-  };
-}
-
-function stop(partial: Partial<Stop> & Pick<Stop, 'index' | 'name' | 'location'>): Stop {
-  return {
-    windows: [{ start: 0, end: Infinity }],
-    duration: 0,
-    durationGiven: true,
-    load: Float64Array.of(1),
-    priority: 5,
-    maxLateness: 0,
-    labels: [],
-    passthrough: {},
-    ...partial,
-  };
-}
-
 export function fixtureProblem(): Problem {
   const vehicles = [
-    vehicle({
+    vehicleRecord({
       index: 0,
       name: 'Van',
       earliestStart: 8 * H,
@@ -73,7 +41,7 @@ export function fixtureProblem(): Problem {
       capacity: Float64Array.of(10),
       breaks: [{ start: 10 * H, end: 10.5 * H }],
     }),
-    vehicle({
+    vehicleRecord({
       index: 1,
       name: 'Bike',
       endLocation: -1,
@@ -85,7 +53,7 @@ export function fixtureProblem(): Problem {
     }),
   ];
   const stops = [
-    stop({
+    stopRecord({
       index: 0,
       name: 'A',
       location: 1,
@@ -94,22 +62,19 @@ export function fixtureProblem(): Problem {
       load: Float64Array.of(3),
       passthrough: { notes: 'ring twice' },
     }),
-    stop({ index: 1, name: 'B', location: 2, duration: 1800, load: Float64Array.of(4) }),
-    stop({ index: 2, name: 'C', location: 3, windows: [{ start: 10 * H, end: 12 * H }], duration: 600, priority: 10 }),
-    stop({ index: 3, name: 'D', location: 3, duration: 900, priority: 1 }),
-    stop({ index: 4, name: 'E', location: 4, windows: [{ start: 11 * H, end: 12 * H }], duration: 600, load: Float64Array.of(2) }),
-    stop({ index: 5, name: 'F', location: 2, duration: 300, labels: ['fridge'] }),
-    stop({ index: 6, name: 'G', location: 1, windows: [{ start: 9 * H, end: 9 * H + 600 }], duration: 1200 }),
+    stopRecord({ index: 1, name: 'B', location: 2, duration: 1800, load: Float64Array.of(4) }),
+    stopRecord({ index: 2, name: 'C', location: 3, windows: [{ start: 10 * H, end: 12 * H }], duration: 600, priority: 10 }),
+    stopRecord({ index: 3, name: 'D', location: 3, duration: 900, priority: 1 }),
+    stopRecord({ index: 4, name: 'E', location: 4, windows: [{ start: 11 * H, end: 12 * H }], duration: 600, load: Float64Array.of(2) }),
+    stopRecord({ index: 5, name: 'F', location: 2, duration: 300, labels: ['fridge'] }),
+    stopRecord({ index: 6, name: 'G', location: 1, windows: [{ start: 9 * H, end: 9 * H + 600 }], duration: 1200 }),
   ];
   // prettier-ignore
   const compatible = Uint8Array.from([
     1, 1, 1, 1, 0, 0, 1, // Van
     0, 0, 0, 0, 1, 0, 1, // Bike
   ]);
-  return {
-    surface: 'oneoff',
-    name: null,
-    date: null,
+  return problemRecord({
     locations: [
       { lat: 52.5, lng: 13.4 },
       { lat: 52.51, lng: 13.41 },
@@ -119,15 +84,11 @@ export function fixtureProblem(): Problem {
     ],
     vehicles,
     stops,
-    dimensions: [''],
     compatible,
     travel: { size: 5, distance: matrix(1), durations: [matrix(0.1), matrix(0.225)] },
     travelSource: { kind: 'matrix' },
-    objective: { minimizeRoutes: false, cost: 'time', balance: 'none' },
     squashDuration: 300,
-    allowOverload: false,
-    units: { timePerSecond: 1, distancePerReported: 1 },
-  };
+  });
 }
 
 const DEPOT = { lat: 52.5, lng: 13.4 };

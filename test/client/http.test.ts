@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AuthError, ExitCode, InputError, RoutingError } from '../../src/errors.js';
 import { ServiceClient, backoffDelayMs, parseRetryAfterMs } from '../../src/client/http.js';
 import { planOf, waitForAction } from '../../src/client/service.js';
+import { inputError } from '../support/input-error.js';
 
 type Reply = { status: number; body?: unknown; headers?: Record<string, string> } | Error;
 
@@ -82,6 +83,22 @@ describe('service client', () => {
     expect(error).toBeInstanceOf(RoutingError);
     expect((error as RoutingError).exitCode).toBe(ExitCode.routingFailure);
     expect(calls).toHaveLength(4);
+  });
+
+  it('a network, body or URL failure keeps the original error as its cause', async () => {
+    const failure = reset();
+    const unreachable = harness([failure]);
+    const error = await caught(unreachable.client.request({ method: 'POST', path: '/schedules', body: {}, idempotent: false }));
+    expect(error).toBeInstanceOf(RoutingError);
+    expect((error as RoutingError).code).toBe('remote_unreachable');
+    expect((error as RoutingError).cause).toBe(failure);
+
+    const garbled = harness([{ status: 200 }]);
+    const notJson = await caught(garbled.client.request({ method: 'GET', path: '/x', idempotent: true }));
+    expect((notJson as RoutingError).code).toBe('remote_bad_response');
+    expect((notJson as RoutingError).cause).toBeInstanceOf(SyntaxError);
+
+    expect(inputError(() => new ServiceClient({ baseUrl: 'not a url' })).cause).toBeInstanceOf(TypeError);
   });
 
   it('a POST is retried only when the service cannot have accepted it (refused, 429, 503)', async () => {

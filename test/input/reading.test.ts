@@ -49,6 +49,16 @@ describe('reading files', () => {
     expect(error.message).toBe('Cannot read /no/such/dir/problem.json: no such file');
   });
 
+  it('a read or parse error keeps the original error as its cause', async () => {
+    const missing = await inputErrorAsync(() => loadProblemFile('/no/such/dir/problem.json'));
+    expect(missing.cause).toMatchObject({ code: 'ENOENT', path: '/no/such/dir/problem.json' });
+
+    const dir = tempDir({ 'p.json': '{"name": "P",}' });
+    const invalid = await inputErrorAsync(() => loadProblemFile(join(dir, 'p.json')));
+    expect(invalid.code).toBe('invalid_json');
+    expect(invalid.cause).toBeInstanceOf(SyntaxError);
+  });
+
   it('a directory is not a problem file', async () => {
     const dir = tempDir({});
     const error = await inputErrorAsync(() => loadProblemFile(dir, { format: 'json' }));

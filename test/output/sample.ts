@@ -1,57 +1,34 @@
 /** A small hand-made problem and solve result for the output tests (no input layer, no solver). */
-import type { Problem, Stop, Vehicle } from '../../src/model/problem.js';
+import type { Problem, Vehicle } from '../../src/model/problem.js';
 import type { RouteSchedule, SolveResult, StopVisit } from '../../src/solver/types.js';
+import { problemRecord, stopRecord, vehicleRecord } from '../support/problem-builder.js';
 
-function vehicle(index: number, name: string, fields: Partial<Vehicle> = {}): Vehicle {
-  return {
-    index,
-    name,
-    startLocation: 0,
-    endLocation: 0,
-    earliestStart: 8 * 3600,
-    shiftStartGiven: true,
-    flexibleStart: false,
-    shiftEnd: 18 * 3600,
-    maxOvertime: 0,
-    capacity: new Float64Array([10]),
-    speed: 1,
-    profile: 0,
-    breaks: [],
-    labels: [],
-    passthrough: {},
-    ...fields,
-  };
+/** Both vehicles work a strict 08:00–18:00 day with room for ten. */
+function dayShift(): Partial<Vehicle> {
+  return { earliestStart: 8 * 3600, shiftStartGiven: true, flexibleStart: false, shiftEnd: 18 * 3600, capacity: Float64Array.of(10) };
 }
 
-function stop(index: number, name: string, location: number, fields: Partial<Stop> = {}): Stop {
-  return {
-    index,
-    name,
-    location,
-    windows: [{ start: 0, end: Infinity }],
-    duration: 600,
-    durationGiven: true,
-    load: new Float64Array([1]),
-    priority: 5,
-    maxLateness: 0,
-    labels: [],
-    passthrough: {},
-    ...fields,
-  };
-}
+/** Ten-minute visits unless a stop says otherwise. */
+const VISIT = 600;
 
 export function sampleProblem(overrides: Partial<Problem> = {}): Problem {
   const stops = [
-    stop(0, 'Café Mercier', 1, { passthrough: { notes: 'ring twice', custom_notes: { order: 'A-17' }, phone_number: '+33600000000' } }),
-    stop(1, 'Boulangerie <Nord>', 2, { priority: 10 }),
-    stop(2, 'Kiosk', 3, { durationGiven: false, duration: 0 }),
-    stop(3, 'Far Away Farm', 4),
+    stopRecord({
+      index: 0,
+      name: 'Café Mercier',
+      location: 1,
+      duration: VISIT,
+      passthrough: { notes: 'ring twice', custom_notes: { order: 'A-17' }, phone_number: '+33600000000' },
+    }),
+    stopRecord({ index: 1, name: 'Boulangerie <Nord>', location: 2, duration: VISIT, priority: 10 }),
+    stopRecord({ index: 2, name: 'Kiosk', location: 3, durationGiven: false, duration: 0 }),
+    stopRecord({ index: 3, name: 'Far Away Farm', location: 4, duration: VISIT }),
   ];
   const vehicles = [
-    vehicle(0, 'Van A', { breaks: [{ start: 12 * 3600, end: 12 * 3600 + 1800 }] }),
-    vehicle(1, 'Bike B', { endLocation: -1, speed: 0.4 }),
+    vehicleRecord({ index: 0, name: 'Van A', ...dayShift(), breaks: [{ start: 12 * 3600, end: 12 * 3600 + 1800 }] }),
+    vehicleRecord({ index: 1, name: 'Bike B', ...dayShift(), endLocation: -1, speed: 0.4 }),
   ];
-  return {
+  return problemRecord({
     surface: 'project',
     name: 'Bakery',
     date: '2025-03-14',
@@ -64,16 +41,10 @@ export function sampleProblem(overrides: Partial<Problem> = {}): Problem {
     ],
     vehicles,
     stops,
-    dimensions: [''],
-    compatible: new Uint8Array(vehicles.length * stops.length).fill(1),
     travel: { size: 5, distance: new Int32Array(25), durations: [new Int32Array(25)] },
     travelSource: { kind: 'geo', roadFactor: 1.3, baseSpeedKmh: 40, traffic: 1 },
-    objective: { minimizeRoutes: false, cost: 'time', balance: 'none' },
-    squashDuration: null,
-    allowOverload: false,
-    units: { timePerSecond: 1, distancePerReported: 1 },
     ...overrides,
-  };
+  });
 }
 
 function stopVisit(

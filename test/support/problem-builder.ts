@@ -1,10 +1,81 @@
 /**
- * Builds normalized `Problem`s directly for solver tests: lat/lng points, clock times as
- * `HH:mm` (or seconds), minutes for durations, and the offline travel model of decisions.md.
+ * The one place tests build normalized `Problem`s, `Vehicle`s and `Stop`s without the input layer.
+ *
+ * Two levels: `vehicleRecord`/`stopRecord`/`problemRecord` take the model's own fields (seconds,
+ * location indices) and fill the rest with neutral defaults, for hand-worked fixtures;
+ * `buildProblem` takes a readable spec (lat/lng points, clock times as `HH:mm` or seconds, minutes
+ * for durations) and derives the rest with the offline travel model of decisions.md.
  */
 import type { BreakInterval, Objective, Point, Problem, Stop, Surface, TimeWindow, Vehicle } from '../../src/model/problem.js';
 import { clockInterval, parseClock } from '../../src/model/time.js';
 import { buildGeoTravelMatrix, DEFAULT_TRAVEL_MODEL } from '../../src/model/travel.js';
+
+/** Any time, no shift end, unbounded capacity in the one scalar dimension, normal speed. */
+export function vehicleRecord({ index, name, ...fields }: Pick<Vehicle, 'index' | 'name'> & Partial<Vehicle>): Vehicle {
+  return {
+    index,
+    name,
+    startLocation: 0,
+    endLocation: 0,
+    earliestStart: 0,
+    shiftStartGiven: false,
+    flexibleStart: true,
+    shiftEnd: Infinity,
+    maxOvertime: 0,
+    capacity: Float64Array.of(Infinity),
+    speed: 1,
+    profile: 0,
+    breaks: [],
+    labels: [],
+    passthrough: {},
+    ...fields,
+  };
+}
+
+/** Any time, no visit time (but given), one unit of the scalar dimension, normal priority. */
+export function stopRecord({ index, name, location, ...fields }: Pick<Stop, 'index' | 'name' | 'location'> & Partial<Stop>): Stop {
+  return {
+    index,
+    name,
+    location,
+    windows: [{ start: 0, end: Infinity }],
+    duration: 0,
+    durationGiven: true,
+    load: Float64Array.of(1),
+    priority: 5,
+    maxLateness: 0,
+    labels: [],
+    passthrough: {},
+    ...fields,
+  };
+}
+
+/** Travel time only: no route-count, distance or balance term. */
+const neutralObjective = (): Objective => ({ minimizeRoutes: false, cost: 'time', balance: 'none' });
+
+type ProblemRequired = 'locations' | 'vehicles' | 'stops' | 'travel' | 'travelSource';
+
+/** A one-off problem in the scalar dimension where every vehicle may serve every stop. */
+export function problemRecord(fields: Pick<Problem, ProblemRequired> & Partial<Problem>): Problem {
+  const { locations, vehicles, stops, travel, travelSource, ...rest } = fields;
+  return {
+    surface: 'oneoff',
+    name: null,
+    date: null,
+    locations,
+    vehicles,
+    stops,
+    dimensions: [''],
+    compatible: new Uint8Array(vehicles.length * stops.length).fill(1),
+    travel,
+    travelSource,
+    objective: neutralObjective(),
+    squashDuration: null,
+    allowOverload: false,
+    units: { timePerSecond: 1, distancePerReported: 1 },
+    ...rest,
+  };
+}
 
 export type Clock = string | number;
 export type LatLng = [number, number];
@@ -101,7 +172,7 @@ export function buildProblem(spec: ProblemSpec): Problem {
     if (shiftEnd < earliestStart) shiftEnd += 86_400;
     const breaks: BreakInterval[] = (v.breaks ?? []).map(([a, b]) => clockInterval(clock(a), clock(b)));
     breaks.sort((a, b) => a.start - b.start);
-    return {
+    return vehicleRecord({
       index,
       name: v.name ?? `vehicle ${index + 1}`,
       startLocation,
@@ -113,11 +184,9 @@ export function buildProblem(spec: ProblemSpec): Problem {
       maxOvertime: minutes(v.maxOvertimeMin ?? 0),
       capacity: vector(v.capacity, Infinity),
       speed: v.speed ?? 1,
-      profile: 0,
       breaks,
       labels: v.labels ?? [],
-      passthrough: {},
-    };
+    });
   });
 
   const stops: Stop[] = spec.stops.map((s, index) => {
@@ -125,7 +194,7 @@ export function buildProblem(spec: ProblemSpec): Problem {
       b === null ? { start: clock(a), end: Infinity } : clockInterval(clock(a), clock(b)),
     );
     windows.sort((a, b) => a.start - b.start);
-    return {
+    return stopRecord({
       index,
       name: s.name ?? `stop ${index + 1}`,
       location: s.at === null ? -1 : locate(s.at),
@@ -136,8 +205,7 @@ export function buildProblem(spec: ProblemSpec): Problem {
       priority: s.priority ?? 5,
       maxLateness: minutes(s.maxLatenessMin ?? 0),
       labels: s.labels ?? [],
-      passthrough: {},
-    };
+    });
   });
 
   const { travel, profileOf } = buildGeoTravelMatrix(
@@ -154,7 +222,7 @@ export function buildProblem(spec: ProblemSpec): Problem {
     });
   });
 
-  return {
+  return problemRecord({
     surface,
     name: surface === 'oneoff' ? null : 'test',
     date: surface === 'project' ? '2025-01-01' : null,
@@ -170,11 +238,10 @@ export function buildProblem(spec: ProblemSpec): Problem {
       baseSpeedKmh: DEFAULT_TRAVEL_MODEL.baseSpeedKmh,
       traffic: spec.traffic ?? 1,
     },
-    objective: { minimizeRoutes: false, cost: 'time', balance: 'none', ...spec.objective },
+    objective: { ...neutralObjective(), ...spec.objective },
     squashDuration: spec.squashMin ? minutes(spec.squashMin) : null,
     allowOverload: spec.allowOverload ?? false,
-    units: { timePerSecond: 1, distancePerReported: 1 },
-  };
+  });
 }
 
 function matches(matching: 'types' | 'tags', vehicleLabels: string[], stopLabels: string[]): boolean {

@@ -120,13 +120,17 @@ export function parseByteSize(text: string): number {
 }
 
 function parsePublicUrl(text: string): string {
+  let cause: unknown;
   try {
     const url = new URL(text);
     if (url.protocol === 'http:' || url.protocol === 'https:') return url.href.replace(/\/+$/, '');
-  } catch {
-    // reported below
+  } catch (error) {
+    cause = error; // reported below
   }
-  throw new InputError(`invalid --public-url "${text}": expected an http(s) URL`, [
-    { path: '--public-url', message: 'expected an http(s) URL' },
-  ]);
+  throw new InputError(
+    `invalid --public-url "${text}": expected an http(s) URL`,
+    [{ path: '--public-url', message: 'expected an http(s) URL' }],
+    undefined,
+    { cause },
+  );
 }

@@ -1,0 +1,170 @@
+/**
+ * The rooms of src/ stay apart: no import circles, a solver core without Node built-ins, and a
+ * client that does not reach into the CLI. The imports are read with the TypeScript parser, so
+ * multi-line, re-exporting and dynamic imports count. Type-only imports count too but are marked,
+ * because tsc erases them (with our settings also a statement whose every name is marked `type`).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { posix } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+/**
+ * Known offenders on main when this test was written (issue 7, part 3 removes them in another
+ * branch). Delete an entry once its offence is gone: a stale entry fails the test, so these
+ * lists only shrink. A circle is written as its files, sorted, relative to src/.
+ */
+const KNOWN_CIRCLES: string[][] = [
+  // parallel.ts runs searches with solveOnce from the solver index, which imports parallel.ts for `threads`.
+  ['solver/index.ts', 'solver/parallel.ts'],
+  // The input barrel: index.ts re-exports modules that take the shared input types back from it (type-only).
+  ['input/csv-references.ts', 'input/index.ts', 'input/read.ts', 'input/shape.ts', 'input/summary.ts', 'input/validate.ts'],
+];
+/** The worker-thread stack of the parallel search lives in the solver. */
+const KNOWN_SOLVER_BUILTINS = [
+  'solver/parallel.ts → node:fs',
+  'solver/parallel.ts → node:url',
+  'solver/parallel.ts → node:worker_threads',
+  'solver/search-worker.ts → node:worker_threads',
+];
+/** The client resolves its base URL and key with the CLI's configuration loader. */
+const KNOWN_CLIENT_TO_CLI = ['client/connection.ts → cli/config.ts'];
+
+interface Import {
+  from: string;
+  /** A path relative to src/ for a relative import, else the module name as written. */
+  to: string;
+  relative: boolean;
+  /** Erased by tsc: no edge at run time. */
+  typeOnly: boolean;
+}
+
+type Graph = Map<string, Import[]>;
+
+function sourceFiles(): string[] {
+  return readdirSync(SRC, { recursive: true, encoding: 'utf8' })
+    .map((file) => file.split('\\').join('/'))
+    .filter((file) => file.endsWith('.ts'))
+    .sort();
+}
+
+function importsOf(file: string): Import[] {
+  const source = ts.createSourceFile(file, readFileSync(SRC + file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: Import[] = [];
+  const add = (specifier: string, typeOnly: boolean): void => {
+    const relative = specifier.startsWith('.');
+    const to = relative ? posix.join(posix.dirname(file), specifier.replace(/\.js$/, '.ts')) : specifier;
+    found.push({ from: file, to, relative, typeOnly });
+  };
+  const visit = (node: ts.Node): void => {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
+      add(node.moduleSpecifier.text, isTypeOnly(node));
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [specifier] = node.arguments;
+      if (specifier && ts.isStringLiteral(specifier)) add(specifier.text, false);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function isTypeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(node)) {
+    if (node.isTypeOnly) return true;
+    const names = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : null;
+    return names !== null && names.length > 0 && names.every((name) => name.isTypeOnly);
+  }
+  const clause = node.importClause;
+  if (!clause) return false; // a side-effect import
+  if (clause.isTypeOnly) return true;
+  const bindings = clause.namedBindings;
+  const names = bindings && ts.isNamedImports(bindings) ? bindings.elements : null;
+  return clause.name === undefined && names !== null && names.length > 0 && names.every((name) => name.isTypeOnly);
+}
+
+function importGraph(): Graph {
+  return new Map(sourceFiles().map((file) => [file, importsOf(file)]));
+}
+
+/** Strongly connected components of more than one file (or a file importing itself): Tarjan. */
+function circles(graph: Graph, follow: (edge: Import) => boolean = () => true): string[][] {
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (file: string): void => {
+    order.set(file, order.size);
+    low.set(file, order.get(file)!);
+    stack.push(file);
+    const next = graph.get(file)!.filter((edge) => graph.has(edge.to) && follow(edge));
+    for (const { to } of next) {
+      if (!order.has(to)) visit(to);
+      if (stack.includes(to)) low.set(file, Math.min(low.get(file)!, low.get(to)!));
+    }
+    if (low.get(file) !== order.get(file)) return;
+    const component = stack.splice(stack.indexOf(file));
+    if (component.length > 1 || next.some((edge) => edge.to === file)) found.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!order.has(file)) visit(file);
+  return found.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+/** The imports inside one circle, for the failure message; `(type)` marks an erased one. */
+function describeCircle(graph: Graph, circle: string[], runtime: string[][]): string {
+  const edges = circle.flatMap((file) => graph.get(file)!.filter((edge) => circle.includes(edge.to)));
+  const when = runtime.some((inner) => circle.includes(inner[0]!)) ? 'at run time too' : 'types only';
+  const list = edges.map((edge) => `${edge.from} → ${edge.to}${edge.typeOnly ? ' (type)' : ''}`);
+  return `[${circle.join(', ')}] (${when}): ${list.join('; ')}`;
+}
+
+/** Fails on a found offence that is not allowed, and on an allowed one no longer found. */
+function expectOnlyKnown(found: string[], known: string[], what: string, details: (item: string) => string = (item) => item): void {
+  const unexpected = found.filter((item) => !known.includes(item)).map(details);
+  const gone = known.filter((item) => !found.includes(item));
+  const hint = `${what}; the "gone" ones are fixed: delete them from the allow-list in test/architecture/imports.test.ts`;
+  expect({ unexpected, gone }, hint).toEqual({ unexpected: [], gone: [] });
+}
+
+describe('src/ imports', () => {
+  const graph = importGraph();
+
+  it('every relative import names a file under src/ (else a circle could hide behind it)', () => {
+    const unresolved = [...graph.values()].flat().filter((edge) => edge.relative && !graph.has(edge.to));
+    expect(unresolved).toEqual([]);
+  });
+
+  // Type-only imports count: a type circle is a layering circle too (the input barrel is one),
+  // even though tsc erases it and it cannot break module loading.
+  it('has no import circles', () => {
+    const key = (circle: string[]): string => circle.join(', ');
+    const found = circles(graph);
+    const runtime = circles(graph, (edge) => !edge.typeOnly);
+    const details = new Map(found.map((circle) => [key(circle), describeCircle(graph, circle, runtime)]));
+    expectOnlyKnown(found.map(key), KNOWN_CIRCLES.map(key), 'import circles', (item) => details.get(item)!);
+  });
+
+  it('the solver core imports no Node built-ins', () => {
+    const found = [...graph.values()]
+      .flat()
+      .filter((edge) => edge.from.startsWith('solver/') && isBuiltin(edge.to))
+      .map((edge) => `${edge.from} → ${edge.to}`);
+    expectOnlyKnown([...new Set(found)], KNOWN_SOLVER_BUILTINS, 'Node built-ins in src/solver/');
+  });
+
+  it('the client imports nothing from the CLI', () => {
+    const found = [...graph.values()]
+      .flat()
+      .filter((edge) => edge.from.startsWith('client/') && edge.to.startsWith('cli/'))
+      .map((edge) => `${edge.from} → ${edge.to}`);
+    expectOnlyKnown([...new Set(found)], KNOWN_CLIENT_TO_CLI, 'imports from src/cli/ in src/client/');
+  });
+});
