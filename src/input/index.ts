@@ -4,34 +4,16 @@
  * Its signatures are a contract for the CLI, the server and the tests.
  */
 import { basename, dirname, extname } from 'node:path';
-import type { Problem } from '../model/problem.js';
-import type { Warning } from '../errors.js';
 import { InputError } from '../errors.js';
 import { loadBenchmarkText } from './benchmark/index.js';
 import { inlineCsvReferences } from './csv-references.js';
 import { FORMAT_FLAGS, formatOf, parseJson, parseYaml, readSourceText } from './read.js';
+import type { DocumentKind, LoadedProblem, LoadOptions } from './types.js';
 import { problemFromDocument } from './validate.js';
 
 export { problemSummaryLines } from './summary.js';
 
-export type InputFormat = 'json' | 'yaml' | 'csv' | 'solomon' | 'vrplib';
-export type DocumentKind = 'project' | 'oneoff';
-
-export interface LoadOptions {
-  /** Force a format; by default from the extension (`-` = stdin needs it). */
-  format?: InputFormat;
-  /** Offline travel model constants (flags `--road-factor`, `--base-speed`). */
-  roadFactor?: number;
-  baseSpeedKmh?: number;
-}
-
-export interface LoadedProblem {
-  problem: Problem;
-  warnings: Warning[];
-  kind: DocumentKind | 'benchmark';
-  /** The validated document as given (before defaults), e.g. for `submit` and for storing a project. */
-  document: unknown;
-}
+export type { DocumentKind, InputFormat, LoadedProblem, LoadOptions } from './types.js';
 
 /** Reads, validates and normalizes a problem file (`-` = stdin). Throws InputError (all problems at once). */
 export async function loadProblemFile(path: string, options: LoadOptions = {}): Promise<LoadedProblem> {

@@ -9,7 +9,7 @@ import { buildProblem } from './build-problem.js';
 import { ConversionLog } from './convert-common.js';
 import { oneoffSpec } from './convert-oneoff.js';
 import { projectSpec } from './convert-project.js';
-import type { DocumentKind, LoadedProblem, LoadOptions } from './index.js';
+import type { DocumentKind, LoadedProblem, LoadOptions } from './types.js';
 import { ONEOFF_FIELDS, PROJECT_FIELDS, unknownFieldWarnings } from './known-fields.js';
 import { limitErrors } from './limits.js';
 import type { ReferenceError } from './csv-references.js';
