@@ -16,10 +16,14 @@ export interface LoadOptions {
   baseSpeedKmh?: number;
 }
 
-export interface LoadedProblem {
-  problem: Problem;
+/** A document checked as loading it would (every error, every warning), its problem not built. */
+export interface ValidatedDocument {
   warnings: Warning[];
   kind: DocumentKind | 'benchmark';
   /** The validated document as given (before defaults), e.g. for `submit` and for storing a project. */
   document: unknown;
+}
+
+export interface LoadedProblem extends ValidatedDocument {
+  problem: Problem;
 }

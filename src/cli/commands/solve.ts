@@ -13,7 +13,7 @@ import { colorEnabled, outputFormatFor, printPlan, printWarnings, runCommand } f
 import type { OutputFormat, PrintPlanOptions } from '../present.js';
 import { spinnerAllowed, startSolveSpinner } from '../progress.js';
 import type { SolveSpinner } from '../progress.js';
-import { solveInThread } from '../threaded-solve.js';
+import { solveInThreads } from '../../threads/searches.js';
 
 export const DEFAULT_TIME_LIMIT_S = 5;
 export const DEFAULT_SEED = 0;
@@ -91,7 +91,7 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
     interrupt.onSolving(() => spinner.note('stopping…'));
     let result: SolveResult;
     try {
-      result = await solveInThread(loaded.problem, solveOptions(config, maxIterations, interrupt.signal, spinner));
+      result = await solveInThreads(loaded.problem, solveOptions(config, maxIterations, interrupt.signal, spinner));
     } catch (error) {
       spinner.stop();
       throw error;
