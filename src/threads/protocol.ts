@@ -10,14 +10,13 @@ import type { SerializedError } from './errors.js';
 export type PlainSolveOptions = Omit<SolveOptions, 'signal' | 'onProgress'>;
 
 /**
- * One search (solveOnce) of the problem until `deadline` (absoluteNow() scale, ms; Infinity =
- * none), or, when null, for `options.timeLimitMs` from its start in the worker.
+ * One search (solveOnce) of the problem. Its time limit starts when the search does, in its
+ * worker, so that starting a thread (loading the modules) does not eat into the search.
  */
 export interface SearchTask {
   kind: 'search';
   problem: Problem;
   options: PlainSolveOptions;
-  deadline: number | null;
 }
 
 /** A document as the service stores it → its plan: validated, built and solved in the worker. */
@@ -41,8 +40,3 @@ export type ToWorker = { type: 'run'; task: Task } | { type: 'abort' };
 
 export type FromWorker =
   { type: 'progress'; progress: SolveProgress } | { type: 'result'; value: unknown } | { type: 'error'; error: SerializedError };
-
-/** Wall-clock time comparable across threads (performance.now() alone starts at each thread's origin). */
-export function absoluteNow(): number {
-  return performance.timeOrigin + performance.now();
-}

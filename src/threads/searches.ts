@@ -12,7 +12,7 @@ import type { Problem } from '../model/problem.js';
 import { bestResult, combineProgress, seedOf, type SearchOutcome } from '../solver/best-of.js';
 import { solveOnce } from '../solver/index.js';
 import type { SolveOptions, SolveProgress, SolveResult } from '../solver/types.js';
-import { absoluteNow, type SearchTask } from './protocol.js';
+import type { PlainSolveOptions, SearchTask } from './protocol.js';
 import { WorkerThread } from './thread.js';
 import { workerUrl } from './worker-url.js';
 
@@ -26,16 +26,25 @@ export class InterruptedError extends RouteplanError {
   }
 }
 
-/**
- * With one search, the travel matrices (the bulk of a large problem, hundreds of MB at the
- * 5,000-stop limit) are moved to its worker rather than copied, so afterwards `problem.travel`
- * is empty on the calling thread; everything the plan needs stays usable.
- */
-export async function solveInThreads(problem: Problem, options: SolveOptions, { inline = false } = {}): Promise<SolveResult> {
+export interface ThreadOptions {
+  /** Run the searches on the calling thread, one after the other (tests of the sources, the bench). */
+  inline?: boolean;
+  /**
+   * With one search, move the travel matrices (the bulk of a large problem, hundreds of MB at the
+   * 5,000-stop limit) to its worker rather than copy them: afterwards `problem.travel` is empty on
+   * the calling thread, while everything a plan needs stays usable.
+   */
+  moveMatrices?: boolean;
+}
+
+export async function solveInThreads(problem: Problem, options: SolveOptions, how: ThreadOptions = {}): Promise<SolveResult> {
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
-  const url = inline ? null : workerUrl();
+  const url = how.inline === true ? null : workerUrl();
   const started = performance.now();
-  const outcomes = url === null ? await searchInline(problem, options, threads) : await searchOnWorkers(url, problem, options, threads);
+  const outcomes =
+    url === null
+      ? await searchInline(problem, options, threads)
+      : await searchOnWorkers(url, problem, options, threads, how.moveMatrices === true);
   if (threads === 1) return outcomes[0]!.result;
   return bestResult(outcomes, problem.objective.minimizeRoutes, performance.now() - started);
 }
@@ -59,10 +68,17 @@ async function searchInline(problem: Problem, options: SolveOptions, threads: nu
   return outcomes;
 }
 
-async function searchOnWorkers(url: URL, problem: Problem, options: SolveOptions, threads: number): Promise<SearchOutcome[]> {
+async function searchOnWorkers(
+  url: URL,
+  problem: Problem,
+  options: SolveOptions,
+  threads: number,
+  moveMatrices: boolean,
+): Promise<SearchOutcome[]> {
   const { signal, onProgress, ...plain } = options;
   const workers = Array.from({ length: threads }, () => new WorkerThread(url));
-  const searches = threads === 1 ? [runAlone(workers[0]!, problem, plain, onProgress)] : runTogether(workers, problem, plain, onProgress);
+  const searches =
+    threads === 1 ? [runAlone(workers[0]!, problem, plain, onProgress, moveMatrices)] : runTogether(workers, problem, plain, onProgress);
   const stopAll = (failure?: Error): Promise<void[]> => Promise.all(workers.map((worker) => worker.terminate(failure)));
   let grace: NodeJS.Timeout | undefined;
   const onAbort = (): void => {
@@ -81,32 +97,29 @@ async function searchOnWorkers(url: URL, problem: Problem, options: SolveOptions
   }
 }
 
-type PlainOptions = Omit<SolveOptions, 'signal' | 'onProgress'>;
-
-/** One search: its time limit starts in its worker, its matrices move there. */
+/** One search, its matrices moved to its worker or copied. */
 function runAlone(
   worker: WorkerThread,
   problem: Problem,
-  options: PlainOptions,
+  options: PlainSolveOptions,
   onProgress: SolveOptions['onProgress'],
+  moveMatrices: boolean,
 ): Promise<SearchOutcome> {
-  const task: SearchTask = { kind: 'search', problem, options, deadline: null };
-  return worker.run<SearchOutcome>(task, onProgress, travelBuffers(problem));
+  const task: SearchTask = { kind: 'search', problem, options };
+  return worker.run<SearchOutcome>(task, onProgress, moveMatrices ? travelBuffers(problem) : []);
 }
 
-/** Several searches: one shared deadline, the matrices in shared memory, progress combined. */
+/** Several searches: the matrices in shared memory, progress combined. */
 function runTogether(
   workers: WorkerThread[],
   problem: Problem,
-  options: PlainOptions,
+  options: PlainSolveOptions,
   onProgress: SolveOptions['onProgress'],
 ): Array<Promise<SearchOutcome>> {
-  const limit = timeLimitOf(options);
-  const deadline = limit === Infinity ? Infinity : absoluteNow() + limit;
   const shared = withSharedMatrices(problem);
   const latest = new Array<SolveProgress | null>(workers.length).fill(null);
   return workers.map((worker, i) => {
-    const task: SearchTask = { kind: 'search', problem: shared, options: { ...options, seed: seedOf(options.seed ?? 0, i) }, deadline };
+    const task: SearchTask = { kind: 'search', problem: shared, options: { ...options, seed: seedOf(options.seed ?? 0, i) } };
     const forward = (progress: SolveProgress): void => {
       latest[i] = progress;
       onProgress?.(combineProgress(latest));
@@ -115,7 +128,7 @@ function runTogether(
   });
 }
 
-function timeLimitOf(options: PlainOptions): number {
+function timeLimitOf(options: PlainSolveOptions): number {
   return Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0 ? options.timeLimitMs : Infinity;
 }
 

@@ -5,7 +5,7 @@ import type { Plan } from '../output/plan-types.js';
 import { solve, solveOnce } from '../solver/index.js';
 import type { SearchOutcome } from '../solver/best-of.js';
 import type { SolveProgress } from '../solver/types.js';
-import { absoluteNow, type DocumentSolve, type SearchTask, type Task } from './protocol.js';
+import { type DocumentSolve, type SearchTask, type Task } from './protocol.js';
 
 export function runTask(task: Task, signal: AbortSignal, onProgress: (progress: SolveProgress) => void): Promise<unknown> {
   switch (task.kind) {
@@ -17,9 +17,7 @@ export function runTask(task: Task, signal: AbortSignal, onProgress: (progress: 
 }
 
 export function runSearch(task: SearchTask, signal: AbortSignal, onProgress: (progress: SolveProgress) => void): Promise<SearchOutcome> {
-  const { deadline, options } = task;
-  const left = deadline === null ? options.timeLimitMs : deadline === Infinity ? Infinity : Math.max(1, deadline - absoluteNow());
-  return solveOnce(task.problem, { ...options, timeLimitMs: left, signal, onProgress });
+  return solveOnce(task.problem, { ...task.options, signal, onProgress });
 }
 
 /** Validates the stored document again (it may come back from disk after a restart), builds the problem once, solves. */

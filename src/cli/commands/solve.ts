@@ -91,7 +91,7 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
     interrupt.onSolving(() => spinner.note('stopping…'));
     let result: SolveResult;
     try {
-      result = await solveInThreads(loaded.problem, solveOptions(config, maxIterations, interrupt.signal, spinner));
+      result = await solveInThreads(loaded.problem, solveOptions(config, maxIterations, interrupt.signal, spinner), { moveMatrices: true });
     } catch (error) {
       spinner.stop();
       throw error;
