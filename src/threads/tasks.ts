@@ -5,7 +5,7 @@ import type { Plan } from '../output/plan-types.js';
 import { solve, solveOnce } from '../solver/index.js';
 import type { SearchOutcome } from '../solver/best-of.js';
 import type { SolveProgress } from '../solver/types.js';
-import { type DocumentSolve, type SearchTask, type Task } from './protocol.js';
+import type { DocumentSolve, SearchTask, Task } from './protocol.js';
 
 export function runTask(task: Task, signal: AbortSignal, onProgress: (progress: SolveProgress) => void): Promise<unknown> {
   switch (task.kind) {
