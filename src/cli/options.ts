@@ -1,8 +1,8 @@
 /** Parsing of the command-line options shared by `solve` and `validate`. */
 import { InputError } from '../errors.js';
 import type { InputFormat, LoadOptions } from '../input/index.js';
-import { parseConfigFlag } from './config.js';
-import type { RouteplanConfig } from './config.js';
+import { parseConfigFlag } from '../config/config.js';
+import type { RouteplanConfig } from '../config/config.js';
 
 export const INPUT_FORMATS = ['json', 'yaml', 'csv'] as const;
 export const BENCHMARK_FORMATS = ['solomon', 'vrplib'] as const;

@@ -1,6 +1,6 @@
 /** Where the remote service is and which key to use: flags > environment > config files. */
 import { InputError } from '../errors.js';
-import { resolveConfig } from '../cli/config.js';
+import { resolveConfig } from '../config/config.js';
 import { ServiceClient, type ClientOptions } from './http.js';
 
 export interface ConnectionFlags {

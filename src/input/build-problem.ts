@@ -12,7 +12,19 @@ export interface TravelModelFlags {
   baseSpeedKmh?: number;
 }
 
-export function buildProblem(spec: ProblemSpec, flags: TravelModelFlags, warnings: Warning[]): Problem {
+/**
+ * What building checks and warns about, short of building (no travel matrix): the travel model
+ * flags (throws InputError) and loads no capacity constrains.
+ */
+export function checkBuildable(spec: ProblemSpec, flags: TravelModelFlags): Warning[] {
+  travelModel(spec, flags);
+  const warnings: Warning[] = [];
+  warnUnconstrainedDimensions(spec, loadDimensions(spec), warnings);
+  return warnings;
+}
+
+/** The spec, already passed through checkBuildable, as a Problem: builds the travel matrices. */
+export function buildProblem(spec: ProblemSpec, flags: TravelModelFlags): Problem {
   const model = travelModel(spec, flags);
   const locations = new LocationTable();
   const vehicleEnds = spec.vehicles.map((v) => ({
@@ -26,7 +38,6 @@ export function buildProblem(spec: ProblemSpec, flags: TravelModelFlags, warning
     model,
   );
   const dimensions = loadDimensions(spec);
-  warnUnconstrainedDimensions(spec, dimensions, warnings);
 
   const vehicles: Vehicle[] = spec.vehicles.map((v, index) => ({
     index,

@@ -4,37 +4,35 @@
  * Its signatures are a contract for the CLI, the server and the tests.
  */
 import { basename, dirname, extname } from 'node:path';
-import type { Problem } from '../model/problem.js';
-import type { Warning } from '../errors.js';
 import { InputError } from '../errors.js';
 import { loadBenchmarkText } from './benchmark/index.js';
 import { inlineCsvReferences } from './csv-references.js';
 import { FORMAT_FLAGS, formatOf, parseJson, parseYaml, readSourceText } from './read.js';
-import { problemFromDocument } from './validate.js';
+import type { DocumentKind, LoadedProblem, LoadOptions, ValidatedDocument } from './types.js';
+import { problemFromDocument, validateDocument, type ValidateContext } from './validate.js';
 
 export { problemSummaryLines } from './summary.js';
 
-export type InputFormat = 'json' | 'yaml' | 'csv' | 'solomon' | 'vrplib';
-export type DocumentKind = 'project' | 'oneoff';
-
-export interface LoadOptions {
-  /** Force a format; by default from the extension (`-` = stdin needs it). */
-  format?: InputFormat;
-  /** Offline travel model constants (flags `--road-factor`, `--base-speed`). */
-  roadFactor?: number;
-  baseSpeedKmh?: number;
-}
-
-export interface LoadedProblem {
-  problem: Problem;
-  warnings: Warning[];
-  kind: DocumentKind | 'benchmark';
-  /** The validated document as given (before defaults), e.g. for `submit` and for storing a project. */
-  document: unknown;
-}
+export type { DocumentKind, InputFormat, LoadedProblem, LoadOptions, ValidatedDocument } from './types.js';
 
 /** Reads, validates and normalizes a problem file (`-` = stdin). Throws InputError (all problems at once). */
-export async function loadProblemFile(path: string, options: LoadOptions = {}): Promise<LoadedProblem> {
+export function loadProblemFile(path: string, options: LoadOptions = {}): Promise<LoadedProblem> {
+  return readProblemFile(path, options, problemFromDocument);
+}
+
+/**
+ * Reads and validates a problem file like loadProblemFile, with the same errors and warnings,
+ * but does not build the problem (its travel matrix): for `submit`, where the service builds it.
+ */
+export function validateProblemFile(path: string, options: LoadOptions = {}): Promise<ValidatedDocument> {
+  return readProblemFile(path, options, validateDocument);
+}
+
+async function readProblemFile<T extends ValidatedDocument>(
+  path: string,
+  options: LoadOptions,
+  fromDocument: (document: unknown, options: LoadOptions, context: ValidateContext) => T,
+): Promise<T | LoadedProblem> {
   if (path === '-' && !options.format) {
     throw new InputError(`Reading a problem from stdin (-) needs its format: pass ${FORMAT_FLAGS}`, [
       { path: '--input-format', message: 'missing; give json, yaml or csv when reading stdin' },
@@ -56,7 +54,7 @@ export async function loadProblemFile(path: string, options: LoadOptions = {}): 
       const parsed = format === 'json' ? parseJson(text, label) : parseYaml(text, label);
       const baseDir = path === '-' ? process.cwd() : dirname(path);
       const { document, origins, referenceErrors, failedKeys } = await inlineCsvReferences(parsed, baseDir);
-      return problemFromDocument(document, options, { origins, source: label, csvReferences: true, referenceErrors, failedKeys });
+      return fromDocument(document, options, { origins, source: label, csvReferences: true, referenceErrors, failedKeys });
     }
   }
 }
@@ -82,4 +80,9 @@ function loneCsvError(label: string): InputError {
  */
 export function loadProblemDocument(document: unknown, options: LoadOptions & { expect?: DocumentKind } = {}): LoadedProblem {
   return problemFromDocument(document, options);
+}
+
+/** loadProblemDocument's errors and warnings without building the problem: to accept a request body. */
+export function validateProblemDocument(document: unknown, options: LoadOptions & { expect?: DocumentKind } = {}): ValidatedDocument {
+  return validateDocument(document, options);
 }

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { parseDocument } from 'yaml';
 import { InputError } from '../errors.js';
-import type { InputFormat } from './index.js';
+import type { InputFormat } from './types.js';
 import { findJsonDuplicateKeys, findJsonSyntaxProblem, lineColumn } from './json-position.js';
 import { formatPath } from './paths.js';
 

@@ -4,7 +4,7 @@
  */
 import type { ErrorDetail } from '../errors.js';
 import { InputError } from '../errors.js';
-import type { DocumentKind } from './index.js';
+import type { DocumentKind } from './types.js';
 
 const PROJECT_KEYS = ['drivers', 'stops', 'settings'] as const;
 const ONEOFF_KEYS = ['routesData', 'ordersData', 'options', 'routes', 'orders', 'workspaceUuid'] as const;

@@ -2,7 +2,7 @@
 import { SCALAR_DIMENSION } from '../model/problem.js';
 import type { Problem } from '../model/problem.js';
 import { formatClock } from '../model/time.js';
-import type { LoadedProblem } from './index.js';
+import type { LoadedProblem } from './types.js';
 
 export function problemSummaryLines(loaded: LoadedProblem): string[] {
   const { problem } = loaded;

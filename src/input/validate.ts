@@ -1,15 +1,17 @@
 /**
  * Document → LoadedProblem: shape detection, rejections and limits, schema validation with
- * every error at once, unknown-field warnings, then normalization.
+ * every error at once, unknown-field warnings, then normalization. validateDocument stops before
+ * the travel matrix (quadratic in the stops), for callers that only accept or reject a document.
  */
 import type { z } from 'zod';
-import type { ErrorDetail } from '../errors.js';
+import type { ErrorDetail, Warning } from '../errors.js';
 import { InputError } from '../errors.js';
-import { buildProblem } from './build-problem.js';
+import { buildProblem, checkBuildable } from './build-problem.js';
 import { ConversionLog } from './convert-common.js';
 import { oneoffSpec } from './convert-oneoff.js';
 import { projectSpec } from './convert-project.js';
-import type { DocumentKind, LoadedProblem, LoadOptions } from './index.js';
+import type { ProblemSpec } from './spec.js';
+import type { DocumentKind, LoadedProblem, LoadOptions, ValidatedDocument } from './types.js';
 import { ONEOFF_FIELDS, PROJECT_FIELDS, unknownFieldWarnings } from './known-fields.js';
 import { limitErrors } from './limits.js';
 import type { ReferenceError } from './csv-references.js';
@@ -37,6 +39,25 @@ export function problemFromDocument(
   options: LoadOptions & { expect?: DocumentKind },
   context: ValidateContext = {},
 ): LoadedProblem {
+  const { spec, warnings, kind } = validatedSpec(document, options, context);
+  return { problem: buildProblem(spec, options), warnings, kind, document };
+}
+
+/** Every error and warning problemFromDocument gives, without building the problem. */
+export function validateDocument(
+  document: unknown,
+  options: LoadOptions & { expect?: DocumentKind },
+  context: ValidateContext = {},
+): ValidatedDocument {
+  const { warnings, kind } = validatedSpec(document, options, context);
+  return { warnings, kind, document };
+}
+
+function validatedSpec(
+  document: unknown,
+  options: LoadOptions & { expect?: DocumentKind },
+  context: ValidateContext,
+): { spec: ProblemSpec; warnings: Warning[]; kind: DocumentKind } {
   const kind = detectKind(document, options.expect);
   const doc = document as Record<string, unknown>;
   const namer = new PathNamer(context.origins);
@@ -72,8 +93,8 @@ export function problemFromDocument(
       message: `no ${kind === 'project' ? 'drivers' : 'routes'}: every ${kind === 'project' ? 'stop' : 'order'} will be left unserved`,
     });
   }
-  const problem = buildProblem(spec, options, warnings);
-  return { problem, warnings, kind, document };
+  warnings.push(...checkBuildable(spec, options));
+  return { spec, warnings, kind };
 }
 
 function invalid(label: string, details: ErrorDetail[], context: ValidateContext): InputError {

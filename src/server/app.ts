@@ -12,7 +12,7 @@
  *   POST /v1.0/project/{id}/optimize        INTERNAL: what the project page's Optimize control calls → 202 action
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { InputError, RouteplanError, type ErrorDetail, type Warning } from '../errors.js';
+import { InputError, RouteplanError, type Warning } from '../errors.js';
 import type { DocumentKind, LoadOptions } from '../input/index.js';
 import { HttpError, readJsonBody, sendError, sendJson } from './http.js';
 import type { KeyRing } from './auth.js';
@@ -22,8 +22,8 @@ import { QueueFullError } from './queue.js';
 
 export interface AppContext {
   keys: KeyRing;
-  /** loadProblemDocument off the event loop: warnings, or throws the InputError. */
-  validate: (kind: DocumentKind, document: unknown, options: LoadOptions) => Promise<Warning[]>;
+  /** Accepts a request body: its warnings, or throws the InputError (job.ts validateRequest). */
+  validate: (kind: DocumentKind, document: unknown, options: LoadOptions) => Warning[];
   actions: ActionService;
   projects: ProjectService;
   bodyLimitBytes: number;
@@ -142,7 +142,7 @@ function pathOf(url: string | undefined): string {
 
 async function createSchedule(ctx: AppContext, call: RouteCall): Promise<void> {
   const body = await readJsonBody(call.req, ctx.bodyLimitBytes);
-  const warnings = await ctx.validate('oneoff', body, ctx.loadOptions);
+  const warnings = ctx.validate('oneoff', body, ctx.loadOptions);
   const record = await ctx.actions.accept({ owner: call.owner, kind: 'oneoff', document: body, actionName: 'schedule', warnings });
   call.notes.actionId = record.actionUuid;
   sendJson(
@@ -183,17 +183,8 @@ async function getSolution(ctx: AppContext, call: RouteCall): Promise<void> {
 
 async function createProject(ctx: AppContext, call: RouteCall): Promise<void> {
   const body = await readJsonBody(call.req, ctx.bodyLimitBytes);
-  const headerProblems = requiredProjectFields(body);
-  let warnings: Warning[];
-  try {
-    warnings = await ctx.validate('project', body, ctx.loadOptions);
-  } catch (error) {
-    if (error instanceof InputError && headerProblems.length > 0) {
-      throw new InputError(error.message, mergeDetails(headerProblems, error.details), error.code, { cause: error });
-    }
-    throw error;
-  }
-  if (headerProblems.length > 0) throw new InputError('the project is missing required fields', headerProblems);
+  // The project schema requires `name` and `date`: validation answers their absence with the rest.
+  const warnings = ctx.validate('project', body, ctx.loadOptions);
   const record = await ctx.projects.create(call.owner, body as Record<string, unknown>, warnings);
   call.notes.projectId = record.id;
   sendJson(call.res, 201, record, { location: `/v1.0/project/${record.id}` });
@@ -230,34 +221,6 @@ async function optimizeProject(ctx: AppContext, call: RouteCall): Promise<void> 
     { actionUuid: record.actionUuid, actionName: record.actionName, status: record.status, project_id: found.record.id },
     { location: `/v2/schedules/${record.actionUuid}` },
   );
-}
-
-/** `name` and `date` are the two fields the interface marks required for a project. */
-export function requiredProjectFields(body: unknown): ErrorDetail[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return [];
-  const document = body as Record<string, unknown>;
-  const problems: ErrorDetail[] = [];
-  if (typeof document.name !== 'string' || document.name.trim() === '') {
-    problems.push({ path: 'name', message: 'required: a non-empty project name' });
-  }
-  if (document.date === undefined || document.date === null) {
-    problems.push({ path: 'date', message: 'required: the project date as YYYY-MM-DD' });
-  } else if (typeof document.date !== 'string' || !isCalendarDate(document.date)) {
-    problems.push({ path: 'date', message: `must be a calendar date YYYY-MM-DD, got ${JSON.stringify(document.date)}` });
-  }
-  return problems;
-}
-
-function isCalendarDate(text: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!match) return false;
-  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  return date.toISOString().slice(0, 10) === text;
-}
-
-function mergeDetails(first: ErrorDetail[], second: ErrorDetail[]): ErrorDetail[] {
-  const seen = new Set(first.map((detail) => detail.path));
-  return [...first, ...second.filter((detail) => !seen.has(detail.path))];
 }
 
 function actionNotFound(id: string): HttpError {

@@ -13,6 +13,7 @@ import { WorkerSolveRunner, type SolveRunner } from './solve-runner.js';
 import { ActionService } from './actions.js';
 import { ProjectService } from './projects.js';
 import { createRequestHandler } from './app.js';
+import { validateRequest } from './job.js';
 
 export interface ServeOptions {
   port: number;
@@ -62,8 +63,7 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const writeLine = options.logLine ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const log = (event: Record<string, unknown>): void => writeLine(JSON.stringify({ time: new Date().toISOString(), ...event }));
+  const log = jsonLog(options.logLine ?? ((line: string) => process.stderr.write(`${line}\n`)));
   guardOpenAccess(options, log);
 
   const store = new JsonStore(options.dataDir);
@@ -74,12 +74,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     store,
     queue,
     runner,
-    {
-      timeLimitMs: options.timeLimitMs,
-      seed: options.seed,
-      ...(options.roadFactor !== undefined ? { roadFactor: options.roadFactor } : {}),
-      ...(options.baseSpeedKmh !== undefined ? { baseSpeedKmh: options.baseSpeedKmh } : {}),
-    },
+    { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) },
     log,
   );
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
@@ -89,14 +84,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const server = createServer(
     createRequestHandler({
       keys: createKeyRing(options.keys),
-      validate: (kind, document, loadOptions) => runner.validate(kind, document, loadOptions),
+      validate: validateRequest,
       actions,
       projects,
       bodyLimitBytes: options.bodyLimitBytes,
-      loadOptions: {
-        ...(options.roadFactor !== undefined ? { roadFactor: options.roadFactor } : {}),
-        ...(options.baseSpeedKmh !== undefined ? { baseSpeedKmh: options.baseSpeedKmh } : {}),
-      },
+      loadOptions: travelFlags(options),
       isShuttingDown: () => shuttingDown,
       log,
     }),
@@ -113,30 +105,57 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   await actions.resumePending();
   log({ event: 'started', url, actions: recovered.total, requeued: recovered.pending, concurrency: options.concurrency });
 
+  const shutdown = { server, queue, actions, store, runner, log, timeoutMs: options.shutdownTimeoutMs };
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
-    closing ??= (async () => {
-      shuttingDown = true;
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const leftWaiting = queue.stop();
-      const drained = await queue.whenIdle(options.shutdownTimeoutMs);
-      if (!drained) {
-        actions.interruptRunning();
-        await queue.whenIdle(5_000);
-      }
-      await store.flush();
-      await runner.close?.();
-      server.closeAllConnections();
-      await stopped;
-      log({ event: 'stopped', left_pending: leftWaiting, interrupted: !drained });
-    })();
+    shuttingDown = true;
+    closing ??= stopServer(shutdown);
     return closing;
   };
   return { url, server, close };
 }
 
-function guardOpenAccess(options: ServeOptions, log: (event: Record<string, unknown>) => void): void {
+type Log = (event: Record<string, unknown>) => void;
+
+function jsonLog(writeLine: (line: string) => void): Log {
+  return (event) => writeLine(JSON.stringify({ time: new Date().toISOString(), ...event }));
+}
+
+function travelFlags(options: ServeOptions): { roadFactor?: number; baseSpeedKmh?: number } {
+  return {
+    ...(options.roadFactor !== undefined ? { roadFactor: options.roadFactor } : {}),
+    ...(options.baseSpeedKmh !== undefined ? { baseSpeedKmh: options.baseSpeedKmh } : {}),
+  };
+}
+
+interface Shutdown {
+  server: Server;
+  queue: JobQueue;
+  actions: ActionService;
+  store: JsonStore;
+  runner: SolveRunner;
+  log: Log;
+  timeoutMs: number;
+}
+
+/** Stops accepting, waits for running solves (bounded), leaves the rest pending on disk. */
+async function stopServer({ server, queue, actions, store, runner, log, timeoutMs }: Shutdown): Promise<void> {
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const leftWaiting = queue.stop();
+  const drained = await queue.whenIdle(timeoutMs);
+  if (!drained) {
+    actions.interruptRunning();
+    await queue.whenIdle(5_000);
+  }
+  await store.flush();
+  await runner.close?.();
+  server.closeAllConnections();
+  await stopped;
+  log({ event: 'stopped', left_pending: leftWaiting, interrupted: !drained });
+}
+
+function guardOpenAccess(options: ServeOptions, log: Log): void {
   if (options.keys.length > 0) return;
   if (!isLoopbackHost(options.host)) {
     throw new InputError(

@@ -3,8 +3,7 @@
  *
  * Pipeline: priority-aware regret construction → fill (insert anything that still fits) →
  * ruin-and-recreate search with local search → fill again → exact schedules and unserved
- * reasons. With `threads` > 1, that many independent searches run on worker threads
- * (parallel.ts) and the best plan wins.
+ * reasons. Several searches at once (`threads`) are src/threads/'s to run; best-of.ts picks the winner.
  */
 import type { Problem } from '../model/problem.js';
 import { constructRegret, fillUnserved } from './construct.js';
@@ -14,7 +13,6 @@ import { RouteEvaluator, scheduleRoute } from './route-eval.js';
 import { search } from './search.js';
 import { Solution } from './solution.js';
 import type { ObjectiveValue } from './objective.js';
-import { solveParallel } from './parallel.js';
 import type { RouteSchedule, SolveOptions, SolveResult } from './types.js';
 import { explainUnserved } from './unserved.js';
 
@@ -34,8 +32,6 @@ const RESERVE_BASE_MS = 100;
 const RESERVE_PER_STOP_MS = 0.2;
 
 export async function solve(problem: Problem, options: SolveOptions): Promise<SolveResult> {
-  const threads = Math.max(1, Math.floor(options.threads ?? 1));
-  if (threads > 1) return solveParallel(problem, options, threads);
   return (await solveOnce(problem, options)).result;
 }
 

@@ -9,7 +9,7 @@ export interface SolveOptions {
   maxIterations?: number;
   /** Stop after this many iterations without improving the best plan. */
   maxNoImprove?: number;
-  /** Worker threads (default 1). */
+  /** Independent searches, each on a worker thread (src/threads/; default 1). solve() itself runs one. */
   threads?: number;
   /** Called now and then with the best plan so far (for the TTY spinner). */
   onProgress?: (progress: SolveProgress) => void;

@@ -13,27 +13,6 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
-/**
- * Known offenders on main when this test was written (issue 7, part 3 removes them in another
- * branch). Delete an entry once its offence is gone: a stale entry fails the test, so these
- * lists only shrink. A circle is written as its files, sorted, relative to src/.
- */
-const KNOWN_CIRCLES: string[][] = [
-  // parallel.ts runs searches with solveOnce from the solver index, which imports parallel.ts for `threads`.
-  ['solver/index.ts', 'solver/parallel.ts'],
-  // The input barrel: index.ts re-exports modules that take the shared input types back from it (type-only).
-  ['input/csv-references.ts', 'input/index.ts', 'input/read.ts', 'input/shape.ts', 'input/summary.ts', 'input/validate.ts'],
-];
-/** The worker-thread stack of the parallel search lives in the solver. */
-const KNOWN_SOLVER_BUILTINS = [
-  'solver/parallel.ts → node:fs',
-  'solver/parallel.ts → node:url',
-  'solver/parallel.ts → node:worker_threads',
-  'solver/search-worker.ts → node:worker_threads',
-];
-/** The client resolves its base URL and key with the CLI's configuration loader. */
-const KNOWN_CLIENT_TO_CLI = ['client/connection.ts → cli/config.ts'];
-
 interface Import {
   from: string;
   /** A path relative to src/ for a relative import, else the module name as written. */
@@ -126,14 +105,6 @@ function describeCircle(graph: Graph, circle: string[], runtime: string[][]): st
   return `[${circle.join(', ')}] (${when}): ${list.join('; ')}`;
 }
 
-/** Fails on a found offence that is not allowed, and on an allowed one no longer found. */
-function expectOnlyKnown(found: string[], known: string[], what: string, details: (item: string) => string = (item) => item): void {
-  const unexpected = found.filter((item) => !known.includes(item)).map(details);
-  const gone = known.filter((item) => !found.includes(item));
-  const hint = `${what}; the "gone" ones are fixed: delete them from the allow-list in test/architecture/imports.test.ts`;
-  expect({ unexpected, gone }, hint).toEqual({ unexpected: [], gone: [] });
-}
-
 describe('src/ imports', () => {
   const graph = importGraph();
 
@@ -145,11 +116,8 @@ describe('src/ imports', () => {
   // Type-only imports count: a type circle is a layering circle too (the input barrel is one),
   // even though tsc erases it and it cannot break module loading.
   it('has no import circles', () => {
-    const key = (circle: string[]): string => circle.join(', ');
-    const found = circles(graph);
     const runtime = circles(graph, (edge) => !edge.typeOnly);
-    const details = new Map(found.map((circle) => [key(circle), describeCircle(graph, circle, runtime)]));
-    expectOnlyKnown(found.map(key), KNOWN_CIRCLES.map(key), 'import circles', (item) => details.get(item)!);
+    expect(circles(graph).map((circle) => describeCircle(graph, circle, runtime))).toEqual([]);
   });
 
   it('the solver core imports no Node built-ins', () => {
@@ -157,7 +125,7 @@ describe('src/ imports', () => {
       .flat()
       .filter((edge) => edge.from.startsWith('solver/') && isBuiltin(edge.to))
       .map((edge) => `${edge.from} → ${edge.to}`);
-    expectOnlyKnown([...new Set(found)], KNOWN_SOLVER_BUILTINS, 'Node built-ins in src/solver/');
+    expect([...new Set(found)]).toEqual([]);
   });
 
   it('the client imports nothing from the CLI', () => {
@@ -165,6 +133,6 @@ describe('src/ imports', () => {
       .flat()
       .filter((edge) => edge.from.startsWith('client/') && edge.to.startsWith('cli/'))
       .map((edge) => `${edge.from} → ${edge.to}`);
-    expectOnlyKnown([...new Set(found)], KNOWN_CLIENT_TO_CLI, 'imports from src/cli/ in src/client/');
+    expect([...new Set(found)]).toEqual([]);
   });
 });

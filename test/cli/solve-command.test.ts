@@ -10,7 +10,7 @@ import { RoutingError } from '../../src/errors.js';
 import type { SolveResult } from '../../src/solver/types.js';
 
 const solveMock = vi.hoisted(() => vi.fn<(...args: unknown[]) => Promise<SolveResult>>());
-vi.mock('../../src/solver/index.js', () => ({ solve: solveMock }));
+vi.mock('../../src/threads/searches.js', () => ({ solveInThreads: solveMock }));
 
 const { main } = await import('../../src/cli/program.js');
 

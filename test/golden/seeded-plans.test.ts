@@ -14,7 +14,8 @@ import { loadProblemDocument, loadProblemFile } from '../../src/input/index.js';
 import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
 import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
-import { solve } from '../../src/solver/index.js';
+import type { SolveOptions } from '../../src/solver/types.js';
+import { solveInThreads } from '../../src/threads/searches.js';
 import { checkPlan } from '../support/checker.js';
 import { generateOneOff, generateProject, type GenerateOptions } from '../support/generate.js';
 import { randomProblem } from '../support/problem-builder.js';
@@ -22,6 +23,8 @@ import { randomProblem } from '../support/problem-builder.js';
 const RECORD = fileURLToPath(new URL('./seeded-plans.json', import.meta.url));
 const BENCHMARKS = fileURLToPath(new URL('../../../shared/benchmarks/', import.meta.url));
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
+/** The searches (threads) one after the other on this thread: the sources under test, not a build. */
+const solve = (problem: Problem, options: SolveOptions) => solveInThreads(problem, options, { inline: true });
 
 interface Case {
   name: string;

@@ -7,7 +7,7 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = `${ROOT}bin/routeplan`;
 
 export function assertBuilt(): void {
-  if (!existsSync(`${ROOT}dist/src/server/solve-worker.js`)) {
+  if (!existsSync(`${ROOT}dist/src/threads/worker.js`)) {
     throw new Error('the service is not built: run "npx tsc -p ." (npm test does it) before these tests');
   }
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer, type ServeOptions } from '../../src/server/index.js';
 import type { SolveRunner } from '../../src/server/solve-runner.js';
-import { JobAbortedError, validateInProcess } from '../../src/server/solve-runner.js';
+import { JobAbortedError } from '../../src/server/solve-runner.js';
 import type { SolveJob, SolveOutcome } from '../../src/server/job.js';
 import type { Plan } from '../../src/output/plan-types.js';
 
@@ -40,9 +40,6 @@ export class ScriptedRunner implements SolveRunner {
   private readonly startWaiters: (() => void)[] = [];
 
   constructor(private readonly instant: SolveOutcome | null = null) {}
-
-  /** The real validation (loadProblemDocument), on the test's thread. */
-  readonly validate = validateInProcess;
 
   run(job: SolveJob, signal: AbortSignal): Promise<SolveOutcome> {
     this.started.push(job);

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { parseByteSize, serveOptionsFrom } from '../../src/cli/commands/serve.js';
 import { InputError } from '../../src/errors.js';
 import { SERVE_DEFAULTS } from '../../src/server/index.js';
-import { IN_PROCESS_VALIDATION_LIMIT, documentSize } from '../../src/server/solve-runner.js';
 
 /** No config files and no ROUTEPLAN_* variables from the developer's machine. */
 const isolatedEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
@@ -66,11 +65,5 @@ describe('routeplan serve options', () => {
     expect(parseByteSize('10MB')).toBe(10 * 1024 * 1024);
     expect(parseByteSize('512k')).toBe(512 * 1024);
     expect(() => parseByteSize('0')).toThrow(InputError);
-  });
-
-  it('request bodies above the in-process size go to a validation worker (counted by stops and vehicles)', () => {
-    expect(documentSize({ routesData: [1, 2], ordersData: [1, 2, 3] })).toBe(5);
-    expect(documentSize({ drivers: [1], stops: new Array(400).fill(0) })).toBeGreaterThan(IN_PROCESS_VALIDATION_LIMIT);
-    expect(documentSize('not an object')).toBe(0);
   });
 });

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { InputError } from '../../errors.js';
 import { parseKeyList, readKeysFile } from '../../server/auth.js';
 import { SERVE_DEFAULTS, defaultConcurrency, startServer, type ServeOptions } from '../../server/index.js';
-import { parseConfigFlag, resolveConfig, type RouteplanConfig } from '../config.js';
+import { parseConfigFlag, resolveConfig, type RouteplanConfig } from '../../config/config.js';
 import { runCommand } from '../present.js';
 
 interface ServeFlags {

@@ -6,14 +6,14 @@ import type { Problem } from '../../model/problem.js';
 import { buildPlan } from '../../output/plan.js';
 import type { Plan } from '../../output/plan-types.js';
 import type { SolveOptions, SolveResult } from '../../solver/types.js';
-import { parseConfigFlag, resolveConfig } from '../config.js';
-import type { RouteplanConfig } from '../config.js';
+import { parseConfigFlag, resolveConfig } from '../../config/config.js';
+import type { RouteplanConfig } from '../../config/config.js';
 import { loadFormat, loadOptions, parsePositiveInteger, parseTravelFlags } from '../options.js';
 import { colorEnabled, outputFormatFor, printPlan, printWarnings, runCommand } from '../present.js';
 import type { OutputFormat, PrintPlanOptions } from '../present.js';
 import { spinnerAllowed, startSolveSpinner } from '../progress.js';
 import type { SolveSpinner } from '../progress.js';
-import { solveInThread } from '../threaded-solve.js';
+import { solveInThreads } from '../../threads/searches.js';
 
 export const DEFAULT_TIME_LIMIT_S = 5;
 export const DEFAULT_SEED = 0;
@@ -91,7 +91,7 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
     interrupt.onSolving(() => spinner.note('stopping…'));
     let result: SolveResult;
     try {
-      result = await solveInThread(loaded.problem, solveOptions(config, maxIterations, interrupt.signal, spinner));
+      result = await solveInThreads(loaded.problem, solveOptions(config, maxIterations, interrupt.signal, spinner), { moveMatrices: true });
     } catch (error) {
       spinner.stop();
       throw error;

@@ -1,12 +1,13 @@
 /**
- * `routeplan submit <file>`: validate locally (same errors as `validate`), then send a one-off
+ * `routeplan submit <file>`: validate locally (same errors and warnings as `validate`, without
+ * building the travel matrix: the service builds the problem), then send a one-off
  * problem to POST /schedules or a project to POST /v1.0/project; `--wait` follows the action.
  */
 import type { Command } from 'commander';
 import { connect, parseTimeoutSeconds, type ConnectionFlags } from '../../client/connection.js';
 import { planOf, submitProject, submitSchedule, waitForAction } from '../../client/service.js';
 import { InputError } from '../../errors.js';
-import { loadProblemFile } from '../../input/index.js';
+import { validateProblemFile } from '../../input/index.js';
 import { loadFormat } from '../options.js';
 import { colorEnabled, printPlan, printWarnings, runCommand } from '../present.js';
 import { DEFAULT_WAIT_SECONDS } from './poll.js';
@@ -38,7 +39,7 @@ export function registerSubmit(program: Command): void {
       await runCommand({ json: flags.json === true, color }, async () => {
         const timeoutSeconds = parseTimeoutSeconds(flags.timeout, DEFAULT_WAIT_SECONDS);
         const format = loadFormat(file, { ...(flags.inputFormat !== undefined ? { inputFormat: flags.inputFormat } : {}) });
-        const loaded = await loadProblemFile(file, format !== undefined ? { format } : {});
+        const loaded = await validateProblemFile(file, format !== undefined ? { format } : {});
         printWarnings(loaded.warnings, { quiet: flags.quiet === true, color });
         if (loaded.kind === 'benchmark') {
           throw new InputError('benchmark instances cannot be submitted to the service; solve them locally with "routeplan solve"', [

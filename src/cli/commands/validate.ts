@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { loadProblemFile, problemSummaryLines } from '../../input/index.js';
 import type { LoadedProblem } from '../../input/index.js';
-import { resolveConfig } from '../config.js';
+import { resolveConfig } from '../../config/config.js';
 import { loadFormat, loadOptions, parseTravelFlags } from '../options.js';
 import { colorEnabled, formatWarning, runCommand } from '../present.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { parseConfigFlag, resolveConfig, userConfigPath } from '../../src/cli/config.js';
+import { parseConfigFlag, resolveConfig, userConfigPath } from '../../src/config/config.js';
 import { InputError } from '../../src/errors.js';
 import { inputError } from '../support/input-error.js';
 

@@ -1,11 +1,16 @@
 /** Several searches (threads): seeds, picking the best, reproducibility under an iteration limit. */
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/output/plan.js';
-import { solve } from '../../src/solver/index.js';
-import { pickBest, seedOf } from '../../src/solver/parallel.js';
-import type { SolveResult } from '../../src/solver/types.js';
+import { pickBest, seedOf } from '../../src/solver/best-of.js';
+import type { Problem } from '../../src/model/problem.js';
+import type { SolveOptions, SolveResult } from '../../src/solver/types.js';
+import { solveInThreads } from '../../src/threads/searches.js';
+import { workerUrl } from '../../src/threads/worker-url.js';
 import { checkPlan } from '../support/checker.js';
 import { randomProblem } from '../support/problem-builder.js';
+
+/** The searches one after the other on this thread: the sources under test, not a build. */
+const solve = (problem: Problem, options: SolveOptions) => solveInThreads(problem, options, { inline: true });
 
 const sequences = (r: SolveResult) =>
   r.routes.map((route) => [route.vehicle, ...route.visits.map((x) => (x.kind === 'stop' ? x.stop : -1))]);
@@ -50,5 +55,14 @@ describe('threads', () => {
       expect(two.unserved.length).toBeLessThanOrEqual(one.unserved.length);
       expect(two.stats.iterations).toBe(120);
     }
+  });
+
+  it.skipIf(workerUrl() === null)('on worker threads the searches find the plan they find one after the other', async () => {
+    const problem = randomProblem(74, { stops: 50, vehicles: 4, uniformSpeed: true });
+    const options = { timeLimitMs: 60_000, seed: 5, threads: 2, maxIterations: 50 };
+    const inline = await solve(problem, options);
+    const threaded = await solveInThreads(problem, options);
+    expect(sequences(threaded)).toEqual(sequences(inline));
+    expect(threaded.stats.iterations).toBe(inline.stats.iterations);
   });
 });

@@ -1,0 +1,29 @@
+/**
+ * The input layer's shared types, in their own module so that the modules behind the public
+ * API (index.ts) can name them without importing the API back.
+ */
+import type { Warning } from '../errors.js';
+import type { Problem } from '../model/problem.js';
+
+export type InputFormat = 'json' | 'yaml' | 'csv' | 'solomon' | 'vrplib';
+export type DocumentKind = 'project' | 'oneoff';
+
+export interface LoadOptions {
+  /** Force a format; by default from the extension (`-` = stdin needs it). */
+  format?: InputFormat;
+  /** Offline travel model constants (flags `--road-factor`, `--base-speed`). */
+  roadFactor?: number;
+  baseSpeedKmh?: number;
+}
+
+/** A document checked as loading it would (every error, every warning), its problem not built. */
+export interface ValidatedDocument {
+  warnings: Warning[];
+  kind: DocumentKind | 'benchmark';
+  /** The validated document as given (before defaults), e.g. for `submit` and for storing a project. */
+  document: unknown;
+}
+
+export interface LoadedProblem extends ValidatedDocument {
+  problem: Problem;
+}

@@ -1,0 +1,45 @@
+/**
+ * Several independent searches of one problem, the pure part: the seed of each search and the
+ * choice of the winner. The best plan by the lexicographic objective wins; ties go to the lowest
+ * search index, so a run stopped by an iteration limit is reproducible for a seed and a count.
+ * src/threads/searches.ts runs the searches (on worker threads).
+ */
+import { compareObjective, type ObjectiveValue } from './objective.js';
+import type { SolveProgress, SolveResult } from './types.js';
+
+export interface SearchOutcome {
+  result: SolveResult;
+  objective: ObjectiveValue;
+}
+
+/** The seed of search `index`: the given seed for search 0, well-spread derived seeds for the others. */
+export function seedOf(seed: number, index: number): number {
+  if (index === 0) return seed;
+  return (Math.imul((seed | 0) + index, 0x9e3779b1) ^ (index * 0x85ebca6b)) | 0;
+}
+
+/** Lowest objective; the first of equals (lowest search index) wins. */
+export function pickBest(outcomes: SearchOutcome[], minimizeRoutes: boolean): SearchOutcome {
+  let best = outcomes[0]!;
+  for (const outcome of outcomes.slice(1)) if (compareObjective(outcome.objective, best.objective, minimizeRoutes) < 0) best = outcome;
+  return best;
+}
+
+/** The winner's plan, with the iterations of every search and the elapsed time of the whole run. */
+export function bestResult(outcomes: SearchOutcome[], minimizeRoutes: boolean, elapsedMs: number): SolveResult {
+  const best = pickBest(outcomes, minimizeRoutes);
+  const iterations = outcomes.reduce((sum, o) => sum + o.result.stats.iterations, 0);
+  return { ...best.result, stats: { ...best.result.stats, iterations, elapsedMs } };
+}
+
+/** Best of the searches' latest reports (most served, then lowest cost), iterations summed. */
+export function combineProgress(latest: Array<SolveProgress | null>): SolveProgress {
+  let best: SolveProgress | null = null;
+  let iterations = 0;
+  for (const p of latest) {
+    if (!p) continue;
+    iterations += p.iterations;
+    if (!best || p.served > best.served || (p.served === best.served && p.cost < best.cost)) best = p;
+  }
+  return { ...best!, iterations };
+}

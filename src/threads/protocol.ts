@@ -1,0 +1,42 @@
+/**
+ * The one message protocol between a caller and worker.ts. A worker runs one task at a time:
+ * it answers progress reports while it works, then one result or one error.
+ */
+import type { Problem } from '../model/problem.js';
+import type { SolveOptions, SolveProgress } from '../solver/types.js';
+import type { SerializedError } from './errors.js';
+
+/** SolveOptions without what cannot cross a thread boundary (functions, the signal). */
+export type PlainSolveOptions = Omit<SolveOptions, 'signal' | 'onProgress'>;
+
+/**
+ * One search (solveOnce) of the problem. Its time limit starts when the search does, in its
+ * worker, so that starting a thread (loading the modules) does not eat into the search.
+ */
+export interface SearchTask {
+  kind: 'search';
+  problem: Problem;
+  options: PlainSolveOptions;
+}
+
+/** A document as the service stores it → its plan: validated, built and solved in the worker. */
+export interface DocumentSolve {
+  kind: 'project' | 'oneoff';
+  document: unknown;
+  timeLimitMs: number;
+  seed: number;
+  roadFactor?: number;
+  baseSpeedKmh?: number;
+}
+
+export interface PlanTask {
+  kind: 'plan';
+  job: DocumentSolve;
+}
+
+export type Task = SearchTask | PlanTask;
+
+export type ToWorker = { type: 'run'; task: Task } | { type: 'abort' };
+
+export type FromWorker =
+  { type: 'progress'; progress: SolveProgress } | { type: 'result'; value: unknown } | { type: 'error'; error: SerializedError };

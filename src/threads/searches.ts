@@ -1,0 +1,157 @@
+/**
+ * `threads` independent searches of one problem from one place, each on its own worker thread
+ * (seeds and the winner: solver/best-of.ts). Aborting asks every search for its best plan so far;
+ * searches that cannot answer within a grace period (still building their first plan) are
+ * stopped, and the solve rejects with an `interrupted` error (exit 130).
+ *
+ * Without a compiled worker (TypeScript sources, no build), or with `inline`, the searches run
+ * one after the other on the calling thread, sharing the time limit.
+ */
+import { ExitCode, RouteplanError } from '../errors.js';
+import type { Problem } from '../model/problem.js';
+import { bestResult, combineProgress, seedOf, type SearchOutcome } from '../solver/best-of.js';
+import { solveOnce } from '../solver/index.js';
+import type { SolveOptions, SolveProgress, SolveResult } from '../solver/types.js';
+import type { PlainSolveOptions, SearchTask } from './protocol.js';
+import { WorkerThread } from './thread.js';
+import { workerUrl } from './worker-url.js';
+
+/** How long aborted searches may take to hand back their best plans before they are stopped. */
+export const ABORT_GRACE_MS = 2000;
+
+export class InterruptedError extends RouteplanError {
+  constructor() {
+    super('interrupted', 'interrupted before the solver had a plan to show', ExitCode.interrupted);
+    this.name = 'InterruptedError';
+  }
+}
+
+export interface ThreadOptions {
+  /** Run the searches on the calling thread, one after the other (tests of the sources, the bench). */
+  inline?: boolean;
+  /**
+   * With one search, move the travel matrices (the bulk of a large problem, hundreds of MB at the
+   * 5,000-stop limit) to its worker rather than copy them: afterwards `problem.travel` is empty on
+   * the calling thread, while everything a plan needs stays usable.
+   */
+  moveMatrices?: boolean;
+}
+
+export async function solveInThreads(problem: Problem, options: SolveOptions, how: ThreadOptions = {}): Promise<SolveResult> {
+  const threads = Math.max(1, Math.floor(options.threads ?? 1));
+  const url = how.inline === true ? null : workerUrl();
+  const started = performance.now();
+  const outcomes =
+    url === null
+      ? await searchInline(problem, options, threads)
+      : await searchOnWorkers(url, problem, options, threads, how.moveMatrices === true);
+  if (threads === 1) return outcomes[0]!.result;
+  return bestResult(outcomes, problem.objective.minimizeRoutes, performance.now() - started);
+}
+
+async function searchInline(problem: Problem, options: SolveOptions, threads: number): Promise<SearchOutcome[]> {
+  if (threads === 1) return [await solveOnce(problem, options)];
+  const started = performance.now();
+  const limit = timeLimitOf(options);
+  const outcomes: SearchOutcome[] = [];
+  for (let i = 0; i < threads; i++) {
+    const left = limit === Infinity ? Infinity : Math.max(1, (started + limit - performance.now()) / (threads - i));
+    outcomes.push(
+      await solveOnce(problem, {
+        ...options,
+        seed: seedOf(options.seed ?? 0, i),
+        timeLimitMs: left,
+        onProgress: i === 0 ? options.onProgress : undefined,
+      }),
+    );
+  }
+  return outcomes;
+}
+
+async function searchOnWorkers(
+  url: URL,
+  problem: Problem,
+  options: SolveOptions,
+  threads: number,
+  moveMatrices: boolean,
+): Promise<SearchOutcome[]> {
+  const { signal, onProgress, ...plain } = options;
+  const workers = Array.from({ length: threads }, () => new WorkerThread(url));
+  const searches =
+    threads === 1 ? [runAlone(workers[0]!, problem, plain, onProgress, moveMatrices)] : runTogether(workers, problem, plain, onProgress);
+  const stopAll = (failure?: Error): Promise<void[]> => Promise.all(workers.map((worker) => worker.terminate(failure)));
+  let grace: NodeJS.Timeout | undefined;
+  const onAbort = (): void => {
+    for (const worker of workers) worker.abort();
+    grace = setTimeout(() => void stopAll(new InterruptedError()), ABORT_GRACE_MS);
+  };
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await Promise.all(searches);
+  } finally {
+    // Done, failed (one search failing fails the solve) or interrupted: no search keeps running.
+    clearTimeout(grace);
+    signal?.removeEventListener('abort', onAbort);
+    void stopAll();
+  }
+}
+
+/** One search, its matrices moved to its worker or copied. */
+function runAlone(
+  worker: WorkerThread,
+  problem: Problem,
+  options: PlainSolveOptions,
+  onProgress: SolveOptions['onProgress'],
+  moveMatrices: boolean,
+): Promise<SearchOutcome> {
+  const task: SearchTask = { kind: 'search', problem, options };
+  return worker.run<SearchOutcome>(task, onProgress, moveMatrices ? travelBuffers(problem) : []);
+}
+
+/** Several searches: the matrices in shared memory, progress combined. */
+function runTogether(
+  workers: WorkerThread[],
+  problem: Problem,
+  options: PlainSolveOptions,
+  onProgress: SolveOptions['onProgress'],
+): Array<Promise<SearchOutcome>> {
+  const shared = withSharedMatrices(problem);
+  const latest = new Array<SolveProgress | null>(workers.length).fill(null);
+  return workers.map((worker, i) => {
+    const task: SearchTask = { kind: 'search', problem: shared, options: { ...options, seed: seedOf(options.seed ?? 0, i) } };
+    const forward = (progress: SolveProgress): void => {
+      latest[i] = progress;
+      onProgress?.(combineProgress(latest));
+    };
+    return worker.run<SearchOutcome>(task, onProgress ? forward : undefined);
+  });
+}
+
+function timeLimitOf(options: PlainSolveOptions): number {
+  return Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0 ? options.timeLimitMs : Infinity;
+}
+
+/** Each distinct, transferable buffer behind the travel matrices (views may share one). */
+function travelBuffers(problem: Problem): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const matrix of [problem.travel.distance, ...problem.travel.durations]) {
+    if (matrix.buffer instanceof ArrayBuffer) buffers.add(matrix.buffer);
+  }
+  return [...buffers];
+}
+
+/**
+ * The problem with its travel matrices copied once into shared memory, so that every worker
+ * reads the same bytes instead of receiving its own copy.
+ */
+function withSharedMatrices(problem: Problem): Problem {
+  const share = (matrix: Int32Array): Int32Array => {
+    const copy = new Int32Array(new SharedArrayBuffer(matrix.byteLength));
+    copy.set(matrix);
+    return copy;
+  };
+  const distance = share(problem.travel.distance);
+  const durations = problem.travel.durations.map((m) => (m === problem.travel.distance ? distance : share(m)));
+  return { ...problem, travel: { ...problem.travel, distance, durations } };
+}
