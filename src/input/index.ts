@@ -9,7 +9,9 @@ import type { Warning } from '../errors.js';
 import { InputError } from '../errors.js';
 import { loadBenchmarkText } from './benchmark/index.js';
 import { inlineCsvReferences } from './csv-references.js';
-import { FORMAT_FLAGS, formatOf, parseJson, parseYaml, readSourceText } from './read.js';
+import { formatOf, parseJson, parseYaml, readSourceText } from './read.js';
+import type { SettingName } from './settings.js';
+import { FORMAT_REQUEST } from './settings.js';
 import { problemFromDocument } from './validate.js';
 
 export { problemSummaryLines } from './summary.js';
@@ -20,7 +22,7 @@ export type DocumentKind = 'project' | 'oneoff';
 export interface LoadOptions {
   /** Force a format; by default from the extension (`-` = stdin needs it). */
   format?: InputFormat;
-  /** Offline travel model constants (flags `--road-factor`, `--base-speed`). */
+  /** Offline travel model constants (the command line's travel flags, the service's configuration). */
   roadFactor?: number;
   baseSpeedKmh?: number;
 }
@@ -36,8 +38,8 @@ export interface LoadedProblem {
 /** Reads, validates and normalizes a problem file (`-` = stdin). Throws InputError (all problems at once). */
 export async function loadProblemFile(path: string, options: LoadOptions = {}): Promise<LoadedProblem> {
   if (path === '-' && !options.format) {
-    throw new InputError(`Reading a problem from stdin (-) needs its format: pass ${FORMAT_FLAGS}`, [
-      { path: '--input-format', message: 'missing; give json, yaml or csv when reading stdin' },
+    throw new InputError(`Reading a problem from stdin (-) needs its format: ${FORMAT_REQUEST}`, [
+      { path: 'format' satisfies SettingName, message: 'missing; give json, yaml or csv when reading stdin' },
     ]);
   }
   const text = await readSourceText(path);
