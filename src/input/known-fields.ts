@@ -5,11 +5,10 @@
  */
 import type { Warning } from '../errors.js';
 import type { PathNamer } from './paths.js';
-import { oneoffSchema } from './schema/oneoff.js';
+import { ONEOFF_REJECTED_FIELDS, oneoffSchema } from './schema/oneoff.js';
 import { projectSchema } from './schema/project.js';
 import type { FieldSchema } from './schema/vocabulary.js';
 import { fieldsOf, itemOf } from './schema/vocabulary.js';
-import { ONEOFF_REJECTED_FIELDS } from './shape.js';
 
 /** `value`: a leaf whose content is not checked for field names (free-form or scalar). */
 type FieldTree = 'value' | ObjectNode | { list: FieldTree };

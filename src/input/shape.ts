@@ -61,9 +61,6 @@ export function detectKind(document: unknown, expect?: DocumentKind): DocumentKi
   );
 }
 
-/** Top-level fields a one-off request names only to reject them (below). */
-export const ONEOFF_REJECTED_FIELDS = ['routes', 'orders', 'date', 'workspaceUuid'] as const;
-
 /** The interface's rejections of a one-off request, each at its field. */
 export function oneoffRejections(document: Record<string, unknown>): ErrorDetail[] {
   const details: ErrorDetail[] = [];

@@ -114,6 +114,9 @@ export const oneoffSchema = z.object({
   options: optional(optionsSchema),
 });
 
+/** Top-level fields the interface names for a one-off request only to reject them (shape.ts). */
+export const ONEOFF_REJECTED_FIELDS = ['routes', 'orders', 'date', 'workspaceUuid'] as const;
+
 export type OneoffDocument = z.infer<typeof oneoffSchema>;
 export type OneoffRoute = z.infer<typeof routeSchema>;
 export type OneoffOrder = z.infer<typeof orderSchema>;
