@@ -8,13 +8,13 @@ import { buildGeoTravelMatrix, DEFAULT_BASE_SPEED_KMH, DEFAULT_ROAD_FACTOR } fro
 import type { SettingName } from './settings.js';
 import type { ClockSpan, LoadInput, ProblemSpec, StopSpec, VehicleSpec } from './spec.js';
 
-export interface TravelModelSettings {
+export interface TravelModelFlags {
   roadFactor?: number;
   baseSpeedKmh?: number;
 }
 
-export function buildProblem(spec: ProblemSpec, settings: TravelModelSettings, warnings: Warning[]): Problem {
-  const model = travelModel(spec, settings);
+export function buildProblem(spec: ProblemSpec, flags: TravelModelFlags, warnings: Warning[]): Problem {
+  const model = travelModel(spec, flags);
   const locations = new LocationTable();
   const vehicleEnds = spec.vehicles.map((v) => ({
     start: locations.indexOf(v.start),
@@ -75,9 +75,9 @@ export function buildProblem(spec: ProblemSpec, settings: TravelModelSettings, w
   });
 }
 
-function travelModel(spec: ProblemSpec, settings: TravelModelSettings) {
-  const roadFactor = settings.roadFactor ?? DEFAULT_ROAD_FACTOR;
-  const baseSpeedKmh = settings.baseSpeedKmh ?? DEFAULT_BASE_SPEED_KMH;
+function travelModel(spec: ProblemSpec, flags: TravelModelFlags) {
+  const roadFactor = flags.roadFactor ?? DEFAULT_ROAD_FACTOR;
+  const baseSpeedKmh = flags.baseSpeedKmh ?? DEFAULT_BASE_SPEED_KMH;
   const details = [];
   if (!(Number.isFinite(roadFactor) && roadFactor > 0)) {
     details.push({ path: 'roadFactor' satisfies SettingName, message: `${roadFactor} is not allowed; use a number > 0 (default 1.3)` });
