@@ -13,6 +13,7 @@ import { renderPlanHtml } from '../output/html.js';
 import type { Plan } from '../output/plan-types.js';
 import { makeStyle } from '../output/style.js';
 import { renderPlanTables } from '../output/table.js';
+import { inFlagTerms } from './flag-terms.js';
 
 export type OutputFormat = 'json' | 'geojson' | 'html';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['json', 'geojson', 'html'];
@@ -175,7 +176,8 @@ export function reportError(
   io: IoStreams = PROCESS_STREAMS,
   env: NodeJS.ProcessEnv = process.env,
 ): number {
-  const known = toRouteplanError(error);
+  const routeplanError = toRouteplanError(error);
+  const known = routeplanError && inFlagTerms(routeplanError);
   const style = makeStyle(options.color === true && isTerminal(io.stderr));
   if (known) {
     io.stderr.write(`${style.red('routeplan: error:')} ${known.message}\n`);

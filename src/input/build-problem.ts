@@ -5,6 +5,7 @@ import type { BreakInterval, Point, Problem, Stop, TimeWindow, Vehicle } from '.
 import { SCALAR_DIMENSION } from '../model/problem.js';
 import { clockInterval, SECONDS_PER_DAY } from '../model/time.js';
 import { buildGeoTravelMatrix, DEFAULT_BASE_SPEED_KMH, DEFAULT_ROAD_FACTOR } from '../model/travel.js';
+import type { SettingName } from './settings.js';
 import type { ClockSpan, LoadInput, ProblemSpec, StopSpec, VehicleSpec } from './spec.js';
 
 export interface TravelModelFlags {
@@ -90,10 +91,13 @@ function travelModel(spec: ProblemSpec, flags: TravelModelFlags) {
   const baseSpeedKmh = flags.baseSpeedKmh ?? DEFAULT_BASE_SPEED_KMH;
   const details = [];
   if (!(Number.isFinite(roadFactor) && roadFactor > 0)) {
-    details.push({ path: '--road-factor', message: `${roadFactor} is not allowed; use a number > 0 (default 1.3)` });
+    details.push({ path: 'roadFactor' satisfies SettingName, message: `${roadFactor} is not allowed; use a number > 0 (default 1.3)` });
   }
   if (!(Number.isFinite(baseSpeedKmh) && baseSpeedKmh > 0)) {
-    details.push({ path: '--base-speed', message: `${baseSpeedKmh} is not allowed; use a speed in km/h > 0 (default 40)` });
+    details.push({
+      path: 'baseSpeedKmh' satisfies SettingName,
+      message: `${baseSpeedKmh} is not allowed; use a speed in km/h > 0 (default 40)`,
+    });
   }
   if (details.length > 0)
     throw new InputError(`Invalid travel model: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, details);

@@ -4,9 +4,11 @@ import type { ConversionLog } from './convert-common.js';
 import { clockSeconds, durationSeconds, labelList, pick } from './convert-common.js';
 import { DEFAULT_PRIORITY } from './schema/fields.js';
 import type { LocationEntry, OneoffDocument, OneoffOrder, OneoffRoute } from './schema/oneoff.js';
+import { orderSchema } from './schema/oneoff.js';
+import { carriedKeys } from './schema/vocabulary.js';
 import type { ProblemSpec, StopSpec, VehicleSpec } from './spec.js';
 
-const ORDER_PASSTHROUGH = ['displayOrderId', 'customerOrderNumber'] as const;
+const ORDER_PASSTHROUGH = carriedKeys(orderSchema);
 /**
  * A one-off order without `load` consumes nothing (0): the interface gives one-off requests no
  * default load, unlike projects (`default_load`, 1 by default). The README states this.

@@ -4,10 +4,12 @@ import { minutesToSeconds } from '../model/time.js';
 import type { ConversionLog } from './convert-common.js';
 import { clockSeconds, durationSeconds, labelList, pick, priorityNumber, speedFactor } from './convert-common.js';
 import type { ProjectDocument, ProjectDriver, ProjectLocation, ProjectStop } from './schema/project.js';
+import { driverSchema, stopSchema } from './schema/project.js';
+import { carriedKeys } from './schema/vocabulary.js';
 import type { ClockSpan, ProblemSpec, StopSpec, VehicleSpec } from './spec.js';
 
-const STOP_PASSTHROUGH = ['notes', 'custom_notes', 'phone_number', 'email'] as const;
-const DRIVER_PASSTHROUGH = ['phone_number'] as const;
+const STOP_PASSTHROUGH = carriedKeys(stopSchema);
+const DRIVER_PASSTHROUGH = carriedKeys(driverSchema);
 /** decisions.md: missing load is `default_load`, itself 1 by default. */
 const DEFAULT_LOAD = 1;
 

@@ -6,178 +6,191 @@
  */
 import type { CsvOrigin } from './paths.js';
 import type { CsvTable } from './csv.js';
+import { orderSchema, routeSchema } from './schema/oneoff.js';
+import { driverSchema, stopSchema } from './schema/project.js';
+import type { FieldSchema } from './schema/vocabulary.js';
+import { cellReading, fieldsOf, freeKeysOf, itemOf, schemaAt } from './schema/vocabulary.js';
 
 export type TableRole = 'stops' | 'drivers' | 'ordersData' | 'routesData';
 
 /** Where a cell goes in the entry, and how its text is read. */
 interface ColumnTarget {
   path: string[];
-  read: 'text' | 'number' | 'numberOrText' | 'list' | 'windows';
+  read: (text: string) => unknown;
 }
 
-const t = (path: string, read: ColumnTarget['read'] = 'text'): ColumnTarget => ({ path: path.split('.'), read });
+/** How a table's entries are written: the entry schema, and CSV spellings of its fields. */
+interface TableShape {
+  entry: FieldSchema;
+  /** An object whose own fields are columns too (a route's `constraints.startTime` is `start_time`). */
+  flattened?: string;
+  /** Column (compacted) → dotted path, for columns that are not a field's own name. */
+  aliases: Record<string, string>;
+}
 
-const STOP_COLUMNS: Record<string, ColumnTarget> = {
-  name: t('name'),
-  address: t('location.address'),
-  lat: t('location.coords.lat', 'number'),
-  latitude: t('location.coords.lat', 'number'),
-  lng: t('location.coords.lng', 'number'),
-  lon: t('location.coords.lng', 'number'),
-  long: t('location.coords.lng', 'number'),
-  longitude: t('location.coords.lng', 'number'),
-  start: t('start'),
-  end: t('end'),
-  timewindows: t('time_windows', 'windows'),
-  duration: t('duration', 'number'),
-  load: t('load', 'number'),
-  types: t('types', 'list'),
-  tags: t('types', 'list'),
-  priority: t('priority', 'numberOrText'),
-  phonenumber: t('phone_number'),
-  phone: t('phone_number'),
-  email: t('email'),
-  notes: t('notes'),
+const LATITUDE_SPELLINGS = ['lat', 'latitude'];
+const LONGITUDE_SPELLINGS = ['lng', 'lon', 'long', 'longitude'];
+/** `long` is read only unprefixed: `start_long` is not a column. */
+const PREFIXED_LONGITUDE_SPELLINGS = ['lng', 'lon', 'longitude'];
+
+/** Columns of a place: `address`, `lat`… or with a prefix `start_address`, `start_lat`… */
+function placeColumns(prefix: string, base: string, [lat, lng]: [string, string]): Record<string, string> {
+  const longitude = prefix === '' ? LONGITUDE_SPELLINGS : PREFIXED_LONGITUDE_SPELLINGS;
+  const columns: [string, string][] = [
+    [`${prefix}address`, `${base}.address`],
+    ...LATITUDE_SPELLINGS.map((spelling): [string, string] => [`${prefix}${spelling}`, `${base}.${lat}`]),
+    ...longitude.map((spelling): [string, string] => [`${prefix}${spelling}`, `${base}.${lng}`]),
+  ];
+  return Object.fromEntries(columns);
+}
+
+const PROJECT_COORDS: [string, string] = ['coords.lat', 'coords.lng'];
+const ONEOFF_COORDS: [string, string] = ['latitude', 'longitude'];
+
+const TABLES: Record<TableRole, TableShape> = {
+  stops: {
+    entry: stopSchema,
+    aliases: { ...placeColumns('', 'location', PROJECT_COORDS), timewindows: 'time_windows', tags: 'types', phone: 'phone_number' },
+  },
+  drivers: {
+    entry: driverSchema,
+    aliases: {
+      ...placeColumns('start', 'start_location', PROJECT_COORDS),
+      ...placeColumns('end', 'end_location', PROJECT_COORDS),
+      tags: 'types',
+      breakstart: 'break.start',
+      breakend: 'break.end',
+      phone: 'phone_number',
+    },
+  },
+  ordersData: {
+    entry: orderSchema,
+    aliases: {
+      ...placeColumns('', 'locations.0', ONEOFF_COORDS),
+      start: 'timeWindows.0.startTime',
+      starttime: 'timeWindows.0.startTime',
+      end: 'timeWindows.0.endTime',
+      endtime: 'timeWindows.0.endTime',
+      timewindows: 'timeWindows',
+      types: 'tags',
+    },
+  },
+  routesData: {
+    entry: routeSchema,
+    flattened: 'constraints',
+    aliases: {
+      ...placeColumns('start', 'constraints.startLocations.0', ONEOFF_COORDS),
+      ...placeColumns('end', 'constraints.endLocations.0', ONEOFF_COORDS),
+      shiftstart: 'constraints.startTime',
+      shiftend: 'constraints.endTime',
+      types: 'constraints.tags',
+    },
+  },
 };
 
-const DRIVER_COLUMNS: Record<string, ColumnTarget> = {
-  name: t('name'),
-  startaddress: t('start_location.address'),
-  startlat: t('start_location.coords.lat', 'number'),
-  startlatitude: t('start_location.coords.lat', 'number'),
-  startlng: t('start_location.coords.lng', 'number'),
-  startlon: t('start_location.coords.lng', 'number'),
-  startlongitude: t('start_location.coords.lng', 'number'),
-  endaddress: t('end_location.address'),
-  endlat: t('end_location.coords.lat', 'number'),
-  endlatitude: t('end_location.coords.lat', 'number'),
-  endlng: t('end_location.coords.lng', 'number'),
-  endlon: t('end_location.coords.lng', 'number'),
-  endlongitude: t('end_location.coords.lng', 'number'),
-  shiftstart: t('shift_start'),
-  shiftend: t('shift_end'),
-  capacity: t('capacity', 'number'),
-  speed: t('speed', 'numberOrText'),
-  types: t('types', 'list'),
-  tags: t('types', 'list'),
-  breakstart: t('break.start'),
-  breakend: t('break.end'),
-  phonenumber: t('phone_number'),
-  phone: t('phone_number'),
-};
-
-const ORDER_COLUMNS: Record<string, ColumnTarget> = {
-  name: t('name'),
-  address: t('locations.0.address'),
-  lat: t('locations.0.latitude', 'number'),
-  latitude: t('locations.0.latitude', 'number'),
-  lng: t('locations.0.longitude', 'number'),
-  lon: t('locations.0.longitude', 'number'),
-  long: t('locations.0.longitude', 'number'),
-  longitude: t('locations.0.longitude', 'number'),
-  start: t('timeWindows.0.startTime'),
-  starttime: t('timeWindows.0.startTime'),
-  end: t('timeWindows.0.endTime'),
-  endtime: t('timeWindows.0.endTime'),
-  timewindows: t('timeWindows', 'windows'),
-  duration: t('duration', 'number'),
-  load: t('load', 'number'),
-  tags: t('tags', 'list'),
-  types: t('tags', 'list'),
-  displayorderid: t('displayOrderId'),
-  customerordernumber: t('customerOrderNumber'),
-};
-
-const ROUTE_COLUMNS: Record<string, ColumnTarget> = {
-  name: t('name'),
-  startaddress: t('constraints.startLocations.0.address'),
-  startlat: t('constraints.startLocations.0.latitude', 'number'),
-  startlatitude: t('constraints.startLocations.0.latitude', 'number'),
-  startlng: t('constraints.startLocations.0.longitude', 'number'),
-  startlon: t('constraints.startLocations.0.longitude', 'number'),
-  startlongitude: t('constraints.startLocations.0.longitude', 'number'),
-  endaddress: t('constraints.endLocations.0.address'),
-  endlat: t('constraints.endLocations.0.latitude', 'number'),
-  endlatitude: t('constraints.endLocations.0.latitude', 'number'),
-  endlng: t('constraints.endLocations.0.longitude', 'number'),
-  endlon: t('constraints.endLocations.0.longitude', 'number'),
-  endlongitude: t('constraints.endLocations.0.longitude', 'number'),
-  starttime: t('constraints.startTime'),
-  shiftstart: t('constraints.startTime'),
-  endtime: t('constraints.endTime'),
-  shiftend: t('constraints.endTime'),
-  capacity: t('constraints.capacity', 'number'),
-  tags: t('constraints.tags', 'list'),
-  types: t('constraints.tags', 'list'),
-};
-
-/** Columns `load_weight` / `capacity_volume` fill the object form of load and capacity. */
-const NAMED_DIMENSION_PREFIX: Record<TableRole, { prefix: string; path: string[] }> = {
-  stops: { prefix: 'load_', path: ['load'] },
-  ordersData: { prefix: 'load_', path: ['load'] },
-  drivers: { prefix: 'capacity_', path: ['capacity'] },
-  routesData: { prefix: 'capacity_', path: ['constraints', 'capacity'] },
-};
-
-const COLUMNS: Record<TableRole, Record<string, ColumnTarget>> = {
-  stops: STOP_COLUMNS,
-  drivers: DRIVER_COLUMNS,
-  ordersData: ORDER_COLUMNS,
-  routesData: ROUTE_COLUMNS,
-};
+/** The columns of a table, and the fields whose keys are free (`load_weight`, `custom_notes.order_id`). */
+interface TableColumns {
+  named: Map<string, ColumnTarget>;
+  /** `load_weight` / `capacity_volume` fill the object form of load and capacity. */
+  dimensions: { prefix: string; path: string[] } | null;
+  /** `custom_notes.order_id` (or `custom_notes_order_id`) fills the free-form custom_notes. */
+  freeTexts: { pattern: RegExp; path: string[] } | null;
+}
 
 function compact(column: string): string {
   return column.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-function columnTarget(role: TableRole, column: string): ColumnTarget {
-  const known = COLUMNS[role][compact(column)];
-  if (known) return known;
-  const named = NAMED_DIMENSION_PREFIX[role];
-  const lower = column.trim().toLowerCase();
-  if (lower.startsWith(named.prefix) && lower.length > named.prefix.length) {
-    return { path: [...named.path, column.trim().slice(named.prefix.length)], read: 'number' };
+/** An entry's own fields with their paths, a flattened object's fields after them. */
+function entryFields(shape: TableShape): [string[], FieldSchema][] {
+  const fieldsUnder = (prefix: string[], schema: FieldSchema) =>
+    Object.entries(fieldsOf(schema) ?? {}).map(([key, field]): [string[], FieldSchema] => [[...prefix, key], field]);
+  const own = fieldsUnder([], shape.entry);
+  if (shape.flattened === undefined) return own;
+  return [...own, ...fieldsUnder([shape.flattened], schemaAt(shape.entry, [shape.flattened])!)];
+}
+
+function tableColumns(shape: TableShape): TableColumns {
+  const table: TableColumns = { named: new Map(), dimensions: null, freeTexts: null };
+  for (const [path, schema] of entryFields(shape)) {
+    const key = path.at(-1)!;
+    const reading = cellReading(schema);
+    // A field's own name is a column for a single value; a list of objects needs an alias.
+    if (reading !== null && reading !== 'windows') table.named.set(compact(key), { path, read: reader(schema) });
+    const free = freeKeysOf(schema);
+    if (free === 'numbers') table.dimensions ??= { prefix: `${key.toLowerCase()}_`, path };
+    if (free === 'texts') table.freeTexts ??= { pattern: new RegExp(`^${key}[._](.+)$`, 'i'), path };
   }
-  // `custom_notes.order_id` (or `custom_notes_order_id`) fills the stop's free-form custom_notes.
-  const custom = /^custom_notes[._](.+)$/i.exec(column.trim());
-  if (role === 'stops' && custom) return { path: ['custom_notes', custom[1]!], read: 'text' };
+  for (const [column, dotted] of Object.entries(shape.aliases)) {
+    const path = dotted.split('.');
+    const schema = schemaAt(shape.entry, path);
+    // A misspelt alias fails when the module loads, not silently on a user's table.
+    if (schema === null) throw new Error(`CSV column ${column} names ${dotted}, which is no field of the schema`);
+    table.named.set(column, { path, read: reader(schema) });
+  }
+  return table;
+}
+
+const COLUMNS = Object.fromEntries(Object.entries(TABLES).map(([role, shape]) => [role, tableColumns(shape)])) as Record<
+  TableRole,
+  TableColumns
+>;
+
+function columnTarget(role: TableRole, column: string): ColumnTarget {
+  const { named, dimensions, freeTexts } = COLUMNS[role];
+  const known = named.get(compact(column));
+  if (known) return known;
+  const lower = column.trim().toLowerCase();
+  if (dimensions && lower.startsWith(dimensions.prefix) && lower.length > dimensions.prefix.length) {
+    return { path: [...dimensions.path, column.trim().slice(dimensions.prefix.length)], read: readNumber };
+  }
+  const free = freeTexts?.pattern.exec(column.trim());
+  if (freeTexts && free) return { path: [...freeTexts.path, free[1]!], read: readText };
   // An unknown column becomes an unknown field, which is reported as a warning.
-  return { path: [column.trim()], read: 'text' };
+  return { path: [column.trim()], read: readText };
 }
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Text that does not read as a number is kept, so the validator can quote it in its message. */
-function readCell(cell: string, read: ColumnTarget['read'], role: TableRole): unknown {
-  const text = cell.trim();
-  switch (read) {
-    case 'text':
-      return text;
+function readNumber(text: string): unknown {
+  return NUMBER.test(text) ? Number(text) : text;
+}
+
+function readText(text: string): unknown {
+  return text;
+}
+
+function splitList(text: string): string[] {
+  return text
+    .split(';')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** The reader of a field's cells, per its schema (see cellReading). */
+function reader(schema: FieldSchema): (text: string) => unknown {
+  switch (cellReading(schema)) {
     case 'number':
-      return NUMBER.test(text) ? Number(text) : text;
-    case 'numberOrText':
-      return NUMBER.test(text) ? Number(text) : text;
+      return readNumber;
     case 'list':
-      return text
-        .split(';')
-        .map((s) => s.trim())
-        .filter((s) => s !== '');
-    case 'windows':
-      return text
-        .split(';')
-        .map((s) => s.trim())
-        .filter((s) => s !== '')
-        .map((span) => windowObject(span, role));
+      return splitList;
+    case 'windows': {
+      const [startKey, endKey] = Object.keys(fieldsOf(itemOf(schema)!)!) as [string, string];
+      return (text) => splitList(text).map((span) => windowObject(span, startKey, endKey));
+    }
+    case 'text':
+    case null:
+      return readText;
   }
 }
 
-/** `08:00-10:00` → {start, end} (project) or {startTime, endTime} (one-off). */
-function windowObject(span: string, role: TableRole): Record<string, string> {
+/** `08:00-10:00` → {start, end} (project) or {startTime, endTime} (one-off), as the window schema names them. */
+function windowObject(span: string, startKey: string, endKey: string): Record<string, string> {
   const [start = '', end = ''] = span.split(/\s*[-–]\s*(?=\d|$)/);
   const out: Record<string, string> = {};
-  const keys = role === 'ordersData' ? ['startTime', 'endTime'] : ['start', 'end'];
-  if (start.trim() !== '') out[keys[0]!] = start.trim();
-  if (end.trim() !== '') out[keys[1]!] = end.trim();
+  if (start.trim() !== '') out[startKey] = start.trim();
+  if (end.trim() !== '') out[endKey] = end.trim();
   return out;
 }
 
@@ -215,7 +228,7 @@ export function entriesFromTable(
     targets.forEach((target, c) => {
       const cell = record.cells[c] ?? '';
       if (cell.trim() === '') return;
-      setAt(entry, target.path, readCell(cell, target.read, role));
+      setAt(entry, target.path, target.read(cell.trim()));
       columns.set(target.path.join('.'), table.header[c]!);
     });
     origin.rows.push(record.row);

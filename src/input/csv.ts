@@ -38,18 +38,11 @@ export function parseCsvRecords(text: string, fileLabel: string): string[][] {
   while (i < source.length) {
     const ch = source[i]!;
     if (inQuotes) {
-      if (ch === '"') {
-        if (source[i + 1] === '"') {
-          cell += '"';
-          i += 2;
-          continue;
-        }
-        inQuotes = false;
-        i++;
-        continue;
-      }
-      cell += ch;
-      i++;
+      // Inside quotes a doubled quote is one quote character, a single one closes the field.
+      const doubled = ch === '"' && source[i + 1] === '"';
+      if (ch === '"' && !doubled) inQuotes = false;
+      else cell += ch;
+      i += doubled ? 2 : 1;
       continue;
     }
     if (ch === '"' && cell.trim() === '') {
@@ -61,12 +54,9 @@ export function parseCsvRecords(text: string, fileLabel: string): string[][] {
     } else if (ch === ',') {
       endCell();
       i++;
-    } else if (ch === '\r' && source[i + 1] === '\n') {
-      endRecord();
-      i += 2;
     } else if (ch === '\n' || ch === '\r') {
       endRecord();
-      i++;
+      i += ch === '\r' && source[i + 1] === '\n' ? 2 : 1;
     } else {
       cell += ch;
       i++;

@@ -7,7 +7,9 @@ import { basename, dirname, extname } from 'node:path';
 import { InputError } from '../errors.js';
 import { loadBenchmarkText } from './benchmark/index.js';
 import { inlineCsvReferences } from './csv-references.js';
-import { FORMAT_FLAGS, formatOf, parseJson, parseYaml, readSourceText } from './read.js';
+import { formatOf, parseJson, parseYaml, readSourceText } from './read.js';
+import type { SettingName } from './settings.js';
+import { FORMAT_REQUEST } from './settings.js';
 import type { DocumentKind, LoadedProblem, LoadOptions, ValidatedDocument } from './types.js';
 import { problemFromDocument, validateDocument, type ValidateContext } from './validate.js';
 
@@ -34,8 +36,8 @@ async function readProblemFile<T extends ValidatedDocument>(
   fromDocument: (document: unknown, options: LoadOptions, context: ValidateContext) => T,
 ): Promise<T | LoadedProblem> {
   if (path === '-' && !options.format) {
-    throw new InputError(`Reading a problem from stdin (-) needs its format: pass ${FORMAT_FLAGS}`, [
-      { path: '--input-format', message: 'missing; give json, yaml or csv when reading stdin' },
+    throw new InputError(`Reading a problem from stdin (-) needs its format: ${FORMAT_REQUEST}`, [
+      { path: 'format' satisfies SettingName, message: 'missing; give json, yaml or csv when reading stdin' },
     ]);
   }
   const text = await readSourceText(path);

@@ -1,114 +1,39 @@
 /**
- * The fields the interface names, per surface. Anything else is ignored by the solver and
+ * The fields the interface names, per surface, as the schemas write them. Anything else is ignored by the solver and
  * reported as a warning (decisions.md "Unknown and extra fields"), so a typo such as
  * `prority` does not pass silently.
  */
 import type { Warning } from '../errors.js';
 import type { PathNamer } from './paths.js';
+import { ONEOFF_REJECTED_FIELDS, oneoffSchema } from './schema/oneoff.js';
+import { projectSchema } from './schema/project.js';
+import type { FieldSchema } from './schema/vocabulary.js';
+import { fieldsOf, itemOf } from './schema/vocabulary.js';
 
 /** `value`: a leaf whose content is not checked for field names (free-form or scalar). */
-type FieldTree = 'value' | { object: Record<string, FieldTree> } | { list: FieldTree };
+type FieldTree = 'value' | ObjectNode | { list: FieldTree };
+interface ObjectNode {
+  object: Record<string, FieldTree>;
+}
 
-const value = 'value' as const;
-const object = (fields: Record<string, FieldTree>): FieldTree => ({ object: fields });
-const list = (item: FieldTree): FieldTree => ({ list: item });
+/** The field names of a schema: its objects, the items of its lists, anything else a leaf. */
+function fieldTree(schema: FieldSchema): FieldTree {
+  const fields = fieldsOf(schema);
+  if (fields !== null) return objectNode(fields);
+  const item = itemOf(schema);
+  return item !== null ? { list: fieldTree(item) } : 'value';
+}
 
-const projectLocation = object({ address: value, coords: object({ lat: value, lng: value }) });
-const projectBreak = object({ start: value, end: value });
+function objectNode(fields: Record<string, FieldSchema>): ObjectNode {
+  return { object: Object.fromEntries(Object.entries(fields).map(([key, field]) => [key, fieldTree(field)])) };
+}
 
-export const PROJECT_FIELDS: FieldTree = object({
-  name: value,
-  date: value,
-  drivers: list(
-    object({
-      name: value,
-      start_location: projectLocation,
-      end_location: projectLocation,
-      shift_start: value,
-      shift_end: value,
-      phone_number: value,
-      speed: value,
-      capacity: value,
-      types: value,
-      break: projectBreak,
-      breaks: list(projectBreak),
-    }),
-  ),
-  stops: list(
-    object({
-      name: value,
-      location: projectLocation,
-      start: value,
-      end: value,
-      time_windows: list(object({ start: value, end: value })),
-      duration: value,
-      load: value,
-      types: value,
-      priority: value,
-      phone_number: value,
-      email: value,
-      notes: value,
-      custom_notes: value,
-    }),
-  ),
-  settings: object({
-    max_stop_lateness: value,
-    max_driver_overtime: value,
-    shortest_distance: value,
-    traffic: value,
-    strict_start: value,
-    auto_balance: value,
-    default_load: value,
-    default_duration: value,
-  }),
-});
+export const PROJECT_FIELDS: FieldTree = objectNode(projectSchema.shape);
 
-const locationEntry = object({ address: value, latitude: value, longitude: value });
-
-/** `routes`, `orders`, `date` and `workspaceUuid` are rejected elsewhere, so they are listed here. */
-export const ONEOFF_FIELDS: FieldTree = object({
-  routesData: list(
-    object({
-      name: value,
-      constraints: object({
-        startTime: value,
-        endTime: value,
-        capacity: value,
-        startLocations: list(locationEntry),
-        endLocations: list(locationEntry),
-        tags: value,
-      }),
-    }),
-  ),
-  ordersData: list(
-    object({
-      name: value,
-      locations: list(locationEntry),
-      duration: value,
-      load: value,
-      timeWindows: list(object({ startTime: value, endTime: value })),
-      tags: value,
-      displayOrderId: value,
-      customerOrderNumber: value,
-    }),
-  ),
-  options: object({
-    minimizeRoutes: value,
-    balanceType: value,
-    flexibleStartTime: value,
-    excludeTolls: value,
-    excludeFerry: value,
-    squashDuration: value,
-    defaultOrderDuration: value,
-    allowCapacityOverload: value,
-    allowRouteOvertime: value,
-    allowVisitLateness: value,
-  }),
-  routes: value,
-  orders: value,
-  date: value,
-  workspaceUuid: value,
-});
+/** The fields a one-off request rejects are reported as errors elsewhere, so they are known here. */
+export const ONEOFF_FIELDS: FieldTree = {
+  object: { ...objectNode(oneoffSchema.shape).object, ...Object.fromEntries(ONEOFF_REJECTED_FIELDS.map((key) => [key, 'value' as const])) },
+};
 
 function isPlainObject(input: unknown): input is Record<string, unknown> {
   return typeof input === 'object' && input !== null && !Array.isArray(input);

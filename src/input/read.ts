@@ -6,6 +6,8 @@ import { InputError } from '../errors.js';
 import type { InputFormat } from './types.js';
 import { findJsonDuplicateKeys, findJsonSyntaxProblem, lineColumn } from './json-position.js';
 import { formatPath } from './paths.js';
+import type { SettingName } from './settings.js';
+import { FORMAT_REQUEST } from './settings.js';
 
 const EXTENSIONS: Record<string, InputFormat> = {
   '.json': 'json',
@@ -21,15 +23,12 @@ export function isInputFormat(value: string): value is InputFormat {
   return (FORMATS as readonly string[]).includes(value);
 }
 
-/** How the command line names the format (the input layer's one `format` option is two flags there). */
-export const FORMAT_FLAGS = '--input-format json, yaml or csv (or --format solomon or vrplib for a benchmark instance)';
-
 /** The format named by the extension or, for `.txt` and others, recognised from the text. */
 export function formatOf(path: string, text: string, forced?: InputFormat): InputFormat {
   if (forced) {
     if (!isInputFormat(forced)) {
       throw new InputError(`Unknown format "${String(forced)}"; use one of ${FORMATS.join(', ')}`, [
-        { path: '--format', message: `${JSON.stringify(forced)} is not allowed; use ${FORMATS.join(', ')}` },
+        { path: 'format' satisfies SettingName, message: `${JSON.stringify(forced)} is not allowed; use ${FORMATS.join(', ')}` },
       ]);
     }
     return forced;
@@ -38,7 +37,7 @@ export function formatOf(path: string, text: string, forced?: InputFormat): Inpu
   if (byExtension) return byExtension;
   const sniffed = sniffFormat(text);
   if (sniffed) return sniffed;
-  throw new InputError(`Cannot tell the format of ${path}: name it .json, .yaml, .yml, .csv or .vrp, or pass ${FORMAT_FLAGS}`, [
+  throw new InputError(`Cannot tell the format of ${path}: name it .json, .yaml, .yml, .csv or .vrp, or ${FORMAT_REQUEST}`, [
     { path, message: 'unknown file format' },
   ]);
 }

@@ -11,7 +11,7 @@ export type DocumentKind = 'project' | 'oneoff';
 export interface LoadOptions {
   /** Force a format; by default from the extension (`-` = stdin needs it). */
   format?: InputFormat;
-  /** Offline travel model constants (flags `--road-factor`, `--base-speed`). */
+  /** Offline travel model constants (the command line's travel flags, the service's configuration). */
   roadFactor?: number;
   baseSpeedKmh?: number;
 }

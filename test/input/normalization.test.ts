@@ -143,9 +143,10 @@ describe('speeds and travel', () => {
     expect(Array.from(problem.travel.durations[0]!)).toEqual(Array.from(expected.travel.durations[0]!));
   });
 
-  it('an invalid road factor or base speed is an input error naming the flag', () => {
-    expect(() => load(project(), { roadFactor: 0 })).toThrow(/--road-factor/);
-    expect(() => load(project(), { baseSpeedKmh: -5 })).toThrow(/--base-speed/);
+  // test/cli/flag-terms.test.ts: the command line names the flags instead.
+  it('an invalid road factor or base speed is an input error naming the setting', () => {
+    expect(() => load(project(), { roadFactor: 0 })).toThrow(/roadFactor: 0 is not allowed/);
+    expect(() => load(project(), { baseSpeedKmh: -5 })).toThrow(/baseSpeedKmh: -5 is not allowed/);
   });
 
   it('traffic defaults to 1 and one-off requests have no traffic setting', () => {

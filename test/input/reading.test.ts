@@ -111,11 +111,12 @@ describe('reading files', () => {
     expect(error.message).toMatch(/p\.json: invalid project: date: "tomorrow" is not allowed/);
   });
 
-  it('an unknown extension is sniffed from the text, or an error asks for --input-format', async () => {
+  // test/cli/flag-terms.test.ts: the command line shows these setting errors as its flags.
+  it('an unknown extension is sniffed from the text, or an error asks for the input format', async () => {
     const dir = tempDir({ 'p.txt': JSON.stringify(oneoff()), 'q.dat': '\u0000\u0001' });
     expect((await loadProblemFile(join(dir, 'p.txt'))).kind).toBe('oneoff');
     const error = await inputErrorAsync(() => loadProblemFile(join(dir, 'q.dat')));
-    expect(error.message).toMatch(/pass --input-format json, yaml or csv \(or --format solomon or vrplib/);
+    expect(error.message).toMatch(/or give the input format \(json, yaml or csv; solomon or vrplib for a benchmark instance\)$/);
   });
 
   it('an explicit format wins over the extension', async () => {
@@ -125,8 +126,8 @@ describe('reading files', () => {
 
   it('stdin (-) needs options.format', async () => {
     const error = await inputErrorAsync(() => loadProblemFile('-'));
-    expect(error.message).toMatch(/stdin \(-\) needs its format: pass --input-format/);
-    expect(error.details[0]!.path).toBe('--input-format');
+    expect(error.message).toMatch(/stdin \(-\) needs its format: give the input format/);
+    expect(error.details[0]!.path).toBe('format');
   });
 
   it('stdin (-) is read with the given format', async () => {

@@ -1,6 +1,7 @@
 /** Surface B: a one-off schedule request (routesData, ordersData, options). */
 import { z } from 'zod';
 import { addressOnlyMessage } from './messages.js';
+import { carried } from './vocabulary.js';
 import { allowed, clock, windowHasAnEnd, flag, labels, latitude, loadValue, longitude, minutes, name, optional, text } from './fields.js';
 
 export const locationEntry = z
@@ -84,8 +85,8 @@ export const orderSchema = z.object(
     load: optional(loadValue),
     timeWindows: optional(z.array(timeWindowEntry, allowed('a list of {startTime, endTime} objects'))),
     tags: optional(labels),
-    displayOrderId: optional(z.union([z.string(), z.number()], allowed('a text'))),
-    customerOrderNumber: optional(z.union([z.string(), z.number()], allowed('a text'))),
+    displayOrderId: carried(1, optional(z.union([z.string(), z.number()], allowed('a text')))),
+    customerOrderNumber: carried(2, optional(z.union([z.string(), z.number()], allowed('a text')))),
   },
   allowed('an order object'),
 );
@@ -112,6 +113,9 @@ export const oneoffSchema = z.object({
   ordersData: z.array(orderSchema, allowed('a list of orders')),
   options: optional(optionsSchema),
 });
+
+/** Top-level fields the interface names for a one-off request only to reject them (shape.ts). */
+export const ONEOFF_REJECTED_FIELDS = ['routes', 'orders', 'date', 'workspaceUuid'] as const;
 
 export type OneoffDocument = z.infer<typeof oneoffSchema>;
 export type OneoffRoute = z.infer<typeof routeSchema>;

@@ -21,6 +21,7 @@ import {
   windowHasAnEnd,
 } from './fields.js';
 import { addressOnlyMessage } from './messages.js';
+import { carried } from './vocabulary.js';
 
 export const projectLocation = z
   .object(
@@ -47,7 +48,7 @@ export const driverSchema = z.object(
     end_location: optional(projectLocation),
     shift_start: optional(clock),
     shift_end: optional(clock),
-    phone_number: optional(phone),
+    phone_number: carried(1, optional(phone)),
     speed: optional(speed),
     capacity: optional(loadValue),
     types: optional(labels),
@@ -77,10 +78,10 @@ export const stopSchema = z
       load: optional(loadValue),
       types: optional(labels),
       priority: optional(priority),
-      phone_number: optional(phone),
-      email: optional(email),
-      notes: optional(text('a text')),
-      custom_notes: optional(freeObject),
+      phone_number: carried(3, optional(phone)),
+      email: carried(4, optional(email)),
+      notes: carried(1, optional(text('a text'))),
+      custom_notes: carried(2, optional(freeObject)),
     },
     allowed('a stop object'),
   )
