@@ -6,10 +6,9 @@
  */
 import type { SolverInstance } from './instance.js';
 import type { Inserter } from './insertion.js';
+import { BIG_REGRET, REGRET_CACHE_MAX_PAIRS } from './params.js';
 import type { RouteEvaluator } from './route-eval.js';
 import type { Solution } from './solution.js';
-
-const BIG_REGRET = 1e300;
 
 export interface ConstructionLimits {
   /** performance.now() value after which the rest is inserted greedily in priority order. */
@@ -23,8 +22,7 @@ export function constructRegret(sol: Solution, inserter: Inserter, evaluator: Ro
   const pending: number[] = [];
   for (let s = 0; s < n; s++) if (sol.routeOf[s] === -1 && inst.stopLoc[s]! >= 0) pending.push(s);
   if (pending.length === 0 || m === 0) return;
-  // The per-(stop, vehicle) cache costs 20 bytes a pair; beyond this, insert greedily.
-  if (pending.length * m > 6_000_000) {
+  if (pending.length * m > REGRET_CACHE_MAX_PAIRS) {
     insertGreedily(sol, inserter, evaluator, pending, limits);
     return;
   }

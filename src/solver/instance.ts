@@ -3,10 +3,10 @@
  * hot loops never touch objects. Built once per problem and cached.
  */
 import type { Problem } from '../model/problem.js';
+import { FAR } from './params.js';
 import { SmallestK } from './smallest-k.js';
 
-/** Stand-in for an unbounded time in arithmetic that must stay finite. */
-export const FAR = 1e15;
+export { FAR } from './params.js';
 
 export interface SolverInstance {
   problem: Problem;

@@ -22,12 +22,7 @@ import { RelocateString } from './moves/relocate.js';
 import { Swap } from './moves/swap.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
 import { granularNeighbours } from './neighbours.js';
-
-/** Size of the granular neighbourhood. */
-export const LS_NEIGHBOURS = 30;
-const DEADLINE_CHECK_EVERY = 64;
-/** Largest problem on which moves priced by the exact evaluator still pay off. */
-export const EXACT_MAX_STOPS = 1000;
+import { DEADLINE_CHECK_EVERY, EXACT_MAX_STOPS, LS_NEIGHBOURS } from '../params.js';
 
 export interface LocalSearchStats {
   moves: number;

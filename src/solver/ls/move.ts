@@ -11,6 +11,7 @@ import type { SolverInstance } from '../instance.js';
 import { loadExceeds, type RouteEvaluator } from '../route-eval.js';
 import { ROUTE_KEY, type Solution } from '../solution.js';
 import { RouteSegments, SegmentAcc, segmentsApply } from './segments.js';
+import { IMPROVEMENT_EPS } from '../params.js';
 
 const RANGE = 0;
 const REVERSED = 1;
@@ -56,9 +57,6 @@ export class RoutePlan {
     this.to[i] = to;
   }
 }
-
-/** Improvements smaller than this are round-off. */
-export const IMPROVEMENT_EPS = 1e-7;
 
 export class MoveEvaluator {
   readonly inst: SolverInstance;
