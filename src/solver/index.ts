@@ -58,6 +58,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
       elapsedMs: performance.now() - started,
       iterations: outcome.iterations,
       stoppedBy: outcome.stoppedBy,
+      ...(outcome.operators && { operators: outcome.operators }),
     },
   };
   return { result, objective: best.objective(inserter.balanceUnit) };

@@ -59,6 +59,8 @@ export class RoutePlan {
 }
 
 export class MoveEvaluator {
+  /** Moves priced so far (for the operator counters). */
+  priced = 0;
   readonly inst: SolverInstance;
   /** True when moves are priced with the segment summaries, false when with the exact evaluator. */
   readonly fast: boolean;
@@ -222,6 +224,7 @@ export class MoveEvaluator {
 
   /** Whether the planned move improves the objective: fewer violations, or as many and a lower cost. */
   improves(sol: Solution, count: number): boolean {
+    this.priced++;
     const change = this.delta(sol, count);
     if (change === Infinity) return false;
     const violations = this.violationDelta;

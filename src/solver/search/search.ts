@@ -14,7 +14,7 @@ import { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route-eval.js';
 import type { Solution } from '../solution.js';
 import { stopCriterionOf } from '../stop/index.js';
-import type { SolveProgress, SolveResult } from '../types.js';
+import type { OperatorStats, SolveProgress, SolveResult } from '../types.js';
 import { aloneReason } from '../unserved.js';
 import { Acceptance } from './accept.js';
 import { Plans } from './plans.js';
@@ -37,6 +37,8 @@ export interface SearchOutcome {
   best: Solution;
   iterations: number;
   stoppedBy: SolveResult['stats']['stoppedBy'];
+  /** The local search's counters, when it ran. */
+  operators?: OperatorStats[] | undefined;
 }
 
 export async function search(
@@ -84,7 +86,7 @@ export async function search(
     }
     if (stoppedBy !== null) {
       progress.report(plans.best, iterations);
-      return { best: plans.best, iterations, stoppedBy };
+      return { best: plans.best, iterations, stoppedBy, operators: localSearch?.counters.snapshot() };
     }
     acceptance.cool(iterations, now);
     iterations++;
