@@ -10,26 +10,15 @@ import { constructRegret, fillUnserved } from './construct.js';
 import { instanceOf, type SolverInstance } from './instance.js';
 import { Inserter } from './insertion.js';
 import { RouteEvaluator, scheduleRoute } from './route-eval.js';
-import { search } from './search.js';
+import { search } from './search/search.js';
 import { Solution } from './solution.js';
 import type { ObjectiveValue } from './objective.js';
+import { CONSTRUCTION_CAP_MS, CONSTRUCTION_SHARE, RESERVE_BASE_MS, RESERVE_PER_STOP_MS, RESERVE_SHARE } from './params.js';
 import type { RouteSchedule, SolveOptions, SolveResult } from './types.js';
 import { explainUnserved } from './unserved.js';
 
 export type { SolveOptions, SolveResult } from './types.js';
 export { scheduleRoute } from './route-eval.js';
-
-/** Share of the time limit the construction may use before finishing greedily. */
-const CONSTRUCTION_SHARE = 0.5;
-/** …and at most this long, so that a first plan is ready within seconds even under a long limit. */
-const CONSTRUCTION_CAP_MS = 5000;
-/**
- * Time kept back from the search to build the result (final fill, schedules, unserved reasons):
- * grows with the problem, at most this share of the limit.
- */
-const RESERVE_SHARE = 0.07;
-const RESERVE_BASE_MS = 100;
-const RESERVE_PER_STOP_MS = 0.2;
 
 export async function solve(problem: Problem, options: SolveOptions): Promise<SolveResult> {
   return (await solveOnce(problem, options)).result;
@@ -65,6 +54,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
       elapsedMs: performance.now() - started,
       iterations: outcome.iterations,
       stoppedBy: outcome.stoppedBy,
+      ...(outcome.operators && { operators: outcome.operators }),
     },
   };
   return { result, objective: best.objective(inserter.balanceUnit) };

@@ -7,10 +7,9 @@
  */
 import type { Rng } from './rng.js';
 import type { SolverInstance } from './instance.js';
+import { KEY_EPS } from './params.js';
 import { loadExceeds, type RouteEvaluator } from './route-eval.js';
 import { ROUTE_KEY, type Solution } from './solution.js';
-
-const KEY_EPS = 1e-9;
 
 export class Inserter {
   readonly inst: SolverInstance;

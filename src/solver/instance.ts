@@ -3,10 +3,10 @@
  * hot loops never touch objects. Built once per problem and cached.
  */
 import type { Problem } from '../model/problem.js';
+import { FAR } from './params.js';
 import { SmallestK } from './smallest-k.js';
 
-/** Stand-in for an unbounded time in arithmetic that must stay finite. */
-export const FAR = 1e15;
+export { FAR } from './params.js';
 
 export interface SolverInstance {
   problem: Problem;
@@ -71,10 +71,63 @@ export function instanceOf(problem: Problem): SolverInstance {
   return inst;
 }
 
+type StopArrays = Pick<
+  SolverInstance,
+  'stopLoc' | 'stopDur' | 'stopPriority' | 'stopMaxLate' | 'winOffset' | 'winStart' | 'winEnd' | 'stopLoad'
+>;
+type VehicleArrays = Pick<
+  SolverInstance,
+  | 'vStartLoc'
+  | 'vEndLoc'
+  | 'vEarliest'
+  | 'vDepart0'
+  | 'vFlexible'
+  | 'vShiftEnd'
+  | 'vMaxOvertime'
+  | 'vCap'
+  | 'vDur'
+  | 'brOffset'
+  | 'brStart'
+  | 'brEnd'
+>;
+
 function buildInstance(problem: Problem): SolverInstance {
-  const nStops = problem.stops.length;
-  const nVehicles = problem.vehicles.length;
   const dims = problem.dimensions.length;
+  const stops = stopArrays(problem, dims);
+  const vehicles = vehicleArrays(problem, dims);
+  const capacityActive = vehicles.vCap.some((cap) => cap !== Infinity);
+  const squash = problem.squashDuration !== null && problem.squashDuration > 0 ? problem.squashDuration : -1;
+  const allowOverload = problem.allowOverload && capacityActive;
+  const simple =
+    problem.stops.every((stop) => stop.windows.length === 1) &&
+    vehicles.brStart.length === 0 &&
+    !problem.stops.some((stop) => stop.maxLateness > 0) &&
+    !problem.vehicles.some((vehicle) => vehicle.maxOvertime > 0) &&
+    !allowOverload &&
+    squash < 0;
+  return {
+    problem,
+    nStops: problem.stops.length,
+    nVehicles: problem.vehicles.length,
+    nLoc: problem.travel.size,
+    dims,
+    ...stops,
+    ...vehicles,
+    vClass: vehicleClasses(problem),
+    dist: problem.travel.distance,
+    compatible: problem.compatible,
+    squash,
+    allowOverload,
+    capacityActive,
+    costIsDistance: problem.objective.cost === 'distance',
+    minimizeRoutes: problem.objective.minimizeRoutes,
+    balance: problem.objective.balance,
+    simple,
+  };
+}
+
+function stopArrays(problem: Problem, dims: number): StopArrays {
+  const nStops = problem.stops.length;
   const stopLoc = new Int32Array(nStops);
   const stopDur = new Float64Array(nStops);
   const stopPriority = new Float64Array(nStops);
@@ -86,16 +139,12 @@ function buildInstance(problem: Problem): SolverInstance {
   const winStart = new Float64Array(windowCount);
   const winEnd = new Float64Array(windowCount);
   let w = 0;
-  let singleWindows = true;
-  let anyLateness = false;
   problem.stops.forEach((stop, s) => {
     stopLoc[s] = stop.location;
     stopDur[s] = stop.duration;
     stopPriority[s] = stop.priority;
     stopMaxLate[s] = stop.maxLateness;
-    if (stop.maxLateness > 0) anyLateness = true;
     winOffset[s] = w;
-    if (stop.windows.length !== 1) singleWindows = false;
     for (const window of stop.windows) {
       winStart[w] = window.start;
       winEnd[w] = window.end;
@@ -104,24 +153,19 @@ function buildInstance(problem: Problem): SolverInstance {
     for (let k = 0; k < dims; k++) stopLoad[s * dims + k] = stop.load[k] ?? 0;
   });
   winOffset[nStops] = w;
+  return { stopLoc, stopDur, stopPriority, stopMaxLate, winOffset, winStart, winEnd, stopLoad };
+}
 
+function vehicleArrays(problem: Problem, dims: number): VehicleArrays {
+  const nVehicles = problem.vehicles.length;
   const vStartLoc = new Int32Array(nVehicles);
   const vEndLoc = new Int32Array(nVehicles);
   const vEarliest = new Float64Array(nVehicles);
-  const vDepart0 = new Float64Array(nVehicles);
   const vFlexible = new Uint8Array(nVehicles);
   const vShiftEnd = new Float64Array(nVehicles);
   const vMaxOvertime = new Float64Array(nVehicles);
   const vCap = new Float64Array(nVehicles * dims);
   const vDur: Int32Array[] = [];
-  const brOffset = new Int32Array(nVehicles + 1);
-  let breakCount = 0;
-  for (const vehicle of problem.vehicles) breakCount += vehicle.breaks.length;
-  const brStart = new Float64Array(breakCount);
-  const brEnd = new Float64Array(breakCount);
-  let b = 0;
-  let capacityActive = false;
-  let anyOvertime = false;
   problem.vehicles.forEach((vehicle, v) => {
     vStartLoc[v] = vehicle.startLocation;
     vEndLoc[v] = vehicle.endLocation;
@@ -129,15 +173,25 @@ function buildInstance(problem: Problem): SolverInstance {
     vFlexible[v] = vehicle.flexibleStart ? 1 : 0;
     vShiftEnd[v] = vehicle.shiftEnd;
     vMaxOvertime[v] = vehicle.maxOvertime;
-    if (vehicle.maxOvertime > 0) anyOvertime = true;
-    for (let k = 0; k < dims; k++) {
-      const cap = vehicle.capacity[k] ?? Infinity;
-      vCap[v * dims + k] = cap;
-      if (cap !== Infinity) capacityActive = true;
-    }
+    for (let k = 0; k < dims; k++) vCap[v * dims + k] = vehicle.capacity[k] ?? Infinity;
     const matrix = problem.travel.durations[vehicle.profile];
     if (!matrix) throw new Error(`vehicle ${v} has travel profile ${vehicle.profile}, which the travel matrix lacks`);
     vDur.push(matrix);
+  });
+  return { vStartLoc, vEndLoc, vEarliest, vFlexible, vShiftEnd, vMaxOvertime, vCap, vDur, ...breakArrays(problem) };
+}
+
+/** Breaks in offset lists, and each vehicle's departure before any stop (moved past a break it falls in). */
+function breakArrays(problem: Problem): Pick<SolverInstance, 'vDepart0' | 'brOffset' | 'brStart' | 'brEnd'> {
+  const nVehicles = problem.vehicles.length;
+  const vDepart0 = new Float64Array(nVehicles);
+  const brOffset = new Int32Array(nVehicles + 1);
+  let breakCount = 0;
+  for (const vehicle of problem.vehicles) breakCount += vehicle.breaks.length;
+  const brStart = new Float64Array(breakCount);
+  const brEnd = new Float64Array(breakCount);
+  let b = 0;
+  problem.vehicles.forEach((vehicle, v) => {
     brOffset[v] = b;
     let depart = vehicle.earliestStart;
     for (const brk of vehicle.breaks) {
@@ -149,46 +203,7 @@ function buildInstance(problem: Problem): SolverInstance {
     vDepart0[v] = depart;
   });
   brOffset[nVehicles] = b;
-
-  const squash = problem.squashDuration !== null && problem.squashDuration > 0 ? problem.squashDuration : -1;
-  const allowOverload = problem.allowOverload && capacityActive;
-  return {
-    problem,
-    nStops,
-    nVehicles,
-    nLoc: problem.travel.size,
-    dims,
-    stopLoc,
-    stopDur,
-    stopPriority,
-    stopMaxLate,
-    winOffset,
-    winStart,
-    winEnd,
-    stopLoad,
-    vStartLoc,
-    vEndLoc,
-    vEarliest,
-    vDepart0,
-    vFlexible,
-    vShiftEnd,
-    vMaxOvertime,
-    vCap,
-    vDur,
-    brOffset,
-    brStart,
-    brEnd,
-    vClass: vehicleClasses(problem),
-    dist: problem.travel.distance,
-    compatible: problem.compatible,
-    squash,
-    allowOverload,
-    capacityActive,
-    costIsDistance: problem.objective.cost === 'distance',
-    minimizeRoutes: problem.objective.minimizeRoutes,
-    balance: problem.objective.balance,
-    simple: singleWindows && breakCount === 0 && !anyLateness && !anyOvertime && !allowOverload && squash < 0,
-  };
+  return { vDepart0, brOffset, brStart, brEnd };
 }
 
 function vehicleClasses(problem: Problem): Int32Array {

@@ -90,6 +90,16 @@ export interface UnservedStop {
   message: string;
 }
 
+export interface OperatorStats {
+  name: string;
+  /** Moves priced. */
+  tries: number;
+  /** Moves applied. */
+  improvements: number;
+  /** The local search's time, split among the operators by sampled calls. */
+  ms: number;
+}
+
 export interface SolveResult {
   /** Only the routes that serve at least one stop, in vehicle order. */
   routes: RouteSchedule[];
@@ -100,5 +110,7 @@ export interface SolveResult {
     iterations: number;
     /** Why the search stopped. */
     stoppedBy: 'time' | 'iterations' | 'no_improvement' | 'aborted' | 'complete';
+    /** Local-search counters per operator, when a local search ran (not part of the plan output). */
+    operators?: OperatorStats[];
   };
 }

@@ -20,12 +20,14 @@ export interface BenchArgs {
   input: string | null;
   /** Where results/ files go (default <repo>/results). */
   outDir: string | null;
+  /** Print the local search's per-operator counters summed per family. */
+  stats: boolean;
 }
 
 export class UsageError extends Error {}
 
 export const USAGE = `usage: npm run bench -- --set <${[...BENCHMARK_SETS, 'large'].join('|')}> --time <seconds>
-       [--filter R1,RC2] [--seed n] [--threads n] [--limit n] [--iterations n] [--out dir]
+       [--filter R1,RC2] [--seed n] [--threads n] [--limit n] [--iterations n] [--out dir] [--stats]
   large only: [--stops 5000] [--vehicles 500] [--kind project|oneoff] [--input problem.json]`;
 
 const SETS = new Set<string>([...BENCHMARK_SETS, 'large']);
@@ -44,6 +46,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     kind: 'project',
     input: null,
     outDir: null,
+    stats: false,
   };
   let setGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -100,6 +103,9 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         break;
       case '--out':
         args.outDir = value();
+        break;
+      case '--stats':
+        args.stats = true;
         break;
       case '--help':
       case '-h':

@@ -85,6 +85,7 @@ function assess(problem: Problem, result: SolveResult, base: Base, bks: BksEntry
     problems,
     missedInserts,
     error: null,
+    ...(result.stats.operators && { operators: result.stats.operators }),
   };
 }
 

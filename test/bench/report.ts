@@ -1,6 +1,7 @@
 /** Per-instance rows, per-family means and the results/ files (JSON and CSV) of a bench run. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { OperatorStats } from '../../src/solver/types.js';
 
 export interface InstanceResult {
   instance: string;
@@ -21,6 +22,8 @@ export interface InstanceResult {
   /** Unserved customers the checker could still insert into the final plan. */
   missedInserts: string[];
   error: string | null;
+  /** The local search's per-operator counters (JSON only), when it ran. */
+  operators?: OperatorStats[];
 }
 
 export interface FamilySummary {

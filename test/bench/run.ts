@@ -11,6 +11,7 @@ import { parseBenchArgs, USAGE, UsageError, type BenchArgs } from './args.js';
 import { benchmarksRoot, readBks, repoRoot, type BenchmarkSet } from './benchmark-data.js';
 import { benchInstance, selectInstances } from './instance-bench.js';
 import { formatLargeResult, runLargeBench } from './large-bench.js';
+import { formatOperatorTable, sumOperatorsPerFamily } from './operator-report.js';
 import {
   formatFamilyTable,
   formatInstanceHeader,
@@ -49,6 +50,12 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
   const families = summarizeFamilies(results);
   console.log('\nMean gap to BKS per family (only feasible plans that serve every customer count):');
   console.log(formatFamilyTable(families));
+  if (args.stats) {
+    console.log(
+      '\nLocal-search operators per family (tries: moves priced; improvements: moves applied; ms: local-search time split by sampled calls):',
+    );
+    console.log(formatOperatorTable(sumOperatorsPerFamily(results)));
+  }
   const meta = {
     set: args.set,
     timeSeconds: args.timeSeconds,

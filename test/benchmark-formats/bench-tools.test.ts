@@ -6,6 +6,7 @@ import { parseBenchArgs, UsageError } from '../bench/args.js';
 import { familyOf, parseSolutionFile } from '../bench/benchmark-data.js';
 import { generateLargeProblem } from '../bench/generate-large.js';
 import { routeDistanceFromMatrix } from '../bench/instance-bench.js';
+import { formatOperatorTable, sumOperatorsPerFamily } from '../bench/operator-report.js';
 import { gapPercent, summarizeFamilies, toCsv, type InstanceResult } from '../bench/report.js';
 
 function result(instance: string, gapPct: number | null, extra: Partial<InstanceResult> = {}): InstanceResult {
@@ -53,6 +54,25 @@ describe('bench runner pieces', () => {
       ['overall', 5, 3, 7 / 3, 1],
     ]);
     expect(gapPercent(1653.9, 1637.7)).toBeCloseTo(0.989, 3);
+  });
+
+  it('--stats sums the operator counters by name per family, with an overall row', () => {
+    const op = (name: string, tries: number, improvements: number, ms: number) => ({ name, tries, improvements, ms });
+    const rows = sumOperatorsPerFamily([
+      result('R101', 1, { operators: [op('relocate', 10, 2, 1), op('swap', 5, 1, 2)] }),
+      result('R102', 1, { operators: [op('relocate', 20, 3, 4)] }),
+      result('C101', 1),
+    ]);
+    expect(rows).toEqual([
+      { family: 'R1', operators: [op('relocate', 30, 5, 5), op('swap', 5, 1, 2)] },
+      { family: 'C1', operators: [] },
+      { family: 'overall', operators: [op('relocate', 30, 5, 5), op('swap', 5, 1, 2)] },
+    ]);
+    const table = formatOperatorTable(rows).split('\n');
+    expect(table[1]).toMatch(/^R1 +relocate +30 +5 +16\.667 +5 /);
+    expect(table[3]).toContain('(no local search ran)');
+    expect(parseBenchArgs(['--set', 'solomon', '--time', '1', '--stats']).stats).toBe(true);
+    expect(parseBenchArgs(['--set', 'solomon', '--time', '1']).stats).toBe(false);
   });
 
   it('CSV quotes cells with commas and joins problem lists', () => {

@@ -1,5 +1,6 @@
 /** The objective, the unserved reasons and the stopping rules of `solve`. */
 import { describe, expect, it } from 'vitest';
+import { buildPlan } from '../../src/output/plan.js';
 import { solve } from '../../src/solver/index.js';
 import { scheduleRoute } from '../../src/solver/route-eval.js';
 import { buildProblem, randomProblem } from '../support/problem-builder.js';
@@ -193,6 +194,20 @@ describe('stopping and reproducibility', () => {
     const result = await solve(problem, { timeLimitMs: 60_000, seed: 0, signal: controller.signal });
     expect(result.stats.stoppedBy).toBe('aborted');
     expect(checkInvariants(problem, result)).toEqual([]);
+  });
+
+  it('per-operator counters: every local-search operator, tries at least its improvements; not in the JSON plan', async () => {
+    const problem = randomProblem(14, { stops: 60, vehicles: 5 });
+    const result = await solve(problem, { timeLimitMs: 60_000, seed: 0, maxIterations: 50 });
+    const operators = result.stats.operators ?? [];
+    expect(operators.map((op) => op.name)).toEqual(['relocate', 'swap', '2-opt*', '2-opt', 'or-opt-2', 'or-opt-3', 'empty-route']);
+    for (const op of operators) {
+      expect(op.tries).toBeGreaterThanOrEqual(op.improvements);
+      expect(op.ms).toBeGreaterThanOrEqual(0);
+    }
+    expect(operators.reduce((sum, op) => sum + op.tries, 0)).toBeGreaterThan(0);
+    expect(operators.reduce((sum, op) => sum + op.improvements, 0)).toBeGreaterThan(0);
+    expect(JSON.stringify(buildPlan(problem, result))).not.toContain('operators');
   });
 
   it('maxNoImprove stops the search', async () => {

@@ -22,12 +22,8 @@ import { RelocateString } from './moves/relocate.js';
 import { Swap } from './moves/swap.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
 import { granularNeighbours } from './neighbours.js';
-
-/** Size of the granular neighbourhood. */
-export const LS_NEIGHBOURS = 30;
-const DEADLINE_CHECK_EVERY = 64;
-/** Largest problem on which moves priced by the exact evaluator still pay off. */
-export const EXACT_MAX_STOPS = 1000;
+import { OperatorCounters } from './operator-stats.js';
+import { DEADLINE_CHECK_EVERY, EXACT_MAX_STOPS, LS_NEIGHBOURS } from '../params.js';
 
 export interface LocalSearchStats {
   moves: number;
@@ -52,6 +48,8 @@ export class LocalSearch {
   private readonly emptyOfClass: Int32Array;
   private readonly classCount: number;
   readonly stats: LocalSearchStats = { moves: 0, rejectedByExact: 0 };
+  /** Per operator; the last entry counts the moves into an empty route. */
+  readonly counters: OperatorCounters;
 
   /**
    * Null when balancing is on (its spread penalty is not a sum over routes, which moves price),
@@ -78,6 +76,7 @@ export class LocalSearch {
     this.inst = inst;
     this.moves = new MoveEvaluator(inst, evaluator);
     this.operators = [new RelocateString(1), new Swap(), new TwoOptStar(), new TwoOpt(), new RelocateString(2), new RelocateString(3)];
+    this.counters = new OperatorCounters([...this.operators.map((op) => op.name), 'empty-route']);
     this.neighbours = granularNeighbours(inst, k);
     this.k = Math.min(k, Math.max(0, inst.nStops - 1));
     this.lastTested = new Float64Array(inst.nStops).fill(-1);
@@ -96,6 +95,13 @@ export class LocalSearch {
    * are examined (every stop on the first run).
    */
   run(sol: Solution, deadline = Infinity): number {
+    const started = performance.now();
+    const applied = this.improve(sol, deadline);
+    this.counters.addRunTime(performance.now() - started);
+    return applied;
+  }
+
+  private improve(sol: Solution, deadline: number): number {
     let applied = 0;
     let examined = 0;
     let emptyStale = true;
@@ -180,9 +186,13 @@ export class LocalSearch {
     const moves = this.moves;
     moves.prepare(sol, ru);
     if (rx !== ru) moves.prepare(sol, rx);
-    for (const op of this.operators) {
-      const count = op.find(sol, moves, u, x);
-      if (count > 0 && this.commit(sol, count)) return true;
+    const { operators, counters } = this;
+    for (let op = 0; op < operators.length; op++) {
+      counters.start(op, moves.priced);
+      const count = operators[op]!.find(sol, moves, u, x);
+      const applied = count > 0 && this.commit(sol, count);
+      counters.finish(op, moves.priced, applied);
+      if (applied) return true;
     }
     return false;
   }
@@ -191,6 +201,14 @@ export class LocalSearch {
   private tryEmptyRoute(sol: Solution, u: number): boolean {
     const ru = sol.routeOf[u]!;
     if (sol.len[ru]! <= 1) return false;
+    const op = this.operators.length;
+    this.counters.start(op, this.moves.priced);
+    const applied = this.moveIntoEmptyRoute(sol, u, ru);
+    this.counters.finish(op, this.moves.priced, applied);
+    return applied;
+  }
+
+  private moveIntoEmptyRoute(sol: Solution, u: number, ru: number): boolean {
     const moves = this.moves;
     moves.prepare(sol, ru);
     const pu = sol.posOf[u]!;

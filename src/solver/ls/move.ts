@@ -11,6 +11,7 @@ import type { SolverInstance } from '../instance.js';
 import { loadExceeds, type RouteEvaluator } from '../route-eval.js';
 import { ROUTE_KEY, type Solution } from '../solution.js';
 import { RouteSegments, SegmentAcc, segmentsApply } from './segments.js';
+import { IMPROVEMENT_EPS } from '../params.js';
 
 const RANGE = 0;
 const REVERSED = 1;
@@ -57,10 +58,9 @@ export class RoutePlan {
   }
 }
 
-/** Improvements smaller than this are round-off. */
-export const IMPROVEMENT_EPS = 1e-7;
-
 export class MoveEvaluator {
+  /** Moves priced so far (for the operator counters). */
+  priced = 0;
   readonly inst: SolverInstance;
   /** True when moves are priced with the segment summaries, false when with the exact evaluator. */
   readonly fast: boolean;
@@ -224,6 +224,7 @@ export class MoveEvaluator {
 
   /** Whether the planned move improves the objective: fewer violations, or as many and a lower cost. */
   improves(sol: Solution, count: number): boolean {
+    this.priced++;
     const change = this.delta(sol, count);
     if (change === Infinity) return false;
     const violations = this.violationDelta;

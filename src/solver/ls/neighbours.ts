@@ -5,10 +5,8 @@
  * and a larger share of the time warp it implies (j's window closes before i can get there).
  */
 import type { SolverInstance } from '../instance.js';
+import { WAIT_WEIGHT, WARP_WEIGHT } from '../params.js';
 import { SmallestK } from '../smallest-k.js';
-
-const WAIT_WEIGHT = 0.2;
-const WARP_WEIGHT = 1;
 
 export function granularNeighbours(inst: SolverInstance, k: number): Int32Array {
   const n = inst.nStops;

@@ -10,7 +10,8 @@
  * exact, and the whole route's D is the exact evaluator's working time. Feasibility never
  * depends on them: every route a move produces is re-checked by the exact evaluator.
  */
-import { FAR, type SolverInstance } from '../instance.js';
+import type { SolverInstance } from '../instance.js';
+import { FAR, TW_EPS } from '../params.js';
 import type { Solution } from '../solution.js';
 
 /** Whether the fast path applies to this instance. */
@@ -265,8 +266,6 @@ export class RouteSegments {
 
 /** Stored fields per summary: D, TW, E, L, distance, last location, stop count. */
 const FIELDS = 7;
-/** Time warp below this is round-off, not a broken window. */
-const TW_EPS = 1e-6;
 
 function store(acc: SegmentAcc, arr: Float64Array, loads: Float64Array, i: number, dims: number): void {
   const o = i * FIELDS;

@@ -4,7 +4,8 @@
  * its direction; a reversed copy is tried for strings of 2 and more.
  */
 import type { Solution } from '../../solution.js';
-import { IMPROVEMENT_EPS, type MoveEvaluator, type RoutePlan } from '../move.js';
+import { IMPROVEMENT_EPS } from '../../params.js';
+import type { MoveEvaluator, RoutePlan } from '../move.js';
 import type { Operator } from './operator.js';
 
 export class RelocateString implements Operator {

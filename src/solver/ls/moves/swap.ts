@@ -1,6 +1,7 @@
 /** Swap: stops `u` and `x` trade places (in one route or between two). */
 import type { Solution } from '../../solution.js';
-import { IMPROVEMENT_EPS, type MoveEvaluator } from '../move.js';
+import { IMPROVEMENT_EPS } from '../../params.js';
+import type { MoveEvaluator } from '../move.js';
 import type { Operator } from './operator.js';
 
 export class Swap implements Operator {

@@ -5,7 +5,8 @@
  * (u's head + x's tail) or x by u (x's head + u's tail).
  */
 import type { Solution } from '../../solution.js';
-import { IMPROVEMENT_EPS, type MoveEvaluator } from '../move.js';
+import { IMPROVEMENT_EPS } from '../../params.js';
+import type { MoveEvaluator } from '../move.js';
 import type { Operator } from './operator.js';
 
 export class TwoOpt implements Operator {

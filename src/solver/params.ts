@@ -1,0 +1,111 @@
+/**
+ * Every tunable of the solver in one place, each with the reason for its value. Changing one
+ * changes seeded plans (the golden test records them). Tolerances that belong to the route
+ * evaluator and the objective live with them (route-eval.ts, objective.ts, solution.ts).
+ */
+
+// ── Time split (index.ts) ───────────────────────────────────────────────────────────────────
+
+/** Share of the time limit the construction may use before finishing greedily: the search needs the rest. */
+export const CONSTRUCTION_SHARE = 0.5;
+/** …and at most this long, so that a first plan is ready within seconds even under a long limit. */
+export const CONSTRUCTION_CAP_MS = 5000;
+/**
+ * Time kept back from the search to build the result (final fill, schedules, unserved reasons):
+ * grows with the problem (base + per stop), at most this share of the limit.
+ */
+export const RESERVE_SHARE = 0.07;
+export const RESERVE_BASE_MS = 100;
+export const RESERVE_PER_STOP_MS = 0.2;
+
+// ── Construction (construct.ts, insertion.ts, instance.ts) ──────────────────────────────────
+
+/** Regret of a stop with a single feasible route: above any real regret, so it is decided first. */
+export const BIG_REGRET = 1e300;
+/**
+ * Largest (stop × vehicle) count the regret construction caches: 20 bytes a pair makes this
+ * about 120 MB; beyond it the construction inserts greedily.
+ */
+export const REGRET_CACHE_MAX_PAIRS = 6_000_000;
+/** Insertion keys closer than this are equal: below the round-off of summed travel times. */
+export const KEY_EPS = 1e-9;
+/** Stand-in for an unbounded time in arithmetic that must stay finite (far above any real time). */
+export const FAR = 1e15;
+
+// ── Ruin and recreate (search/) ─────────────────────────────────────────────────────────────
+
+/** SISR's average number of removed stops per ruin (c̄ = 10 in Christiaens & Vanden Berghe). */
+export const AVG_REMOVED = 10;
+/** SISR's longest removed string (L^max = 10 in the paper). */
+export const MAX_STRING = 10;
+/** SISR's blink rate: the chance an insertion position is skipped (β = 0.01 in the paper). */
+export const BLINK_RATE = 0.01;
+/**
+ * Nearest neighbours per stop for the ruin (strings are cut from routes near the seed) and for
+ * the reinsertion in a large fleet: 40 reaches a few routes beyond the seed's own.
+ */
+export const NEIGHBOURS = 40;
+/** How often the search hands control back (progress, abort): 20 times a second feels live. */
+export const YIELD_EVERY_MS = 50;
+/** Above this many routes, a removed stop only tries the routes of its nearest neighbours. */
+export const GRANULAR_FLEET = 12;
+/** How many nearest neighbours' routes a removed stop tries in a large fleet. */
+export const GRANULAR_NEIGHBOURS = 20;
+/**
+ * Annealing temperatures relative to the average cost of one arc of the first solution: at the
+ * start a move one arc worse is taken often, at the end one a hundredth of an arc worse rarely.
+ */
+export const T_START = 1;
+export const T_END = 0.01;
+/** Without a time or iteration limit, the temperature cools over this many iterations. */
+export const UNLIMITED_SCHEDULE_ITERATIONS = 100_000;
+/**
+ * Share of the search time one local search may take when moves are priced exactly (O(route) a
+ * move): more would leave too few ruin-and-recreate iterations on large problems.
+ */
+export const EXACT_POLISH_SHARE = 0.02;
+
+/** How the reinsertion orders the removed stops after priority (SISR's sort keys, plus windows). */
+export type SortKey = 'random' | 'demand' | 'far' | 'close' | 'window';
+/**
+ * Drawn uniformly, so repetitions are weights: SISR's random 4, demand 4, far 2, close 1, and
+ * tightest window first once, for time-windowed problems.
+ */
+export const SORT_KEYS: readonly SortKey[] = [
+  'random',
+  'random',
+  'random',
+  'random',
+  'demand',
+  'demand',
+  'demand',
+  'demand',
+  'far',
+  'far',
+  'close',
+  'window',
+];
+
+// ── Local search (ls/) ──────────────────────────────────────────────────────────────────────
+
+/** Size of the granular neighbourhood: HGS uses 20–40; 30 balances reach against pass time. */
+export const LS_NEIGHBOURS = 30;
+/** Stops examined between two clock reads: a clock read costs about as much as a cheap move. */
+export const DEADLINE_CHECK_EVERY = 64;
+/** Largest problem on which moves priced by the exact evaluator still pay off (see LocalSearch.create). */
+export const EXACT_MAX_STOPS = 1000;
+/**
+ * The operator counters time one call in this many of each operator: a clock read costs up to a
+ * few hundred nanoseconds, more than many moves, and one in 64 keeps that below a percent.
+ */
+export const OPERATOR_TIMING_SAMPLE = 64;
+/** Improvements smaller than this are round-off. */
+export const IMPROVEMENT_EPS = 1e-7;
+/** Time warp below this is round-off, not a broken window. */
+export const TW_EPS = 1e-6;
+/**
+ * Weights of forced waiting and of time warp in the granular neighbour measure (as in Vidal's
+ * HGS): waiting is a mild sign two stops do not belong together, warp a strong one.
+ */
+export const WAIT_WEIGHT = 0.2;
+export const WARP_WEIGHT = 1;

@@ -1,0 +1,53 @@
+/**
+ * The three plans of the search: the accepted one (`current`), the one being changed
+ * (`candidate`) and the best so far, kept in step route by route through the touched lists.
+ */
+import { compareObjective, copyObjective, type ObjectiveValue } from '../objective.js';
+import type { Solution } from '../solution.js';
+
+export class Plans {
+  readonly current: Solution;
+  readonly candidate: Solution;
+  readonly best: Solution;
+  currentObj: ObjectiveValue;
+  bestObj: ObjectiveValue;
+  /** Iterations in a row that did not improve the best plan. */
+  sinceImprovement = 0;
+
+  /** Starts from `initial`, which becomes the current plan (it is changed in place). */
+  constructor(
+    initial: Solution,
+    private readonly minimizeRoutes: boolean,
+    balanceUnit: number,
+  ) {
+    this.current = initial;
+    this.candidate = initial.clone();
+    this.best = initial.clone();
+    this.current.clearTouched();
+    this.candidate.clearTouched();
+    this.currentObj = this.current.objective(balanceUnit);
+    this.bestObj = copyObjective(this.currentObj);
+  }
+
+  /** Moves on to the candidate when `accepted` (keeping it as the best when it beats it), else rolls it back. */
+  settle(candidateObj: ObjectiveValue, accepted: boolean): void {
+    const { current, candidate } = this;
+    const changed = candidate.touchedList.slice();
+    if (accepted) {
+      current.copyRoutesFrom(candidate, changed);
+      this.currentObj = candidateObj;
+      if (compareObjective(this.currentObj, this.bestObj, this.minimizeRoutes) < 0) {
+        this.best.copyFrom(current);
+        this.bestObj = copyObjective(this.currentObj);
+        this.sinceImprovement = 0;
+      } else {
+        this.sinceImprovement++;
+      }
+    } else {
+      candidate.copyRoutesFrom(current, changed);
+      this.sinceImprovement++;
+    }
+    candidate.clearTouched();
+    current.clearTouched();
+  }
+}

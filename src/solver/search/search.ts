@@ -1,0 +1,104 @@
+/**
+ * Improvement phase: ruin and recreate in the style of SISR (slack induction by string
+ * removals): ruin.ts cuts strings of stops near a random seed stop, recreate.ts puts them and
+ * all unserved stops back, polish.ts runs the granular local search (ls/) on the result, and
+ * accept.ts decides whether the search moves on to it. The first plan is polished too when
+ * moves are priced by summaries. Routes are only ever changed through the exact evaluator, so
+ * every state is feasible. The search ends when its stopping criterion (stop/) says so.
+ */
+import { nearestNeighbours, type SolverInstance } from '../instance.js';
+import type { Inserter } from '../insertion.js';
+import { LocalSearch } from '../ls/local-search.js';
+import { NEIGHBOURS, YIELD_EVERY_MS } from '../params.js';
+import { Rng } from '../rng.js';
+import type { RouteEvaluator } from '../route-eval.js';
+import type { Solution } from '../solution.js';
+import { stopCriterionOf } from '../stop/index.js';
+import type { OperatorStats, SolveProgress, SolveResult } from '../types.js';
+import { aloneReason } from '../unserved.js';
+import { Acceptance } from './accept.js';
+import { Plans } from './plans.js';
+import { Polisher } from './polish.js';
+import { ProgressReport } from './progress.js';
+import { Recreator } from './recreate.js';
+import { Ruiner } from './ruin.js';
+
+export interface SearchLimits {
+  started: number;
+  deadline: number;
+  seed: number;
+  maxIterations?: number | undefined;
+  maxNoImprove?: number | undefined;
+  signal?: AbortSignal | undefined;
+  onProgress?: ((progress: SolveProgress) => void) | undefined;
+}
+
+export interface SearchOutcome {
+  best: Solution;
+  iterations: number;
+  stoppedBy: SolveResult['stats']['stoppedBy'];
+  /** The local search's counters, when it ran. */
+  operators?: OperatorStats[] | undefined;
+}
+
+export async function search(
+  initial: Solution,
+  inserter: Inserter,
+  evaluator: RouteEvaluator,
+  limits: SearchLimits,
+): Promise<SearchOutcome> {
+  const inst = initial.inst;
+  const unit = inserter.balanceUnit;
+  const rng = new Rng(limits.seed);
+  if (performance.now() >= limits.deadline && limits.maxIterations !== 0) return { best: initial, iterations: 0, stoppedBy: 'time' };
+  const eligible = insertableStops(inst, evaluator);
+  const progress = new ProgressReport(inst, unit, limits.started, limits.onProgress);
+  if (eligible.length === 0 || inst.nVehicles === 0 || limits.maxIterations === 0) {
+    progress.report(initial, 0);
+    return { best: initial, iterations: 0, stoppedBy: limits.maxIterations === 0 ? 'iterations' : 'complete' };
+  }
+
+  const localSearch = LocalSearch.create(inst, evaluator, rng);
+  // Exact pricing costs O(route) a move: on a large problem one full pass could take the whole
+  // limit, so then only candidates that beat the best plan are polished, each within a budget.
+  if (localSearch?.fast) localSearch.run(initial, limits.deadline);
+  const plans = new Plans(initial, inst.minimizeRoutes, unit);
+  const polisher = new Polisher(localSearch, limits, inst.minimizeRoutes, unit);
+  const neighbours = nearestNeighbours(inst, NEIGHBOURS);
+  const k = Math.min(NEIGHBOURS, Math.max(0, inst.nStops - 1));
+  const ruiner = new Ruiner(inst, neighbours, k, rng);
+  const recreator = new Recreator(inst, inserter, evaluator, neighbours, k, eligible, rng);
+  const arcCost = Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
+  const acceptance = new Acceptance(arcCost, limits, inst.minimizeRoutes, rng);
+  const stop = stopCriterionOf(limits);
+
+  let iterations = 0;
+  let lastYield = performance.now();
+  for (;;) {
+    const now = performance.now();
+    let stoppedBy = stop.check(iterations, plans.sinceImprovement, now);
+    if (stoppedBy === null && now - lastYield >= YIELD_EVERY_MS) {
+      progress.report(plans.best, iterations);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+      // Asked again with the same clock reading: only an abort can have come in meanwhile.
+      stoppedBy = stop.check(iterations, plans.sinceImprovement, now);
+    }
+    if (stoppedBy !== null) {
+      progress.report(plans.best, iterations);
+      return { best: plans.best, iterations, stoppedBy, operators: localSearch?.counters.snapshot() };
+    }
+    acceptance.cool(iterations, now);
+    iterations++;
+    recreator.recreate(plans.candidate, ruiner.ruin(plans.candidate, evaluator));
+    const candidateObj = polisher.polish(plans.candidate, plans.bestObj);
+    plans.settle(candidateObj, acceptance.accepts(candidateObj, plans.currentObj));
+  }
+}
+
+/** Stops some vehicle could serve alone: the only ones worth offering to the routes. */
+function insertableStops(inst: SolverInstance, evaluator: RouteEvaluator): number[] {
+  const out: number[] = [];
+  for (let s = 0; s < inst.nStops; s++) if (aloneReason(inst, evaluator, s) === null) out.push(s);
+  return out;
+}

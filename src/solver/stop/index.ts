@@ -1,0 +1,26 @@
+/** The search's stopping criteria, and the one a solve's limits ask for. */
+import { Aborted } from './aborted.js';
+import { AnyOf, type StopCriterion } from './criterion.js';
+import { Deadline } from './deadline.js';
+import { MaxIterations } from './max-iterations.js';
+import { NoImprovement } from './no-improvement.js';
+
+export { Aborted, AnyOf, Deadline, MaxIterations, NoImprovement };
+export type { StopCriterion, StopReason } from './criterion.js';
+
+export interface StopLimits {
+  deadline: number;
+  maxIterations?: number | undefined;
+  maxNoImprove?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** Any of the limits given; when several hold at once, iterations win over no-improvement, abort and time. */
+export function stopCriterionOf(limits: StopLimits): StopCriterion {
+  const criteria: StopCriterion[] = [];
+  if (limits.maxIterations !== undefined) criteria.push(new MaxIterations(limits.maxIterations));
+  if (limits.maxNoImprove !== undefined) criteria.push(new NoImprovement(limits.maxNoImprove));
+  if (limits.signal) criteria.push(new Aborted(limits.signal));
+  criteria.push(new Deadline(limits.deadline));
+  return new AnyOf(criteria);
+}

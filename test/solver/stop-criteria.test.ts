@@ -1,0 +1,39 @@
+/** The search's stopping criteria: each answers its own reason, and AnyOf the first that holds. */
+import { describe, expect, it } from 'vitest';
+import { Aborted, AnyOf, Deadline, MaxIterations, NoImprovement, stopCriterionOf } from '../../src/solver/stop/index.js';
+
+describe('stop criteria', () => {
+  it('each answers its reason once its limit is reached, else null', () => {
+    expect(new MaxIterations(5).check(4)).toBeNull();
+    expect(new MaxIterations(5).check(5)).toBe('iterations');
+    expect(new NoImprovement(3).check(100, 2)).toBeNull();
+    expect(new NoImprovement(3).check(100, 3)).toBe('no_improvement');
+    expect(new Deadline(1000).check(0, 0, 999)).toBeNull();
+    expect(new Deadline(1000).check(0, 0, 1000)).toBe('time');
+    expect(new Deadline(Infinity).check(0, 0, 1e12)).toBeNull();
+    const controller = new AbortController();
+    const aborted = new Aborted(controller.signal);
+    expect(aborted.check()).toBeNull();
+    controller.abort();
+    expect(aborted.check()).toBe('aborted');
+  });
+
+  it('AnyOf answers the first criterion that holds, in its order', () => {
+    const both = new AnyOf([new MaxIterations(10), new Deadline(50)]);
+    expect(both.check(3, 0, 10)).toBeNull();
+    expect(both.check(3, 0, 60)).toBe('time');
+    expect(both.check(10, 0, 60)).toBe('iterations');
+    expect(new AnyOf([]).check(1e9, 1e9, 1e12)).toBeNull();
+  });
+
+  it('from limits: iterations win over no-improvement, abort and time, as the search always ranked them', () => {
+    const controller = new AbortController();
+    controller.abort();
+    const all = stopCriterionOf({ deadline: 100, maxIterations: 10, maxNoImprove: 5, signal: controller.signal });
+    expect(all.check(10, 5, 200)).toBe('iterations');
+    expect(all.check(9, 5, 200)).toBe('no_improvement');
+    expect(all.check(9, 4, 200)).toBe('aborted');
+    expect(stopCriterionOf({ deadline: 100 }).check(1e9, 1e9, 99)).toBeNull();
+    expect(stopCriterionOf({ deadline: 100 }).check(0, 0, 100)).toBe('time');
+  });
+});
