@@ -6,7 +6,7 @@
  */
 import type { SolverInstance } from './instance.js';
 import type { Inserter } from './insertion.js';
-import type { RouteEvaluator } from './route-eval.js';
+import type { RouteEvaluator } from './route/evaluator.js';
 import type { Solution } from './solution.js';
 
 const BIG_REGRET = 1e300;

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Problem } from '../model/problem.js';
 import { solveOnce } from './index.js';
-import { compareObjective, type ObjectiveValue } from './objective.js';
+import { compareObjective, type ObjectiveValue } from './cost.js';
 import type { SolveOptions, SolveProgress, SolveResult } from './types.js';
 
 export interface WorkerRequest {

@@ -11,9 +11,9 @@ import { aloneReason } from './unserved.js';
 import { LocalSearch } from './ls/local-search.js';
 import { nearestNeighbours, type SolverInstance } from './instance.js';
 import type { Inserter } from './insertion.js';
-import { compareObjective, compareUpperLevels, copyObjective } from './objective.js';
+import { copyObjective } from './cost.js';
 import { Rng } from './rng.js';
-import type { RouteEvaluator } from './route-eval.js';
+import type { RouteEvaluator } from './route/evaluator.js';
 import type { Solution } from './solution.js';
 import type { SolveProgress, SolveResult } from './types.js';
 
@@ -73,7 +73,7 @@ export async function search(
 ): Promise<SearchOutcome> {
   const inst = initial.inst;
   const rng = new Rng(limits.seed);
-  const unit = inserter.balanceUnit;
+  const costs = initial.costs;
   if (performance.now() >= limits.deadline && limits.maxIterations !== 0) {
     return { best: initial, iterations: 0, stoppedBy: 'time' };
   }
@@ -90,7 +90,7 @@ export async function search(
       served,
       unserved: inst.nStops - served,
       routesUsed: routes,
-      cost: best.objective(unit).cost,
+      cost: costs.objective(best).cost,
     });
   };
   if (eligible.length === 0 || inst.nVehicles === 0 || limits.maxIterations === 0) {
@@ -107,7 +107,7 @@ export async function search(
   const best = initial.clone();
   current.clearTouched();
   candidate.clearTouched();
-  let currentObj = current.objective(unit);
+  let currentObj = costs.objective(current);
   let bestObj = copyObjective(currentObj);
   const neighbours = nearestNeighbours(inst, NEIGHBOURS);
   const k = Math.min(NEIGHBOURS, Math.max(0, inst.nStops - 1));
@@ -184,20 +184,20 @@ export async function search(
       }
     }
     for (const u of removed) justRemoved[u] = 0;
-    let candidateObj = candidate.objective(unit);
+    let candidateObj = costs.objective(candidate);
     // With summaries every candidate is polished; with exact pricing (O(route) a move) only
     // those that already beat the best plan.
-    if (localSearch && (localSearch.fast || compareObjective(candidateObj, bestObj, inst.minimizeRoutes) < 0)) {
+    if (localSearch && (localSearch.fast || costs.compare(candidateObj, bestObj) < 0)) {
       const budget = localSearch.fast ? limits.deadline : Math.min(limits.deadline, performance.now() + EXACT_POLISH_SHARE * timeBudget);
-      if (localSearch.run(candidate, budget) > 0) candidateObj = candidate.objective(unit);
+      if (localSearch.run(candidate, budget) > 0) candidateObj = costs.objective(candidate);
     }
-    const upper = compareUpperLevels(candidateObj, currentObj, inst.minimizeRoutes);
+    const upper = costs.compareUpperLevels(candidateObj, currentObj);
     const accept = upper < 0 || (upper === 0 && candidateObj.cost < currentObj.cost - temperature * Math.log(1 - rng.next()));
     const changed = candidate.touchedList.slice();
     if (accept) {
       current.copyRoutesFrom(candidate, changed);
       currentObj = candidateObj;
-      if (compareObjective(currentObj, bestObj, inst.minimizeRoutes) < 0) {
+      if (costs.compare(currentObj, bestObj) < 0) {
         best.copyFrom(current);
         bestObj = copyObjective(currentObj);
         noImprove = 0;

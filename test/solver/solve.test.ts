@@ -1,7 +1,7 @@
 /** The objective, the unserved reasons and the stopping rules of `solve`. */
 import { describe, expect, it } from 'vitest';
 import { solve } from '../../src/solver/index.js';
-import { scheduleRoute } from '../../src/solver/route-eval.js';
+import { scheduleRoute } from '../../src/solver/route/schedule.js';
 import { buildProblem, randomProblem } from '../support/problem-builder.js';
 import { DEPOT, east, H, MIN, reasonOf, servedStops, stopVisits, west } from './helpers.js';
 import { checkInvariants } from './invariants.js';
