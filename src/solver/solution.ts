@@ -1,6 +1,6 @@
 /**
  * A working solution: one stop sequence per vehicle with exact per-route figures and forward
- * caches, plus the objective. Every route stored here has passed the exact evaluator.
+ * caches (priced by its CostEvaluator). Every route stored here has passed the exact evaluator.
  */
 import type { CostEvaluator } from './cost.js';
 import type { SolverInstance } from './instance.js';

@@ -54,7 +54,7 @@ export class RouteResult {
 export class RouteEvaluator {
   readonly inst: SolverInstance;
   /** Scratch sequence for evaluating a route with one change. */
-  readonly buf: Int32Array;
+  private readonly buf: Int32Array;
   private readonly result = new RouteResult();
   private readonly pass: Pass = { v: 0, seq: new Int32Array(0), len: 0, from: 0, prefix: null, record: null };
   /** The forward state of the running pass; after it, the state after the last stop plus the end leg. */
