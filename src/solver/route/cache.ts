@@ -1,7 +1,8 @@
 /**
  * The forward state of a route pass before a position: ready time, waiting so far, the least
  * slack (how much later the departure could be), lateness, distance, driving and service
- * time so far, and the previous location (and previous stop's location, for squashing).
+ * time so far, and the previous location (a stop's, for squashing, at every position but the
+ * first).
  * One state is `STATE_SIZE` numbers of a Float64Array (locations are small integers, exact
  * as doubles), so a pass keeps it unboxed and a cache stores one per position in one array.
  */
@@ -13,8 +14,7 @@ export const DIST = 4;
 export const DRIVE = 5;
 export const SERVICE = 6;
 export const PREV_LOC = 7;
-export const PREV_STOP_LOC = 8;
-export const STATE_SIZE = 9;
+export const STATE_SIZE = 8;
 
 export type ForwardState = Float64Array;
 
@@ -24,7 +24,7 @@ export function newState(): ForwardState {
 
 /** The state at the vehicle's start: nothing done yet, departing at `depart` from `startLoc`. */
 export function startState(state: ForwardState, depart: number, startLoc: number): void {
-  storeState(state, 0, depart, 0, Infinity, 0, 0, 0, 0, startLoc, -1);
+  storeState(state, 0, depart, 0, Infinity, 0, 0, 0, 0, startLoc);
 }
 
 /** Stores a state given field by field as state number `pos` of `to`: the one place that lists them in order. */
@@ -39,7 +39,6 @@ export function storeState(
   drive: number,
   service: number,
   prevLoc: number,
-  prevStopLoc: number,
 ): void {
   const b = pos * STATE_SIZE;
   to[b + READY] = ready;
@@ -50,7 +49,6 @@ export function storeState(
   to[b + DRIVE] = drive;
   to[b + SERVICE] = service;
   to[b + PREV_LOC] = prevLoc;
-  to[b + PREV_STOP_LOC] = prevStopLoc;
 }
 
 /** Copies state number `fromPos` of `from` into state number `toPos` of `to`. */

@@ -24,7 +24,6 @@ import {
   MIN_SLACK,
   newState,
   PREV_LOC,
-  PREV_STOP_LOC,
   READY,
   SERVICE,
   startState,
@@ -247,14 +246,14 @@ export class RouteEvaluator {
     let drv = st[DRIVE]!;
     let svc = st[SERVICE]!;
     let prevLoc = st[PREV_LOC]! | 0;
-    let prevStopLoc = st[PREV_STOP_LOC]! | 0;
     for (let i = from; i < len; i++) {
-      if (record) storeState(record.states, i, ready, wait, minSlack, late, dsum, drv, svc, prevLoc, prevStopLoc);
+      if (record) storeState(record.states, i, ready, wait, minSlack, late, dsum, drv, svc, prevLoc);
       const s = seq[i]!;
       const loc = inst.stopLoc[s]!;
       const leg = dur[prevLoc * N + loc]!;
       const arrival = breaks ? drive(inst, v, ready, leg) : ready + leg;
-      const d = serviceDuration(inst, s, prevStopLoc);
+      // The previous location is a stop's at every position but the first.
+      const d = serviceDuration(inst, s, i > 0 ? prevLoc : -1);
       const w0 = inst.winOffset[s]!;
       let start: number, lt: number, windowEnd: number;
       if (!breaks && inst.winOffset[s + 1]! - w0 === 1) {
@@ -281,12 +280,18 @@ export class RouteEvaluator {
       drv += leg;
       svc += d;
       ready = start + d;
-      prevLoc = prevStopLoc = loc;
+      prevLoc = loc;
     }
-    storeState(st, 0, ready, wait, minSlack, late, dsum, drv, svc, prevLoc, prevStopLoc);
-    if (record) record.write(len, st);
-    this.passEnd = this.endLeg(v, breaks);
-    return true;
+    // `storeState` written out: a call here, once per evaluation, cost measurably.
+    st[READY] = ready;
+    st[WAIT] = wait;
+    st[MIN_SLACK] = minSlack;
+    st[LATE] = late;
+    st[DIST] = dsum;
+    st[DRIVE] = drv;
+    st[SERVICE] = svc;
+    st[PREV_LOC] = prevLoc;
+    return this.finishPass(breaks);
   }
 
   /** Sets `state` to where the pass begins: the prefix's state at `pass.from`, or the start. Returns that position. */
@@ -298,6 +303,14 @@ export class RouteEvaluator {
     }
     startState(this.state, depart, this.inst.vStartLoc[pass.v]!);
     return 0;
+  }
+
+  /** Stores the state after the last stop when recording, then adds the end leg. */
+  private finishPass(breaks: boolean): true {
+    const { v, len, record } = this.pass;
+    if (record) record.write(len, this.state);
+    this.passEnd = this.endLeg(v, breaks);
+    return true;
   }
 
   /** Adds the leg to the end location to `state`; returns the route's end. */
