@@ -4,7 +4,7 @@
  * search index, so a run stopped by an iteration limit is reproducible for a seed and a count.
  * src/threads/searches.ts runs the searches (on worker threads).
  */
-import { compareObjective, type ObjectiveValue } from './objective.js';
+import { compareObjective, type ObjectiveValue } from './cost.js';
 import type { SolveProgress, SolveResult } from './types.js';
 
 export interface SearchOutcome {

@@ -7,7 +7,7 @@
 import type { SolverInstance } from './instance.js';
 import type { Inserter } from './insertion.js';
 import { BIG_REGRET, REGRET_CACHE_MAX_PAIRS } from './params.js';
-import type { RouteEvaluator } from './route-eval.js';
+import type { RouteEvaluator } from './route/evaluator.js';
 import type { Solution } from './solution.js';
 
 export interface ConstructionLimits {

@@ -8,13 +8,13 @@
 import type { Rng } from './rng.js';
 import type { SolverInstance } from './instance.js';
 import { KEY_EPS } from './params.js';
-import { loadExceeds, type RouteEvaluator } from './route-eval.js';
-import { ROUTE_KEY, type Solution } from './solution.js';
+import { loadExceeds } from './route/capacity.js';
+import type { RouteEvaluator } from './route/evaluator.js';
+import type { Solution } from './solution.js';
 
 export class Inserter {
   readonly inst: SolverInstance;
   readonly evaluator: RouteEvaluator;
-  readonly balanceUnit: number;
   private readonly loadBuf: Float64Array;
   private readonly candidateBuf: Int32Array;
   private readonly classSeen: Uint8Array;
@@ -24,10 +24,9 @@ export class Inserter {
   viol = Infinity;
   key = Infinity;
 
-  constructor(inst: SolverInstance, evaluator: RouteEvaluator, balanceUnit: number) {
+  constructor(inst: SolverInstance, evaluator: RouteEvaluator) {
     this.inst = inst;
     this.evaluator = evaluator;
-    this.balanceUnit = balanceUnit;
     this.loadBuf = new Float64Array(inst.dims);
     this.candidateBuf = new Int32Array(inst.nVehicles);
     let classes = 0;
@@ -161,10 +160,10 @@ export class Inserter {
     const seq = sol.seq[v]!;
     const cache = sol.cache[v]!;
     const evaluator = this.evaluator;
+    const costs = sol.costs;
     const oldViol = sol.rViol[v]!;
     const oldCost = sol.rCost[v]!;
-    let fixedKey = n === 0 && inst.minimizeRoutes ? ROUTE_KEY : 0;
-    if (inst.balance === 'orders') fixedKey += this.balanceUnit * n;
+    const fixedKey = costs.insertionBaseKey(n);
     const N = inst.nLoc;
     const dist = inst.dist;
     const uLoc = inst.stopLoc[u]!;
@@ -182,11 +181,10 @@ export class Inserter {
         if (next >= 0) detour += dist[uLoc * N + next]! - dist[prev * N + next]!;
         if (detour + fixedKey >= bestKey - KEY_EPS) continue;
       }
-      if (!evaluator.evaluateInsertion(v, seq, n, cache, p, u, load)) continue;
-      const viol = evaluator.lateness + evaluator.overtime + evaluator.overload - oldViol;
-      const cost = (inst.costIsDistance ? evaluator.distance : evaluator.working) - oldCost;
-      let key = cost + fixedKey;
-      if (inst.balance === 'time') key += 0.5 * evaluator.working;
+      const route = evaluator.evaluateInsertion(v, seq, n, cache, p, u, load);
+      if (!route) continue;
+      const viol = costs.violations(route) - oldViol;
+      const key = costs.insertionKey(costs.routeCost(route) - oldCost, fixedKey, route);
       if (viol < bestViol - KEY_EPS || (viol <= bestViol + KEY_EPS && key < bestKey - KEY_EPS)) {
         bestP = p;
         bestViol = viol;

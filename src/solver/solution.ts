@@ -1,13 +1,11 @@
 /**
  * A working solution: one stop sequence per vehicle with exact per-route figures and forward
- * caches, plus the objective. Every route stored here has passed the exact evaluator.
+ * caches (priced by its CostEvaluator). Every route stored here has passed the exact evaluator.
  */
-import { FAR, type SolverInstance } from './instance.js';
-import type { ObjectiveValue } from './objective.js';
-import { RouteCache, RouteEvaluator } from './route-eval.js';
-
-/** Level-3 weight folded into insertion keys when routes are minimised: dwarfs any cost. */
-export const ROUTE_KEY = 1e12;
+import type { CostEvaluator } from './cost.js';
+import type { SolverInstance } from './instance.js';
+import { RouteCache } from './route/cache.js';
+import type { RouteEvaluator } from './route/evaluator.js';
 
 let stampCounter = 0;
 
@@ -22,6 +20,8 @@ export function nextStamp(): number {
 
 export class Solution {
   readonly inst: SolverInstance;
+  /** Prices the routes (`rCost`, `rViol`) and the whole plan. */
+  readonly costs: CostEvaluator;
   readonly seq: Int32Array[];
   readonly len: Int32Array;
   readonly cache: RouteCache[];
@@ -41,8 +41,9 @@ export class Solution {
   /** Per route: the `nextStamp()` value of its last change. */
   readonly stamp: Float64Array;
 
-  constructor(inst: SolverInstance) {
+  constructor(inst: SolverInstance, costs: CostEvaluator) {
     this.inst = inst;
+    this.costs = costs;
     const m = inst.nVehicles;
     this.seq = [];
     this.cache = [];
@@ -127,7 +128,7 @@ export class Solution {
   }
 
   clone(): Solution {
-    const copy = new Solution(this.inst);
+    const copy = new Solution(this.inst, this.costs);
     copy.copyFrom(this);
     return copy;
   }
@@ -147,10 +148,11 @@ export class Solution {
       this.routeOf[s] = v;
       for (let k = 0; k < dims; k++) this.load[base + k]! += inst.stopLoad[s * dims + k]!;
     }
-    if (!evaluator.evaluate(v, seq, n, this.load, base, 0, null, this.cache[v])) return false;
-    this.rWork[v] = evaluator.working;
-    this.rCost[v] = n === 0 ? 0 : inst.costIsDistance ? evaluator.distance : evaluator.working;
-    this.rViol[v] = evaluator.lateness + evaluator.overtime + evaluator.overload;
+    const route = evaluator.evaluate(v, seq, n, this.load, base, this.cache[v]);
+    if (!route) return false;
+    this.rWork[v] = route.working;
+    this.rCost[v] = this.costs.routeCost(route);
+    this.rViol[v] = this.costs.violations(route);
     return true;
   }
 
@@ -220,37 +222,6 @@ export class Solution {
     let count = 0;
     for (let v = 0; v < this.inst.nVehicles; v++) if (this.len[v]! > 0) count++;
     return count;
-  }
-
-  objective(balanceUnit: number): ObjectiveValue {
-    const inst = this.inst;
-    let violations = 0;
-    let cost = 0;
-    let routes = 0;
-    for (let v = 0; v < inst.nVehicles; v++) {
-      violations += this.rViol[v]!;
-      cost += this.rCost[v]!;
-      if (this.len[v]! > 0) routes++;
-    }
-    return { priority: this.servedPriority, violations, routes, cost: cost + this.balancePenalty(balanceUnit) };
-  }
-
-  /**
-   * Spread of working time (or of orders, priced at `balanceUnit` each) across the vehicles:
-   * all vehicles, or only the routes used when routes are being minimised.
-   */
-  balancePenalty(balanceUnit: number): number {
-    const inst = this.inst;
-    if (inst.balance === 'none') return 0;
-    let lo = FAR;
-    let hi = -FAR;
-    for (let v = 0; v < inst.nVehicles; v++) {
-      if (inst.minimizeRoutes && this.len[v] === 0) continue;
-      const value = inst.balance === 'time' ? this.rWork[v]! : this.len[v]! * balanceUnit;
-      if (value < lo) lo = value;
-      if (value > hi) hi = value;
-    }
-    return hi > lo ? hi - lo : 0;
   }
 
   unservedStops(): number[] {

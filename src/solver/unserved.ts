@@ -4,7 +4,8 @@
  * was dropped in favour of others, and the message names the binding constraint.
  */
 import type { SolverInstance } from './instance.js';
-import { loadExceeds, type RouteEvaluator } from './route-eval.js';
+import { loadExceeds } from './route/capacity.js';
+import type { RouteEvaluator } from './route/evaluator.js';
 import type { Solution } from './solution.js';
 import type { UnservedReason, UnservedStop } from './types.js';
 

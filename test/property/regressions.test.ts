@@ -43,7 +43,7 @@ describe('regressions found by the property tests', () => {
   });
 
   /*
-   * src/solver/route-eval.ts, RouteEvaluator.latestDepartureWithBreaks: the waiting-based
+   * src/solver/route/ (then route-eval.ts), RouteEvaluator.latestDepartureWithBreaks: the waiting-based
    * delay is treated as an upper bound on the departure shift, but a departure moved past a
    * break also loses the break pause, so later departures can still keep the route. Here the
    * driver may leave from 21:30 (not strict), the 2,892 s leg from 21:30 is paused by the
@@ -95,7 +95,7 @@ describe('regressions found by the property tests', () => {
   });
 
   /*
-   * src/solver/route-eval.ts, service window choice ("the first window in which the service
+   * src/solver/route/ (then route-eval.ts), service window choice ("the first window in which the service
    * can FINISH inside; if none, the least late one within maxLateness"): with
    * allowVisitLateness the least-late window is taken even when it makes the route infeasible,
    * with no fallback to another window. Here the 2 h job fits neither window; the least late is

@@ -4,7 +4,7 @@
  * Returns a list of human-readable violations; empty means the result is valid.
  */
 import { isCompatible, type Problem } from '../../src/model/problem.js';
-import { scheduleRoute } from '../../src/solver/route-eval.js';
+import { scheduleRoute } from '../../src/solver/route/schedule.js';
 import type { SolveResult, StopVisit } from '../../src/solver/types.js';
 
 const EPS = 1e-6;

@@ -17,7 +17,9 @@ import { Swap } from '../../src/solver/ls/moves/swap.js';
 import { TwoOpt, TwoOptStar } from '../../src/solver/ls/moves/two-opt.js';
 import { segmentsApply } from '../../src/solver/ls/segments.js';
 import { Rng } from '../../src/solver/rng.js';
-import { RouteEvaluator, sequenceLoad } from '../../src/solver/route-eval.js';
+import { CostEvaluator } from '../../src/solver/cost.js';
+import { sequenceLoad } from '../../src/solver/route/capacity.js';
+import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { solve } from '../../src/solver/index.js';
 import { Solution } from '../../src/solver/solution.js';
 import { checkPlan } from '../support/checker.js';
@@ -31,15 +33,17 @@ function exactCost(problem: Problem, evaluator: RouteEvaluator, v: number, stops
   if (stops.length === 0) return 0;
   if (stops.some((s) => inst.compatible[v * inst.nStops + s] !== 1)) return null;
   const seq = Int32Array.from(stops);
-  if (!evaluator.evaluate(v, seq, seq.length, sequenceLoad(inst, seq))) return null;
-  return inst.costIsDistance ? evaluator.distance : evaluator.working;
+  const route = evaluator.evaluate(v, seq, seq.length, sequenceLoad(inst, seq));
+  if (!route) return null;
+  return inst.costIsDistance ? route.distance : route.working;
 }
 
 function constructed(problem: Problem): { sol: Solution; evaluator: RouteEvaluator } {
   const inst = instanceOf(problem);
   const evaluator = new RouteEvaluator(inst);
-  const sol = new Solution(inst);
-  constructRegret(sol, new Inserter(inst, evaluator, 1), evaluator, { deadline: Infinity });
+  // Orders of imbalance priced at 1 each.
+  const sol = new Solution(inst, new CostEvaluator(inst, 1));
+  constructRegret(sol, new Inserter(inst, evaluator), evaluator, { deadline: Infinity });
   return { sol, evaluator };
 }
 
@@ -66,7 +70,7 @@ describe('segment summaries (fast path)', () => {
       const inst = instanceOf(problem);
       const evaluator = new RouteEvaluator(inst);
       const moves = new MoveEvaluator(inst, evaluator);
-      const sol = new Solution(inst);
+      const sol = new Solution(inst, new CostEvaluator(inst));
       const rng = new Rng(seed);
       let feasibleSeen = 0;
       for (let trial = 0; trial < 200; trial++) {
@@ -195,9 +199,9 @@ describe('local-search operators', () => {
         const op = ops[trial % ops.length]!;
         const count = op.find(sol, moves, u, x);
         if (count === 0) continue;
-        const before = sol.objective(1);
+        const before = sol.costs.objective(sol);
         expect(moves.apply(sol, count, evaluator), `${op.name} seed ${seed}`).toBe(true);
-        const after = sol.objective(1);
+        const after = sol.costs.objective(sol);
         expect(after.priority).toBe(before.priority);
         const better =
           after.violations < before.violations - 1e-9 ||
@@ -210,7 +214,7 @@ describe('local-search operators', () => {
         const stops = routeStops(sol, v);
         if (stops.length === 0) continue;
         const seq = Int32Array.from(stops);
-        expect(evaluator.evaluate(v, seq, seq.length, sequenceLoad(inst, seq)), `vehicle ${v}`).toBe(true);
+        expect(evaluator.evaluate(v, seq, seq.length, sequenceLoad(inst, seq)), `vehicle ${v}`).not.toBeNull();
       }
     }
     expect(found).toBeGreaterThan(0);
@@ -225,7 +229,7 @@ describe('local-search operators', () => {
     });
     const inst = instanceOf(problem);
     const evaluator = new RouteEvaluator(inst);
-    const sol = new Solution(inst);
+    const sol = new Solution(inst, new CostEvaluator(inst));
     for (const [p, s] of [0, 1, 2, 3].entries()) sol.insert(0, p, s, evaluator);
     const ls = LocalSearch.create(inst, evaluator, new Rng(0))!;
     ls.run(sol);

@@ -8,7 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
 import { instanceOf } from '../../src/solver/instance.js';
-import { RouteEvaluator, scheduleRoute, sequenceLoad } from '../../src/solver/route-eval.js';
+import { departureAt } from '../../src/solver/route/breaks.js';
+import { sequenceLoad } from '../../src/solver/route/capacity.js';
+import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
+import { scheduleRoute } from '../../src/solver/route/schedule.js';
 import { buildProblem, clock, seededRandom } from '../support/problem-builder.js';
 import { DEPOT, east, leg, MIN, stopVisits } from './helpers.js';
 
@@ -26,8 +29,9 @@ function bruteForceLatestDeparture(problem: Problem, v: number, stops: number[])
   const seq = Int32Array.from(stops);
   const load = sequenceLoad(inst, seq);
   const departAt = (time: number): { end: number; lateness: number } | null => {
-    strict.vDepart0[v] = evaluator.departureAt(v, time);
-    return evaluator.evaluate(v, seq, seq.length, load) ? { end: evaluator.end, lateness: evaluator.lateness } : null;
+    strict.vDepart0[v] = departureAt(strict, v, time);
+    const route = evaluator.evaluate(v, seq, seq.length, load);
+    return route ? { end: route.end, lateness: route.lateness } : null;
   };
   const first = inst.vDepart0[v]!;
   const base = departAt(first);
@@ -35,7 +39,7 @@ function bruteForceLatestDeparture(problem: Problem, v: number, stops: number[])
   let best = first;
   for (let t = first + 1; t <= base.end; t++) {
     const r = departAt(t);
-    if (r && r.end === base.end && r.lateness === base.lateness) best = evaluator.departureAt(v, t);
+    if (r && r.end === base.end && r.lateness === base.lateness) best = departureAt(strict, v, t);
   }
   return best;
 }

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
 import { solve } from '../../src/solver/index.js';
-import { scheduleRoute } from '../../src/solver/route-eval.js';
+import { scheduleRoute } from '../../src/solver/route/schedule.js';
 import { buildProblem, clock, seededRandom, type StopSpec } from '../support/problem-builder.js';
 import { DEPOT, east, H, leg, MIN, reasonOf, stopVisits } from './helpers.js';
 

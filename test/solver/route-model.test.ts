@@ -3,7 +3,7 @@
  * evaluator the solver and the output layer share) and, where the rule is about choices, `solve`.
  */
 import { describe, expect, it } from 'vitest';
-import { scheduleRoute } from '../../src/solver/route-eval.js';
+import { scheduleRoute } from '../../src/solver/route/schedule.js';
 import { solve } from '../../src/solver/index.js';
 import { buildProblem, clock } from '../support/problem-builder.js';
 import { DEPOT, east, H, leg, MIN, reasonOf, servedStops, stopVisits, west } from './helpers.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/output/plan.js';
 import { solve } from '../../src/solver/index.js';
-import { scheduleRoute } from '../../src/solver/route-eval.js';
+import { scheduleRoute } from '../../src/solver/route/schedule.js';
 import { buildProblem, randomProblem } from '../support/problem-builder.js';
 import { DEPOT, east, H, MIN, reasonOf, servedStops, stopVisits, west } from './helpers.js';
 import { checkInvariants } from './invariants.js';

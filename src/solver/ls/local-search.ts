@@ -13,7 +13,7 @@
  */
 import type { SolverInstance } from '../instance.js';
 import type { Rng } from '../rng.js';
-import type { RouteEvaluator } from '../route-eval.js';
+import type { RouteEvaluator } from '../route/evaluator.js';
 import { nextStamp, type Solution } from '../solution.js';
 import { MoveEvaluator } from './move.js';
 import { segmentsApply } from './segments.js';

@@ -8,8 +8,9 @@
  * where permitted violations (lateness, overtime, overload) come before cost.
  */
 import type { SolverInstance } from '../instance.js';
-import { loadExceeds, type RouteEvaluator } from '../route-eval.js';
-import { ROUTE_KEY, type Solution } from '../solution.js';
+import { loadExceeds } from '../route/capacity.js';
+import type { RouteEvaluator } from '../route/evaluator.js';
+import type { Solution } from '../solution.js';
 import { RouteSegments, SegmentAcc, segmentsApply } from './segments.js';
 import { IMPROVEMENT_EPS } from '../params.js';
 
@@ -141,7 +142,7 @@ export class MoveEvaluator {
       for (let i = from; i < to; i++) load += inst.stopLoad[seq[i]! * dims + k]!;
       if (out >= 0) load -= inst.stopLoad[out * dims + k]!;
       const cap = inst.vCap[v * dims + k]!;
-      if (load > cap + 1e-9 * Math.max(1, Math.abs(cap))) return false;
+      if (loadExceeds(load, cap)) return false;
     }
     return true;
   }
@@ -153,8 +154,7 @@ export class MoveEvaluator {
 
   /** Objective weight of route v as it is now (cost, plus the route weight when routes are minimised). */
   currentValue(sol: Solution, v: number): number {
-    const used = sol.len[v]! > 0 && this.inst.minimizeRoutes ? ROUTE_KEY : 0;
-    return (this.fast ? this.segments.routeCost[v]! : sol.rCost[v]!) + used;
+    return (this.fast ? this.segments.routeCost[v]! : sol.rCost[v]!) + sol.costs.routeWeight(sol.len[v]! > 0);
   }
 
   /** Objective weight of a planned route; Infinity when it breaks a rule. Sets `planViolations`. */
@@ -178,7 +178,7 @@ export class MoveEvaluator {
     const cost = segments.finishRoute(acc, v);
     if (cost === Infinity) return Infinity;
     this.planViolations = 0;
-    return acc.stops > 0 && this.inst.minimizeRoutes ? cost + ROUTE_KEY : cost;
+    return cost + sol.costs.routeWeight(acc.stops > 0);
   }
 
   private exactPlanValue(sol: Solution, plan: RoutePlan): number {
@@ -197,11 +197,10 @@ export class MoveEvaluator {
     if (!inst.allowOverload) for (let k = 0; k < dims; k++) if (loadExceeds(load[k]!, inst.vCap[v * dims + k]!)) return Infinity;
     this.planViolations = 0;
     if (n === 0) return 0;
-    const evaluator = this.evaluator;
-    if (!evaluator.evaluate(v, this.evalSeq, n, load)) return Infinity;
-    this.planViolations = evaluator.lateness + evaluator.overtime + evaluator.overload;
-    const cost = inst.costIsDistance ? evaluator.distance : evaluator.working;
-    return inst.minimizeRoutes ? cost + ROUTE_KEY : cost;
+    const route = this.evaluator.evaluate(v, this.evalSeq, n, load);
+    if (!route) return Infinity;
+    this.planViolations = sol.costs.violations(route);
+    return sol.costs.routeCost(route) + sol.costs.routeWeight(true);
   }
 
   /**

@@ -12,6 +12,7 @@
  */
 import type { SolverInstance } from '../instance.js';
 import { FAR, TW_EPS } from '../params.js';
+import { loadExceeds } from '../route/capacity.js';
 import type { Solution } from '../solution.js';
 
 /** Whether the fast path applies to this instance. */
@@ -146,7 +147,7 @@ export class RouteSegments {
     if (acc.tw > TW_EPS) return Infinity;
     const dims = inst.dims;
     for (let k = 0; k < dims; k++) {
-      if (acc.load[k]! > inst.vCap[v * dims + k]! + 1e-9 * Math.max(1, Math.abs(inst.vCap[v * dims + k]!))) return Infinity;
+      if (loadExceeds(acc.load[k]!, inst.vCap[v * dims + k]!)) return Infinity;
     }
     return inst.costIsDistance ? acc.dist : acc.d;
   }

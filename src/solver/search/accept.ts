@@ -3,7 +3,7 @@
  * annealing on the level-4 cost, with a temperature that cools geometrically from T_START to
  * T_END arcs over the search.
  */
-import { compareUpperLevels, type ObjectiveValue } from '../objective.js';
+import type { CostEvaluator, ObjectiveValue } from '../cost.js';
 import { T_END, T_START, UNLIMITED_SCHEDULE_ITERATIONS } from '../params.js';
 import type { Rng } from '../rng.js';
 
@@ -21,7 +21,7 @@ export class Acceptance {
   constructor(
     private readonly arcCost: number,
     private readonly limits: ScheduleLimits,
-    private readonly minimizeRoutes: boolean,
+    private readonly costs: CostEvaluator,
     private readonly rng: Rng,
   ) {
     this.timeBudget = limits.deadline - limits.started;
@@ -42,7 +42,7 @@ export class Acceptance {
 
   /** Whether the search moves on from `current` to `candidate`; draws a random number only when levels 1–3 are equal. */
   accepts(candidate: ObjectiveValue, current: ObjectiveValue): boolean {
-    const upper = compareUpperLevels(candidate, current, this.minimizeRoutes);
+    const upper = this.costs.compareUpperLevels(candidate, current);
     return upper < 0 || (upper === 0 && candidate.cost < current.cost - this.temperature * Math.log(1 - this.rng.next()));
   }
 }

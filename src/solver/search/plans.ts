@@ -2,7 +2,7 @@
  * The three plans of the search: the accepted one (`current`), the one being changed
  * (`candidate`) and the best so far, kept in step route by route through the touched lists.
  */
-import { compareObjective, copyObjective, type ObjectiveValue } from '../objective.js';
+import { copyObjective, type CostEvaluator, type ObjectiveValue } from '../cost.js';
 import type { Solution } from '../solution.js';
 
 export class Plans {
@@ -17,15 +17,14 @@ export class Plans {
   /** Starts from `initial`, which becomes the current plan (it is changed in place). */
   constructor(
     initial: Solution,
-    private readonly minimizeRoutes: boolean,
-    balanceUnit: number,
+    private readonly costs: CostEvaluator,
   ) {
     this.current = initial;
     this.candidate = initial.clone();
     this.best = initial.clone();
     this.current.clearTouched();
     this.candidate.clearTouched();
-    this.currentObj = this.current.objective(balanceUnit);
+    this.currentObj = costs.objective(this.current);
     this.bestObj = copyObjective(this.currentObj);
   }
 
@@ -36,7 +35,7 @@ export class Plans {
     if (accepted) {
       current.copyRoutesFrom(candidate, changed);
       this.currentObj = candidateObj;
-      if (compareObjective(this.currentObj, this.bestObj, this.minimizeRoutes) < 0) {
+      if (this.costs.compare(this.currentObj, this.bestObj) < 0) {
         this.best.copyFrom(current);
         this.bestObj = copyObjective(this.currentObj);
         this.sinceImprovement = 0;

@@ -4,7 +4,7 @@
  * share of the search time.
  */
 import type { LocalSearch } from '../ls/local-search.js';
-import { compareObjective, type ObjectiveValue } from '../objective.js';
+import type { CostEvaluator, ObjectiveValue } from '../cost.js';
 import { EXACT_POLISH_SHARE } from '../params.js';
 import type { Solution } from '../solution.js';
 
@@ -14,8 +14,7 @@ export class Polisher {
   constructor(
     private readonly localSearch: LocalSearch | null,
     private readonly limits: { started: number; deadline: number },
-    private readonly minimizeRoutes: boolean,
-    private readonly balanceUnit: number,
+    private readonly costs: CostEvaluator,
   ) {
     this.timeBudget = limits.deadline - limits.started;
   }
@@ -24,9 +23,9 @@ export class Polisher {
   polish(candidate: Solution, bestObj: ObjectiveValue): ObjectiveValue {
     const localSearch = this.localSearch;
     const deadline = this.limits.deadline;
-    const candidateObj = candidate.objective(this.balanceUnit);
-    if (!localSearch || !(localSearch.fast || compareObjective(candidateObj, bestObj, this.minimizeRoutes) < 0)) return candidateObj;
+    const candidateObj = this.costs.objective(candidate);
+    if (!localSearch || !(localSearch.fast || this.costs.compare(candidateObj, bestObj) < 0)) return candidateObj;
     const budget = localSearch.fast ? deadline : Math.min(deadline, performance.now() + EXACT_POLISH_SHARE * this.timeBudget);
-    return localSearch.run(candidate, budget) > 0 ? candidate.objective(this.balanceUnit) : candidateObj;
+    return localSearch.run(candidate, budget) > 0 ? this.costs.objective(candidate) : candidateObj;
   }
 }

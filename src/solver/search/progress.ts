@@ -1,3 +1,4 @@
+import type { CostEvaluator } from '../cost.js';
 import type { SolverInstance } from '../instance.js';
 import type { Solution } from '../solution.js';
 import type { SolveProgress } from '../types.js';
@@ -6,7 +7,7 @@ import type { SolveProgress } from '../types.js';
 export class ProgressReport {
   constructor(
     private readonly inst: SolverInstance,
-    private readonly balanceUnit: number,
+    private readonly costs: CostEvaluator,
     private readonly started: number,
     private readonly onProgress: ((progress: SolveProgress) => void) | undefined,
   ) {}
@@ -22,7 +23,7 @@ export class ProgressReport {
       served,
       unserved: inst.nStops - served,
       routesUsed: best.routesUsed(),
-      cost: best.objective(this.balanceUnit).cost,
+      cost: this.costs.objective(best).cost,
     });
   }
 }

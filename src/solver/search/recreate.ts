@@ -7,7 +7,7 @@ import type { SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
 import { BLINK_RATE, GRANULAR_FLEET, GRANULAR_NEIGHBOURS, SORT_KEYS } from '../params.js';
 import type { Rng } from '../rng.js';
-import type { RouteEvaluator } from '../route-eval.js';
+import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
 
 export class Recreator {

@@ -5,7 +5,7 @@
 import type { SolverInstance } from '../instance.js';
 import { AVG_REMOVED, MAX_STRING } from '../params.js';
 import type { Rng } from '../rng.js';
-import type { RouteEvaluator } from '../route-eval.js';
+import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
 
 /** String removals around a random seed stop (SISR). */

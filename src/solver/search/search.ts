@@ -11,7 +11,7 @@ import type { Inserter } from '../insertion.js';
 import { LocalSearch } from '../ls/local-search.js';
 import { NEIGHBOURS, YIELD_EVERY_MS } from '../params.js';
 import { Rng } from '../rng.js';
-import type { RouteEvaluator } from '../route-eval.js';
+import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
 import { stopCriterionOf } from '../stop/index.js';
 import type { OperatorStats, SolveProgress, SolveResult } from '../types.js';
@@ -48,11 +48,11 @@ export async function search(
   limits: SearchLimits,
 ): Promise<SearchOutcome> {
   const inst = initial.inst;
-  const unit = inserter.balanceUnit;
+  const costs = initial.costs;
   const rng = new Rng(limits.seed);
   if (performance.now() >= limits.deadline && limits.maxIterations !== 0) return { best: initial, iterations: 0, stoppedBy: 'time' };
   const eligible = insertableStops(inst, evaluator);
-  const progress = new ProgressReport(inst, unit, limits.started, limits.onProgress);
+  const progress = new ProgressReport(inst, costs, limits.started, limits.onProgress);
   if (eligible.length === 0 || inst.nVehicles === 0 || limits.maxIterations === 0) {
     progress.report(initial, 0);
     return { best: initial, iterations: 0, stoppedBy: limits.maxIterations === 0 ? 'iterations' : 'complete' };
@@ -62,14 +62,14 @@ export async function search(
   // Exact pricing costs O(route) a move: on a large problem one full pass could take the whole
   // limit, so then only candidates that beat the best plan are polished, each within a budget.
   if (localSearch?.fast) localSearch.run(initial, limits.deadline);
-  const plans = new Plans(initial, inst.minimizeRoutes, unit);
-  const polisher = new Polisher(localSearch, limits, inst.minimizeRoutes, unit);
+  const plans = new Plans(initial, costs);
+  const polisher = new Polisher(localSearch, limits, costs);
   const neighbours = nearestNeighbours(inst, NEIGHBOURS);
   const k = Math.min(NEIGHBOURS, Math.max(0, inst.nStops - 1));
   const ruiner = new Ruiner(inst, neighbours, k, rng);
   const recreator = new Recreator(inst, inserter, evaluator, neighbours, k, eligible, rng);
   const arcCost = Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
-  const acceptance = new Acceptance(arcCost, limits, inst.minimizeRoutes, rng);
+  const acceptance = new Acceptance(arcCost, limits, costs, rng);
   const stop = stopCriterionOf(limits);
 
   let iterations = 0;
