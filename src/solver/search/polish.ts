@@ -1,7 +1,9 @@
 /**
  * Local search on recreated plans. With segment summaries every candidate is polished; with
  * exact pricing (O(route) a move) only those that already beat the best plan, each within a
- * share of the search time.
+ * share of the search time — except under an iteration limit, where a clock budget would make the
+ * plan depend on the machine's load (decisions.md: a seed and an iteration limit reproduce a plan);
+ * the time limit still bounds it there.
  */
 import type { LocalSearch } from '../ls/local-search.js';
 import type { CostEvaluator, ObjectiveValue } from '../cost.js';
@@ -9,14 +11,15 @@ import { EXACT_POLISH_SHARE } from '../params.js';
 import type { Solution } from '../solution.js';
 
 export class Polisher {
-  private readonly timeBudget: number;
+  /** How long one exact polish may run. */
+  private readonly budgetMs: number;
 
   constructor(
     private readonly localSearch: LocalSearch | null,
-    private readonly limits: { started: number; deadline: number },
+    private readonly limits: { started: number; deadline: number; maxIterations?: number | undefined },
     private readonly costs: CostEvaluator,
   ) {
-    this.timeBudget = limits.deadline - limits.started;
+    this.budgetMs = limits.maxIterations === undefined ? EXACT_POLISH_SHARE * (limits.deadline - limits.started) : Infinity;
   }
 
   /** Polishes `candidate` when worth it; answers its objective afterwards. */
@@ -25,7 +28,7 @@ export class Polisher {
     const deadline = this.limits.deadline;
     const candidateObj = this.costs.objective(candidate);
     if (!localSearch || !(localSearch.fast || this.costs.compare(candidateObj, bestObj) < 0)) return candidateObj;
-    const budget = localSearch.fast ? deadline : Math.min(deadline, performance.now() + EXACT_POLISH_SHARE * this.timeBudget);
+    const budget = localSearch.fast ? deadline : Math.min(deadline, performance.now() + this.budgetMs);
     return localSearch.run(candidate, budget) > 0 ? this.costs.objective(candidate) : candidateObj;
   }
 }
