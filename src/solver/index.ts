@@ -46,6 +46,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     seed: options.seed ?? 0,
     maxIterations: options.maxIterations,
     maxNoImprove: options.maxNoImprove,
+    operatorStats: options.operatorStats,
     signal: options.signal,
     onProgress: options.onProgress,
   });

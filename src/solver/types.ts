@@ -15,6 +15,8 @@ export interface SolveOptions {
   onProgress?: (progress: SolveProgress) => void;
   /** Aborting returns the best plan found so far. */
   signal?: AbortSignal;
+  /** Count the local search's moves per operator into `stats.operators` (`npm run bench -- --stats`); off by default, since counting costs time in the hottest loop. */
+  operatorStats?: boolean;
 }
 
 export interface SolveProgress {

@@ -17,6 +17,8 @@ export interface InstanceBenchOptions {
   seed: number;
   threads: number;
   maxIterations: number | null;
+  /** Count local-search moves per operator (`--stats`). */
+  operatorStats: boolean;
 }
 
 /** The set's instances whose names start with one of `filters` (case-insensitive), at most `limit`. */
@@ -48,6 +50,7 @@ export async function benchInstance(
       timeLimitMs: options.timeLimitMs,
       seed: options.seed,
       threads: options.threads,
+      operatorStats: options.operatorStats,
       ...(options.maxIterations === null ? {} : { maxIterations: options.maxIterations }),
     });
   } catch (error) {

@@ -37,7 +37,13 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
     const result = await benchInstance(
       args.set,
       entry,
-      { timeLimitMs: args.timeSeconds * 1000, seed: args.seed, threads: args.threads, maxIterations: args.iterations },
+      {
+        timeLimitMs: args.timeSeconds * 1000,
+        seed: args.seed,
+        threads: args.threads,
+        maxIterations: args.iterations,
+        operatorStats: args.stats,
+      },
       bks,
     );
     results.push(result);

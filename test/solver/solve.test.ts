@@ -198,7 +198,7 @@ describe('stopping and reproducibility', () => {
 
   it('per-operator counters: every local-search operator, tries at least its improvements; not in the JSON plan', async () => {
     const problem = randomProblem(14, { stops: 60, vehicles: 5 });
-    const result = await solve(problem, { timeLimitMs: 60_000, seed: 0, maxIterations: 50 });
+    const result = await solve(problem, { timeLimitMs: 60_000, seed: 0, maxIterations: 50, operatorStats: true });
     const operators = result.stats.operators ?? [];
     expect(operators.map((op) => op.name)).toEqual(['relocate', 'swap', '2-opt*', '2-opt', 'or-opt-2', 'or-opt-3', 'empty-route']);
     for (const op of operators) {
@@ -208,6 +208,12 @@ describe('stopping and reproducibility', () => {
     expect(operators.reduce((sum, op) => sum + op.tries, 0)).toBeGreaterThan(0);
     expect(operators.reduce((sum, op) => sum + op.improvements, 0)).toBeGreaterThan(0);
     expect(JSON.stringify(buildPlan(problem, result))).not.toContain('operators');
+  });
+
+  it('per-operator counters are off unless asked for (counting costs time in the hottest loop)', async () => {
+    const problem = randomProblem(14, { stops: 60, vehicles: 5 });
+    const result = await solve(problem, { timeLimitMs: 60_000, seed: 0, maxIterations: 50 });
+    expect(result.stats.operators).toBeUndefined();
   });
 
   it('maxNoImprove stops the search', async () => {

@@ -48,8 +48,8 @@ export class LocalSearch {
   private readonly emptyOfClass: Int32Array;
   private readonly classCount: number;
   readonly stats: LocalSearchStats = { moves: 0, rejectedByExact: 0 };
-  /** Per operator; the last entry counts the moves into an empty route. */
-  readonly counters: OperatorCounters;
+  /** Per operator, when asked for; the last entry counts the moves into an empty route. */
+  readonly counters: OperatorCounters | null;
 
   /**
    * Null when balancing is on (its spread penalty is not a sum over routes, which moves price),
@@ -57,10 +57,10 @@ export class LocalSearch {
    * O(route) pricing starves the ruin-and-recreate (5,000 stops with breaks: 17 iterations
    * instead of ~2,200 in 10 s, and a worse plan).
    */
-  static create(inst: SolverInstance, evaluator: RouteEvaluator, rng: Rng, k = LS_NEIGHBOURS): LocalSearch | null {
+  static create(inst: SolverInstance, evaluator: RouteEvaluator, rng: Rng, countOperators = false, k = LS_NEIGHBOURS): LocalSearch | null {
     if (inst.balance !== 'none' || inst.nStops < 2 || inst.nVehicles === 0) return null;
     if (!segmentsApply(inst) && inst.nStops > EXACT_MAX_STOPS) return null;
-    return new LocalSearch(inst, evaluator, rng, k);
+    return new LocalSearch(inst, evaluator, rng, k, countOperators);
   }
 
   get fast(): boolean {
@@ -72,11 +72,12 @@ export class LocalSearch {
     private readonly evaluator: RouteEvaluator,
     private readonly rng: Rng,
     k: number,
+    countOperators: boolean,
   ) {
     this.inst = inst;
     this.moves = new MoveEvaluator(inst, evaluator);
     this.operators = [new RelocateString(1), new Swap(), new TwoOptStar(), new TwoOpt(), new RelocateString(2), new RelocateString(3)];
-    this.counters = new OperatorCounters([...this.operators.map((op) => op.name), 'empty-route']);
+    this.counters = countOperators ? new OperatorCounters([...this.operators.map((op) => op.name), 'empty-route']) : null;
     this.neighbours = granularNeighbours(inst, k);
     this.k = Math.min(k, Math.max(0, inst.nStops - 1));
     this.lastTested = new Float64Array(inst.nStops).fill(-1);
@@ -95,6 +96,7 @@ export class LocalSearch {
    * are examined (every stop on the first run).
    */
   run(sol: Solution, deadline = Infinity): number {
+    if (!this.counters) return this.improve(sol, deadline);
     const started = performance.now();
     const applied = this.improve(sol, deadline);
     this.counters.addRunTime(performance.now() - started);
@@ -188,10 +190,10 @@ export class LocalSearch {
     if (rx !== ru) moves.prepare(sol, rx);
     const { operators, counters } = this;
     for (let op = 0; op < operators.length; op++) {
-      counters.start(op, moves.priced);
+      counters?.start(op, moves.priced);
       const count = operators[op]!.find(sol, moves, u, x);
       const applied = count > 0 && this.commit(sol, count);
-      counters.finish(op, moves.priced, applied);
+      counters?.finish(op, moves.priced, applied);
       if (applied) return true;
     }
     return false;
@@ -201,10 +203,12 @@ export class LocalSearch {
   private tryEmptyRoute(sol: Solution, u: number): boolean {
     const ru = sol.routeOf[u]!;
     if (sol.len[ru]! <= 1) return false;
+    const counters = this.counters;
+    if (!counters) return this.moveIntoEmptyRoute(sol, u, ru);
     const op = this.operators.length;
-    this.counters.start(op, this.moves.priced);
+    counters.start(op, this.moves.priced);
     const applied = this.moveIntoEmptyRoute(sol, u, ru);
-    this.counters.finish(op, this.moves.priced, applied);
+    counters.finish(op, this.moves.priced, applied);
     return applied;
   }
 

@@ -51,13 +51,6 @@ export function storeState(
   to[b + PREV_LOC] = prevLoc;
 }
 
-/** Copies state number `fromPos` of `from` into state number `toPos` of `to`. */
-export function copyState(from: Float64Array, fromPos: number, to: Float64Array, toPos: number): void {
-  const a = fromPos * STATE_SIZE;
-  const b = toPos * STATE_SIZE;
-  for (let k = 0; k < STATE_SIZE; k++) to[b + k] = from[a + k]!;
-}
-
 /**
  * Forward states of a route before each position (and after the last), from the pass that
  * departs at the earliest departure. Lets an insertion be evaluated from its position onward.
@@ -79,14 +72,5 @@ export class RouteCache {
   copyFrom(other: RouteCache, size: number): void {
     this.ensure(size);
     this.states.set(other.states.subarray(0, size * STATE_SIZE));
-  }
-
-  /** Reads the state before position `pos` into `state`. */
-  read(pos: number, state: ForwardState): void {
-    copyState(this.states, pos, state, 0);
-  }
-
-  write(pos: number, state: ForwardState): void {
-    copyState(state, 0, this.states, pos);
   }
 }

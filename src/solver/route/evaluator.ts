@@ -26,6 +26,7 @@ import {
   PREV_LOC,
   READY,
   SERVICE,
+  STATE_SIZE,
   startState,
   storeState,
   WAIT,
@@ -35,7 +36,7 @@ import { overloadOf } from './capacity.js';
 import { latestDepartureBound } from './flexible-start.js';
 import type { Pass, PassTrace } from './pass.js';
 import { RouteWindows } from './route-windows.js';
-import { chooseStart, serviceDuration, serviceStart, ServiceChoice } from './windows.js';
+import { chooseStart, serviceDuration, ServiceChoice } from './windows.js';
 
 /** The figures of an evaluated route. One object per evaluator, overwritten by each evaluation. */
 export class RouteResult {
@@ -58,6 +59,9 @@ export class RouteEvaluator {
   private readonly pass: Pass = { v: 0, seq: new Int32Array(0), len: 0, from: 0, prefix: null, record: null };
   /** The forward state of the running pass; after it, the state after the last stop plus the end leg. */
   private readonly state = newState();
+  /** Where the running pass read its first state: `state`, or a prefix cache's states at `passSourceBase`. */
+  private passSource: Float64Array = this.state;
+  private passSourceBase = 0;
   /** End of the last forward pass. */
   private passEnd = 0;
   private readonly trace: PassTrace;
@@ -237,15 +241,18 @@ export class RouteEvaluator {
     const st = this.state;
     const trace = this.trace;
     const from = this.startPass(depart);
-    // The state in locals while the pass runs: the hottest loop of the solver.
-    let ready = st[READY]!;
-    let wait = st[WAIT]!;
-    let minSlack = st[MIN_SLACK]!;
-    let late = st[LATE]!;
-    let dsum = st[DIST]!;
-    let drv = st[DRIVE]!;
-    let svc = st[SERVICE]!;
-    let prevLoc = st[PREV_LOC]! | 0;
+    // The state in locals while the pass runs (the hottest loop of the solver), read straight
+    // from the prefix cache when continuing one.
+    const src = this.passSource;
+    const b = this.passSourceBase;
+    let ready = src[b + READY]!;
+    let wait = src[b + WAIT]!;
+    let minSlack = src[b + MIN_SLACK]!;
+    let late = src[b + LATE]!;
+    let dsum = src[b + DIST]!;
+    let drv = src[b + DRIVE]!;
+    let svc = src[b + SERVICE]!;
+    let prevLoc = src[b + PREV_LOC]! | 0;
     for (let i = from; i < len; i++) {
       if (record) storeState(record.states, i, ready, wait, minSlack, late, dsum, drv, svc, prevLoc);
       const s = seq[i]!;
@@ -260,13 +267,18 @@ export class RouteEvaluator {
         // One window, no breaks: the common case, and `ServiceChoice.inWindow` written inline
         // because the call costs measurably here.
         windowEnd = inst.winEnd[w0]!;
-        start = serviceStart(inst, v, w0, arrival, d);
+        // Without breaks, serviceStart is the later of arrival and the window's start.
+        const ws = inst.winStart[w0]!;
+        start = arrival > ws ? arrival : ws;
         lt = start + d - windowEnd;
         if (lt <= 0) lt = 0;
         else if (lt > inst.stopMaxLate[s]!) return false;
         trace.win[i] = w0;
       } else {
-        const c = this.serviceAt(v, s, i, arrival, d);
+        // serviceAt written out: one call less on the path of every stop with breaks or several windows.
+        const c = this.forced
+          ? this.choice.inWindow(inst, v, this.forcedWin[i]!, arrival, d, inst.stopMaxLate[s]!)
+          : chooseStart(inst, v, s, arrival, d, this.choice);
         if (!c) return false;
         ({ start, late: lt, windowEnd } = c);
         trace.win[i] = c.win;
@@ -282,33 +294,31 @@ export class RouteEvaluator {
       ready = start + d;
       prevLoc = loc;
     }
-    // `storeState` written out: a call here, once per evaluation, cost measurably.
-    st[READY] = ready;
-    st[WAIT] = wait;
-    st[MIN_SLACK] = minSlack;
-    st[LATE] = late;
-    st[DIST] = dsum;
-    st[DRIVE] = drv;
-    st[SERVICE] = svc;
-    st[PREV_LOC] = prevLoc;
+    if (record) storeState(record.states, len, ready, wait, minSlack, late, dsum, drv, svc, prevLoc);
+    storeState(st, 0, ready, wait, minSlack, late, dsum, drv, svc, prevLoc);
     return this.finishPass(breaks);
   }
 
-  /** Sets `state` to where the pass begins: the prefix's state at `pass.from`, or the start. Returns that position. */
+  /**
+   * Points `passSource` at the state where the pass begins: the prefix's state at `pass.from`,
+   * or the start (in `state`). Returns that position.
+   */
   private startPass(depart: number): number {
     const pass = this.pass;
     if (pass.from > 0 && pass.prefix) {
-      pass.prefix.read(pass.from, this.state);
+      this.passSource = pass.prefix.states;
+      this.passSourceBase = pass.from * STATE_SIZE;
       return pass.from;
     }
     startState(this.state, depart, this.inst.vStartLoc[pass.v]!);
+    this.passSource = this.state;
+    this.passSourceBase = 0;
     return 0;
   }
 
-  /** Stores the state after the last stop when recording, then adds the end leg. */
+  /** Adds the end leg to the state after the last stop. */
   private finishPass(breaks: boolean): true {
-    const { v, len, record } = this.pass;
-    if (record) record.write(len, this.state);
+    const v = this.pass.v;
     this.passEnd = this.endLeg(v, breaks);
     return true;
   }

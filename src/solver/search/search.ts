@@ -31,6 +31,7 @@ export interface SearchLimits {
   maxNoImprove?: number | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: SolveProgress) => void) | undefined;
+  operatorStats?: boolean | undefined;
 }
 
 export interface SearchOutcome {
@@ -58,7 +59,7 @@ export async function search(
     return { best: initial, iterations: 0, stoppedBy: limits.maxIterations === 0 ? 'iterations' : 'complete' };
   }
 
-  const localSearch = LocalSearch.create(inst, evaluator, rng);
+  const localSearch = LocalSearch.create(inst, evaluator, rng, limits.operatorStats === true);
   // Exact pricing costs O(route) a move: on a large problem one full pass could take the whole
   // limit, so then only candidates that beat the best plan are polished, each within a budget.
   if (localSearch?.fast) localSearch.run(initial, limits.deadline);
@@ -86,7 +87,7 @@ export async function search(
     }
     if (stoppedBy !== null) {
       progress.report(plans.best, iterations);
-      return { best: plans.best, iterations, stoppedBy, operators: localSearch?.counters.snapshot() };
+      return { best: plans.best, iterations, stoppedBy, operators: localSearch?.counters?.snapshot() };
     }
     acceptance.cool(iterations, now);
     iterations++;
