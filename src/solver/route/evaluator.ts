@@ -233,14 +233,24 @@ export class RouteEvaluator {
    * `passEnd`. False when a window or lateness bound is broken.
    */
   private run(depart: number): boolean {
+    return this.walk(this.startPass(depart));
+  }
+
+  /**
+   * The stops of the forward pass from position `from` on, from the state `startPass` pointed
+   * at, into `state`. Kept apart from the pass's setup and end leg so that V8's inlining
+   * budget for this loop goes to the calls inside it.
+   */
+  private walk(from: number): boolean {
     const inst = this.inst;
     const { v, seq, len, record } = this.pass;
     const N = inst.nLoc;
     const dur = inst.vDur[v]!;
     const breaks = hasBreaks(inst, v);
-    const st = this.state;
-    const trace = this.trace;
-    const from = this.startPass(depart);
+    // Hoisted: the calls in the loop would otherwise make V8 reload them at every stop.
+    const { stopLoc, winOffset, winStart, winEnd, stopMaxLate, dist } = inst;
+    const { win: traceWin, start: traceStart } = this.trace;
+    const recorded = record ? record.states : null;
     // The state in locals while the pass runs (the hottest loop of the solver), read straight
     // from the prefix cache when continuing one.
     const src = this.passSource;
@@ -254,49 +264,50 @@ export class RouteEvaluator {
     let svc = src[b + SERVICE]!;
     let prevLoc = src[b + PREV_LOC]! | 0;
     for (let i = from; i < len; i++) {
-      if (record) storeState(record.states, i, ready, wait, minSlack, late, dsum, drv, svc, prevLoc);
+      if (recorded) storeState(recorded, i, ready, wait, minSlack, late, dsum, drv, svc, prevLoc);
       const s = seq[i]!;
-      const loc = inst.stopLoc[s]!;
+      const loc = stopLoc[s]!;
       const leg = dur[prevLoc * N + loc]!;
       const arrival = breaks ? drive(inst, v, ready, leg) : ready + leg;
       // The previous location is a stop's at every position but the first.
       const d = serviceDuration(inst, s, i > 0 ? prevLoc : -1);
-      const w0 = inst.winOffset[s]!;
+      const w0 = winOffset[s]!;
       let start: number, lt: number, windowEnd: number;
-      if (!breaks && inst.winOffset[s + 1]! - w0 === 1) {
+      if (!breaks && winOffset[s + 1]! - w0 === 1) {
         // One window, no breaks: the common case, and `ServiceChoice.inWindow` written inline
         // because the call costs measurably here.
-        windowEnd = inst.winEnd[w0]!;
+        windowEnd = winEnd[w0]!;
         // Without breaks, serviceStart is the later of arrival and the window's start.
-        const ws = inst.winStart[w0]!;
+        const ws = winStart[w0]!;
         start = arrival > ws ? arrival : ws;
         lt = start + d - windowEnd;
         if (lt <= 0) lt = 0;
-        else if (lt > inst.stopMaxLate[s]!) return false;
-        trace.win[i] = w0;
+        else if (lt > stopMaxLate[s]!) return false;
+        traceWin[i] = w0;
       } else {
         // serviceAt written out: one call less on the path of every stop with breaks or several windows.
         const c = this.forced
-          ? this.choice.inWindow(inst, v, this.forcedWin[i]!, arrival, d, inst.stopMaxLate[s]!)
+          ? this.choice.inWindow(inst, v, this.forcedWin[i]!, arrival, d, stopMaxLate[s]!)
           : chooseStart(inst, v, s, arrival, d, this.choice);
         if (!c) return false;
         ({ start, late: lt, windowEnd } = c);
-        trace.win[i] = c.win;
+        traceWin[i] = c.win;
       }
-      trace.start[i] = start;
+      traceStart[i] = start;
       wait += start - arrival;
       const slack = lt > 0 ? 0 : windowEnd - d - start;
       if (wait + slack < minSlack) minSlack = wait + slack;
       late += lt;
-      dsum += inst.dist[prevLoc * N + loc]!;
+      dsum += dist[prevLoc * N + loc]!;
       drv += leg;
       svc += d;
       ready = start + d;
       prevLoc = loc;
     }
-    if (record) storeState(record.states, len, ready, wait, minSlack, late, dsum, drv, svc, prevLoc);
-    storeState(st, 0, ready, wait, minSlack, late, dsum, drv, svc, prevLoc);
-    return this.finishPass(breaks);
+    if (recorded) storeState(recorded, len, ready, wait, minSlack, late, dsum, drv, svc, prevLoc);
+    storeState(this.state, 0, ready, wait, minSlack, late, dsum, drv, svc, prevLoc);
+    this.passEnd = this.endLeg(v, prevLoc, ready);
+    return true;
   }
 
   /**
@@ -316,23 +327,19 @@ export class RouteEvaluator {
     return 0;
   }
 
-  /** Adds the end leg to the state after the last stop. */
-  private finishPass(breaks: boolean): true {
-    const v = this.pass.v;
-    this.passEnd = this.endLeg(v, breaks);
-    return true;
-  }
-
-  /** Adds the leg to the end location to `state`; returns the route's end. */
-  private endLeg(v: number, breaks: boolean): number {
+  /**
+   * Adds the leg from `prevLoc` to the end location to `state`; returns the route's end.
+   * Given the last location and ready time from the pass's locals: read back from `state`,
+   * they cost measurably per evaluation.
+   */
+  private endLeg(v: number, prevLoc: number, ready: number): number {
     const inst = this.inst;
     const st = this.state;
     const endLoc = inst.vEndLoc[v]!;
-    if (endLoc < 0) return st[READY]!;
-    const prevLoc = st[PREV_LOC]!;
+    if (endLoc < 0) return ready;
     const leg = inst.vDur[v]![prevLoc * inst.nLoc + endLoc]!;
     st[DIST]! += inst.dist[prevLoc * inst.nLoc + endLoc]!;
     st[DRIVE]! += leg;
-    return breaks ? drive(inst, v, st[READY]!, leg) : st[READY]! + leg;
+    return hasBreaks(inst, v) ? drive(inst, v, ready, leg) : ready + leg;
   }
 }
