@@ -26,10 +26,15 @@ export async function solve(problem: Problem, options: SolveOptions): Promise<So
   return (await solveOnce(problem, options)).result;
 }
 
+/** The wall-clock bound in milliseconds; a missing, zero or non-finite limit means none. */
+export function timeLimitOf(options: Pick<SolveOptions, 'timeLimitMs'>): number {
+  return Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0 ? options.timeLimitMs : Infinity;
+}
+
 /** One search on the calling thread; also answers the objective of its plan (for picking among threads). */
 export async function solveOnce(problem: Problem, options: SolveOptions): Promise<{ result: SolveResult; objective: ObjectiveValue }> {
   const started = performance.now();
-  const limit = Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0 ? options.timeLimitMs : Infinity;
+  const limit = timeLimitOf(options);
   const inst = instanceOf(problem);
   const evaluator = new RouteEvaluator(inst);
   const costs = new CostEvaluator(inst);

@@ -10,7 +10,7 @@
 import { ExitCode, RouteplanError } from '../errors.js';
 import type { Problem } from '../model/problem.js';
 import { bestResult, combineProgress, seedOf, type SearchOutcome } from '../solver/best-of.js';
-import { solveOnce } from '../solver/index.js';
+import { solveOnce, timeLimitOf } from '../solver/index.js';
 import type { SolveOptions, SolveProgress, SolveResult } from '../solver/types.js';
 import type { PlainSolveOptions, SearchTask } from './protocol.js';
 import { WorkerThread } from './thread.js';
@@ -126,10 +126,6 @@ function runTogether(
     };
     return worker.run<SearchOutcome>(task, onProgress ? forward : undefined);
   });
-}
-
-function timeLimitOf(options: PlainSolveOptions): number {
-  return Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0 ? options.timeLimitMs : Infinity;
 }
 
 /** Each distinct, transferable buffer behind the travel matrices (views may share one). */
