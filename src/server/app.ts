@@ -1,5 +1,5 @@
 /**
- * The HTTP service on plain node:http. Its surface is seven routes, so a router table is enough;
+ * The HTTP service on plain node:http. Its surface is eight routes, so a router table is enough;
  * a framework would add dependencies (and their updates) for nothing the service needs.
  *
  * Routes (every one but /healthz needs `Authorization: Bearer <key>` when keys are configured):
