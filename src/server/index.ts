@@ -89,7 +89,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     log,
   );
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
-  const projects = new ProjectService(store, (id) => `${publicUrl}/projects/${id}`, log);
+  const projects = new ProjectService(store, (id) => `${publicUrl}/projects/${id}`, log, actions.optimizations);
   const sessions = new SessionService(store, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
   const webRoot = options.webRoot ?? defaultWebRoot();
   if (!isWebBuilt(webRoot))

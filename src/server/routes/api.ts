@@ -21,6 +21,7 @@ export function registerApi(app: FastifyInstance, ctx: AppContext): void {
   addPath(app, '/schedules', { POST: on(createSchedule) });
   addPath(app, `/v2/schedules/${idParam('id')}`, { GET: on(getAction) });
   addPath(app, `/v2/schedules/${idParam('id')}/solution`, { GET: on(getSolution) });
+  addPath(app, `/v2/schedules/${idParam('id')}/cancel`, { POST: on(cancelAction) });
   addPath(app, '/v1.0/project', { POST: on(createProject) });
   addPath(app, '/v1.0/projects', { GET: on(listProjects) });
   addPath(app, `/v1.0/project/${idParam('id')}`, { GET: on(getProject) });
@@ -75,6 +76,16 @@ async function getSolution(ctx: AppContext, call: ApiCall): Promise<void> {
   throw new HttpError(409, 'not_ready', 'the action is still pending; poll GET /v2/schedules/{actionUuid}', [], {
     'retry-after': '1',
   });
+}
+
+async function cancelAction(ctx: AppContext, call: ApiCall): Promise<void> {
+  const cancel = await ctx.actions.cancel(call.owner, call.id);
+  if (cancel.outcome === 'not_found') throw actionNotFound(call.id);
+  call.notes.actionId = call.id;
+  if (cancel.outcome === 'not_cancellable') {
+    throw new HttpError(409, 'not_cancellable', `the action already ended (${cancel.status}); only a pending action can be cancelled`);
+  }
+  sendJson(call.reply, 200, cancel.record);
 }
 
 async function createProject(ctx: AppContext, call: ApiCall): Promise<void> {
