@@ -2,17 +2,21 @@
  * Actions: one asynchronous solve each (`schedule` for POST /schedules, `optimize` for a project).
  * An action is written to disk as `pending` before it is acknowledged, and is rewritten when it
  * starts and when it ends, so that every acknowledged action survives a crash and runs again.
+ * A cancel ends it as `failed` with the code `cancelled`, on disk too, so it never runs again.
  */
 import { randomUUID } from 'node:crypto';
 import type { ErrorBody, Warning } from '../errors.js';
 import type { DocumentKind } from '../input/index.js';
 import type { Plan } from '../output/plan-types.js';
+import type { SolveProgress } from '../solver/types.js';
+import { ActionIndex, type ActionProgress, type ActionStatus } from './action-index.js';
+import type { Optimizations } from './projects.js';
 import type { JsonStore } from './store.js';
 import type { JobQueue } from './queue.js';
 import { JobAbortedError, type SolveRunner } from './solve-runner.js';
 import type { SolveJob } from './job.js';
 
-export type ActionStatus = 'pending' | 'finished' | 'failed';
+export type { ActionStatus } from './action-index.js';
 export type ActionName = 'schedule' | 'optimize';
 
 /** What GET /v2/schedules/{actionUuid} answers. */
@@ -29,6 +33,8 @@ export interface ActionRecord {
   warnings?: Warning[];
   solution?: Plan;
   error?: ErrorBody['error'];
+  /** While pending and once the solver reported: its best plan so far (never stored). */
+  progress?: ActionProgress;
 }
 
 /** The file on disk: the public record plus what is needed to run it again, never shown. */
@@ -59,9 +65,23 @@ export interface NewAction {
 
 const MAX_ATTEMPTS = 3;
 
+const CANCELLED: ErrorBody['error'] = { code: 'cancelled', message: 'the optimization was cancelled', details: [] };
+
+/** What a cancel found: the cancelled record, or why there was nothing to cancel. */
+export type CancelOutcome =
+  { outcome: 'cancelled'; record: ActionRecord } | { outcome: 'not_found' } | { outcome: 'not_cancellable'; status: ActionStatus };
+
 export class ActionService {
-  private readonly owners = new Map<string, string>();
-  private readonly abortRunning = new AbortController();
+  private readonly index = new ActionIndex();
+  /** Pending actions (waiting or running), one object each, so a cancel and the run change the same record. */
+  private readonly live = new Map<string, StoredAction>();
+  /**
+   * Per running action, what stops its solve: a cancel (which has failed the record first) or a
+   * shutdown (which leaves it pending); the record's status tells the run which one it was.
+   */
+  private readonly stoppers = new Map<string, AbortController>();
+  private interrupted = false;
+  private recovered: StoredAction[] = [];
 
   constructor(
     private readonly store: JsonStore,
@@ -71,16 +91,20 @@ export class ActionService {
     private readonly log: (event: Record<string, unknown>) => void,
   ) {}
 
-  private recovered: StoredAction[] = [];
+  /** Each project's optimize actions, status current (for the project records). */
+  get optimizations(): Optimizations {
+    return this.index;
+  }
 
   /** Loads every stored action (so polls find them) and remembers the ones still pending. */
   async recover(): Promise<{ total: number; pending: number }> {
     const { records, unreadable } = await this.store.readAll<StoredAction>('actions');
     for (const bad of unreadable) this.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
-    for (const stored of records) this.owners.set(stored.record.actionUuid, stored.owner);
+    for (const stored of records) this.index.add(stored.owner, stored.record);
     this.recovered = records
       .filter((stored) => stored.record.status === 'pending')
       .sort((a, b) => a.record.created_at.localeCompare(b.record.created_at));
+    for (const stored of this.recovered) this.live.set(stored.record.actionUuid, stored);
     return { total: records.length, pending: this.recovered.length };
   }
 
@@ -89,11 +113,15 @@ export class ActionService {
     const pending = this.recovered;
     this.recovered = [];
     for (const stored of pending) {
+      if (stored.record.status !== 'pending') continue;
       if (stored.attempts >= MAX_ATTEMPTS) {
-        await this.fail(stored, {
-          code: 'too_many_attempts',
-          message: `the solve was interrupted ${stored.attempts} times without finishing`,
-          details: [],
+        await this.end(stored, {
+          status: 'failed',
+          error: {
+            code: 'too_many_attempts',
+            message: `the solve was interrupted ${stored.attempts} times without finishing`,
+            details: [],
+          },
         });
         continue;
       }
@@ -121,43 +149,80 @@ export class ActionService {
       reservation.cancel();
       throw error;
     }
-    this.owners.set(record.actionUuid, request.owner);
+    this.index.add(request.owner, record);
+    this.live.set(record.actionUuid, stored);
     reservation.start(() => this.execute(stored));
     return record;
   }
 
-  /** The action if it exists and belongs to `owner`; null otherwise (so others get a 404). */
+  /** The action if it exists and belongs to `owner`, with its progress while it runs; null otherwise (so others get a 404). */
   async get(owner: string, actionUuid: string): Promise<ActionRecord | null> {
-    if (this.owners.get(actionUuid) !== owner) return null;
-    const stored = await this.store.read<StoredAction>('actions', actionUuid);
-    return stored && stored.owner === owner ? stored.record : null;
+    if (this.index.ownerOf(actionUuid) !== owner) return null;
+    const stored = this.live.get(actionUuid) ?? (await this.store.read<StoredAction>('actions', actionUuid));
+    if (!stored || stored.owner !== owner) return null;
+    const progress = this.index.progressOf(actionUuid);
+    return progress && stored.record.status === 'pending' ? { ...stored.record, progress } : stored.record;
+  }
+
+  /** Ends a pending action as failed/cancelled: a waiting one never runs, a running one has its solve stopped. */
+  async cancel(owner: string, actionUuid: string): Promise<CancelOutcome> {
+    const existing = await this.get(owner, actionUuid);
+    if (!existing) return { outcome: 'not_found' };
+    const stored = this.live.get(actionUuid);
+    if (!stored || stored.record.status !== 'pending') return { outcome: 'not_cancellable', status: existing.status };
+    const running = this.stoppers.get(actionUuid);
+    // The record is failed before the solve is stopped, so that the run, seeing it end, leaves it so.
+    const written = this.end(stored, { status: 'failed', error: CANCELLED });
+    running?.abort();
+    await written;
+    this.log({ event: 'solve_cancelled', action_id: actionUuid, was: running ? 'running' : 'waiting' });
+    return { outcome: 'cancelled', record: stored.record };
   }
 
   /** Interrupts running solves; their actions stay pending on disk and run again at the next start. */
   interruptRunning(): void {
-    this.abortRunning.abort();
+    this.interrupted = true;
+    for (const stopper of this.stoppers.values()) stopper.abort();
   }
 
   private async execute(stored: StoredAction): Promise<void> {
+    const id = stored.record.actionUuid;
+    // Cancelled while it waited.
+    if (stored.record.status !== 'pending') return;
+    const stopper = new AbortController();
+    if (this.interrupted) stopper.abort();
+    this.stoppers.set(id, stopper);
+    try {
+      await this.runOnce(stored, stopper.signal);
+    } finally {
+      this.stoppers.delete(id);
+      this.index.clearProgress(id);
+    }
+  }
+
+  private async runOnce(stored: StoredAction, signal: AbortSignal): Promise<void> {
     const id = stored.record.actionUuid;
     stored.attempts += 1;
     stored.record = { ...stored.record, started_at: new Date().toISOString(), updated_at: new Date().toISOString() };
     await this.store.write('actions', id, stored);
     this.log({ event: 'solve_started', action_id: id, attempt: stored.attempts });
     const startedAt = Date.now();
+    const onProgress = (progress: SolveProgress): void => this.index.setProgress(id, progress);
     try {
-      const outcome = await this.runner.run(this.jobOf(stored), this.abortRunning.signal);
-      if (outcome.ok) await this.finish(stored, outcome.plan);
-      else await this.fail(stored, outcome.error);
+      const outcome = await this.runner.run(this.jobOf(stored), signal, onProgress);
+      // A cancel ended the action while it ran; its outcome, if any, is not wanted.
+      if (stored.record.status !== 'pending') return;
+      await this.end(stored, outcome.ok ? { status: 'finished', solution: outcome.plan } : { status: 'failed', error: outcome.error });
       this.log({ event: 'solve_ended', action_id: id, status: stored.record.status, duration_ms: Date.now() - startedAt });
     } catch (error) {
+      if (stored.record.status !== 'pending') return;
       if (error instanceof JobAbortedError) {
         stored.attempts -= 1;
         await this.store.write('actions', id, stored);
         this.log({ event: 'solve_interrupted', action_id: id });
         return;
       }
-      await this.fail(stored, { code: 'internal_error', message: (error as Error).message, details: [] });
+      await this.end(stored, { status: 'failed', error: { code: 'internal_error', message: (error as Error).message, details: [] } });
     }
   }
 
@@ -172,15 +237,22 @@ export class ActionService {
     };
   }
 
-  private finish(stored: StoredAction, plan: Plan): Promise<void> {
+  /**
+   * Finishes or fails the action: the record changes at once (every reader sees it from now on),
+   * then it is written; it stays among the live ones until the write is done, so a read cannot
+   * find the older file meanwhile.
+   */
+  private async end(
+    stored: StoredAction,
+    ending: { status: 'finished'; solution: Plan } | { status: 'failed'; error: ErrorBody['error'] },
+  ): Promise<void> {
     const now = new Date().toISOString();
-    stored.record = { ...stored.record, status: 'finished', solution: plan, finished_at: now, updated_at: now };
-    return this.store.write('actions', stored.record.actionUuid, stored);
-  }
-
-  private fail(stored: StoredAction, error: ErrorBody['error']): Promise<void> {
-    const now = new Date().toISOString();
-    stored.record = { ...stored.record, status: 'failed', error, finished_at: now, updated_at: now };
-    return this.store.write('actions', stored.record.actionUuid, stored);
+    stored.record = { ...stored.record, ...ending, finished_at: now, updated_at: now };
+    this.index.setStatus(stored.record.actionUuid, ending.status);
+    try {
+      await this.store.write('actions', stored.record.actionUuid, stored);
+    } finally {
+      this.live.delete(stored.record.actionUuid);
+    }
   }
 }

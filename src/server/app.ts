@@ -4,11 +4,12 @@
  *
  * Routes (every one but /healthz needs `Authorization: Bearer <key>` when keys are configured):
  *   POST /schedules                         one-off problem → 202 action
- *   GET  /v2/schedules/{actionUuid}         the action record
+ *   GET  /v2/schedules/{actionUuid}         the action record (+ `progress` while it runs)
  *   GET  /v2/schedules/{actionUuid}/solution  the plan alone (409 until finished)
- *   POST /v1.0/project                      create a project → 201 project record
- *   GET  /v1.0/project/{id}                 a project record
- *   GET  /v1.0/projects                     the caller's projects
+ *   POST /v2/schedules/{actionUuid}/cancel  → 200 the record, failed with code `cancelled` (409 not_cancellable once ended)
+ *   POST /v1.0/project                      create a project → 201 project record (+ `optimizations`, newest first)
+ *   GET  /v1.0/project/{id}                 a project record (+ `optimizations`, newest first)
+ *   GET  /v1.0/projects                     the caller's projects (+ `latest_optimization` each)
  *   POST /v1.0/project/{id}/optimize        INTERNAL: what the project page's Optimize control calls → 202 action
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -59,6 +60,7 @@ const ROUTES: Route[] = [
   { method: 'POST', pattern: /^\/schedules$/, handle: createSchedule },
   { method: 'GET', pattern: new RegExp(`^/v2/schedules/${ID}$`), handle: getAction },
   { method: 'GET', pattern: new RegExp(`^/v2/schedules/${ID}/solution$`), handle: getSolution },
+  { method: 'POST', pattern: new RegExp(`^/v2/schedules/${ID}/cancel$`), handle: cancelAction },
   { method: 'POST', pattern: /^\/v1\.0\/project$/, handle: createProject },
   { method: 'GET', pattern: /^\/v1\.0\/projects$/, handle: listProjects },
   { method: 'GET', pattern: new RegExp(`^/v1\\.0/project/${ID}$`), handle: getProject },
@@ -179,6 +181,16 @@ async function getSolution(ctx: AppContext, call: RouteCall): Promise<void> {
   throw new HttpError(409, 'not_ready', 'the action is still pending; poll GET /v2/schedules/{actionUuid}', [], {
     'retry-after': '1',
   });
+}
+
+async function cancelAction(ctx: AppContext, call: RouteCall): Promise<void> {
+  const cancel = await ctx.actions.cancel(call.owner, call.params[0]!);
+  if (cancel.outcome === 'not_found') throw actionNotFound(call.params[0]!);
+  call.notes.actionId = call.params[0]!;
+  if (cancel.outcome === 'not_cancellable') {
+    throw new HttpError(409, 'not_cancellable', `the action already ended (${cancel.status}); only a pending action can be cancelled`);
+  }
+  sendJson(call.res, 200, cancel.record);
 }
 
 async function createProject(ctx: AppContext, call: RouteCall): Promise<void> {

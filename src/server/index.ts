@@ -78,7 +78,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     log,
   );
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
-  const projects = new ProjectService(store, (id) => `${publicUrl}/projects/${id}`, log);
+  const projects = new ProjectService(store, (id) => `${publicUrl}/projects/${id}`, log, actions.optimizations);
 
   let shuttingDown = false;
   const server = createServer(

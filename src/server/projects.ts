@@ -1,6 +1,8 @@
 /**
  * Projects (surface A): created from a validated document, never optimized by their creation.
- * Optimization is an action started by the project's page (POST /v1.0/project/{id}/optimize).
+ * Optimization is an action started by the project's page (POST /v1.0/project/{id}/optimize); the
+ * project's answers list those actions, looked up from the actions' index rather than stored here,
+ * so their status is always the current one.
  */
 import { randomUUID } from 'node:crypto';
 import type { Warning } from '../errors.js';
@@ -20,10 +22,30 @@ export interface ProjectRecord {
   warnings?: Warning[];
 }
 
+/** One optimize action of a project, as the project's answers list it. */
+export interface OptimizationSummary {
+  actionUuid: string;
+  status: 'pending' | 'finished' | 'failed';
+  created_at: string;
+}
+
+/** Where a project's optimizations are known (the actions' index). */
+export interface Optimizations {
+  /** Newest first. */
+  of(projectId: string): OptimizationSummary[];
+  latestOf(projectId: string): OptimizationSummary | null;
+}
+
+/** A project record as answered: with its optimizations, newest first. */
+export type ProjectView = ProjectRecord & { optimizations: OptimizationSummary[] };
+
 export type ProjectSummary = Pick<ProjectRecord, 'id' | 'name' | 'date' | 'url' | 'created_at'> & {
   drivers: number;
   stops: number;
 };
+
+/** A project in the caller's list, with its latest optimization. */
+export type ProjectListItem = ProjectSummary & { latest_optimization: OptimizationSummary | null };
 
 interface StoredProject {
   owner: string;
@@ -39,6 +61,7 @@ export class ProjectService {
     private readonly store: JsonStore,
     private readonly pageUrl: (id: string) => string,
     private readonly log: (event: Record<string, unknown>) => void,
+    private readonly optimizations: Optimizations,
   ) {}
 
   async recover(): Promise<number> {
@@ -48,7 +71,7 @@ export class ProjectService {
     return records.length;
   }
 
-  async create(owner: string, document: Record<string, unknown>, warnings: Warning[]): Promise<ProjectRecord> {
+  async create(owner: string, document: Record<string, unknown>, warnings: Warning[]): Promise<ProjectView> {
     const id = randomUUID();
     const record: ProjectRecord = {
       id,
@@ -63,21 +86,22 @@ export class ProjectService {
     };
     await this.store.write('projects', id, { owner, document, record } satisfies StoredProject);
     this.index.set(id, { owner, summary: summarize(record) });
-    return record;
+    return { ...record, optimizations: [] };
   }
 
   /** The project with its stored request, if `owner` created it; null otherwise. */
-  async find(owner: string, id: string): Promise<{ record: ProjectRecord; document: Record<string, unknown> } | null> {
+  async find(owner: string, id: string): Promise<{ record: ProjectView; document: Record<string, unknown> } | null> {
     if (this.index.get(id)?.owner !== owner) return null;
     const stored = await this.store.read<StoredProject>('projects', id);
-    return stored && stored.owner === owner ? { record: stored.record, document: stored.document } : null;
+    if (!stored || stored.owner !== owner) return null;
+    return { record: { ...stored.record, optimizations: this.optimizations.of(id) }, document: stored.document };
   }
 
   /** The owner's projects, newest first. */
-  list(owner: string): ProjectSummary[] {
+  list(owner: string): ProjectListItem[] {
     return [...this.index.values()]
       .filter((entry) => entry.owner === owner)
-      .map((entry) => entry.summary)
+      .map((entry) => ({ ...entry.summary, latest_optimization: this.optimizations.latestOf(entry.summary.id) }))
       .sort((a, b) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id));
   }
 }

@@ -3,6 +3,7 @@
  * nor building a large problem (seconds for 5,000 stops) blocks the HTTP event loop.
  */
 import type { Plan } from '../output/plan-types.js';
+import type { SolveProgress } from '../solver/types.js';
 import { JobAbortedError, WorkerPool } from '../threads/pool.js';
 import { WorkerFailure } from '../threads/thread.js';
 import { workerUrl } from '../threads/worker-url.js';
@@ -11,8 +12,11 @@ import { describeFailure, type SolveJob, type SolveOutcome } from './job.js';
 export { JobAbortedError } from '../threads/pool.js';
 
 export interface SolveRunner {
-  /** Resolves with the outcome; rejects with JobAbortedError when `signal` aborts (the job stays pending). */
-  run(job: SolveJob, signal: AbortSignal): Promise<SolveOutcome>;
+  /**
+   * Resolves with the outcome, passing the solver's best-so-far reports to `onProgress` meanwhile;
+   * rejects with JobAbortedError when `signal` aborts (a shutdown or a cancel: the caller knows which).
+   */
+  run(job: SolveJob, signal: AbortSignal, onProgress?: (progress: SolveProgress) => void): Promise<SolveOutcome>;
   /** Releases what the runner holds (idle worker threads). */
   close?(): Promise<void>;
 }
@@ -32,15 +36,20 @@ export class WorkerSolveRunner implements SolveRunner {
     this.pool = new WorkerPool(url, concurrency);
   }
 
-  async run(job: SolveJob, signal: AbortSignal): Promise<SolveOutcome> {
+  async run(job: SolveJob, signal: AbortSignal, onProgress?: (progress: SolveProgress) => void): Promise<SolveOutcome> {
     try {
-      const plan = await this.pool.run<Plan>({ kind: 'plan', job }, job.timeLimitMs + WORKER_GRACE_MS, signal);
+      const plan = await this.pool.run<Plan>({ kind: 'plan', job }, job.timeLimitMs + WORKER_GRACE_MS, signal, onProgress);
       return { ok: true, plan };
     } catch (error) {
       if (error instanceof JobAbortedError) throw error;
       if (error instanceof WorkerFailure) return { ok: false, error: { code: error.code, message: error.message, details: [] } };
       return { ok: false, error: describeFailure(error) };
     }
+  }
+
+  /** Worker threads alive, busy or idle (an aborted solve's thread is terminated, not kept). */
+  get threads(): number {
+    return this.pool.threads;
   }
 
   close(): Promise<void> {

@@ -4,12 +4,13 @@
  * short solve); one that crashes, overruns its deadline or is aborted is terminated and replaced
  * on demand.
  */
+import type { SolveProgress } from '../solver/types.js';
 import { WorkerFailure, WorkerThread } from './thread.js';
 import type { Task } from './protocol.js';
 
 export class JobAbortedError extends Error {
   constructor() {
-    super('the solve was interrupted by a shutdown');
+    super('the solve was stopped (a shutdown or a cancel)');
     this.name = 'JobAbortedError';
   }
 }
@@ -18,6 +19,7 @@ interface Call {
   task: Task;
   timeoutMs: number;
   signal: AbortSignal;
+  onProgress: ((progress: SolveProgress) => void) | undefined;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -26,6 +28,7 @@ export class WorkerPool {
   private readonly idle: WorkerThread[] = [];
   private readonly waiting: Call[] = [];
   private busy = 0;
+  private alive = 0;
 
   constructor(
     private readonly workerUrl: URL,
@@ -33,16 +36,24 @@ export class WorkerPool {
     private readonly size: number,
   ) {}
 
-  /** Runs `task`; rejects with JobAbortedError when `signal` aborts, WorkerFailure when the thread fails or overruns. */
-  run<T>(task: Task, timeoutMs: number, signal: AbortSignal): Promise<T> {
+  /**
+   * Runs `task`, passing on its progress reports; rejects with JobAbortedError when `signal` aborts
+   * (its thread is terminated), WorkerFailure when the thread fails or overruns.
+   */
+  run<T>(task: Task, timeoutMs: number, signal: AbortSignal, onProgress?: (progress: SolveProgress) => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (signal.aborted) {
         reject(new JobAbortedError());
         return;
       }
-      this.waiting.push({ task, timeoutMs, signal, resolve: resolve as (value: unknown) => void, reject });
+      this.waiting.push({ task, timeoutMs, signal, onProgress, resolve: resolve as (value: unknown) => void, reject });
       this.pump();
     });
+  }
+
+  /** Threads started and not yet exited, busy or idle: a stopped task's thread is gone, not parked. */
+  get threads(): number {
+    return this.alive;
   }
 
   async close(): Promise<void> {
@@ -65,7 +76,7 @@ export class WorkerPool {
   }
 
   private async dispatch(call: Call): Promise<void> {
-    const thread = this.idle.pop() ?? new WorkerThread(this.workerUrl);
+    const thread = this.idle.pop() ?? this.startThread();
     thread.keepAlive(true);
     const onAbort = (): void => void thread.terminate(new JobAbortedError());
     const deadline = setTimeout(() => {
@@ -74,7 +85,7 @@ export class WorkerPool {
     }, call.timeoutMs);
     call.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      call.resolve(await thread.run(call.task));
+      call.resolve(await thread.run(call.task, call.onProgress));
       this.release(thread);
     } catch (error) {
       // The task's own error leaves a healthy thread; a failed or stopped one is not reused.
@@ -85,6 +96,13 @@ export class WorkerPool {
       clearTimeout(deadline);
       call.signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  private startThread(): WorkerThread {
+    const thread = new WorkerThread(this.workerUrl);
+    this.alive += 1;
+    void thread.exited.then(() => (this.alive -= 1));
+    return thread;
   }
 
   private release(thread: WorkerThread): void {

@@ -7,27 +7,46 @@ import type { SearchOutcome } from '../solver/best-of.js';
 import type { SolveProgress } from '../solver/types.js';
 import type { DocumentSolve, SearchTask, Task } from './protocol.js';
 
-export function runTask(task: Task, signal: AbortSignal, onProgress: (progress: SolveProgress) => void): Promise<unknown> {
+type ProgressSink = (progress: SolveProgress) => void;
+
+/**
+ * The solver reports 20 times a second; a service polled every half second or so needs far fewer,
+ * and each report is a message the service's event loop must handle.
+ */
+export const PLAN_PROGRESS_EVERY_MS = 250;
+
+export function runTask(task: Task, signal: AbortSignal, onProgress: ProgressSink): Promise<unknown> {
   switch (task.kind) {
     case 'search':
       return runSearch(task, signal, onProgress);
     case 'plan':
-      return planOfDocument(task.job);
+      return planOfDocument(task.job, throttle(onProgress, PLAN_PROGRESS_EVERY_MS));
   }
 }
 
-export function runSearch(task: SearchTask, signal: AbortSignal, onProgress: (progress: SolveProgress) => void): Promise<SearchOutcome> {
+export function runSearch(task: SearchTask, signal: AbortSignal, onProgress: ProgressSink): Promise<SearchOutcome> {
   return solveOnce(task.problem, { ...task.options, signal, onProgress });
 }
 
 /** Validates the stored document again (it may come back from disk after a restart), builds the problem once, solves. */
-export async function planOfDocument(job: DocumentSolve): Promise<Plan> {
+export async function planOfDocument(job: DocumentSolve, onProgress?: ProgressSink): Promise<Plan> {
   const loadOptions = {
     expect: job.kind,
     ...(job.roadFactor !== undefined ? { roadFactor: job.roadFactor } : {}),
     ...(job.baseSpeedKmh !== undefined ? { baseSpeedKmh: job.baseSpeedKmh } : {}),
   };
   const { problem } = loadProblemDocument(job.document, loadOptions);
-  const result = await solve(problem, { timeLimitMs: job.timeLimitMs, seed: job.seed });
+  const result = await solve(problem, { timeLimitMs: job.timeLimitMs, seed: job.seed, ...(onProgress ? { onProgress } : {}) });
   return buildPlan(problem, result);
+}
+
+/** Passes on the first report and then at most one every `everyMs`. */
+export function throttle(sink: ProgressSink, everyMs: number): ProgressSink {
+  let last = -Infinity;
+  return (progress) => {
+    const now = performance.now();
+    if (now - last < everyMs) return;
+    last = now;
+    sink(progress);
+  };
 }

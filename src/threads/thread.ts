@@ -22,9 +22,12 @@ export class WorkerFailure extends Error {
 export class WorkerThread {
   private readonly worker: Worker;
   private stop: ((error: Error) => void) | null = null;
+  /** Settles once the thread has really ended (terminated, crashed or exited). */
+  readonly exited: Promise<void>;
 
   constructor(url: URL) {
     this.worker = new Worker(url);
+    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.on('error', (error) =>
       this.stop?.(new WorkerFailure('internal_error', `the worker thread crashed: ${error.message}`, { cause: error })),
     );

@@ -1,0 +1,88 @@
+/**
+ * What the service knows of every action without reading its file: its owner, its project and its
+ * current status (a project lists its optimizations on every read), and the latest progress of a
+ * running solve. Progress lives here only: it is stale the moment the solve ends, and writing the
+ * record several times a second would cost a disk sync each time for nothing a restart could use.
+ */
+import type { SolveProgress } from '../solver/types.js';
+import type { OptimizationSummary, Optimizations } from './projects.js';
+
+/** The action's status as decisions.md names them. */
+export type ActionStatus = OptimizationSummary['status'];
+
+/** The solver's best plan so far, as GET /v2/schedules/{actionUuid} shows it while the action runs. */
+export interface ActionProgress {
+  elapsed_ms: number;
+  iterations: number;
+  served: number;
+  unserved: number;
+  routes_used: number;
+  cost: number;
+}
+
+interface IndexedAction {
+  owner: string;
+  summary: OptimizationSummary;
+  progress?: ActionProgress;
+}
+
+export class ActionIndex implements Optimizations {
+  private readonly actions = new Map<string, IndexedAction>();
+  /** Per project, its optimize actions newest first (the summaries are shared with `actions`). */
+  private readonly byProject = new Map<string, OptimizationSummary[]>();
+
+  add(owner: string, record: { actionUuid: string; status: ActionStatus; created_at: string; project_id?: string }): void {
+    const summary: OptimizationSummary = { actionUuid: record.actionUuid, status: record.status, created_at: record.created_at };
+    this.actions.set(record.actionUuid, { owner, summary });
+    if (record.project_id === undefined) return;
+    const list = this.byProject.get(record.project_id) ?? [];
+    // In front, then a stable sort: of two actions created in the same millisecond, the later added stays first.
+    list.unshift(summary);
+    list.sort((a, b) => b.created_at.localeCompare(a.created_at));
+    this.byProject.set(record.project_id, list);
+  }
+
+  ownerOf(actionUuid: string): string | undefined {
+    return this.actions.get(actionUuid)?.owner;
+  }
+
+  /** Records a status change; an action that is no longer pending has no progress to show. */
+  setStatus(actionUuid: string, status: ActionStatus): void {
+    const action = this.actions.get(actionUuid);
+    if (!action) return;
+    action.summary.status = status;
+    if (status !== 'pending') delete action.progress;
+  }
+
+  setProgress(actionUuid: string, progress: SolveProgress): void {
+    const action = this.actions.get(actionUuid);
+    if (action?.summary.status !== 'pending') return;
+    action.progress = {
+      elapsed_ms: Math.round(progress.elapsedMs),
+      iterations: progress.iterations,
+      served: progress.served,
+      unserved: progress.unserved,
+      routes_used: progress.routesUsed,
+      cost: progress.cost,
+    };
+  }
+
+  /** Once its solve is no longer running (ended, or interrupted by a shutdown and pending again). */
+  clearProgress(actionUuid: string): void {
+    const action = this.actions.get(actionUuid);
+    if (action) delete action.progress;
+  }
+
+  progressOf(actionUuid: string): ActionProgress | undefined {
+    return this.actions.get(actionUuid)?.progress;
+  }
+
+  of(projectId: string): OptimizationSummary[] {
+    return (this.byProject.get(projectId) ?? []).map((summary) => ({ ...summary }));
+  }
+
+  latestOf(projectId: string): OptimizationSummary | null {
+    const latest = this.byProject.get(projectId)?.[0];
+    return latest ? { ...latest } : null;
+  }
+}
