@@ -22,7 +22,7 @@ export function timelineView(plan: Plan): HTMLElement {
   if (span === null) return h('p', { class: 'muted' }, 'No routes to show.');
   const from = Math.floor(span.from_s / 3600) * 3600;
   const to = Math.max(Math.ceil(span.to_s / 3600) * 3600, from + 3600);
-  const x = (seconds: number): number => LABEL + ((seconds - from) / (to - from)) * (WIDTH - LABEL - 10);
+  const x = (seconds: number): number => LABEL + ((seconds - from) / (to - from)) * (WIDTH - LABEL - 24);
   const height = AXIS + plan.routes.length * ROW + 4;
   const chart = svg(
     'svg',
