@@ -118,8 +118,8 @@ export class ProjectMap {
       return h(
         'li',
         {},
-        h('span', { class: 'key key-route', style: `--route:${routeColor(position)}`, 'aria-hidden': 'true' }, position + 1),
-        h('strong', {}, route.vehicle),
+        h('span', { class: 'key key-line', style: `--route:${routeColor(position)}`, 'aria-hidden': 'true' }),
+        h('strong', {}, `${position + 1}. ${route.vehicle}`),
         ` — ${stops} stop${stops === 1 ? '' : 's'}, ${formatDistance(route.distance_m)}`,
       );
     });
