@@ -1,128 +1,117 @@
 /**
- * The HTTP service on plain node:http. Its surface is seven routes, so a router table is enough;
- * a framework would add dependencies (and their updates) for nothing the service needs.
+ * The HTTP service on fastify: the JSON API, the web application's sign-in and pages, and the
+ * conventions every answer shares (the error shape, the request log line, 503 while shutting down).
  *
- * Routes (every one but /healthz needs `Authorization: Bearer <key>` when keys are configured):
+ * Routes (the API needs `Authorization: Bearer <key>` or the session cookie when keys are configured;
+ * with the cookie, POSTs also need `X-CSRF-Token` and, when sent, our own `Origin`):
  *   POST /schedules                         one-off problem → 202 action
- *   GET  /v2/schedules/{actionUuid}         the action record (+ `progress` while it runs)
+ *   GET  /v2/schedules/{actionUuid}         the action record
  *   GET  /v2/schedules/{actionUuid}/solution  the plan alone (409 until finished)
- *   POST /v2/schedules/{actionUuid}/cancel  → 200 the record, failed with code `cancelled` (409 not_cancellable once ended)
- *   POST /v1.0/project                      create a project → 201 project record (+ `optimizations`, newest first)
- *   GET  /v1.0/project/{id}                 a project record (+ `optimizations`, newest first)
- *   GET  /v1.0/projects                     the caller's projects (+ `latest_optimization` each)
- *   POST /v1.0/project/{id}/optimize        INTERNAL: what the project page's Optimize control calls → 202 action
+ *   POST /v1.0/project                      create a project → 201 project record
+ *   GET  /v1.0/project/{id}                 a project record
+ *   GET  /v1.0/projects                     the caller's projects
+ *   POST /v1.0/project/{id}/optimize        what the project page's Optimize control calls → 202 action
+ * The web application (routes/session.ts, routes/pages.ts):
+ *   POST /login                             form {key, next} → 303 with the session cookie
+ *   POST /logout                            ends the session (CSRF token as form field `csrf` or header) → 303 /
+ *   GET  /session                           {owner, csrfToken, expiresAt, openAccess, tiles, timeLimitSeconds}
+ *   GET  /                                  sign-in and project list (dist/web/index.html)
+ *   GET  /projects/{id}, /projects/{id}/print  the project page, its printable driver sheets (303 to / without a session)
+ *   GET  /assets/{file}                     scripts, styles and images of the pages
+ *   GET  /healthz                           liveness, without credentials
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { InputError, RouteplanError, type Warning } from '../errors.js';
-import type { DocumentKind, LoadOptions } from '../input/index.js';
-import { HttpError, readJsonBody, sendError, sendJson } from './http.js';
-import type { KeyRing } from './auth.js';
-import type { ActionService } from './actions.js';
-import type { ProjectService } from './projects.js';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import { InputError, RouteplanError } from '../errors.js';
+import { HttpError, pathOf, sendError, sendJson } from './http.js';
 import { QueueFullError } from './queue.js';
+import type { AppContext, RequestNotes } from './context.js';
+import { registerApi } from './routes/api.js';
+import { registerSession } from './routes/session.js';
+import { registerPages } from './routes/pages.js';
 
-export interface AppContext {
-  keys: KeyRing;
-  /** Accepts a request body: its warnings, or throws the InputError (job.ts validateRequest). */
-  validate: (kind: DocumentKind, document: unknown, options: LoadOptions) => Warning[];
-  actions: ActionService;
-  projects: ProjectService;
-  bodyLimitBytes: number;
-  loadOptions: LoadOptions;
-  isShuttingDown: () => boolean;
-  log: (event: Record<string, unknown>) => void;
+export type { AppContext } from './context.js';
+
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    routerOptions: { ignoreTrailingSlash: true },
+    keepAliveTimeout: 5_000,
+    // Our own 503 (the error shape, Retry-After) answers requests that arrive while closing.
+    return503OnClosing: false,
+    frameworkErrors: (error, _request, reply) => sendError(reply, new HttpError(400, 'bad_request', error.message)),
+  });
+  leaveBodiesUnread(app);
+  // Set per request in onRequest; a request refused before it (a malformed URL) keeps the null.
+  app.decorateRequest('notes', null as unknown as RequestNotes);
+  app.decorateRequest('startedAt', 0n);
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.notes = {};
+    request.startedAt = process.hrtime.bigint();
+    done(ctx.isShuttingDown() && !isHealthCheck(request) ? shuttingDown() : undefined);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    logRequest(ctx, request, reply);
+    done();
+  });
+  app.setErrorHandler((error, _request, reply) => answerError(ctx, reply, error));
+  app.setNotFoundHandler((request, reply) => {
+    request.notes.errorCode = 'not_found';
+    sendError(reply, new HttpError(404, 'not_found', `no such route: ${pathOf(request.url)}`));
+  });
+  await app.register(fastifyCookie);
+  app.get('/healthz', (_request, reply) => sendJson(reply, 200, { status: ctx.isShuttingDown() ? 'shutting_down' : 'ok' }));
+  registerApi(app, ctx);
+  registerSession(app, ctx);
+  await registerPages(app, ctx);
+  return app;
 }
 
-/** Per-request facts for the request log line. */
-interface RequestNotes {
-  actionId?: string;
-  projectId?: string;
-  errorCode?: string;
+/**
+ * Handlers read their bodies themselves (http.ts), with the size limit, the drain before a 413 and
+ * the error shape of the service; so fastify parses none and leaves every body on the stream.
+ */
+function leaveBodiesUnread(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 }
 
-interface RouteCall {
-  req: IncomingMessage;
-  res: ServerResponse;
-  params: string[];
-  owner: string;
-  notes: RequestNotes;
+function isHealthCheck(request: FastifyRequest): boolean {
+  return pathOf(request.url) === '/healthz' && (request.method === 'GET' || request.method === 'HEAD');
 }
 
-interface Route {
-  method: 'GET' | 'POST';
-  pattern: RegExp;
-  handle: (ctx: AppContext, call: RouteCall) => Promise<void>;
+function shuttingDown(): HttpError {
+  return new HttpError(503, 'shutting_down', 'the service is shutting down; retry shortly', [], {
+    'retry-after': '5',
+    connection: 'close',
+  });
 }
 
-const ID = '([A-Za-z0-9-]{1,64})';
-
-const ROUTES: Route[] = [
-  { method: 'POST', pattern: /^\/schedules$/, handle: createSchedule },
-  { method: 'GET', pattern: new RegExp(`^/v2/schedules/${ID}$`), handle: getAction },
-  { method: 'GET', pattern: new RegExp(`^/v2/schedules/${ID}/solution$`), handle: getSolution },
-  { method: 'POST', pattern: new RegExp(`^/v2/schedules/${ID}/cancel$`), handle: cancelAction },
-  { method: 'POST', pattern: /^\/v1\.0\/project$/, handle: createProject },
-  { method: 'GET', pattern: /^\/v1\.0\/projects$/, handle: listProjects },
-  { method: 'GET', pattern: new RegExp(`^/v1\\.0/project/${ID}$`), handle: getProject },
-  { method: 'POST', pattern: new RegExp(`^/v1\\.0/project/${ID}/optimize$`), handle: optimizeProject },
-];
-
-export function createRequestHandler(ctx: AppContext): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => {
-    const startedAt = process.hrtime.bigint();
-    const path = pathOf(req.url);
-    const notes: RequestNotes = {};
-    res.on('finish', () => {
-      ctx.log({
-        method: req.method,
-        path,
-        status: res.statusCode,
-        duration_ms: Number((process.hrtime.bigint() - startedAt) / 1000n) / 1000,
-        ...(notes.actionId ? { action_id: notes.actionId } : {}),
-        ...(notes.projectId ? { project_id: notes.projectId } : {}),
-        ...(notes.errorCode ? { error: notes.errorCode } : {}),
-      });
-    });
-    dispatch(ctx, req, res, path, notes).catch((error: unknown) => answerError(ctx, res, error, notes));
-  };
+/** One JSON line per request; one fastify refused before our hooks ran has no notes and no start time. */
+function logRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): void {
+  const notes = request.notes ?? {};
+  const elapsed = request.startedAt > 0n ? process.hrtime.bigint() - request.startedAt : 0n;
+  ctx.log({
+    method: request.method,
+    path: pathOf(request.url),
+    status: reply.statusCode,
+    duration_ms: Number(elapsed / 1000n) / 1000,
+    ...(notes.actionId ? { action_id: notes.actionId } : {}),
+    ...(notes.projectId ? { project_id: notes.projectId } : {}),
+    ...(notes.errorCode ? { error: notes.errorCode } : {}),
+  });
 }
 
-async function dispatch(ctx: AppContext, req: IncomingMessage, res: ServerResponse, path: string, notes: RequestNotes): Promise<void> {
-  if (path === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
-    sendJson(res, 200, { status: ctx.isShuttingDown() ? 'shutting_down' : 'ok' });
-    return;
-  }
-  if (ctx.isShuttingDown()) {
-    throw new HttpError(503, 'shutting_down', 'the service is shutting down; retry shortly', [], {
-      'retry-after': '5',
-      connection: 'close',
-    });
-  }
-  const matches = ROUTES.map((route) => ({ route, match: route.pattern.exec(path) })).filter((m) => m.match !== null);
-  if (matches.length === 0) throw new HttpError(404, 'not_found', `no such route: ${path}`);
-  const method = req.method === 'HEAD' ? 'GET' : req.method;
-  const chosen = matches.find((m) => m.route.method === method);
-  if (!chosen) {
-    const allowed = [...new Set(matches.map((m) => m.route.method))].join(', ');
-    throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${path}; use ${allowed}`, [], {
-      allow: allowed,
-    });
-  }
-  const owner = ctx.keys.authenticate(req.headers.authorization);
-  await chosen.route.handle(ctx, { req, res, params: chosen.match!.slice(1), owner, notes });
-}
-
-function answerError(ctx: AppContext, res: ServerResponse, error: unknown, notes: RequestNotes): void {
+function answerError(ctx: AppContext, reply: FastifyReply, error: unknown): void {
   const httpError = toHttpError(error);
-  notes.errorCode = httpError.code;
+  if (reply.request.notes) reply.request.notes.errorCode = httpError.code;
   if (httpError.status >= 500 && httpError.code === 'internal_error') {
     ctx.log({ event: 'internal_error', message: (error as Error)?.message, stack: (error as Error)?.stack });
   }
-  if (res.headersSent) {
-    res.destroy();
+  if (reply.raw.headersSent) {
+    reply.raw.destroy();
     return;
   }
-  sendError(res, httpError);
+  sendError(reply, httpError);
 }
 
 function toHttpError(error: unknown): HttpError {
@@ -134,111 +123,12 @@ function toHttpError(error: unknown): HttpError {
   }
   if (error instanceof InputError) return new HttpError(400, error.code, error.message, error.details);
   if (error instanceof RouteplanError && error.code === 'unauthorized') return new HttpError(401, error.code, error.message);
-  return new HttpError(500, 'internal_error', 'the service failed to handle the request');
+  return fromFramework(error as FastifyError) ?? new HttpError(500, 'internal_error', 'the service failed to handle the request');
 }
 
-function pathOf(url: string | undefined): string {
-  const raw = (url ?? '/').split('?')[0]!;
-  return raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
-}
-
-async function createSchedule(ctx: AppContext, call: RouteCall): Promise<void> {
-  const body = await readJsonBody(call.req, ctx.bodyLimitBytes);
-  const warnings = ctx.validate('oneoff', body, ctx.loadOptions);
-  const record = await ctx.actions.accept({ owner: call.owner, kind: 'oneoff', document: body, actionName: 'schedule', warnings });
-  call.notes.actionId = record.actionUuid;
-  sendJson(
-    call.res,
-    202,
-    {
-      actionUuid: record.actionUuid,
-      actionName: record.actionName,
-      status: record.status,
-      ...(record.warnings ? { warnings: record.warnings } : {}),
-    },
-    { location: `/v2/schedules/${record.actionUuid}` },
-  );
-}
-
-async function getAction(ctx: AppContext, call: RouteCall): Promise<void> {
-  const record = await ctx.actions.get(call.owner, call.params[0]!);
-  if (!record) throw actionNotFound(call.params[0]!);
-  call.notes.actionId = record.actionUuid;
-  sendJson(call.res, 200, record);
-}
-
-async function getSolution(ctx: AppContext, call: RouteCall): Promise<void> {
-  const record = await ctx.actions.get(call.owner, call.params[0]!);
-  if (!record) throw actionNotFound(call.params[0]!);
-  call.notes.actionId = record.actionUuid;
-  if (record.status === 'finished' && record.solution) {
-    sendJson(call.res, 200, record.solution);
-    return;
-  }
-  if (record.status === 'failed') {
-    throw new HttpError(409, 'action_failed', `the action failed, it has no solution: ${record.error?.message ?? 'unknown error'}`);
-  }
-  throw new HttpError(409, 'not_ready', 'the action is still pending; poll GET /v2/schedules/{actionUuid}', [], {
-    'retry-after': '1',
-  });
-}
-
-async function cancelAction(ctx: AppContext, call: RouteCall): Promise<void> {
-  const cancel = await ctx.actions.cancel(call.owner, call.params[0]!);
-  if (cancel.outcome === 'not_found') throw actionNotFound(call.params[0]!);
-  call.notes.actionId = call.params[0]!;
-  if (cancel.outcome === 'not_cancellable') {
-    throw new HttpError(409, 'not_cancellable', `the action already ended (${cancel.status}); only a pending action can be cancelled`);
-  }
-  sendJson(call.res, 200, cancel.record);
-}
-
-async function createProject(ctx: AppContext, call: RouteCall): Promise<void> {
-  const body = await readJsonBody(call.req, ctx.bodyLimitBytes);
-  // The project schema requires `name` and `date`: validation answers their absence with the rest.
-  const warnings = ctx.validate('project', body, ctx.loadOptions);
-  const record = await ctx.projects.create(call.owner, body as Record<string, unknown>, warnings);
-  call.notes.projectId = record.id;
-  sendJson(call.res, 201, record, { location: `/v1.0/project/${record.id}` });
-}
-
-async function getProject(ctx: AppContext, call: RouteCall): Promise<void> {
-  const found = await ctx.projects.find(call.owner, call.params[0]!);
-  if (!found) throw projectNotFound(call.params[0]!);
-  call.notes.projectId = found.record.id;
-  sendJson(call.res, 200, found.record);
-}
-
-function listProjects(ctx: AppContext, call: RouteCall): Promise<void> {
-  sendJson(call.res, 200, { projects: ctx.projects.list(call.owner) });
-  return Promise.resolve();
-}
-
-async function optimizeProject(ctx: AppContext, call: RouteCall): Promise<void> {
-  const found = await ctx.projects.find(call.owner, call.params[0]!);
-  if (!found) throw projectNotFound(call.params[0]!);
-  call.notes.projectId = found.record.id;
-  const record = await ctx.actions.accept({
-    owner: call.owner,
-    kind: 'project',
-    document: found.document,
-    actionName: 'optimize',
-    warnings: [],
-    projectId: found.record.id,
-  });
-  call.notes.actionId = record.actionUuid;
-  sendJson(
-    call.res,
-    202,
-    { actionUuid: record.actionUuid, actionName: record.actionName, status: record.status, project_id: found.record.id },
-    { location: `/v2/schedules/${record.actionUuid}` },
-  );
-}
-
-function actionNotFound(id: string): HttpError {
-  return new HttpError(404, 'not_found', `no action ${id}`);
-}
-
-function projectNotFound(id: string): HttpError {
-  return new HttpError(404, 'not_found', `no project ${id}`);
+/** A client error fastify or a plugin found (a malformed request): its status, in our shape. */
+function fromFramework(error: FastifyError): HttpError | null {
+  const status = error?.statusCode;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return null;
+  return new HttpError(status, status === 404 ? 'not_found' : 'bad_request', error.message);
 }

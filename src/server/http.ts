@@ -1,5 +1,6 @@
-/** HTTP plumbing for the service: the error shape of decisions.md, JSON bodies with a size limit. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+/** HTTP plumbing for the service: the error shape of decisions.md, JSON and form bodies with a size limit. */
+import type { IncomingMessage } from 'node:http';
+import type { FastifyReply } from 'fastify';
 import type { ErrorBody, ErrorDetail } from '../errors.js';
 
 /** An error that already knows its HTTP status; everything else becomes a 500. */
@@ -21,26 +22,47 @@ export class HttpError extends Error {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(reply: FastifyReply, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(text)),
-    'cache-control': 'no-store',
-    ...headers,
-  });
-  res.end(text);
+  void reply
+    .code(status)
+    .headers({
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(text)),
+      'cache-control': 'no-store',
+      ...headers,
+    })
+    .send(text);
 }
 
-export function sendError(res: ServerResponse, error: HttpError): void {
-  sendJson(res, error.status, error.toBody(), error.headers);
+export function sendError(reply: FastifyReply, error: HttpError): void {
+  sendJson(reply, error.status, error.toBody(), error.headers);
+}
+
+function mediaTypeOf(header: string | undefined): string {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
 /** `application/json` with optional parameters (charset) — and the `+json` suffix types. */
 export function isJsonContentType(header: string | undefined): boolean {
-  if (!header) return false;
-  const mediaType = header.split(';')[0]!.trim().toLowerCase();
+  const mediaType = mediaTypeOf(header);
   return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+export function isFormContentType(header: string | undefined): boolean {
+  return mediaTypeOf(header) === 'application/x-www-form-urlencoded';
+}
+
+/** A form post (`application/x-www-form-urlencoded`), read with the same limit and drain as JSON. */
+export async function readFormBody(req: IncomingMessage, limitBytes: number): Promise<URLSearchParams> {
+  if (!isFormContentType(req.headers['content-type'])) {
+    throw new HttpError(
+      415,
+      'unsupported_media_type',
+      `expected Content-Type: application/x-www-form-urlencoded, got ${req.headers['content-type'] ?? 'none'}`,
+    );
+  }
+  return new URLSearchParams(await readBody(req, limitBytes));
 }
 
 /**
@@ -56,9 +78,7 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
       `expected Content-Type: application/json, got ${req.headers['content-type'] ?? 'none'}`,
     );
   }
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limitBytes * DRAIN_FACTOR) throw bodyTooLarge(limitBytes);
-  const text = await readLimited(req, limitBytes);
+  const text = await readBody(req, limitBytes);
   if (text.trim() === '') throw new HttpError(400, 'malformed_json', 'the request body is empty; expected a JSON object');
   try {
     return JSON.parse(text) as unknown;
@@ -68,6 +88,12 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
 }
 
 const DRAIN_FACTOR = 4;
+
+function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limitBytes * DRAIN_FACTOR) return Promise.reject(bodyTooLarge(limitBytes));
+  return readLimited(req, limitBytes);
+}
 
 function bodyTooLarge(limitBytes: number): HttpError {
   return new HttpError(413, 'payload_too_large', `the request body exceeds the limit of ${limitBytes} bytes`, [], {
@@ -95,4 +121,10 @@ function readLimited(req: IncomingMessage, limitBytes: number): Promise<string> 
     });
     req.on('error', (error) => reject(new HttpError(400, 'bad_request', `the request body could not be read: ${error.message}`)));
   });
+}
+
+/** The request's path without its query and without one trailing slash, as logs and messages name it. */
+export function pathOf(url: string | undefined): string {
+  const raw = (url ?? '/').split('?')[0]!;
+  return raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw;
 }

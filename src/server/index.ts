@@ -2,8 +2,9 @@
  * `routeplan serve` as a library: start the service, get its URL, stop it gracefully.
  * The CLI command (src/cli/commands/serve.ts) and the tests both go through startServer().
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { availableParallelism } from 'node:os';
 import { InputError } from '../errors.js';
 import { createKeyRing, isLoopbackHost } from './auth.js';
@@ -12,8 +13,11 @@ import { JobQueue } from './queue.js';
 import { WorkerSolveRunner, type SolveRunner } from './solve-runner.js';
 import { ActionService } from './actions.js';
 import { ProjectService } from './projects.js';
-import { createRequestHandler } from './app.js';
+import { buildApp } from './app.js';
 import { validateRequest } from './job.js';
+import { Access } from './access.js';
+import { DEFAULT_SESSION_TTL_HOURS, SessionService } from './session.js';
+import { defaultWebRoot, isWebBuilt, type TileSource } from './web.js';
 
 export interface ServeOptions {
   port: number;
@@ -28,8 +32,14 @@ export interface ServeOptions {
   bodyLimitBytes: number;
   /** How long a shutdown waits for running solves before leaving them pending for the next start. */
   shutdownTimeoutMs: number;
-  /** Base of project page URLs; defaults to the bound URL. */
+  /** Base of project page URLs; defaults to the bound URL. An https one makes the session cookie Secure. */
   publicUrl?: string;
+  /** Lifetime of a browser session (default 12 h). */
+  sessionTtlMs?: number;
+  /** Map tiles for the web application's map; without them it draws on a plain background. */
+  tiles?: TileSource;
+  /** The built web application (default: dist/web/ beside the compiled service). */
+  webRoot?: string;
   roadFactor?: number;
   baseSpeedKmh?: number;
   /** Where the JSON log lines go (default: stderr). */
@@ -46,6 +56,7 @@ export const SERVE_DEFAULTS = {
   timeLimitSeconds: 10,
   bodyLimitBytes: 10 * 1024 * 1024,
   shutdownTimeoutSeconds: 30,
+  sessionTtlHours: DEFAULT_SESSION_TTL_HOURS,
 } as const;
 
 /** One solve per core, keeping one core for the HTTP loop on bigger machines. */
@@ -79,40 +90,49 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   );
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
   const projects = new ProjectService(store, (id) => `${publicUrl}/projects/${id}`, log, actions.optimizations);
+  const sessions = new SessionService(store, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
+  const webRoot = options.webRoot ?? defaultWebRoot();
+  if (!isWebBuilt(webRoot))
+    log({ event: 'warning', message: `the web application is not built (no index.html in ${webRoot}): run npm run build` });
 
   let shuttingDown = false;
-  const server = createServer(
-    createRequestHandler({
-      keys: createKeyRing(options.keys),
-      validate: validateRequest,
-      actions,
-      projects,
-      bodyLimitBytes: options.bodyLimitBytes,
-      loadOptions: travelFlags(options),
-      isShuttingDown: () => shuttingDown,
-      log,
-    }),
-  );
-  server.keepAliveTimeout = 5_000;
+  const app = await buildApp({
+    access: new Access(createKeyRing(options.keys), sessions, () => new URL(publicUrl).origin),
+    sessions,
+    validate: validateRequest,
+    actions,
+    projects,
+    bodyLimitBytes: options.bodyLimitBytes,
+    loadOptions: travelFlags(options),
+    timeLimitSeconds: options.timeLimitMs / 1000,
+    web: { root: webRoot, tiles: options.tiles ?? null, secureCookies: publicUrl.startsWith('https:') },
+    isShuttingDown: () => shuttingDown,
+    log,
+  });
 
   await projects.recover();
   const recovered = await actions.recover();
-  await listen(server, options.port, options.host);
-  const address = server.address() as AddressInfo;
+  await sessions.recover();
+  await listen(app, options.port, options.host).catch(async (error: unknown) => {
+    sessions.stop();
+    await app.close();
+    throw error;
+  });
+  const address = app.server.address() as AddressInfo;
   const url = `http://${formatHost(address.address)}:${address.port}`;
   if (publicUrl === '') publicUrl = url;
   // Stored solves restart only once the port is ours, so a failed start never runs (and counts) them.
   await actions.resumePending();
   log({ event: 'started', url, actions: recovered.total, requeued: recovered.pending, concurrency: options.concurrency });
 
-  const shutdown = { server, queue, actions, store, runner, log, timeoutMs: options.shutdownTimeoutMs };
+  const shutdown = { app, queue, actions, store, runner, sessions, log, timeoutMs: options.shutdownTimeoutMs };
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     shuttingDown = true;
     closing ??= stopServer(shutdown);
     return closing;
   };
-  return { url, server, close };
+  return { url, server: app.server, close };
 }
 
 type Log = (event: Record<string, unknown>) => void;
@@ -129,7 +149,8 @@ function travelFlags(options: ServeOptions): { roadFactor?: number; baseSpeedKmh
 }
 
 interface Shutdown {
-  server: Server;
+  app: FastifyInstance;
+  sessions: SessionService;
   queue: JobQueue;
   actions: ActionService;
   store: JsonStore;
@@ -139,9 +160,11 @@ interface Shutdown {
 }
 
 /** Stops accepting, waits for running solves (bounded), leaves the rest pending on disk. */
-async function stopServer({ server, queue, actions, store, runner, log, timeoutMs }: Shutdown): Promise<void> {
-  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+async function stopServer({ app, queue, actions, store, runner, sessions, log, timeoutMs }: Shutdown): Promise<void> {
+  const server = app.server;
+  const stopped = app.close();
   server.closeIdleConnections();
+  sessions.stop();
   const leftWaiting = queue.stop();
   const drained = await queue.whenIdle(timeoutMs);
   if (!drained) {
@@ -166,19 +189,18 @@ function guardOpenAccess(options: ServeOptions, log: Log): void {
   log({ event: 'warning', message: 'no API keys configured: open access on loopback (set ROUTEPLAN_SERVER_KEYS or --keys-file)' });
 }
 
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException): void => {
-      reject(
-        new InputError(`cannot listen on ${host}:${port}: ${error.code ?? error.message}`, [{ path: '--port', message: error.message }]),
-      );
-    };
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
+async function listen(app: FastifyInstance, port: number, host: string): Promise<void> {
+  try {
+    await app.listen({ port, host });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(
+      `cannot listen on ${host}:${port}: ${code ?? (error as Error).message}`,
+      [{ path: '--port', message: (error as Error).message }],
+      undefined,
+      { cause: error },
+    );
+  }
 }
 
 function formatHost(address: string): string {

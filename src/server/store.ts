@@ -1,5 +1,6 @@
 /**
- * Durable JSON records under the data directory: `actions/<uuid>.json`, `projects/<id>.json`.
+ * Durable JSON records under the data directory: `actions/<uuid>.json`, `projects/<id>.json`,
+ * `sessions/<sha-256 of the token>.json`.
  * Each write goes to a temporary file, is fsynced, renamed over the record and the directory is
  * fsynced, so a crash leaves either the old or the new record, never a torn one.
  */
@@ -7,7 +8,8 @@ import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-export type Collection = 'actions' | 'projects';
+const COLLECTIONS = ['actions', 'projects', 'sessions'] as const;
+export type Collection = (typeof COLLECTIONS)[number];
 
 const RECORD_FILE = /^([A-Za-z0-9-]+)\.json$/;
 
@@ -24,7 +26,7 @@ export class JsonStore {
   constructor(readonly dataDir: string) {}
 
   async init(): Promise<void> {
-    for (const collection of ['actions', 'projects'] as const) {
+    for (const collection of COLLECTIONS) {
       await mkdir(join(this.dataDir, collection), { recursive: true });
       await this.removeStaleTemporaries(collection);
     }
@@ -32,16 +34,7 @@ export class JsonStore {
 
   write(collection: Collection, id: string, record: unknown): Promise<void> {
     assertSafeId(id);
-    const key = `${collection}/${id}`;
-    const previous = this.pendingWrites.get(key) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.writeAtomically(collection, id, record));
-    this.pendingWrites.set(key, next);
-    void next
-      .finally(() => {
-        if (this.pendingWrites.get(key) === next) this.pendingWrites.delete(key);
-      })
-      .catch(() => undefined);
-    return next;
+    return this.inTurn(`${collection}/${id}`, () => this.writeAtomically(collection, id, record));
   }
 
   async read<T>(collection: Collection, id: string): Promise<T | null> {
@@ -68,9 +61,32 @@ export class JsonStore {
     return result;
   }
 
+  /** Deletes a record (after any write to it still under way); a record already gone is fine. */
+  remove(collection: Collection, id: string): Promise<void> {
+    assertSafeId(id);
+    return this.inTurn(`${collection}/${id}`, () =>
+      unlink(this.pathOf(collection, id)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      }),
+    );
+  }
+
   /** Resolves once every write started so far has reached the disk. */
   async flush(): Promise<void> {
     await Promise.allSettled([...this.pendingWrites.values()]);
+  }
+
+  /** Runs `change` after every change to the same record started before it. */
+  private inTurn(key: string, change: () => Promise<void>): Promise<void> {
+    const previous = this.pendingWrites.get(key) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(change);
+    this.pendingWrites.set(key, next);
+    void next
+      .finally(() => {
+        if (this.pendingWrites.get(key) === next) this.pendingWrites.delete(key);
+      })
+      .catch(() => undefined);
+    return next;
   }
 
   private pathOf(collection: Collection, id: string): string {

@@ -5,6 +5,7 @@ import { parseKeyList, readKeysFile } from '../../server/auth.js';
 import { SERVE_DEFAULTS, defaultConcurrency, startServer, type ServeOptions } from '../../server/index.js';
 import { parseConfigFlag, resolveConfig, type RouteplanConfig } from '../../config/config.js';
 import { runCommand } from '../present.js';
+import { tilesOrigin, type TileSource } from '../../server/web.js';
 
 interface ServeFlags {
   port?: string;
@@ -20,12 +21,17 @@ interface ServeFlags {
   publicUrl?: string;
   roadFactor?: string;
   baseSpeed?: string;
+  sessionTtl?: string;
+  tiles?: string;
+  tilesAttribution?: string;
 }
 
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('run the routing service: POST /schedules, GET /v2/schedules/{id}, POST /v1.0/project, …')
+    .description(
+      'run the routing service and its web application: POST /schedules, GET /v2/schedules/{id}, POST /v1.0/project, pages at /, …',
+    )
     .option('--port <port>', `TCP port, 0 = any free port (default ${SERVE_DEFAULTS.port})`)
     .option('--host <host>', `interface to bind (default ${SERVE_DEFAULTS.host})`)
     .option('--data-dir <dir>', `where projects and actions are stored (default ${SERVE_DEFAULTS.dataDir})`)
@@ -42,6 +48,12 @@ export function registerServe(program: Command): void {
     .option('--public-url <url>', 'base of the project page URLs (default: the bound URL)')
     .option('--road-factor <factor>', 'road distance ÷ straight-line distance (default 1.3)')
     .option('--base-speed <kmh>', 'base driving speed in km/h (default 40)')
+    .option('--session-ttl <hours>', `how long a web sign-in lasts (default ${SERVE_DEFAULTS.sessionTtlHours})`)
+    .option(
+      '--tiles <url>',
+      'map tiles for the web pages, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (default: none, a plain map)',
+    )
+    .option('--tiles-attribution <text>', 'the attribution the tiles require, shown on the map (needed with --tiles)')
     .action(async (flags: ServeFlags) => {
       await runCommand({}, async () => {
         const options = await serveOptionsFrom(flags);
@@ -72,6 +84,8 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
     bodyLimitBytes: flags.bodyLimit !== undefined ? parseByteSize(flags.bodyLimit) : SERVE_DEFAULTS.bodyLimitBytes,
     shutdownTimeoutMs: integerFlag(flags.shutdownTimeout, '--shutdown-timeout', SERVE_DEFAULTS.shutdownTimeoutSeconds, 0, 86_400) * 1000,
     ...(flags.publicUrl !== undefined ? { publicUrl: parsePublicUrl(flags.publicUrl) } : {}),
+    ...(flags.sessionTtl !== undefined ? { sessionTtlMs: parseSessionTtl(flags.sessionTtl) } : {}),
+    ...tilesFrom(flags),
     ...(config.roadFactor !== undefined ? { roadFactor: config.roadFactor } : {}),
     ...(config.baseSpeed !== undefined ? { baseSpeedKmh: config.baseSpeed } : {}),
   };
@@ -117,6 +131,36 @@ export function parseByteSize(text: string): number {
     ]);
   }
   return bytes;
+}
+
+/** Hours, fractions allowed, up to a year. */
+function parseSessionTtl(text: string): number {
+  const hours = Number(text.trim());
+  if (text.trim() === '' || !Number.isFinite(hours) || hours <= 0 || hours > 24 * 366) {
+    throw new InputError(`invalid --session-ttl "${text}": expected hours, more than 0 and at most 8784`, [
+      { path: '--session-ttl', message: 'expected a number of hours, more than 0 and at most 8784' },
+    ]);
+  }
+  return Math.round(hours * 3_600_000);
+}
+
+/** The tile template must be http(s) and place the tile ({z}, {x}, {y}); an attribution is required with it. */
+function tilesFrom(flags: ServeFlags): { tiles?: TileSource } {
+  if (flags.tiles === undefined) {
+    if (flags.tilesAttribution !== undefined) throw tilesError('--tiles-attribution', 'only makes sense with --tiles');
+    return {};
+  }
+  const url = flags.tiles.trim();
+  if (tilesOrigin(url) === null || !['{z}', '{x}', '{y}'].every((part) => url.includes(part))) {
+    throw tilesError('--tiles', `expected an http(s) URL template with {z}, {x} and {y}, got "${flags.tiles}"`);
+  }
+  const attribution = flags.tilesAttribution?.trim() ?? '';
+  if (attribution === '') throw tilesError('--tiles-attribution', 'tiles need their attribution (e.g. "© OpenStreetMap contributors")');
+  return { tiles: { url, attribution } };
+}
+
+function tilesError(flag: string, message: string): InputError {
+  return new InputError(`invalid ${flag}: ${message}`, [{ path: flag, message }]);
 }
 
 function parsePublicUrl(text: string): string {

@@ -1,0 +1,46 @@
+/** What the HTTP layer's routes share: the services behind them and the service's settings. */
+import type { Warning } from '../errors.js';
+import type { DocumentKind, LoadOptions } from '../input/index.js';
+import type { Access } from './access.js';
+import type { ActionService } from './actions.js';
+import type { ProjectService } from './projects.js';
+import type { SessionService } from './session.js';
+import type { TileSource } from './web.js';
+
+export interface AppContext {
+  access: Access;
+  sessions: SessionService;
+  /** Accepts a request body: its warnings, or throws the InputError (job.ts validateRequest). */
+  validate: (kind: DocumentKind, document: unknown, options: LoadOptions) => Warning[];
+  actions: ActionService;
+  projects: ProjectService;
+  bodyLimitBytes: number;
+  loadOptions: LoadOptions;
+  /** Each solve's limit, which the page shows before it starts one. */
+  timeLimitSeconds: number;
+  web: WebSettings;
+  isShuttingDown: () => boolean;
+  log: (event: Record<string, unknown>) => void;
+}
+
+export interface WebSettings {
+  /** The built web application (dist/web/ by default). */
+  root: string;
+  tiles: TileSource | null;
+  /** Cookies get `Secure` when the service's public URL is https. */
+  secureCookies: boolean;
+}
+
+/** Per-request facts for the request log line. */
+export interface RequestNotes {
+  actionId?: string;
+  projectId?: string;
+  errorCode?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    notes: RequestNotes;
+    startedAt: bigint;
+  }
+}

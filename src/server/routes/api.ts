@@ -1,0 +1,139 @@
+/** The JSON API (decisions.md, "The service"): one-off schedules, actions, projects. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import { HttpError, readJsonBody, sendJson } from '../http.js';
+import type { AppContext, RequestNotes } from '../context.js';
+import { addPath, idParam, type Handler } from './table.js';
+
+interface ApiCall {
+  req: IncomingMessage;
+  reply: FastifyReply;
+  /** The `:id` of the path, when it has one. */
+  id: string;
+  owner: string;
+  notes: RequestNotes;
+}
+
+type ApiHandler = (ctx: AppContext, call: ApiCall) => Promise<void>;
+
+export function registerApi(app: FastifyInstance, ctx: AppContext): void {
+  const on = (handle: ApiHandler): Handler => apiHandler(ctx, handle);
+  addPath(app, '/schedules', { POST: on(createSchedule) });
+  addPath(app, `/v2/schedules/${idParam('id')}`, { GET: on(getAction) });
+  addPath(app, `/v2/schedules/${idParam('id')}/solution`, { GET: on(getSolution) });
+  addPath(app, `/v2/schedules/${idParam('id')}/cancel`, { POST: on(cancelAction) });
+  addPath(app, '/v1.0/project', { POST: on(createProject) });
+  addPath(app, '/v1.0/projects', { GET: on(listProjects) });
+  addPath(app, `/v1.0/project/${idParam('id')}`, { GET: on(getProject) });
+  addPath(app, `/v1.0/project/${idParam('id')}/optimize`, { POST: on(optimizeProject) });
+}
+
+/** Authenticates the call (key, or session cookie with its CSRF checks) before the handler runs. */
+function apiHandler(ctx: AppContext, handle: ApiHandler): Handler {
+  return (request: FastifyRequest, reply: FastifyReply) => {
+    const owner = ctx.access.apiOwner(request);
+    const id = (request.params as Record<string, string | undefined>).id ?? '';
+    return handle(ctx, { req: request.raw, reply, id, owner, notes: request.notes });
+  };
+}
+
+async function createSchedule(ctx: AppContext, call: ApiCall): Promise<void> {
+  const body = await readJsonBody(call.req, ctx.bodyLimitBytes);
+  const warnings = ctx.validate('oneoff', body, ctx.loadOptions);
+  const record = await ctx.actions.accept({ owner: call.owner, kind: 'oneoff', document: body, actionName: 'schedule', warnings });
+  call.notes.actionId = record.actionUuid;
+  sendJson(
+    call.reply,
+    202,
+    {
+      actionUuid: record.actionUuid,
+      actionName: record.actionName,
+      status: record.status,
+      ...(record.warnings ? { warnings: record.warnings } : {}),
+    },
+    { location: `/v2/schedules/${record.actionUuid}` },
+  );
+}
+
+async function getAction(ctx: AppContext, call: ApiCall): Promise<void> {
+  const record = await ctx.actions.get(call.owner, call.id);
+  if (!record) throw actionNotFound(call.id);
+  call.notes.actionId = record.actionUuid;
+  sendJson(call.reply, 200, record);
+}
+
+async function getSolution(ctx: AppContext, call: ApiCall): Promise<void> {
+  const record = await ctx.actions.get(call.owner, call.id);
+  if (!record) throw actionNotFound(call.id);
+  call.notes.actionId = record.actionUuid;
+  if (record.status === 'finished' && record.solution) {
+    sendJson(call.reply, 200, record.solution);
+    return;
+  }
+  if (record.status === 'failed') {
+    throw new HttpError(409, 'action_failed', `the action failed, it has no solution: ${record.error?.message ?? 'unknown error'}`);
+  }
+  throw new HttpError(409, 'not_ready', 'the action is still pending; poll GET /v2/schedules/{actionUuid}', [], {
+    'retry-after': '1',
+  });
+}
+
+async function cancelAction(ctx: AppContext, call: ApiCall): Promise<void> {
+  const cancel = await ctx.actions.cancel(call.owner, call.id);
+  if (cancel.outcome === 'not_found') throw actionNotFound(call.id);
+  call.notes.actionId = call.id;
+  if (cancel.outcome === 'not_cancellable') {
+    throw new HttpError(409, 'not_cancellable', `the action already ended (${cancel.status}); only a pending action can be cancelled`);
+  }
+  sendJson(call.reply, 200, cancel.record);
+}
+
+async function createProject(ctx: AppContext, call: ApiCall): Promise<void> {
+  const body = await readJsonBody(call.req, ctx.bodyLimitBytes);
+  // The project schema requires `name` and `date`: validation answers their absence with the rest.
+  const warnings = ctx.validate('project', body, ctx.loadOptions);
+  const record = await ctx.projects.create(call.owner, body as Record<string, unknown>, warnings);
+  call.notes.projectId = record.id;
+  sendJson(call.reply, 201, record, { location: `/v1.0/project/${record.id}` });
+}
+
+async function getProject(ctx: AppContext, call: ApiCall): Promise<void> {
+  const found = await ctx.projects.find(call.owner, call.id);
+  if (!found) throw projectNotFound(call.id);
+  call.notes.projectId = found.record.id;
+  sendJson(call.reply, 200, found.record);
+}
+
+function listProjects(ctx: AppContext, call: ApiCall): Promise<void> {
+  sendJson(call.reply, 200, { projects: ctx.projects.list(call.owner) });
+  return Promise.resolve();
+}
+
+async function optimizeProject(ctx: AppContext, call: ApiCall): Promise<void> {
+  const found = await ctx.projects.find(call.owner, call.id);
+  if (!found) throw projectNotFound(call.id);
+  call.notes.projectId = found.record.id;
+  const record = await ctx.actions.accept({
+    owner: call.owner,
+    kind: 'project',
+    document: found.document,
+    actionName: 'optimize',
+    warnings: [],
+    projectId: found.record.id,
+  });
+  call.notes.actionId = record.actionUuid;
+  sendJson(
+    call.reply,
+    202,
+    { actionUuid: record.actionUuid, actionName: record.actionName, status: record.status, project_id: found.record.id },
+    { location: `/v2/schedules/${record.actionUuid}` },
+  );
+}
+
+function actionNotFound(id: string): HttpError {
+  return new HttpError(404, 'not_found', `no action ${id}`);
+}
+
+function projectNotFound(id: string): HttpError {
+  return new HttpError(404, 'not_found', `no project ${id}`);
+}
