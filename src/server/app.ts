@@ -5,11 +5,12 @@
  * Routes (the API needs `Authorization: Bearer <key>` or the session cookie when keys are configured;
  * with the cookie, POSTs also need `X-CSRF-Token` and, when sent, our own `Origin`):
  *   POST /schedules                         one-off problem → 202 action
- *   GET  /v2/schedules/{actionUuid}         the action record
+ *   GET  /v2/schedules/{actionUuid}         the action record (+ `progress` while it runs)
  *   GET  /v2/schedules/{actionUuid}/solution  the plan alone (409 until finished)
- *   POST /v1.0/project                      create a project → 201 project record
- *   GET  /v1.0/project/{id}                 a project record
- *   GET  /v1.0/projects                     the caller's projects
+ *   POST /v2/schedules/{actionUuid}/cancel  → 200 the record, failed with code `cancelled` (409 not_cancellable once ended)
+ *   POST /v1.0/project                      create a project → 201 project record (+ `optimizations`, newest first)
+ *   GET  /v1.0/project/{id}                 a project record (+ `optimizations`, newest first)
+ *   GET  /v1.0/projects                     the caller's projects (+ `latest_optimization` each)
  *   POST /v1.0/project/{id}/optimize        what the project page's Optimize control calls → 202 action
  * The web application (routes/session.ts, routes/pages.ts):
  *   POST /login                             form {key, next} → 303 with the session cookie

@@ -7,6 +7,7 @@ import type { SolveRunner } from '../../src/server/solve-runner.js';
 import { JobAbortedError } from '../../src/server/solve-runner.js';
 import type { SolveJob, SolveOutcome } from '../../src/server/job.js';
 import type { Plan } from '../../src/output/plan-types.js';
+import type { SolveProgress } from '../../src/solver/types.js';
 
 export function cannedPlan(marker: string): Plan {
   return {
@@ -36,19 +37,39 @@ export function cannedPlan(marker: string): Plan {
  */
 export class ScriptedRunner implements SolveRunner {
   readonly started: SolveJob[] = [];
-  private readonly pending: { resolve: (outcome: SolveOutcome) => void }[] = [];
+  /** Jobs whose signal aborted (a cancel or a shutdown): they stopped running. */
+  readonly aborted: SolveJob[] = [];
+  private readonly pending: { resolve: (outcome: SolveOutcome) => void; onProgress?: (progress: SolveProgress) => void }[] = [];
   private readonly startWaiters: (() => void)[] = [];
 
   constructor(private readonly instant: SolveOutcome | null = null) {}
 
-  run(job: SolveJob, signal: AbortSignal): Promise<SolveOutcome> {
+  run(job: SolveJob, signal: AbortSignal, onProgress?: (progress: SolveProgress) => void): Promise<SolveOutcome> {
     this.started.push(job);
     for (const waiter of this.startWaiters.splice(0)) waiter();
     if (this.instant) return Promise.resolve(this.instant);
     return new Promise((resolve, reject) => {
-      this.pending.push({ resolve });
-      signal.addEventListener('abort', () => reject(new JobAbortedError()), { once: true });
+      const entry = { resolve, ...(onProgress ? { onProgress } : {}) };
+      this.pending.push(entry);
+      signal.addEventListener(
+        'abort',
+        () => {
+          const at = this.pending.indexOf(entry);
+          if (at === -1) return; // it had already ended
+          this.pending.splice(at, 1);
+          this.aborted.push(job);
+          reject(new JobAbortedError());
+        },
+        { once: true },
+      );
     });
+  }
+
+  /** The oldest running job reports `progress`, as the solver does now and then. */
+  reportProgress(progress: SolveProgress): void {
+    const next = this.pending[0];
+    if (!next) throw new Error('no job is running');
+    next.onProgress?.(progress);
   }
 
   /** Ends the oldest running job with `outcome`. */
