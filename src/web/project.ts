@@ -1,7 +1,7 @@
 /** `/projects/{id}`: the project's map, drivers and stops; Optimize; the plan and its exports. */
 import { ApiError, getProject, loadSession } from './api.js';
 import { formatDate, showAccount, signInUrl } from './account.js';
-import { byId, onUnhandledError } from './dom.js';
+import { byId, h, onUnhandledError } from './dom.js';
 import { exportButtons, routeTools, type ExportContext } from './exports.js';
 import { ProjectMap } from './map.js';
 import { itinerariesView, summaryView, unservedView } from './plan-view.js';
@@ -38,7 +38,10 @@ async function loadProject(id: string): Promise<Project | null> {
     if (error instanceof ApiError && error.status === 404) {
       document.title = 'Project not found · routeplan';
       byId('project-name').textContent = 'Project not found';
-      byId('project-meta').textContent = 'There is no project at this address for your API key. It may belong to another key.';
+      byId('project-meta').replaceChildren(
+        'There is no project at this address for your API key; it may belong to another key. ',
+        h('a', { href: '/' }, 'Back to your projects'),
+      );
       return null;
     }
     throw error;

@@ -109,7 +109,7 @@ export class OptimizationRun {
     this.errorBox.classList.toggle('alert-neutral', cancelled);
     this.errorBox.replaceChildren(
       h('strong', {}, cancelled ? 'Cancelled. ' : 'The optimization failed. '),
-      `${capitalize(error.message)}.`,
+      cancelled ? 'It was stopped before it finished; no plan was kept.' : `${capitalize(error.message)}.`,
       cancelled ? '' : h('span', { class: 'muted' }, ` (${error.code})`),
       ...(error.details ?? []).slice(0, 5).map((detail) => h('div', { class: 'detail' }, h('code', {}, detail.path), ` ${detail.message}`)),
     );
@@ -202,13 +202,10 @@ function progressView(action: Action, timeLimitSeconds: number): HTMLElement {
 }
 
 function endedView(action: Action): HTMLElement {
-  const when = action.finished_at ?? action.updated_at;
-  return h(
-    'p',
-    { class: 'run-line' },
-    statusBadge(action.status),
-    ` ${action.status === 'finished' ? 'Plan of' : 'Ended'} ${formatMoment(when)}`,
-  );
+  const when = formatMoment(action.finished_at ?? action.updated_at);
+  if (action.status === 'finished') return h('p', { class: 'run-line' }, statusBadge('finished'), ` Plan of ${when}`);
+  const cancelled = action.error?.code === 'cancelled';
+  return h('p', { class: 'run-line' }, statusBadge('failed', cancelled ? 'Cancelled' : 'Failed'), ` Ended ${when}`);
 }
 
 function figure(name: string, value: string): HTMLElement {

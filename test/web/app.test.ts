@@ -112,7 +112,7 @@ describe('the web application in Chromium', () => {
     await page.locator('#run-status').getByText('elapsed').waitFor();
     expect(await page.getByRole('button', { name: 'Cancel' }).isVisible()).toBe(true);
     // The solver's best plan so far, from the action's `progress`.
-    await page.locator('#run-status dt', { hasText: 'Served' }).waitFor({ timeout: 15_000 });
+    await page.locator('#run-status').getByText('Served', { exact: true }).waitFor({ timeout: 15_000 });
     await screenshot(page, '04-optimizing');
 
     await page.locator('#plan').waitFor({ state: 'visible', timeout: 30_000 });
@@ -211,8 +211,19 @@ describe('the web application in Chromium', () => {
       headers: { 'x-csrf-token': 'forged' },
     });
     expect(wrongToken.status()).toBe(403);
-    const project = await apiCall(service, KEY_A, 'GET', `/v1.0/project/${bakery.id}`);
-    expect(project.json.optimizations).toHaveLength(1);
+    expect((await apiCall(service, KEY_A, 'GET', `/v1.0/project/${bakery.id}`)).json.optimizations).toHaveLength(1);
+    // The same request with the session's token is accepted: the token alone made the difference.
+    const accepted = await page.evaluate(async (id) => {
+      const session = (await (await fetch('/session')).json()) as { csrfToken: string };
+      const response = await fetch(`/v1.0/project/${id}/optimize`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'x-csrf-token': session.csrfToken },
+      });
+      return response.status;
+    }, bakery.id);
+    expect(accepted).toBe(202);
+    expect((await apiCall(service, KEY_A, 'GET', `/v1.0/project/${bakery.id}`)).json.optimizations).toHaveLength(2);
   });
 
   it('answers another key’s project with 404, in the browser and in the API', async () => {
@@ -266,7 +277,7 @@ describe('a long optimization in Chromium', () => {
     await signIn(tab, long.url, KEY_A);
     await tab.goto(`${long.url}/projects/${created.json.id}`);
     await tab.getByRole('button', { name: 'Optimize' }).click();
-    await tab.locator('#run-status dt', { hasText: 'Served' }).waitFor({ timeout: 30_000 });
+    await tab.locator('#run-status').getByText('Served', { exact: true }).waitFor({ timeout: 30_000 });
     await screenshot(tab, '09-long-optimizing');
     await tab.getByRole('button', { name: 'Cancel' }).click();
     await tab.getByText('Cancelled.').waitFor();
