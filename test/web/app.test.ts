@@ -5,6 +5,8 @@
  * Screenshots of the main states go to results/web/ on every run.
  */
 import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -290,6 +292,41 @@ describe('a long optimization in Chromium', () => {
     await screenshot(tab, '10-cancelled');
     await tab.context().close();
   }, 120_000);
+});
+
+describe('the map with tiles configured (--tiles)', () => {
+  let tiled: WebService;
+  let tileServer: Server;
+  const tileRequests: string[] = [];
+
+  afterAll(async () => {
+    await tiled?.stop();
+    await new Promise((resolve) => tileServer?.close(resolve));
+  });
+
+  it('draws the operator’s tiles with their attribution', async () => {
+    // A stand-in tile server on its own origin: every tile is the same small PNG.
+    const png = await readFile(join(ROOT, 'node_modules/leaflet/dist/images/layers.png'));
+    tileServer = createServer((request, response) => {
+      tileRequests.push(request.url ?? '');
+      response.writeHead(200, { 'content-type': 'image/png' }).end(png);
+    });
+    await new Promise<void>((resolve) => tileServer.listen(0, '127.0.0.1', resolve));
+    const { port } = tileServer.address() as AddressInfo;
+    tiled = await startWebService([KEY_A], 2_000, {
+      tiles: { url: `http://127.0.0.1:${port}/{z}/{x}/{y}.png`, attribution: '© Test tiles' },
+    });
+    const { document } = await validateProblemFile(BAKERY);
+    const created = await apiCall(tiled, KEY_A, 'POST', '/v1.0/project', document);
+    const tab = await (await browser.newContext({ viewport: { width: 1360, height: 900 } })).newPage();
+    await signIn(tab, tiled.url, KEY_A);
+    await tab.goto(`${tiled.url}/projects/${created.json.id}`);
+    await tab.locator('.leaflet-control-attribution', { hasText: '© Test tiles' }).waitFor();
+    await expect.poll(() => tab.locator('img.leaflet-tile-loaded').count()).toBeGreaterThan(0);
+    expect(tileRequests.some((url) => /^\/\d+\/\d+\/\d+\.png$/.test(url))).toBe(true);
+    await screenshot(tab, '11-tiles');
+    await tab.context().close();
+  });
 });
 
 /** Clicks `trigger`, waits for the download it starts and returns the file's text. */

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import { startServer, type RunningServer, type ServeOptions } from '../../src/server/index.js';
 import { ROOT } from '../server/built.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -51,7 +51,7 @@ export interface WebService {
 }
 
 /** The real service in-process, with API keys and the real worker-thread solver. */
-export async function startWebService(keys: string[], timeLimitMs: number): Promise<WebService> {
+export async function startWebService(keys: string[], timeLimitMs: number, extra: Partial<ServeOptions> = {}): Promise<WebService> {
   const dataDir = await mkdtemp(join(tmpdir(), 'routeplan-web-'));
   const logs: string[] = [];
   const running = await startServer({
@@ -66,6 +66,7 @@ export async function startWebService(keys: string[], timeLimitMs: number): Prom
     bodyLimitBytes: 10 * 1024 * 1024,
     shutdownTimeoutMs: 2_000,
     logLine: (line) => logs.push(line),
+    ...extra,
   });
   return {
     url: running.url,
