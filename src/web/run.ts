@@ -4,11 +4,13 @@
  * `progress` is the best plan so far), stopped with POST …/cancel.
  */
 import { ApiError, cancelAction, getAction, getProject, startOptimization } from './api.js';
-import { formatMoment, statusBadge, statusLabel } from './account.js';
+import { formatMoment, signInUrl, statusBadge, statusLabel } from './account.js';
 import { byId, h } from './dom.js';
 import type { Action, Optimization, Project, Session } from './types.js';
 
 const POLL_MS = 700;
+/** Consecutive failed polls before the page reports the error (the waits double: ~1.4 s to ~22 s). */
+const POLL_RETRIES = 5;
 
 export interface RunView {
   /** A finished action's plan, or null to clear what is shown. */
@@ -21,6 +23,8 @@ export class OptimizationRun {
   private readonly status = byId('run-status');
   private readonly errorBox = byId('run-error');
   private readonly history = byId('history');
+  private readonly announcer = byId('run-announce');
+  private lastShown = '';
   private optimizations: Optimization[];
   private shown: string | null = null;
   /** Bumped whenever another action is opened, so a stale poll stops quietly. */
@@ -81,7 +85,7 @@ export class OptimizationRun {
       if (action.status !== 'pending') return;
       await delay(POLL_MS);
       if (generation !== this.generation) return;
-      action = await getAction(actionUuid);
+      action = await pollAgain(actionUuid);
     }
   }
 
@@ -89,14 +93,18 @@ export class OptimizationRun {
     if (action.actionUuid !== this.shown) return;
     const pending = action.status === 'pending';
     this.cancelButton.hidden = !pending;
-    this.recordStatus(action);
+    const changed = this.recordStatus(action);
     if (pending) {
       this.setStatus(progressView(action, this.session.timeLimitSeconds));
-      this.view.showAction(null);
+      if (changed) {
+        this.view.showAction(null);
+        this.announce('Optimization running.');
+      }
       return;
     }
     this.generation++;
     this.setStatus(endedView(action));
+    this.announce(endedAnnouncement(action));
     if (action.status === 'failed') this.showError(action);
     this.view.showAction(action.status === 'finished' ? action : null);
     // The server's list is the truth once an action ended (another tab may have started one).
@@ -116,12 +124,22 @@ export class OptimizationRun {
     this.errorBox.hidden = false;
   }
 
-  private recordStatus(action: Action): void {
+  /** Notes the action's status in the list; true when the page showed another action or status before. */
+  private recordStatus(action: Action): boolean {
     const entry = this.optimizations.find((item) => item.actionUuid === action.actionUuid);
     if (entry && entry.status !== action.status) {
       entry.status = action.status;
       this.renderHistory();
     }
+    const key = `${action.actionUuid} ${action.status}`;
+    const changed = key !== this.lastShown;
+    this.lastShown = key;
+    return changed;
+  }
+
+  /** The progress is redrawn several times a second; a screen reader hears only the changes of state. */
+  private announce(text: string): void {
+    this.announcer.textContent = text;
   }
 
   private async refreshHistory(): Promise<void> {
@@ -166,6 +184,11 @@ export class OptimizationRun {
     try {
       await work();
     } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        // The session expired or was ended elsewhere: sign in again and come back here.
+        location.assign(signInUrl());
+        return;
+      }
       this.errorBox.classList.remove('alert-neutral');
       this.errorBox.textContent = error instanceof ApiError ? `${capitalize(error.message)} (${error.error.code}).` : String(error);
       this.errorBox.hidden = false;
@@ -206,6 +229,29 @@ function endedView(action: Action): HTMLElement {
   if (action.status === 'finished') return h('p', { class: 'run-line' }, statusBadge('finished'), ` Plan of ${when}`);
   const cancelled = action.error?.code === 'cancelled';
   return h('p', { class: 'run-line' }, statusBadge('failed', cancelled ? 'Cancelled' : 'Failed'), ` Ended ${when}`);
+}
+
+function endedAnnouncement(action: Action): string {
+  if (action.status === 'finished' && action.solution) {
+    const { served, unserved } = action.solution.summary;
+    return `Plan ready: ${served} stops served, ${unserved} unserved.`;
+  }
+  return action.error?.code === 'cancelled'
+    ? 'Optimization cancelled.'
+    : `Optimization failed: ${action.error?.message ?? 'unknown error'}.`;
+}
+
+/** A poll that rides out a brief outage (a restart, a dropped connection) instead of giving up on the action. */
+async function pollAgain(actionUuid: string): Promise<Action> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await getAction(actionUuid);
+    } catch (error) {
+      const transient = error instanceof ApiError && (error.status === 0 || error.status >= 500);
+      if (!transient || attempt >= POLL_RETRIES) throw error;
+      await delay(POLL_MS * 2 ** attempt);
+    }
+  }
 }
 
 function figure(name: string, value: string): HTMLElement {

@@ -143,6 +143,10 @@ describe('the web application in Chromium', () => {
     expect(await page.locator('.itinerary').first().locator('tbody tr').first().innerText()).toContain(
       `${(firstStop as any).stop}\t${(firstStop as any).arrival}`,
     );
+    // A screen reader hears the change of state, not every progress redraw.
+    expect(await page.locator('#run-announce').innerText()).toBe(
+      `Plan ready: ${plan.summary.served} stops served, ${plan.summary.unserved} unserved.`,
+    );
     expect(await page.locator('#history li').count()).toBe(1);
     expect(await page.locator('#history').innerText()).toContain('Planned');
     await screenshot(page, '05-plan');
@@ -282,7 +286,8 @@ describe('a long optimization in Chromium', () => {
     await tab.locator('#run-status').getByText('Served', { exact: true }).waitFor({ timeout: 30_000 });
     await screenshot(tab, '09-long-optimizing');
     await tab.getByRole('button', { name: 'Cancel' }).click();
-    await tab.getByText('Cancelled.').waitFor();
+    await tab.locator('#run-error').getByText('Cancelled.').waitFor();
+    expect(await tab.locator('#run-announce').textContent()).toBe('Optimization cancelled.');
     expect(await tab.getByRole('button', { name: 'Cancel' }).isVisible()).toBe(false);
     const project = await apiCall(long, KEY_A, 'GET', `/v1.0/project/${created.json.id}`);
     const action = await apiCall(long, KEY_A, 'GET', `/v2/schedules/${project.json.optimizations[0].actionUuid}`);
