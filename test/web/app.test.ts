@@ -37,7 +37,7 @@ let planAction: string;
 beforeAll(async () => {
   browser = await launchChromium();
   // A short limit: the bakery's plan is there in a few seconds.
-  service = await startWebService([KEY_A, KEY_B], 2_000);
+  service = await startWebService([KEY_A, KEY_B], 3_000);
   context = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
   page = await context.newPage();
 }, 60_000);
@@ -241,6 +241,20 @@ describe('the web application in Chromium', () => {
     expect(withCookie.status()).toBe(404);
     expect((await apiCall(service, KEY_A, 'GET', `/v1.0/project/${otherOwnersProject}`)).status).toBe(404);
     expect((await apiCall(service, KEY_B, 'GET', `/v1.0/project/${otherOwnersProject}`)).status).toBe(200);
+  });
+
+  it('keeps every optimization: the latest is shown, an earlier one opens from the list', async () => {
+    const project = await apiCall(service, KEY_A, 'GET', `/v1.0/project/${bakery.id}`);
+    const [latest, earlier] = project.json.optimizations;
+    expect(earlier.actionUuid).toBe(planAction);
+    await page.goto(bakery.url);
+    const printLink = page.getByRole('link', { name: 'Print sheets', exact: true });
+    await expect.poll(() => printLink.getAttribute('href').catch(() => null), { timeout: 30_000 }).toContain(latest.actionUuid);
+    expect(await page.locator('#history li').count()).toBe(2);
+    await page.locator('#history li').nth(1).getByRole('button').click();
+    await expect.poll(() => printLink.getAttribute('href')).toContain(planAction);
+    expect(await page.locator('#history li').nth(1).getAttribute('class')).toContain('current');
+    expect(await page.locator('.pin').count()).toBe(plan.summary.served);
   });
 
   it('reaches Optimize by keyboard, with a visible focus ring', async () => {
