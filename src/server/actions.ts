@@ -12,7 +12,7 @@ import type { SolveProgress } from '../solver/types.js';
 import { ActionIndex, type ActionProgress, type ActionStatus } from './action-index.js';
 import type { Optimizations } from './projects.js';
 import type { JsonStore } from './store.js';
-import type { JobQueue } from './queue.js';
+import type { Job, JobQueue } from './queue.js';
 import { JobAbortedError, type SolveRunner } from './solve-runner.js';
 import type { SolveJob } from './job.js';
 
@@ -75,6 +75,8 @@ export class ActionService {
   private readonly index = new ActionIndex();
   /** Pending actions (waiting or running), one object each, so a cancel and the run change the same record. */
   private readonly live = new Map<string, StoredAction>();
+  /** The queued job of each action still waiting, so that a cancel can give its place back. */
+  private readonly waiting = new Map<string, Job>();
   /**
    * Per running action, what stops its solve: a cancel (which has failed the record first) or a
    * shutdown (which leaves it pending); the record's status tells the run which one it was.
@@ -125,7 +127,7 @@ export class ActionService {
         });
         continue;
       }
-      this.queue.pushAccepted(() => this.execute(stored));
+      this.queue.pushAccepted(this.jobOf(stored));
     }
   }
 
@@ -151,7 +153,7 @@ export class ActionService {
     }
     this.index.add(request.owner, record);
     this.live.set(record.actionUuid, stored);
-    reservation.start(() => this.execute(stored));
+    reservation.start(this.jobOf(stored));
     return record;
   }
 
@@ -170,6 +172,11 @@ export class ActionService {
     if (!existing) return { outcome: 'not_found' };
     const stored = this.live.get(actionUuid);
     if (!stored || stored.record.status !== 'pending') return { outcome: 'not_cancellable', status: existing.status };
+    const waiting = this.waiting.get(actionUuid);
+    if (waiting) {
+      this.queue.withdraw(waiting);
+      this.waiting.delete(actionUuid);
+    }
     const running = this.stoppers.get(actionUuid);
     // The record is failed before the solve is stopped, so that the run, seeing it end, leaves it so.
     const written = this.end(stored, { status: 'failed', error: CANCELLED });
@@ -185,9 +192,19 @@ export class ActionService {
     for (const stopper of this.stoppers.values()) stopper.abort();
   }
 
+  private jobOf(stored: StoredAction): Job {
+    const id = stored.record.actionUuid;
+    const job = (): Promise<void> => {
+      this.waiting.delete(id);
+      return this.execute(stored);
+    };
+    this.waiting.set(id, job);
+    return job;
+  }
+
   private async execute(stored: StoredAction): Promise<void> {
     const id = stored.record.actionUuid;
-    // Cancelled while it waited.
+    // Cancelled while it waited (and the queue had already handed it out).
     if (stored.record.status !== 'pending') return;
     const stopper = new AbortController();
     if (this.interrupted) stopper.abort();
@@ -209,7 +226,7 @@ export class ActionService {
     const startedAt = Date.now();
     const onProgress = (progress: SolveProgress): void => this.index.setProgress(id, progress);
     try {
-      const outcome = await this.runner.run(this.jobOf(stored), signal, onProgress);
+      const outcome = await this.runner.run(this.solveOf(stored), signal, onProgress);
       // A cancel ended the action while it ran; its outcome, if any, is not wanted.
       if (stored.record.status !== 'pending') return;
       await this.end(stored, outcome.ok ? { status: 'finished', solution: outcome.plan } : { status: 'failed', error: outcome.error });
@@ -226,7 +243,7 @@ export class ActionService {
     }
   }
 
-  private jobOf(stored: StoredAction): SolveJob {
+  private solveOf(stored: StoredAction): SolveJob {
     return {
       kind: stored.kind,
       document: stored.document,

@@ -39,7 +39,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     keepAliveTimeout: 5_000,
     // Our own 503 (the error shape, Retry-After) answers requests that arrive while closing.
     return503OnClosing: false,
-    frameworkErrors: (error, _request, reply) => sendError(reply, new HttpError(400, 'bad_request', error.message)),
+    frameworkErrors: (error, request, reply) => refuseMalformed(ctx, request, reply, error),
   });
   leaveBodiesUnread(app);
   // Set per request in onRequest; a request refused before it (a malformed URL) keeps the null.
@@ -74,6 +74,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 function leaveBodiesUnread(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+}
+
+/** A request fastify cannot route (a malformed URL): 400, logged like any other though no hook runs for it. */
+function refuseMalformed(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, error: FastifyError): void {
+  request.notes = { errorCode: 'bad_request' };
+  request.startedAt = process.hrtime.bigint();
+  reply.raw.once('finish', () => logRequest(ctx, request, reply));
+  sendError(reply, new HttpError(400, 'bad_request', error.message));
 }
 
 function isHealthCheck(request: FastifyRequest): boolean {

@@ -80,6 +80,15 @@ export class JobQueue {
     this.push(job);
   }
 
+  /** Takes a job out before it starts (its action was cancelled), freeing its place; false once it has started. */
+  withdraw(job: Job): boolean {
+    const at = this.waiting.indexOf(job);
+    if (at === -1) return false;
+    this.waiting.splice(at, 1);
+    this.notifyIfIdle();
+    return true;
+  }
+
   /** Stops starting jobs; returns how many were waiting (they stay pending on disk). */
   stop(): number {
     this.stopped = true;

@@ -96,6 +96,15 @@ describe('POST /v2/schedules/{actionUuid}/cancel', () => {
     expect((await action(svc, first)).status).toBe('finished');
   });
 
+  it('cancel queued gives its place in the queue back at once', async () => {
+    const svc = await service({ concurrency: 1, queueSize: 1 });
+    await schedule(svc);
+    const waiting = await schedule(svc);
+    expect((await api(svc.url, 'POST', '/schedules', { body: smallOneOff() })).status).toBe(429);
+    expect((await cancel(svc, waiting)).status).toBe(200);
+    await schedule(svc);
+  });
+
   it('cancel running: its solve is stopped, the record is failed/cancelled; a new action then runs fine', async () => {
     const svc = await service({ concurrency: 1 });
     const id = await schedule(svc);

@@ -157,6 +157,18 @@ describe('GET /assets/*', () => {
   });
 });
 
+describe('requests fastify cannot route', () => {
+  it('a malformed URL → 400 in the error shape, with its request log line', async () => {
+    const svc = await service();
+    const reply = await rawGet(svc.url, '/projects/%zz');
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body).error).toMatchObject({ code: 'bad_request', details: [] });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const logged = svc.logs.map((line) => JSON.parse(line)).filter((entry) => entry.path === '/projects/%zz');
+    expect(logged).toEqual([expect.objectContaining({ method: 'GET', status: 400, error: 'bad_request' })]);
+  });
+});
+
 describe('page headers', () => {
   it('the CSP admits images from the tiles origin only, with {s} subdomains as a wildcard', () => {
     expect(tilesOrigin('https://tile.openstreetmap.org/{z}/{x}/{y}.png')).toBe('https://tile.openstreetmap.org');

@@ -95,4 +95,25 @@ describe('bounded solve queue', () => {
     expect(next.started).toBe(true);
     next.release();
   });
+
+  it('withdraw(): a waiting job leaves the queue and frees its place; a started one cannot be withdrawn', async () => {
+    const queue = new JobQueue(1, 1, 1);
+    const running = gate();
+    const withdrawn = gate();
+    queue.reserve().start(running.job);
+    queue.reserve().start(withdrawn.job);
+    await tick();
+    expect(() => queue.reserve()).toThrow(QueueFullError);
+    expect(queue.withdraw(withdrawn.job)).toBe(true);
+    expect(queue.withdraw(running.job)).toBe(false);
+    const next = gate();
+    queue.reserve().start(next.job);
+    running.release();
+    await tick();
+    await tick();
+    expect(withdrawn.started).toBe(false);
+    expect(next.started).toBe(true);
+    next.release();
+    expect(await queue.whenIdle(1000)).toBe(true);
+  });
 });

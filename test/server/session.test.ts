@@ -6,9 +6,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { removeDir, smallProject, startTestService, type TestService } from './harness.js';
+import { makeDataDir, removeDir, smallProject, startTestService, type TestService } from './harness.js';
 import { call, makeWebRoot, sessionCookieOf, signIn } from './web-harness.js';
 import { localPath } from '../../src/server/routes/session.js';
+import { SessionService } from '../../src/server/session.js';
+import { JsonStore } from '../../src/server/store.js';
 
 let webRoot: string;
 beforeAll(async () => {
@@ -180,6 +182,32 @@ describe('GET /session and the stored session', () => {
     expect(await readdir(join(svc.dataDir, 'sessions'))).toEqual([]);
   });
 
+  it('the sweep removes expired sessions nobody asks for, and a restart does not bring them back', async () => {
+    const dataDir = await makeDataDir();
+    try {
+      const store = new JsonStore(dataDir);
+      await store.init();
+      const shortLived = new SessionService(store, 50, () => undefined);
+      await shortLived.create('owner-a');
+      await shortLived.create('owner-b');
+      expect(await readdir(join(dataDir, 'sessions'))).toHaveLength(2);
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      expect(await shortLived.sweep()).toBe(2);
+      expect(await readdir(join(dataDir, 'sessions'))).toEqual([]);
+
+      const expiring = new SessionService(store, 50, () => undefined);
+      const { token } = await expiring.create('owner-c');
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      const restarted = new SessionService(store, 50, () => undefined);
+      expect(await restarted.recover()).toBe(0);
+      restarted.stop();
+      expect(restarted.find(token)).toBeNull();
+      expect(await readdir(join(dataDir, 'sessions'))).toEqual([]);
+    } finally {
+      await removeDir(dataDir);
+    }
+  });
+
   it('open access: GET /session without a cookie signs the browser in as the open-access owner', async () => {
     const svc = await service({ keys: [] });
     const reply = await call(svc.url, 'GET', '/session');
@@ -280,6 +308,20 @@ describe('the JSON API with the session cookie', () => {
     expect(betaList.body.projects.map((project: { name: string }) => project.name)).toEqual(['beta project']);
     const wrongBearer = await call(svc.url, 'GET', '/v1.0/projects', { cookie, authorization: 'Bearer nope' });
     expect(wrongBearer.status).toBe(401);
+  });
+
+  it('cancelling an optimization through the cookie needs the CSRF token too', async () => {
+    const svc = await service();
+    const { cookie, csrf } = await signIn(svc.url, 'key-alpha');
+    const project = await call(svc.url, 'POST', '/v1.0/project', { cookie, csrf, json: smallProject() });
+    const started = await call(svc.url, 'POST', `/v1.0/project/${project.body.id}/optimize`, { cookie, csrf });
+    expect(started.status).toBe(202);
+    const path = `/v2/schedules/${started.body.actionUuid}/cancel`;
+    expectCsrfFailed(await call(svc.url, 'POST', path, { cookie }));
+    expect((await call(svc.url, 'GET', `/v2/schedules/${started.body.actionUuid}`, { cookie })).body.status).toBe('pending');
+    const cancelled = await call(svc.url, 'POST', path, { cookie, csrf });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ status: 'failed', error: { code: 'cancelled' } });
   });
 
   it("another owner's project is 404 through the cookie too", async () => {
