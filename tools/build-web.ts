@@ -1,6 +1,7 @@
 /**
  * Builds the web application into dist/web/: the three pages, and under assets/ one script per
- * page and one stylesheet (ours with Leaflet's, whose images land beside it). esbuild bundles
+ * page and one stylesheet (ours with Leaflet's, whose images land beside it), and the other files
+ * of src/web/pages (the icon). esbuild bundles
  * (type checking is tsc's job: src/web/tsconfig.json), so no CDN and nothing fetched at run time.
  */
 import { build } from 'esbuild';
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   });
   for (const page of await readdir(`${WEB}pages`)) {
     if (page.endsWith('.html')) await copyFile(`${WEB}pages/${page}`, `${OUT}${page}`);
+    else await copyFile(`${WEB}pages/${page}`, `${OUT}assets/${page}`);
   }
   const images = `${ROOT}node_modules/leaflet/dist/images/`;
   for (const image of await readdir(images)) await copyFile(`${images}${image}`, `${OUT}assets/${image}`);

@@ -80,7 +80,13 @@ function sheetTable(project: Project, route: PlanRoute): HTMLTableElement {
   for (const visit of route.visits) {
     if (visit.kind === 'break') {
       rows.push(
-        h('tr', { class: 'break-row' }, h('td', {}), h('td', {}, `${visit.start}–${visit.finish}`), h('td', { colspan: 4 }, 'Break')),
+        h(
+          'tr',
+          { class: 'break-row' },
+          h('td', {}),
+          h('td', {}, `${formatTime(visit.start, visit.start_s, DISPLAY)}–${formatTime(visit.finish, visit.finish_s, DISPLAY)}`),
+          h('td', { colspan: 4 }, 'Break'),
+        ),
       );
       continue;
     }

@@ -33,6 +33,20 @@ let bakery: { id: string; url: string };
 let otherOwnersProject: string;
 let plan: Plan;
 let planAction: string;
+/** What must never happen on a page: a script error, a CSP refusal, a missing asset. */
+const breakage: string[] = [];
+
+function watchForBreakage(watched: Page): void {
+  watched.on('pageerror', (error) => breakage.push(`script error: ${error.message}`));
+  watched.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy|Refused to/.test(message.text())) breakage.push(`CSP: ${message.text()}`);
+  });
+  watched.on('response', (response) => {
+    if (new URL(response.url()).pathname.startsWith('/assets/') && response.status() >= 400) {
+      breakage.push(`asset ${response.url()}: HTTP ${response.status()}`);
+    }
+  });
+}
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -40,6 +54,7 @@ beforeAll(async () => {
   service = await startWebService([KEY_A, KEY_B], 3_000);
   context = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
   page = await context.newPage();
+  watchForBreakage(page);
 }, 60_000);
 
 afterAll(async () => {
@@ -188,6 +203,7 @@ describe('the web application in Chromium', () => {
     const printHref = await page.getByRole('link', { name: 'Print sheets', exact: true }).getAttribute('href');
     expect(printHref).toBe(`/projects/${bakery.id}/print?plan=${planAction}`);
     const sheets = await context.newPage();
+    watchForBreakage(sheets);
     await sheets.goto(`${service.url}${printHref}`);
     await sheets.locator('.sheet').first().waitFor();
     expect(await sheets.locator('.sheet').count()).toBe(plan.routes.length);
@@ -268,6 +284,10 @@ describe('the web application in Chromium', () => {
     expect(focused).toBe('Optimize');
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
     expect(outline).not.toBe('none');
+  });
+
+  it('ran without a script error, a CSP refusal or a missing asset on any page', () => {
+    expect(breakage).toEqual([]);
   });
 
   it('signs out: the session ends and the page asks for the key again', async () => {
