@@ -214,6 +214,10 @@ describe('the web application in Chromium', () => {
     await screenshot(sheets, '07-print-sheets', true);
     // Printed, each sheet is a page of its own.
     await sheets.emulateMedia({ media: 'print' });
+    await screenshot(sheets, '07-print-sheets-as-printed', true);
+    // Printed to PDF: one page per driver (the bakery's sheets are short enough for one page each).
+    const pdf = (await sheets.pdf({ format: 'A4' })).toString('latin1');
+    expect(pdf.match(/\/Type\s*\/Page(?!s)/g)).toHaveLength(plan.routes.length);
     const breaks = await sheets
       .locator('.sheet')
       .evaluateAll((elements) => elements.map((element) => getComputedStyle(element).breakAfter as string));
@@ -284,6 +288,15 @@ describe('the web application in Chromium', () => {
     expect(focused).toBe('Optimize');
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
     expect(outline).not.toBe('none');
+  });
+
+  it('fits a phone’s screen: nothing wider than the viewport but the tables and the timeline, which scroll', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(bakery.url);
+    await page.locator('#plan').waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth as number)).toBeLessThanOrEqual(390);
+    await screenshot(page, '12-phone');
+    await page.setViewportSize({ width: 1360, height: 900 });
   });
 
   it('ran without a script error, a CSP refusal or a missing asset on any page', () => {
