@@ -1,6 +1,6 @@
 /**
  * The plan's exports: the plan JSON (contract v1 as the service answered it), GeoJSON (the same
- * writer as `routeplan solve --geojson`), a CSV per driver and the printable driver sheets.
+ * writer as `routeplan solve -o plan.geojson`), a CSV per driver and the printable driver sheets.
  */
 import type { Plan, PlanRoute } from '../output/plan-types.js';
 import { buildGeoJson } from '../output/geojson.js';
@@ -15,8 +15,15 @@ export interface ExportContext {
   plan: Plan;
 }
 
+/** Spreadsheets (Excel above all) read a CSV as UTF-8 only when it starts with a byte order mark. */
+const UTF8_BOM = '\uFEFF';
+
+function fileBase(context: ExportContext): string {
+  return fileSlug(`${context.project.name} ${context.project.date}`);
+}
+
 export function exportButtons(context: ExportContext): HTMLElement[] {
-  const base = fileSlug(`${context.project.name} ${context.project.date}`);
+  const base = fileBase(context);
   return [
     button('Plan JSON', () => download(`${base}.plan.json`, 'application/json', `${JSON.stringify(context.plan, null, 2)}\n`), {
       class: 'button',
@@ -35,15 +42,15 @@ export function exportButtons(context: ExportContext): HTMLElement[] {
 
 /** The CSV and print controls of one itinerary. */
 export function routeTools(context: ExportContext): (route: PlanRoute, position: number) => Child[] {
-  const base = fileSlug(`${context.project.name} ${context.project.date}`);
+  const base = fileBase(context);
   return (route, position) => [
     button(
       ['CSV', hiddenText(` for ${route.vehicle}`)],
       () =>
         download(
           `${base}-${position + 1}-${fileSlug(route.vehicle)}.csv`,
-          'text/csv',
-          routeCsv(route, (index) => stopAddress(context.project, index)),
+          'text/csv;charset=utf-8',
+          UTF8_BOM + routeCsv(route, (index) => stopAddress(context.project, index)),
         ),
       { class: 'button small' },
     ),

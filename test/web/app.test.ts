@@ -179,7 +179,9 @@ describe('the web application in Chromium', () => {
 
     for (const route of plan.routes) {
       const csv = await downloaded(page, page.getByRole('button', { name: `CSV for ${route.vehicle}` }));
-      const lines = csv.trimEnd().split('\r\n');
+      // A byte order mark first, so that spreadsheets read the accents as UTF-8.
+      expect(csv.startsWith('\uFEFF')).toBe(true);
+      const lines = csv.slice(1).trimEnd().split('\r\n');
       expect(lines[0]).toBe('order,stop,address,arrival,start,finish,load after,lateness,phone,notes');
       expect(lines).toHaveLength(1 + route.visits.length);
       const stopRows = lines.slice(1).filter((line) => !line.startsWith(',break,'));
