@@ -305,7 +305,7 @@ describe('the web application in Chromium', () => {
     expect(breakage).toEqual([]);
   });
 
-  it('signs out: the session ends and the page asks for the key again', async () => {
+  it('signs out: the session ends, the page asks for the key again and, signed in, returns to the project', async () => {
     await page.goto(`${service.url}/`);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();
@@ -314,6 +314,11 @@ describe('the web application in Chromium', () => {
     const redirected = await page.goto(bakery.url);
     expect(new URL(redirected!.url()).pathname).toBe('/');
     await page.getByLabel('API key').waitFor();
+    // Signing in from there comes back to the project.
+    await page.getByLabel('API key').fill(KEY_A);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(bakery.url);
+    await page.getByRole('heading', { name: 'Boulangerie Saint-Jean — tournée du matin', level: 1 }).waitFor();
   });
 });
 
