@@ -13,6 +13,11 @@ import type { Project, Session } from './types.js';
 
 const DISPLAY = { raw: false };
 
+/**
+ * Markers are not tab stops (`keyboard: false`): a plan of hundreds of stops would put hundreds of
+ * them between a keyboard user and the Optimize button, and the tables below say the same in words.
+ * The map itself stays focusable and pans and zooms with the arrow and +/- keys.
+ */
 export class ProjectMap {
   private readonly map: L.Map;
   private readonly projectLayer = L.layerGroup();
@@ -40,19 +45,31 @@ export class ProjectMap {
     const points: L.LatLngExpression[] = [];
     for (const depot of depots(project)) {
       const title = `Depot: ${depot.label || 'start/end'} (${depot.drivers.join(', ')})`;
-      L.marker(depot.coords, { icon: depotIcon(), title, alt: title, zIndexOffset: 1000 }).bindTooltip(title).addTo(this.projectLayer);
+      L.marker(depot.coords, { icon: depotIcon(), title, alt: title, zIndexOffset: 1000, keyboard: false })
+        .bindTooltip(title)
+        .addTo(this.projectLayer);
       points.push(depot.coords);
     }
     project.stops.forEach((stop, index) => {
       const coords = stop.location?.coords;
       if (!coords) return;
-      L.circleMarker(coords, { radius: 5, color: '#475569', weight: 1.5, fillColor: '#cbd5e1', fillOpacity: 1, className: 'stop-dot' })
-        .bindTooltip(`${index + 1}. ${stop.name}`)
-        .addTo(this.projectLayer);
+      const dot = L.circleMarker(coords, {
+        radius: 5,
+        color: '#475569',
+        weight: 1.5,
+        fillColor: '#cbd5e1',
+        fillOpacity: 1,
+        className: 'stop-dot',
+      });
+      dot.bindTooltip(`${index + 1}. ${stop.name}`).addTo(this.projectLayer);
       points.push(coords);
     });
     this.projectBounds = points.length > 0 ? L.latLngBounds(points) : null;
     this.fit(this.projectBounds);
+    // Only now, with a view, has Leaflet drawn the dots (a map without one defers its layers).
+    this.projectLayer.eachLayer((layer) => {
+      if (layer instanceof L.Path) untabbed(layer);
+    });
     this.showLegend(null);
   }
 
@@ -69,7 +86,7 @@ export class ProjectMap {
     for (const entry of plan.unserved) {
       if (!entry.location) continue;
       const title = `Unserved: ${entry.stop} — ${entry.message}`;
-      L.marker(entry.location, { icon: unservedIcon(), title, alt: title }).bindTooltip(title).addTo(this.planLayer);
+      L.marker(entry.location, { icon: unservedIcon(), title, alt: title, keyboard: false }).bindTooltip(title).addTo(this.planLayer);
       points.push(entry.location);
     }
     this.fit(points.length > 0 ? L.latLngBounds(points) : this.projectBounds);
@@ -80,12 +97,14 @@ export class ProjectMap {
     const color = routeColor(position);
     const line = routeLine(route);
     L.polyline(line, { color: '#ffffff', weight: 7, opacity: 0.9, interactive: false }).addTo(this.planLayer);
-    L.polyline(line, { color, weight: 4, opacity: 0.95 })
-      .bindTooltip(`Route ${position + 1}: ${route.vehicle}`, { sticky: true })
-      .addTo(this.planLayer);
+    untabbed(
+      L.polyline(line, { color, weight: 4, opacity: 0.95 })
+        .bindTooltip(`Route ${position + 1}: ${route.vehicle}`, { sticky: true })
+        .addTo(this.planLayer),
+    );
     stopVisits(route).forEach((visit, order) => {
       const title = stopTitle(route, visit, order + 1);
-      L.marker(visit.location, { icon: numberedIcon(order + 1, color), title, alt: title })
+      L.marker(visit.location, { icon: numberedIcon(order + 1, color), title, alt: title, keyboard: false })
         .bindTooltip(title)
         .addTo(this.planLayer);
     });
@@ -125,6 +144,11 @@ export class ProjectMap {
     });
     this.legend.replaceChildren(h('h3', { class: 'visually-hidden' }, 'Legend'), h('ul', { class: 'legend-list' }, ...keys, ...routes));
   }
+}
+
+/** Chromium makes an SVG shape with focus listeners (Leaflet's, for its tooltip) a tab stop; see ProjectMap. */
+function untabbed(layer: L.Path): void {
+  layer.getElement()?.setAttribute('tabindex', '-1');
 }
 
 function routeLine(route: PlanRoute): L.LatLngExpression[] {

@@ -279,11 +279,11 @@ describe('the web application in Chromium', () => {
     expect(await page.locator('.pin').count()).toBe(plan.summary.served);
   });
 
-  it('reaches Optimize by keyboard, with a visible focus ring', async () => {
+  it('reaches Optimize by keyboard in a few steps (map markers are no tab stops), with a visible focus ring', async () => {
     await page.goto(bakery.url);
     await page.locator('#history li').first().waitFor();
     let focused = '';
-    for (let presses = 0; presses < 80 && focused !== 'Optimize'; presses++) {
+    for (let presses = 0; presses < 15 && focused !== 'Optimize'; presses++) {
       await page.keyboard.press('Tab');
       focused = await page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
     }
