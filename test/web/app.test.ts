@@ -33,6 +33,7 @@ let bakery: { id: string; url: string };
 let otherOwnersProject: string;
 let plan: Plan;
 let planAction: string;
+let later: { status: number; json: any };
 /** What must never happen on a page: a script error, a CSP refusal, a missing asset. */
 const breakage: string[] = [];
 
@@ -78,6 +79,14 @@ describe('the web application in Chromium', () => {
     });
     expect(other.status).toBe(201);
     otherOwnersProject = other.json.id;
+    // A later project of the same key, to see the order.
+    later = await apiCall(service, KEY_A, 'POST', '/v1.0/project', {
+      name: 'Afternoon round',
+      date: '2024-05-14',
+      drivers: [],
+      stops: [],
+    });
+    expect(later.status).toBe(201);
 
     await page.goto(`${service.url}/`);
     await expect.poll(() => page.getByLabel('API key').isVisible()).toBe(true);
@@ -92,6 +101,8 @@ describe('the web application in Chromium', () => {
     await row.waitFor();
     expect(await row.innerText()).toMatch(/Boulangerie Saint-Jean — tournée du matin\s+.*2024\s+4\s+25\s+Not optimized/);
     expect(await page.getByText('Other team').count()).toBe(0);
+    const names = await page.locator('.projects-table tbody th').allInnerTexts();
+    expect(names).toEqual(['Afternoon round', 'Boulangerie Saint-Jean — tournée du matin']);
     await expect.poll(() => page.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true);
     await screenshot(page, '02-projects');
 
@@ -252,6 +263,14 @@ describe('the web application in Chromium', () => {
     }, bakery.id);
     expect(accepted).toBe(202);
     expect((await apiCall(service, KEY_A, 'GET', `/v1.0/project/${bakery.id}`)).json.optimizations).toHaveLength(2);
+  });
+
+  it('shows an empty project (no drivers, no stops) without breaking', async () => {
+    await page.goto(`${service.url}/projects/${later.json.id}`);
+    await page.getByRole('heading', { name: 'Afternoon round', level: 1 }).waitFor();
+    expect(await page.locator('#project-meta').innerText()).toContain('0 drivers · 0 stops');
+    expect(await page.locator('#stops tbody tr').count()).toBe(0);
+    expect(await page.locator('#run-status').innerText()).toContain('Not optimized yet');
   });
 
   it('answers another key’s project with 404, in the browser and in the API', async () => {
