@@ -6,7 +6,7 @@
 import L from 'leaflet';
 import type { Plan, PlanLocation, PlanRoute, PlanStopVisit } from '../output/plan-types.js';
 import { routeColor } from '../output/palette.js';
-import { formatDistance, formatTime } from '../output/format.js';
+import { formatDistance, formatTime, plural } from '../output/format.js';
 import { h } from './dom.js';
 import { depots } from './project-data.js';
 import type { Project, Session } from './types.js';
@@ -139,7 +139,7 @@ export class ProjectMap {
         {},
         h('span', { class: 'key key-line', style: `--route:${routeColor(position)}`, 'aria-hidden': 'true' }),
         h('strong', {}, `${position + 1}. ${route.vehicle}`),
-        ` — ${stops} stop${stops === 1 ? '' : 's'}, ${formatDistance(route.distance_m)}`,
+        ` — ${plural(stops, 'stop')}, ${formatDistance(route.distance_m)}`,
       );
     });
     this.legend.replaceChildren(h('h3', { class: 'visually-hidden' }, 'Legend'), h('ul', { class: 'legend-list' }, ...keys, ...routes));

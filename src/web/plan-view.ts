@@ -8,6 +8,7 @@ import {
   formatLoad,
   formatNumber,
   formatTime,
+  plural,
   stopCells,
 } from '../output/format.js';
 import { routeColor } from '../output/palette.js';
@@ -49,7 +50,7 @@ function itinerary(route: PlanRoute, position: number, tools: RouteTools): HTMLE
   const headingId = `route-${position + 1}-title`;
   const facts =
     `${formatTime(route.start.time, route.start.time_s, DISPLAY)} → ${formatTime(route.end.time, route.end.time_s, DISPLAY)}` +
-    `${route.end.location === null ? ' (open end)' : ''} · ${stopVisits(route).length} stops · ${formatDistance(route.distance_m)} · ` +
+    `${route.end.location === null ? ' (open end)' : ''} · ${plural(stopVisits(route).length, 'stop')} · ${formatDistance(route.distance_m)} · ` +
     `working ${formatDuration(route.working_s)} · load ${formatLoad(route.load)}` +
     (route.overtime_s > 0 ? ` · overtime ${formatDuration(route.overtime_s)}` : '');
   return h(

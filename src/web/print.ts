@@ -4,7 +4,7 @@
  * and notes. Without `plan`, the project's latest finished optimization.
  */
 import type { Plan, PlanRoute } from '../output/plan-types.js';
-import { formatDistance, formatDuration, formatLoad, formatTime } from '../output/format.js';
+import { formatDistance, formatDuration, formatLoad, formatTime, plural } from '../output/format.js';
 import { ApiError, getAction, getProject, loadSession } from './api.js';
 import { formatDate, signInUrl } from './account.js';
 import { byId, h } from './dom.js';
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const routes = chosenRoutes(action.solution, query.get('driver'));
   document.title = `Driver sheets — ${project.name} · routeplan`;
   byId('sheets').replaceChildren(...routes.map(({ route, position }) => sheet(project, route, position)));
-  byId('print-status').textContent = `${routes.length} driver sheet${routes.length === 1 ? '' : 's'}, one page each when printed.`;
+  byId('print-status').textContent = `${plural(routes.length, 'driver sheet')}, one page each when printed.`;
   const print = byId<HTMLButtonElement>('print');
   print.disabled = false;
   print.addEventListener('click', () => window.print());
@@ -65,7 +65,7 @@ function sheet(project: Project, route: PlanRoute, position: number): HTMLElemen
       'p',
       { class: 'facts' },
       `Start ${formatTime(route.start.time, route.start.time_s, DISPLAY)} at ${placeText(driver?.start_location) || 'the depot'} · ` +
-        `${stops} stop${stops === 1 ? '' : 's'} · ${formatDistance(route.distance_m)} · ` +
+        `${plural(stops, 'stop')} · ${formatDistance(route.distance_m)} · ` +
         `end ${formatTime(route.end.time, route.end.time_s, DISPLAY)}${route.end.location ? ` at ${placeText(driver?.end_location) || 'the depot'}` : ' (open end)'}` +
         (phone ? ` · driver phone ${phone}` : ''),
     ),

@@ -1,4 +1,5 @@
 /** `/projects/{id}`: the project's map, drivers and stops; Optimize; the plan and its exports. */
+import { plural } from '../output/format.js';
 import { ApiError, getProject, loadSession } from './api.js';
 import { formatDate, showAccount, signInUrl } from './account.js';
 import { byId, h, onUnhandledError } from './dom.js';
@@ -54,7 +55,7 @@ function showProject(project: Project): void {
   const date = byId('project-meta');
   date.replaceChildren(
     Object.assign(document.createElement('time'), { dateTime: project.date, textContent: formatDate(project.date) }),
-    ` · ${project.drivers.length} drivers · ${project.stops.length} stops`,
+    ` · ${plural(project.drivers.length, 'driver')} · ${plural(project.stops.length, 'stop')}`,
   );
   byId('drivers').replaceChildren(driversTable(project.drivers));
   byId('stops').replaceChildren(stopsTable(project.stops));
