@@ -46,7 +46,7 @@ export class ProjectMap {
     for (const depot of depots(project)) {
       const title = `Depot: ${depot.label || 'start/end'} (${depot.drivers.join(', ')})`;
       L.marker(depot.coords, { icon: depotIcon(), title, alt: title, zIndexOffset: 1000, keyboard: false })
-        .bindTooltip(title)
+        .bindTooltip(textTip(title))
         .addTo(this.projectLayer);
       points.push(depot.coords);
     }
@@ -61,7 +61,7 @@ export class ProjectMap {
         fillOpacity: 1,
         className: 'stop-dot',
       });
-      dot.bindTooltip(`${index + 1}. ${stop.name}`).addTo(this.projectLayer);
+      dot.bindTooltip(textTip(`${index + 1}. ${stop.name}`)).addTo(this.projectLayer);
       points.push(coords);
     });
     this.projectBounds = points.length > 0 ? L.latLngBounds(points) : null;
@@ -86,7 +86,9 @@ export class ProjectMap {
     for (const entry of plan.unserved) {
       if (!entry.location) continue;
       const title = `Unserved: ${entry.stop} — ${entry.message}`;
-      L.marker(entry.location, { icon: unservedIcon(), title, alt: title, keyboard: false }).bindTooltip(title).addTo(this.planLayer);
+      L.marker(entry.location, { icon: unservedIcon(), title, alt: title, keyboard: false })
+        .bindTooltip(textTip(title))
+        .addTo(this.planLayer);
       points.push(entry.location);
     }
     this.fit(points.length > 0 ? L.latLngBounds(points) : this.projectBounds);
@@ -99,13 +101,13 @@ export class ProjectMap {
     L.polyline(line, { color: '#ffffff', weight: 7, opacity: 0.9, interactive: false }).addTo(this.planLayer);
     untabbed(
       L.polyline(line, { color, weight: 4, opacity: 0.95 })
-        .bindTooltip(`Route ${position + 1}: ${route.vehicle}`, { sticky: true })
+        .bindTooltip(textTip(`Route ${position + 1}: ${route.vehicle}`), { sticky: true })
         .addTo(this.planLayer),
     );
     stopVisits(route).forEach((visit, order) => {
       const title = stopTitle(route, visit, order + 1);
       L.marker(visit.location, { icon: numberedIcon(order + 1, color), title, alt: title, keyboard: false })
-        .bindTooltip(title)
+        .bindTooltip(textTip(title))
         .addTo(this.planLayer);
     });
     return line;
@@ -144,6 +146,11 @@ export class ProjectMap {
     });
     this.legend.replaceChildren(h('h3', { class: 'visually-hidden' }, 'Legend'), h('ul', { class: 'legend-list' }, ...keys, ...routes));
   }
+}
+
+/** Leaflet puts a string tooltip in as HTML; names come from the project, so they go in as text. */
+function textTip(text: string): HTMLElement {
+  return h('span', {}, text);
 }
 
 /** Chromium makes an SVG shape with focus listeners (Leaflet's, for its tooltip) a tab stop; see ProjectMap. */

@@ -273,6 +273,28 @@ describe('the web application in Chromium', () => {
     expect(await page.locator('#run-status').innerText()).toContain('Not optimized yet');
   });
 
+  it('shows names as text, never as markup (tables, map tooltips, plan)', async () => {
+    const markup = '<img id="injected" src="/nothing.png">';
+    const created = await apiCall(service, KEY_A, 'POST', '/v1.0/project', {
+      name: '<i id="italic">Markup</i> & co',
+      date: '2024-05-14',
+      drivers: [{ name: '<b id="bold">Driver</b>', start_location: { coords: { lat: 45.76, lng: 4.83 } }, shift_start: '08:00' }],
+      stops: [{ name: markup, location: { coords: { lat: 45.77, lng: 4.84 } }, duration: 5, phone_number: '+33 1 23 45 67 89' }],
+    });
+    expect(created.status).toBe(201);
+    await page.goto(`${service.url}/projects/${created.json.id}`);
+    await page.getByRole('heading', { name: '<i id="italic">Markup</i> & co', level: 1 }).waitFor();
+    await page.locator('path.stop-dot').first().hover();
+    await page.locator('.leaflet-tooltip', { hasText: markup }).waitFor();
+    await page.getByRole('button', { name: 'Optimize' }).click();
+    await page.locator('#plan').waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.pin').first().hover();
+    await page.locator('.leaflet-tooltip', { hasText: markup }).waitFor();
+    expect(await page.locator('.itinerary').innerText()).toContain(markup);
+    expect(await page.locator('.legend-list').innerText()).toContain('<b id="bold">Driver</b>');
+    expect(await page.locator('#injected, #italic, #bold').count()).toBe(0);
+  });
+
   it('answers another key’s project with 404, in the browser and in the API', async () => {
     const response = await page.goto(`${service.url}/projects/${otherOwnersProject}`);
     expect(response?.status()).toBe(404);
