@@ -64,9 +64,13 @@ export function breakCells(visit: PlanBreakVisit, display: UnitDisplay): string[
   return ['', '(break)', '', formatTime(visit.start, visit.start_s, display), formatTime(visit.finish, visit.finish_s, display), '', ''];
 }
 
+/** "1 stop", "3 stops": a count with its noun (nouns of the plan's vocabulary take an s). */
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
 /** The plan-wide totals as three short lines. */
 export function summaryLines(summary: PlanSummary, display: UnitDisplay): string[] {
-  const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
   return [
     `${plural(summary.routes_used, 'route')} · ${summary.served} served · ${summary.unserved} unserved · priority served ${formatNumber(summary.priority_served)}`,
     `distance ${formatDistance(summary.distance_m, display)} · driving ${formatDuration(summary.driving_s, display)} · ` +

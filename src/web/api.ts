@@ -1,0 +1,83 @@
+/**
+ * The JSON API as the page calls it: the session cookie (never the key) carries the identity, and
+ * every state-changing call sends the session's CSRF token, per decisions.md.
+ */
+import type { Action, Project, ProjectSummary, ServiceError, Session } from './types.js';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: ServiceError,
+    options?: ErrorOptions,
+  ) {
+    super(error.message, options);
+  }
+}
+
+interface Call {
+  method?: 'GET' | 'POST';
+  csrf?: string;
+  body?: unknown;
+}
+
+async function call<T>(path: string, { method = 'GET', csrf, body }: Call = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (csrf !== undefined) headers['x-csrf-token'] = csrf;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+  } catch (cause) {
+    throw new ApiError(
+      0,
+      { code: 'network_error', message: 'the service cannot be reached; check the connection and try again' },
+      { cause },
+    );
+  }
+  const payload = (await response.json().catch(() => null)) as unknown;
+  if (!response.ok) throw new ApiError(response.status, errorOf(payload, response.status));
+  return payload as T;
+}
+
+function errorOf(payload: unknown, status: number): ServiceError {
+  const error = (payload as { error?: Partial<ServiceError> } | null)?.error;
+  if (error && typeof error.code === 'string' && typeof error.message === 'string') {
+    return { code: error.code, message: error.message, details: error.details ?? [] };
+  }
+  return { code: `http_${status}`, message: `the service answered HTTP ${status}` };
+}
+
+/** The session, or null when the browser is not signed in. */
+export async function loadSession(): Promise<Session | null> {
+  try {
+    return await call<Session>('/session');
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export async function listProjects(): Promise<ProjectSummary[]> {
+  return (await call<{ projects: ProjectSummary[] }>('/v1.0/projects')).projects;
+}
+
+export function getProject(id: string): Promise<Project> {
+  return call<Project>(`/v1.0/project/${encodeURIComponent(id)}`);
+}
+
+export function startOptimization(session: Session, projectId: string): Promise<Action> {
+  return call<Action>(`/v1.0/project/${encodeURIComponent(projectId)}/optimize`, { method: 'POST', csrf: session.csrfToken });
+}
+
+export function getAction(actionUuid: string): Promise<Action> {
+  return call<Action>(`/v2/schedules/${encodeURIComponent(actionUuid)}`);
+}
+
+export function cancelAction(session: Session, actionUuid: string): Promise<Action> {
+  return call<Action>(`/v2/schedules/${encodeURIComponent(actionUuid)}/cancel`, { method: 'POST', csrf: session.csrfToken });
+}

@@ -1,0 +1,86 @@
+/** `/projects/{id}`: the project's map, drivers and stops; Optimize; the plan and its exports. */
+import { plural } from '../output/format.js';
+import { ApiError, getProject, loadSession } from './api.js';
+import { formatDate, showAccount, signInUrl } from './account.js';
+import { byId, h, onUnhandledError } from './dom.js';
+import { exportButtons, routeTools, type ExportContext } from './exports.js';
+import { ProjectMap } from './map.js';
+import { itinerariesView, summaryView, unservedView } from './plan-view.js';
+import { driversTable, stopsTable } from './project-data.js';
+import { OptimizationRun } from './run.js';
+import { timelineView } from './timeline-view.js';
+import type { Action, Project } from './types.js';
+
+async function main(): Promise<void> {
+  const session = await loadSession();
+  if (session === null) {
+    location.assign(signInUrl());
+    return;
+  }
+  showAccount(session);
+  const project = await loadProject(projectIdFromPath());
+  if (project === null) return;
+  showProject(project);
+  const map = new ProjectMap(byId('map'), session, byId('legend'));
+  map.showProject(project);
+  const run = new OptimizationRun(session, project, { showAction: (action) => showPlan(project, map, action) });
+  await run.start();
+}
+
+function projectIdFromPath(): string {
+  const match = /^\/projects\/([^/]+)/.exec(location.pathname);
+  return match ? decodeURIComponent(match[1]!) : '';
+}
+
+async function loadProject(id: string): Promise<Project | null> {
+  try {
+    return await getProject(id);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) {
+      document.title = 'Project not found · routeplan';
+      byId('project-name').textContent = 'Project not found';
+      byId('project-meta').replaceChildren(
+        'There is no project at this address for your API key; it may belong to another key. ',
+        h('a', { href: '/' }, 'Back to your projects'),
+      );
+      return null;
+    }
+    throw error;
+  }
+}
+
+function showProject(project: Project): void {
+  document.title = `${project.name} · routeplan`;
+  byId('project-name').textContent = project.name;
+  const date = byId('project-meta');
+  date.replaceChildren(
+    Object.assign(document.createElement('time'), { dateTime: project.date, textContent: formatDate(project.date) }),
+    ` · ${plural(project.drivers.length, 'driver')} · ${plural(project.stops.length, 'stop')}`,
+  );
+  byId('drivers').replaceChildren(driversTable(project.drivers));
+  byId('stops').replaceChildren(stopsTable(project.stops));
+  byId('project-body').hidden = false;
+}
+
+function showPlan(project: Project, map: ProjectMap, action: Action | null): void {
+  const plan = action?.solution ?? null;
+  map.showPlan(plan);
+  byId('summary-card').hidden = plan === null;
+  byId('plan').hidden = plan === null;
+  if (action === null || plan === null) return;
+  const context: ExportContext = { project, actionUuid: action.actionUuid, plan };
+  byId('summary').replaceChildren(summaryView(plan));
+  byId('exports').replaceChildren(...exportButtons(context));
+  byId('timeline').replaceChildren(timelineView(plan));
+  byId('itineraries').replaceChildren(...itinerariesView(plan, routeTools(context)));
+  byId('unserved').replaceChildren(unservedView(plan) ?? '');
+}
+
+function fail(error: unknown): void {
+  const box = byId('page-error');
+  box.textContent = `Something went wrong: ${error instanceof Error ? error.message : String(error)}`;
+  box.hidden = false;
+}
+
+onUnhandledError(fail);
+main().catch(fail);
