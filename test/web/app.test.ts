@@ -236,6 +236,13 @@ describe('the web application in Chromium', () => {
       .evaluateAll((elements) => elements.map((element) => getComputedStyle(element).breakAfter as string));
     expect(breaks).toEqual(plan.routes.map((_, index) => (index < plan.routes.length - 1 ? 'page' : 'auto')));
     expect(await sheets.getByRole('button', { name: 'Print' }).isVisible()).toBe(false);
+    // One driver's sheet, from the Print link of that driver's itinerary.
+    const last = plan.routes[plan.routes.length - 1]!;
+    const oneHref = await page.getByRole('link', { name: `Print sheet for ${last.vehicle}` }).getAttribute('href');
+    await sheets.emulateMedia({ media: 'screen' });
+    await sheets.goto(`${service.url}${oneHref}`);
+    await sheets.locator('.sheet').first().waitFor();
+    expect(await sheets.locator('.sheet h1').allInnerTexts()).toEqual([last.vehicle]);
     await sheets.close();
   });
 
