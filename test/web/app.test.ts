@@ -355,6 +355,10 @@ describe('the web application in Chromium', () => {
 
   it('signs out: the session ends, the page asks for the key again and, signed in, returns to the project', async () => {
     await page.goto(`${service.url}/`);
+    // The list now shows the bakery's latest plan.
+    const row = page.getByRole('row').filter({ hasText: 'Boulangerie Saint-Jean' });
+    await row.getByText('Planned').waitFor();
+    await screenshot(page, '13-projects-planned');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();
     const after = await context.request.get(`${service.url}/session`);
