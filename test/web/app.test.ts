@@ -213,6 +213,12 @@ describe('the web application in Chromium', () => {
       expect(csv).toContain("Quai de livraison B, sonner à l'interphone");
     }
 
+    // A stop given by coordinates only is found by them.
+    const soleil = plan.routes.find((route) => route.visits.some((visit: any) => visit.stop === 'Café du Soleil'))!;
+    expect(await downloaded(page, page.getByRole('button', { name: `CSV for ${soleil.vehicle}` }))).toContain(
+      'Café du Soleil,"45.75970, 4.82620"',
+    );
+
     const printHref = await page.getByRole('link', { name: 'Print sheets', exact: true }).getAttribute('href');
     expect(printHref).toBe(`/projects/${bakery.id}/print?plan=${planAction}`);
     const sheets = await context.newPage();
