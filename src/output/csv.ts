@@ -11,7 +11,7 @@ const DISPLAY = { raw: false };
 
 export const ROUTE_CSV_HEADER = ['order', 'stop', 'address', 'arrival', 'start', 'finish', 'load after', 'lateness', 'phone', 'notes'];
 
-/** `addressOf(stop_index)`: the stop's address as the project gave it ('' when it has none). */
+/** `addressOf(stop_index)`: where the stop is, as the caller knows it (its address, or '' when it has none). */
 export function routeCsv(route: PlanRoute, addressOf: (stopIndex: number) => string): string {
   const rows: string[][] = [ROUTE_CSV_HEADER];
   let order = 0;

@@ -8,7 +8,7 @@ import { formatDistance, formatDuration, formatLoad, formatTime, plural } from '
 import { ApiError, getAction, getProject, loadSession } from './api.js';
 import { formatDate, signInUrl } from './account.js';
 import { byId, h } from './dom.js';
-import { placeText } from './project-data.js';
+import { placeText, stopAddress } from './project-data.js';
 import type { Project } from './types.js';
 
 const DISPLAY = { raw: false };
@@ -91,7 +91,6 @@ function sheetTable(project: Project, route: PlanRoute): HTMLTableElement {
       continue;
     }
     order += 1;
-    const stop = project.stops[visit.stop_index];
     const late = visit.late_s > 0 ? ` (late ${formatDuration(visit.late_s)})` : '';
     rows.push(
       h(
@@ -104,7 +103,7 @@ function sheetTable(project: Project, route: PlanRoute): HTMLTableElement {
           `${formatTime(visit.arrival, visit.arrival_s, DISPLAY)} · ${formatTime(visit.start, visit.start_s, DISPLAY)}–${formatTime(visit.finish, visit.finish_s, DISPLAY)}${late}`,
         ),
         h('td', {}, h('strong', {}, visit.stop)),
-        h('td', {}, placeText(stop?.location) || '—'),
+        h('td', {}, stopAddress(project, visit.stop_index) || '—'),
         h(
           'td',
           {},

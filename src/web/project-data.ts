@@ -85,9 +85,9 @@ export function placeText(location: ProjectLocation | undefined): string {
   return location.coords ? `${location.coords.lat.toFixed(5)}, ${location.coords.lng.toFixed(5)}` : '';
 }
 
-/** The stop's address for exports and sheets, by its index in the plan (= its place in the project). */
+/** Where a plan's stop is, for the CSV and the sheets: by its index in the plan (= its place in the project). */
 export function stopAddress(project: Project, stopIndex: number): string {
-  return project.stops[stopIndex]?.location?.address ?? '';
+  return placeText(project.stops[stopIndex]?.location);
 }
 
 export interface Depot {

@@ -213,6 +213,12 @@ describe('the web application in Chromium', () => {
       expect(csv).toContain("Quai de livraison B, sonner à l'interphone");
     }
 
+    // A stop given by coordinates only is found by them.
+    const soleil = plan.routes.find((route) => route.visits.some((visit: any) => visit.stop === 'Café du Soleil'))!;
+    expect(await downloaded(page, page.getByRole('button', { name: `CSV for ${soleil.vehicle}` }))).toContain(
+      'Café du Soleil,"45.75970, 4.82620"',
+    );
+
     const printHref = await page.getByRole('link', { name: 'Print sheets', exact: true }).getAttribute('href');
     expect(printHref).toBe(`/projects/${bakery.id}/print?plan=${planAction}`);
     const sheets = await context.newPage();
@@ -236,6 +242,13 @@ describe('the web application in Chromium', () => {
       .evaluateAll((elements) => elements.map((element) => getComputedStyle(element).breakAfter as string));
     expect(breaks).toEqual(plan.routes.map((_, index) => (index < plan.routes.length - 1 ? 'page' : 'auto')));
     expect(await sheets.getByRole('button', { name: 'Print' }).isVisible()).toBe(false);
+    // One driver's sheet, from the Print link of that driver's itinerary.
+    const last = plan.routes[plan.routes.length - 1]!;
+    const oneHref = await page.getByRole('link', { name: `Print sheet for ${last.vehicle}` }).getAttribute('href');
+    await sheets.emulateMedia({ media: 'screen' });
+    await sheets.goto(`${service.url}${oneHref}`);
+    await sheets.locator('.sheet').first().waitFor();
+    expect(await sheets.locator('.sheet h1').allInnerTexts()).toEqual([last.vehicle]);
     await sheets.close();
   });
 
@@ -348,6 +361,10 @@ describe('the web application in Chromium', () => {
 
   it('signs out: the session ends, the page asks for the key again and, signed in, returns to the project', async () => {
     await page.goto(`${service.url}/`);
+    // The list now shows the bakery's latest plan.
+    const row = page.getByRole('row').filter({ hasText: 'Boulangerie Saint-Jean' });
+    await row.getByText('Planned').waitFor();
+    await screenshot(page, '13-projects-planned');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();
     const after = await context.request.get(`${service.url}/session`);
