@@ -20,7 +20,11 @@ export function driversTable(drivers: ProjectDriver[]): HTMLTableElement {
   );
 }
 
-export function stopsTable(stops: ProjectStop[]): HTMLTableElement {
+export function stopsTable(stops: ProjectStop[], settings: Record<string, unknown>): HTMLTableElement {
+  const fallback = (name: string, unit: string): string => {
+    const value = settings[name];
+    return typeof value === 'number' ? `${value}${unit} (default)` : 'default';
+  };
   return dataTable(
     'The stops of this project',
     ['#', 'Stop', 'Window', 'Duration', 'Load', 'Priority', 'Types', 'Address'],
@@ -30,8 +34,8 @@ export function stopsTable(stops: ProjectStop[]): HTMLTableElement {
       stopWindows(stop)
         .map((entry) => span(entry.start, entry.end, 'any time'))
         .join(', ') || 'any time',
-      stop.duration !== undefined ? `${stop.duration} min` : 'default',
-      loadText(stop.load),
+      stop.duration !== undefined ? `${stop.duration} min` : fallback('default_duration', ' min'),
+      stop.load !== undefined ? loadText(stop.load) : fallback('default_load', ''),
       stop.priority !== undefined ? String(stop.priority) : 'regular',
       typeList(stop.types),
       placeText(stop.location) || '—',
@@ -70,8 +74,7 @@ function typeList(types: string | string[] | undefined): string {
   return (Array.isArray(types) ? types : [types]).join(', ');
 }
 
-function loadText(load: ProjectStop['load']): string {
-  if (load === undefined) return 'default';
+function loadText(load: NonNullable<ProjectStop['load']>): string {
   if (typeof load === 'number') return String(load);
   return Object.entries(load)
     .map(([name, value]) => `${name} ${value}`)

@@ -58,7 +58,7 @@ function showProject(project: Project): void {
     ` · ${plural(project.drivers.length, 'driver')} · ${plural(project.stops.length, 'stop')}`,
   );
   byId('drivers').replaceChildren(driversTable(project.drivers));
-  byId('stops').replaceChildren(stopsTable(project.stops));
+  byId('stops').replaceChildren(stopsTable(project.stops, project.settings));
   byId('project-body').hidden = false;
 }
 

@@ -122,6 +122,11 @@ describe('the web application in Chromium', () => {
     expect(await page.locator('#project-meta').innerText()).toContain('2024');
     expect(await page.locator('#drivers tbody tr').count()).toBe(4);
     expect(await page.locator('#stops tbody tr').count()).toBe(25);
+    // A stop without its own duration or load shows the project's defaults.
+    expect(await page.locator('#stops tbody tr').nth(1).innerText()).toMatch(/Café du Soleil\s+06:30–08:00\s+4 min \(default\)\s+4\s/);
+    expect(await page.locator('#stops tbody tr').nth(24).innerText()).toMatch(
+      /Coworking Part-Dieu\s+08:30–09:30\s+4 min \(default\)\s+3\s/,
+    );
     expect(await page.locator('#drivers tbody tr').first().innerText()).toMatch(/Camille\s+05:30–13:00\s+120\s+van, refrigerated/);
     expect(await page.locator('#stops tbody tr').nth(8).innerText()).toMatch(
       /École Sainte-Marie — cantine\s+07:30–08:15, 10:00–10:45\s+5 min\s+10\s+20\s+van/,
