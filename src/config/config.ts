@@ -40,6 +40,9 @@ interface Setting {
 
 export const MAX_THREADS = 256;
 
+/** The wall-clock bound of a solve when none is configured: `solve` and each action of `serve` alike. */
+export const DEFAULT_TIME_LIMIT_SECONDS = 5;
+
 const SETTINGS: Setting[] = [
   { key: 'baseUrl', fileKey: 'base_url', env: 'ROUTEPLAN_BASE_URL', flag: '--remote', parse: parseBaseUrl },
   { key: 'apiKey', fileKey: 'api_key', env: 'ROUTEPLAN_API_KEY', flag: '--api-key', parse: parseApiKey },

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { availableParallelism } from 'node:os';
 import { InputError } from '../errors.js';
+import { DEFAULT_TIME_LIMIT_SECONDS } from '../config/config.js';
 import { createKeyRing, isLoopbackHost } from './auth.js';
 import { JsonStore } from './store.js';
 import { JobQueue } from './queue.js';
@@ -53,7 +54,7 @@ export const SERVE_DEFAULTS = {
   host: '127.0.0.1',
   dataDir: './.routeplan-data',
   queueSize: 100,
-  timeLimitSeconds: 10,
+  timeLimitSeconds: DEFAULT_TIME_LIMIT_SECONDS,
   bodyLimitBytes: 10 * 1024 * 1024,
   shutdownTimeoutSeconds: 30,
   sessionTtlHours: DEFAULT_SESSION_TTL_HOURS,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseByteSize, serveOptionsFrom } from '../../src/cli/commands/serve.js';
 import { InputError } from '../../src/errors.js';
 import { SERVE_DEFAULTS } from '../../src/server/index.js';
+import { DEFAULT_TIME_LIMIT_SECONDS } from '../../src/config/config.js';
 
 /** No config files and no ROUTEPLAN_* variables from the developer's machine. */
 const isolatedEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
@@ -24,6 +25,12 @@ describe('routeplan serve options', () => {
       keys: [],
     });
     expect(options.concurrency).toBeGreaterThanOrEqual(1);
+  });
+
+  it('an optimization has the same default time limit as routeplan solve (decisions.md: the same settings and time limit as the CLI)', async () => {
+    const options = await serveOptionsFrom({}, isolatedEnv());
+    expect(options.timeLimitMs).toBe(DEFAULT_TIME_LIMIT_SECONDS * 1000);
+    expect(DEFAULT_TIME_LIMIT_SECONDS).toBe(5);
   });
 
   it('keys come from ROUTEPLAN_SERVER_KEYS (comma-separated) and --keys-file (one per line), together', async () => {

@@ -7,7 +7,7 @@ import { buildPlan } from '../../output/plan.js';
 import type { Plan } from '../../output/plan-types.js';
 import type { SolveOptions, SolveResult } from '../../solver/types.js';
 import { parseConfigFlag, resolveConfig } from '../../config/config.js';
-import type { RouteplanConfig } from '../../config/config.js';
+import { DEFAULT_TIME_LIMIT_SECONDS, type RouteplanConfig } from '../../config/config.js';
 import { loadFormat, loadOptions, parsePositiveInteger, parseTravelFlags } from '../options.js';
 import { colorEnabled, outputFormatFor, printPlan, printWarnings, runCommand } from '../present.js';
 import type { OutputFormat, PrintPlanOptions } from '../present.js';
@@ -15,7 +15,6 @@ import { spinnerAllowed, startSolveSpinner } from '../progress.js';
 import type { SolveSpinner } from '../progress.js';
 import { solveInThreads } from '../../threads/searches.js';
 
-export const DEFAULT_TIME_LIMIT_S = 5;
 export const DEFAULT_SEED = 0;
 
 interface SolveFlags {
@@ -42,7 +41,7 @@ export function registerSolve(program: Command): void {
     .argument('<file>', 'problem file (.json, .yaml, .csv, or a benchmark with --format); "-" reads stdin')
     .option('--input-format <format>', 'format of the input: json, yaml or csv (required for "-")')
     .option('--format <format>', 'benchmark instance format: solomon or vrplib')
-    .option('--time-limit <seconds>', `wall-clock limit of the search (default ${DEFAULT_TIME_LIMIT_S})`)
+    .option('--time-limit <seconds>', `wall-clock limit of the search (default ${DEFAULT_TIME_LIMIT_SECONDS})`)
     .option('--seed <n>', `random seed; same input, seed and limits give the same plan (default ${DEFAULT_SEED})`)
     .option('--max-iterations <n>', 'stop after this many search iterations (reproducible stop)')
     .option('--threads <n>', 'worker threads (default 1)')
@@ -130,7 +129,7 @@ function solveOptions(
   spinner: SolveSpinner,
 ): SolveOptions {
   const options: SolveOptions = {
-    timeLimitMs: Math.round((config.timeLimit ?? DEFAULT_TIME_LIMIT_S) * 1000),
+    timeLimitMs: Math.round((config.timeLimit ?? DEFAULT_TIME_LIMIT_SECONDS) * 1000),
     seed: config.seed ?? DEFAULT_SEED,
     signal,
     onProgress: (progress) => spinner.update(progress),
