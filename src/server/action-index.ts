@@ -5,20 +5,8 @@
  * record several times a second would cost a disk sync each time for nothing a restart could use.
  */
 import type { SolveProgress } from '../solver/types.js';
-import type { OptimizationSummary, Optimizations } from './projects.js';
-
-/** The action's status as decisions.md names them. */
-export type ActionStatus = OptimizationSummary['status'];
-
-/** The solver's best plan so far, as GET /v2/schedules/{actionUuid} shows it while the action runs. */
-export interface ActionProgress {
-  elapsed_ms: number;
-  iterations: number;
-  served: number;
-  unserved: number;
-  routes_used: number;
-  cost: number;
-}
+import type { ActionProgress, ActionStatus, OptimizationSummary } from './api-types.js';
+import type { Optimizations } from './projects.js';
 
 interface IndexedAction {
   owner: string;

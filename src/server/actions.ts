@@ -9,33 +9,15 @@ import type { ErrorBody, Warning } from '../errors.js';
 import type { DocumentKind } from '../input/index.js';
 import type { Plan } from '../output/plan-types.js';
 import type { SolveProgress } from '../solver/types.js';
-import { ActionIndex, type ActionProgress, type ActionStatus } from './action-index.js';
+import { ActionIndex } from './action-index.js';
+import type { ActionName, ActionRecord, ActionStatus } from './api-types.js';
 import type { Optimizations } from './projects.js';
 import type { JsonStore } from './store.js';
 import type { Job, JobQueue } from './queue.js';
 import { JobAbortedError, type SolveRunner } from './solve-runner.js';
 import type { SolveJob } from './job.js';
 
-export type { ActionStatus } from './action-index.js';
-export type ActionName = 'schedule' | 'optimize';
-
-/** What GET /v2/schedules/{actionUuid} answers. */
-export interface ActionRecord {
-  actionUuid: string;
-  actionName: ActionName;
-  status: ActionStatus;
-  created_at: string;
-  updated_at: string;
-  started_at?: string;
-  finished_at?: string;
-  /** For `optimize` actions: the project optimized. */
-  project_id?: string;
-  warnings?: Warning[];
-  solution?: Plan;
-  error?: ErrorBody['error'];
-  /** While pending and once the solver reported: its best plan so far (never stored). */
-  progress?: ActionProgress;
-}
+export type { ActionName, ActionRecord, ActionStatus } from './api-types.js';
 
 /** The file on disk: the public record plus what is needed to run it again, never shown. */
 interface StoredAction {

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Warning } from '../errors.js';
 import type { JsonStore } from './store.js';
+import type { OptimizationSummary } from './api-types.js';
 
 /** What POST /v1.0/project and GET /v1.0/project/{id} answer. */
 export interface ProjectRecord {
@@ -20,13 +21,6 @@ export interface ProjectRecord {
   url: string;
   created_at: string;
   warnings?: Warning[];
-}
-
-/** One optimize action of a project, as the project's answers list it. */
-export interface OptimizationSummary {
-  actionUuid: string;
-  status: 'pending' | 'finished' | 'failed';
-  created_at: string;
 }
 
 /** Where a project's optimizations are known (the actions' index). */

@@ -35,7 +35,7 @@ async function call<T>(path: string, { method = 'GET', csrf, body }: Call = {}):
   } catch (cause) {
     throw new ApiError(
       0,
-      { code: 'network_error', message: 'the service cannot be reached; check the connection and try again' },
+      { code: 'network_error', message: 'the service cannot be reached; check the connection and try again', details: [] },
       { cause },
     );
   }
@@ -49,7 +49,7 @@ function errorOf(payload: unknown, status: number): ServiceError {
   if (error && typeof error.code === 'string' && typeof error.message === 'string') {
     return { code: error.code, message: error.message, details: error.details ?? [] };
   }
-  return { code: `http_${status}`, message: `the service answered HTTP ${status}` };
+  return { code: `http_${status}`, message: `the service answered HTTP ${status}`, details: [] };
 }
 
 /** The session, or null when the browser is not signed in. */

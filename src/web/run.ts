@@ -112,14 +112,14 @@ export class OptimizationRun {
   }
 
   private showError(action: Action): void {
-    const error = action.error ?? { code: 'unknown', message: 'the optimization failed without a reason' };
+    const error = action.error ?? { code: 'unknown', message: 'the optimization failed without a reason', details: [] };
     const cancelled = error.code === 'cancelled';
     this.errorBox.classList.toggle('alert-neutral', cancelled);
     this.errorBox.replaceChildren(
       h('strong', {}, cancelled ? 'Cancelled. ' : 'The optimization failed. '),
       cancelled ? 'It was stopped before it finished; no plan was kept.' : `${capitalize(error.message)}.`,
       cancelled ? '' : h('span', { class: 'muted' }, ` (${error.code})`),
-      ...(error.details ?? []).slice(0, 5).map((detail) => h('div', { class: 'detail' }, h('code', {}, detail.path), ` ${detail.message}`)),
+      ...error.details.slice(0, 5).map((detail) => h('div', { class: 'detail' }, h('code', {}, detail.path), ` ${detail.message}`)),
     );
     this.errorBox.hidden = false;
   }

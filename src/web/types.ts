@@ -1,14 +1,10 @@
 /** What the page reads from the service's JSON API (see docs/decisions.md and the server). */
-import type { Plan } from '../output/plan-types.js';
+import type { ErrorBody } from '../errors.js';
+import type { ActionRecord, OptimizationSummary, SessionView } from '../server/api-types.js';
 
-export interface Session {
-  owner: string;
-  csrfToken: string;
-  expiresAt: string;
-  openAccess: boolean;
-  tiles: { url: string; attribution: string } | null;
-  timeLimitSeconds: number;
-}
+export type { ActionProgress, ActionStatus } from '../server/api-types.js';
+
+export type Session = SessionView;
 
 export interface Coords {
   lat: number;
@@ -56,13 +52,7 @@ export interface ProjectStop {
   notes?: string;
 }
 
-export type ActionStatus = 'pending' | 'finished' | 'failed';
-
-export interface Optimization {
-  actionUuid: string;
-  status: ActionStatus;
-  created_at: string;
-}
+export type Optimization = OptimizationSummary;
 
 export interface Project {
   id: string;
@@ -87,31 +77,6 @@ export interface ProjectSummary {
   latest_optimization?: Optimization | null;
 }
 
-export interface ActionProgress {
-  elapsed_ms: number;
-  iterations: number;
-  served: number;
-  unserved: number;
-  routes_used: number;
-  cost: number;
-}
+export type ServiceError = ErrorBody['error'];
 
-export interface ServiceError {
-  code: string;
-  message: string;
-  details?: { path: string; message: string }[];
-}
-
-export interface Action {
-  actionUuid: string;
-  actionName: string;
-  status: ActionStatus;
-  created_at: string;
-  updated_at: string;
-  started_at?: string;
-  finished_at?: string;
-  project_id?: string;
-  progress?: ActionProgress;
-  solution?: Plan;
-  error?: ServiceError;
-}
+export type Action = ActionRecord;

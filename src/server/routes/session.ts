@@ -9,6 +9,7 @@ import { CSRF_HEADER, noSession, sessionEnded } from '../access.js';
 import { SESSION_COOKIE, type Session } from '../session.js';
 import { OPEN_ACCESS_OWNER } from '../auth.js';
 import type { AppContext } from '../context.js';
+import type { SessionView } from '../api-types.js';
 import { addPath } from './table.js';
 
 /** A sign-in form holds a key and a path: anything near this size is not one. */
@@ -60,14 +61,15 @@ async function currentSession(ctx: AppContext, request: FastifyRequest, reply: F
     session = created.session;
   }
   if (!session) throw request.cookies[SESSION_COOKIE] !== undefined ? sessionEnded() : noSession();
-  sendJson(reply, 200, {
+  const view: SessionView = {
     owner: session.owner,
     csrfToken: session.csrfToken,
     expiresAt: session.expiresAt,
     openAccess: ctx.access.openAccess,
     tiles: ctx.web.tiles,
     timeLimitSeconds: ctx.timeLimitSeconds,
-  });
+  };
+  sendJson(reply, 200, view);
 }
 
 /**
