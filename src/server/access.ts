@@ -10,7 +10,7 @@ import { HttpError } from './http.js';
 import { OPEN_ACCESS_OWNER, type KeyRing } from './auth.js';
 import { SESSION_COOKIE, type Session, type SessionService } from './session.js';
 
-export const CSRF_HEADER = 'x-csrf-token';
+const CSRF_HEADER = 'x-csrf-token';
 
 export class Access {
   constructor(
@@ -30,7 +30,7 @@ export class Access {
     if (authorization !== undefined) return this.keys.authenticate(authorization);
     const session = this.session(request);
     if (session) {
-      if (!isSafeMethod(request.method)) this.checkCsrf(request, session, headerOf(request, CSRF_HEADER));
+      if (!isSafeMethod(request.method)) this.checkCsrf(request, session, csrfHeaderOf(request));
       return session.owner;
     }
     if (this.openAccess) return OPEN_ACCESS_OWNER;
@@ -79,6 +79,11 @@ export class Access {
 
 function isSafeMethod(method: string): boolean {
   return method === 'GET' || method === 'HEAD';
+}
+
+/** The CSRF token a page sent in its X-CSRF-Token header, if any. */
+export function csrfHeaderOf(request: FastifyRequest): string | undefined {
+  return headerOf(request, CSRF_HEADER);
 }
 
 function headerOf(request: FastifyRequest, name: string): string | undefined {

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isFormContentType, readFormBody, sendJson } from '../http.js';
-import { CSRF_HEADER, noSession, sessionEnded } from '../access.js';
+import { csrfHeaderOf, noSession, sessionEnded } from '../access.js';
 import { SESSION_COOKIE, type Session } from '../session.js';
 import { OPEN_ACCESS_OWNER } from '../auth.js';
 import type { AppContext } from '../context.js';
@@ -43,8 +43,7 @@ async function logout(ctx: AppContext, request: FastifyRequest, reply: FastifyRe
   const session = ctx.access.session(request);
   if (session) {
     const form = isFormContentType(request.headers['content-type']) ? await readFormBody(request.raw, FORM_LIMIT_BYTES) : null;
-    const header = request.headers[CSRF_HEADER];
-    const token = (Array.isArray(header) ? header[0] : header) ?? form?.get('csrf') ?? undefined;
+    const token = csrfHeaderOf(request) ?? form?.get('csrf') ?? undefined;
     ctx.access.checkCsrf(request, session, token);
     await ctx.sessions.end(request.cookies[SESSION_COOKIE]);
   }
