@@ -5,6 +5,7 @@
  */
 import type { Plan, PlanLocation, PlanRoute, PlanStopVisit, PlanUnserved } from './plan-types.js';
 import { routeColor } from './palette.js';
+import { stopVisits } from './visits.js';
 
 export type Position = [number, number];
 
@@ -102,10 +103,6 @@ function stopPoint(route: PlanRoute, position: number, visit: PlanStopVisit, ord
       ...fields,
     },
   };
-}
-
-function stopVisits(route: PlanRoute): PlanStopVisit[] {
-  return route.visits.filter((visit): visit is PlanStopVisit => visit.kind === 'stop');
 }
 
 /** The plan types the start location as always present; stay total if a remote plan omits it. */

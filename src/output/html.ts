@@ -7,6 +7,7 @@ import type { Plan, PlanLocation, PlanRoute, PlanStopVisit, PlanUnserved } from 
 import { LATE_COLUMN, breakCells, formatDistance, formatDuration, formatLoad, formatTime, stopCells, summaryLines } from './format.js';
 import type { UnitDisplay } from './format.js';
 import { routeColor } from './palette.js';
+import { routeLocations, stopVisits } from './visits.js';
 
 export interface HtmlOptions {
   /** Page title; default "routeplan plan". */
@@ -102,14 +103,6 @@ function renderUnservedLayer(plan: Plan, projection: Projection): string {
 
 function unservedLocated(plan: Plan): Array<{ entry: PlanUnserved; location: PlanLocation }> {
   return plan.unserved.flatMap((entry) => (entry.location ? [{ entry, location: entry.location }] : []));
-}
-
-function routeLocations(route: PlanRoute): PlanLocation[] {
-  const points: PlanLocation[] = [];
-  if (route.start.location) points.push(route.start.location);
-  for (const visit of stopVisits(route)) points.push(visit.location);
-  if (route.end.location) points.push(route.end.location);
-  return points;
 }
 
 /** Equirectangular projection fitted to the bounding box, keeping the aspect ratio. */
@@ -228,10 +221,6 @@ function tableRow(rowClass: string, cells: string[], lateColumn?: number): strin
     column === lateColumn ? `<td class="late">${escapeHtml(cell)}</td>` : `<td>${escapeHtml(cell)}</td>`,
   );
   return `<tr${rowClass ? ` class="${rowClass}"` : ''}>${cellHtml.join('')}</tr>`;
-}
-
-function stopVisits(route: PlanRoute): PlanStopVisit[] {
-  return route.visits.filter((visit): visit is PlanStopVisit => visit.kind === 'stop');
 }
 
 function round1(value: number): number {

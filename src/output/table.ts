@@ -4,6 +4,7 @@ import type { Plan, PlanBreakVisit, PlanRoute, PlanStopVisit } from './plan-type
 import { LATE_COLUMN, breakCells, formatDistance, formatDuration, formatLoad, formatTime, stopCells, summaryLines } from './format.js';
 import type { UnitDisplay } from './format.js';
 import { makeStyle } from './style.js';
+import { stopVisits } from './visits.js';
 import type { Style } from './style.js';
 
 export interface RenderOptions {
@@ -36,7 +37,7 @@ function renderSummary(plan: Plan, style: Style, display: UnitDisplay): string {
 }
 
 function renderRoute(route: PlanRoute, position: number, style: Style, display: UnitDisplay, color: boolean): string {
-  const stops = route.visits.filter((visit) => visit.kind === 'stop').length;
+  const stops = stopVisits(route).length;
   const title =
     `Route ${position + 1}: ${route.vehicle} — ${formatTime(route.start.time, route.start.time_s, display)} → ` +
     `${formatTime(route.end.time, route.end.time_s, display)}${route.end.location === null ? ' (open end)' : ''}`;

@@ -4,8 +4,9 @@
  * otherwise a plain background with a scale, so the page works fully offline.
  */
 import L from 'leaflet';
-import type { Plan, PlanLocation, PlanRoute, PlanStopVisit } from '../output/plan-types.js';
+import type { Plan, PlanRoute, PlanStopVisit } from '../output/plan-types.js';
 import { routeColor } from '../output/palette.js';
+import { routeLocations, stopVisits } from '../output/visits.js';
 import { formatDistance, formatTime, plural } from '../output/format.js';
 import { h } from './dom.js';
 import { depots } from './project-data.js';
@@ -159,15 +160,7 @@ function untabbed(layer: L.Path): void {
 }
 
 function routeLine(route: PlanRoute): L.LatLngExpression[] {
-  const points: PlanLocation[] = [];
-  if (route.start.location) points.push(route.start.location);
-  for (const visit of stopVisits(route)) points.push(visit.location);
-  if (route.end.location) points.push(route.end.location);
-  return points.map((point) => [point.lat, point.lng]);
-}
-
-export function stopVisits(route: PlanRoute): PlanStopVisit[] {
-  return route.visits.filter((visit): visit is PlanStopVisit => visit.kind === 'stop');
+  return routeLocations(route).map((point) => [point.lat, point.lng]);
 }
 
 function stopTitle(route: PlanRoute, visit: PlanStopVisit, order: number): string {

@@ -13,7 +13,7 @@ import {
 } from '../output/format.js';
 import { routeColor } from '../output/palette.js';
 import { h, hiddenText, type Child } from './dom.js';
-import { stopVisits } from './map.js';
+import { stopVisits } from '../output/visits.js';
 
 const DISPLAY = { raw: false };
 

@@ -5,6 +5,7 @@
  */
 import type { Plan, PlanRoute } from '../output/plan-types.js';
 import { formatDistance, formatDuration, formatLoad, formatTime, plural } from '../output/format.js';
+import { stopVisits } from '../output/visits.js';
 import { ApiError, getAction, getProject, loadSession } from './api.js';
 import { formatDate, signInUrl } from './account.js';
 import { byId, h } from './dom.js';
@@ -51,7 +52,7 @@ function chosenRoutes(plan: Plan, driver: string | null): Array<{ route: PlanRou
 function sheet(project: Project, route: PlanRoute, position: number): HTMLElement {
   const driver = project.drivers[route.vehicle_index];
   const phone = typeof route.phone_number === 'string' ? route.phone_number : driver?.phone_number;
-  const stops = route.visits.filter((visit) => visit.kind === 'stop').length;
+  const stops = stopVisits(route).length;
   return h(
     'section',
     { class: 'sheet', 'aria-labelledby': `sheet-${position}` },
