@@ -54,3 +54,66 @@ export interface SessionView {
   tiles: { url: string; attribution: string } | null;
   timeLimitSeconds: number;
 }
+
+/** A dispatched stop's progress, as the driver reported it (decisions.md, "Dispatch"). */
+export type StopStatus = 'planned' | 'done' | 'failed';
+
+/** One stop of a dispatched plan, in GET /v1.0/project/{id}'s `dispatch.stops`. */
+export interface DispatchStopView {
+  stop_id: string;
+  status: StopStatus;
+  /** When the driver marked it (the device's time of the tap, also for a status sent later); null while planned. */
+  at: string | null;
+  /** Why a stop failed, as the driver wrote it. */
+  reason?: string;
+  /** The driver whose route holds the stop. */
+  driver_id: string;
+}
+
+/** One driver's link to their driver page, shown to the dispatcher only. */
+export interface DriverLinkView {
+  driver_id: string;
+  driver_name: string;
+  /** The driver page, `<public url>/drivers/<token>`; absent once revoked (until a new link is made). */
+  url?: string;
+  phone_number?: string;
+  expires_at: string;
+  revoked: boolean;
+  /** Stops on the driver's dispatched route. */
+  stops: number;
+}
+
+/** What GET /v1.0/project/{id} gains once the project is dispatched. */
+export interface DispatchView {
+  /** The optimization whose plan was frozen as the day's routes. */
+  actionUuid: string;
+  dispatched_at: string;
+  /** Only stops on a route (unserved stops are not dispatched), in route order. */
+  stops: DispatchStopView[];
+  drivers: DriverLinkView[];
+}
+
+export type NotificationKind = 'planned' | 'delivered';
+
+/** One customer e-mail, as recorded on the project. */
+export interface NotificationView {
+  id: string;
+  kind: NotificationKind;
+  stop_id: string;
+  to: string;
+  subject: string;
+  created_at: string;
+  status: 'queued' | 'sent' | 'failed';
+  attempts: number;
+  sent_at?: string;
+  /** The last failure (SMTP reply or network error), when there was one. */
+  error?: string;
+}
+
+/** What GET /v1.0/project/{id} gains: whether customers are notified, and every message. */
+export interface NotificationsView {
+  /** False when the service has no SMTP configured: nothing is sent. */
+  enabled: boolean;
+  /** Newest first. */
+  messages: NotificationView[];
+}
