@@ -117,3 +117,45 @@ export interface NotificationsView {
   /** Newest first. */
   messages: NotificationView[];
 }
+
+/** One stop on a driver page (GET /drivers/{token}/route), in route order. */
+export interface DriverStopView {
+  stop_id: string;
+  /** The stop's (customer's) name as given. */
+  name: string;
+  address?: string;
+  lat: number;
+  lng: number;
+  /** The customer's phone number, for tap to call. */
+  phone_number?: string;
+  notes?: string;
+  custom_notes?: Record<string, unknown>;
+  /** Planned arrival, service start and finish, seconds since midnight of the project's date. */
+  arrival_s: number;
+  start_s: number;
+  finish_s: number;
+  status: StopStatus;
+  at: string | null;
+  reason?: string;
+}
+
+/** What a driver's link reads: their own route only, never another driver's or the project's. */
+export interface DriverRouteView {
+  project: { name: string; date: string };
+  driver: { id: string; name: string };
+  dispatched_at: string;
+  expires_at: string;
+  /** Where the day starts and ends, when the driver has them. */
+  start?: { lat: number; lng: number; time_s: number };
+  end?: { lat: number; lng: number; time_s: number };
+  stops: DriverStopView[];
+}
+
+/** What the driver page posts for a stop (POST /drivers/{token}/stops/{stopId}). */
+export interface StopStatusUpdate {
+  status: 'done' | 'failed' | 'planned';
+  /** Required for `failed` (1–500 characters). */
+  reason?: string;
+  /** The device's time of the tap (ISO 8601); the server's time when absent or in the future. */
+  at?: string;
+}
