@@ -11,7 +11,7 @@ import { formatOf, parseJson, parseYaml, readSourceText } from './read.js';
 import type { SettingName } from './settings.js';
 import { FORMAT_REQUEST } from './settings.js';
 import type { DocumentKind, LoadedProblem, LoadOptions, ValidatedDocument } from './types.js';
-import { problemFromDocument, validateDocument, type ValidateContext } from './validate.js';
+import { problemFromDocument, resolvedProblemFromDocument, validateDocument, type ValidateContext } from './validate.js';
 
 export { problemSummaryLines } from './summary.js';
 
@@ -19,7 +19,7 @@ export type { DocumentKind, InputFormat, LoadedProblem, LoadOptions, ValidatedDo
 
 /** Reads, validates and normalizes a problem file (`-` = stdin). Throws InputError (all problems at once). */
 export function loadProblemFile(path: string, options: LoadOptions = {}): Promise<LoadedProblem> {
-  return readProblemFile(path, options, problemFromDocument);
+  return readProblemFile(path, options, resolvedProblemFromDocument);
 }
 
 /**
@@ -33,7 +33,7 @@ export function validateProblemFile(path: string, options: LoadOptions = {}): Pr
 async function readProblemFile<T extends ValidatedDocument>(
   path: string,
   options: LoadOptions,
-  fromDocument: (document: unknown, options: LoadOptions, context: ValidateContext) => T,
+  fromDocument: (document: unknown, options: LoadOptions, context: ValidateContext) => T | Promise<T>,
 ): Promise<T | LoadedProblem> {
   if (path === '-' && !options.format) {
     throw new InputError(`Reading a problem from stdin (-) needs its format: ${FORMAT_REQUEST}`, [
@@ -82,6 +82,14 @@ function loneCsvError(label: string): InputError {
  */
 export function loadProblemDocument(document: unknown, options: LoadOptions & { expect?: DocumentKind } = {}): LoadedProblem {
   return problemFromDocument(document, options);
+}
+
+/**
+ * loadProblemDocument with the steps that may geocode addresses and fetch road travel times
+ * (resolve.ts): what the service's worker runs for a stored document.
+ */
+export function resolveProblemDocument(document: unknown, options: LoadOptions & { expect?: DocumentKind } = {}): Promise<LoadedProblem> {
+  return resolvedProblemFromDocument(document, options);
 }
 
 /** loadProblemDocument's errors and warnings without building the problem: to accept a request body. */

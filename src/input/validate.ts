@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { ErrorDetail, Warning } from '../errors.js';
 import { InputError } from '../errors.js';
 import { buildProblem, checkBuildable } from './build-problem.js';
+import { resolveSpec } from './resolve.js';
 import { ConversionLog } from './convert-common.js';
 import { oneoffSpec } from './convert-oneoff.js';
 import { projectSpec } from './convert-project.js';
@@ -41,6 +42,17 @@ export function problemFromDocument(
 ): LoadedProblem {
   const { spec, warnings, kind } = validatedSpec(document, options, context);
   return { problem: buildProblem(spec, options), warnings, kind, document };
+}
+
+/** problemFromDocument with resolve.ts's steps, which may geocode addresses and fetch travel times. */
+export async function resolvedProblemFromDocument(
+  document: unknown,
+  options: LoadOptions & { expect?: DocumentKind },
+  context: ValidateContext = {},
+): Promise<LoadedProblem> {
+  const { spec, warnings, kind } = validatedSpec(document, options, context);
+  const resolved = await resolveSpec(spec, options);
+  return { problem: resolved.problem, warnings: [...warnings, ...resolved.warnings], kind, document };
 }
 
 /** Every error and warning problemFromDocument gives, without building the problem. */

@@ -1,5 +1,5 @@
 /** What a worker thread runs: the tasks of protocol.ts. */
-import { loadProblemDocument } from '../input/index.js';
+import { resolveProblemDocument } from '../input/index.js';
 import { buildPlan } from '../output/plan.js';
 import type { Plan } from '../output/plan-types.js';
 import { solve, solveOnce } from '../solver/index.js';
@@ -35,7 +35,7 @@ export async function planOfDocument(job: DocumentSolve, onProgress?: ProgressSi
     ...(job.roadFactor !== undefined ? { roadFactor: job.roadFactor } : {}),
     ...(job.baseSpeedKmh !== undefined ? { baseSpeedKmh: job.baseSpeedKmh } : {}),
   };
-  const { problem } = loadProblemDocument(job.document, loadOptions);
+  const { problem } = await resolveProblemDocument(job.document, loadOptions);
   const result = await solve(problem, { timeLimitMs: job.timeLimitMs, seed: job.seed, ...(onProgress ? { onProgress } : {}) });
   return buildPlan(problem, result);
 }
