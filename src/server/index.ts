@@ -19,6 +19,7 @@ import { validateRequest } from './job.js';
 import { Access } from './access.js';
 import { DEFAULT_SESSION_TTL_HOURS, SessionService } from './session.js';
 import { defaultWebRoot, isWebBuilt, type TileSource } from './web.js';
+import type { SmtpSettings } from './notify/settings.js';
 
 export interface ServeOptions {
   port: number;
@@ -47,6 +48,12 @@ export interface ServeOptions {
   logLine?: (line: string) => void;
   /** Replaces the worker-thread runner (tests). */
   runner?: SolveRunner;
+  /** Customer e-mails on dispatch and delivery; without it nothing is sent and the pages say so. */
+  smtp?: SmtpSettings;
+  /** How long after the end of the project's date (UTC) a driver link still opens (default 24 h). */
+  driverLinkGraceMs?: number;
+  /** The clock of link expiry and stop statuses (tests). */
+  now?: () => Date;
 }
 
 export const SERVE_DEFAULTS = {
@@ -58,6 +65,7 @@ export const SERVE_DEFAULTS = {
   bodyLimitBytes: 10 * 1024 * 1024,
   shutdownTimeoutSeconds: 30,
   sessionTtlHours: DEFAULT_SESSION_TTL_HOURS,
+  driverLinkGraceHours: 24,
 } as const;
 
 /** One solve per core, keeping one core for the HTTP loop on bigger machines. */
