@@ -130,10 +130,13 @@ export interface DriverStopView {
   phone_number?: string;
   notes?: string;
   custom_notes?: Record<string, unknown>;
-  /** Planned arrival, service start and finish, seconds since midnight of the project's date. */
-  arrival_s: number;
-  start_s: number;
-  finish_s: number;
+  /**
+   * Planned arrival, service start and finish, seconds since midnight of the project's date (may pass
+   * 86,400 on overnight routes); null when the project gives the stop no duration (no ETAs then).
+   */
+  arrival_s: number | null;
+  start_s: number | null;
+  finish_s: number | null;
   status: StopStatus;
   at: string | null;
   reason?: string;
