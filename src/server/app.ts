@@ -12,6 +12,9 @@
  *   GET  /v1.0/project/{id}                 a project record (+ `optimizations`, newest first)
  *   GET  /v1.0/projects                     the caller's projects (+ `latest_optimization` each)
  *   POST /v1.0/project/{id}/optimize        what the project page's Optimize control calls → 202 action
+ *   …/v1.0/project/{id}/dispatch…           dispatch to drivers (routes/dispatch.ts)
+ * Drivers (routes/drivers.ts; the token in the path is the credential, never logged):
+ *   GET  /drivers/{token}, …/route, POST …/stops/{stopId}  the driver page, their route, their reports
  * The web application (routes/session.ts, routes/pages.ts):
  *   POST /login                             form {key, next} → 303 with the session cookie
  *   POST /logout                            ends the session (CSRF token as form field `csrf` or header) → 303 /
@@ -30,6 +33,8 @@ import type { AppContext, RequestNotes } from './context.js';
 import { registerApi } from './routes/api.js';
 import { registerSession } from './routes/session.js';
 import { registerPages } from './routes/pages.js';
+import { registerDispatch } from './routes/dispatch.js';
+import { registerDrivers } from './routes/drivers.js';
 
 export type { AppContext } from './context.js';
 
@@ -62,6 +67,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   app.get('/healthz', (_request, reply) => sendJson(reply, 200, { status: ctx.isShuttingDown() ? 'shutting_down' : 'ok' }));
   registerApi(app, ctx);
+  registerDispatch(app, ctx);
+  registerDrivers(app, ctx);
   registerSession(app, ctx);
   await registerPages(app, ctx);
   return app;
@@ -101,13 +108,18 @@ function logRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyRepl
   const elapsed = request.startedAt > 0n ? process.hrtime.bigint() - request.startedAt : 0n;
   ctx.log({
     method: request.method,
-    path: pathOf(request.url),
+    path: redactedPath(pathOf(request.url)),
     status: reply.statusCode,
     duration_ms: Number(elapsed / 1000n) / 1000,
     ...(notes.actionId ? { action_id: notes.actionId } : {}),
     ...(notes.projectId ? { project_id: notes.projectId } : {}),
     ...(notes.errorCode ? { error: notes.errorCode } : {}),
   });
+}
+
+/** A driver link's token is a credential: it never reaches the log. */
+function redactedPath(path: string): string {
+  return path.replace(/^\/drivers\/[^/]+/, '/drivers/<redacted>');
 }
 
 function answerError(ctx: AppContext, reply: FastifyReply, error: unknown): void {

@@ -4,6 +4,8 @@ import type { DocumentKind, LoadOptions } from '../input/index.js';
 import type { Access } from './access.js';
 import type { ActionService } from './actions.js';
 import type { ProjectService } from './projects.js';
+import type { DispatchService } from './dispatch/service.js';
+import type { ProjectMessages } from './dispatch-events.js';
 import type { SessionService } from './session.js';
 import type { TileSource } from './web.js';
 
@@ -14,6 +16,9 @@ export interface AppContext {
   validate: (kind: DocumentKind, document: unknown, options: LoadOptions) => Warning[];
   actions: ActionService;
   projects: ProjectService;
+  dispatch: DispatchService;
+  /** Each project's customer messages (notify/), or none when no SMTP is configured. */
+  messages: ProjectMessages;
   bodyLimitBytes: number;
   loadOptions: LoadOptions;
   /** Each solve's limit, which the page shows before it starts one. */

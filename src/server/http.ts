@@ -87,6 +87,14 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
   }
 }
 
+/** A JSON body that may be left out: no body at all reads as `{}`. */
+export async function readOptionalJsonBody(req: IncomingMessage, limitBytes: number): Promise<unknown> {
+  const declared = req.headers['content-length'];
+  const chunked = req.headers['transfer-encoding'] !== undefined;
+  if ((declared === undefined || declared === '0') && !chunked) return {};
+  return readJsonBody(req, limitBytes);
+}
+
 const DRAIN_FACTOR = 4;
 
 function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {

@@ -20,6 +20,13 @@ import { Access } from './access.js';
 import { DEFAULT_SESSION_TTL_HOURS, SessionService } from './session.js';
 import { defaultWebRoot, isWebBuilt, type TileSource } from './web.js';
 import type { SmtpSettings } from './notify/settings.js';
+import { DispatchService } from './dispatch/service.js';
+import type { DispatchListener, ProjectMessages } from './dispatch-events.js';
+
+const NO_NOTIFICATIONS: { listener: DispatchListener; messages: ProjectMessages } = {
+  listener: { dispatched: () => undefined, stopDone: () => undefined },
+  messages: { of: () => ({ enabled: false, messages: [] }) },
+};
 
 export interface ServeOptions {
   port: number;
@@ -100,6 +107,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
   const projects = new ProjectService(store, (id) => `${publicUrl}/projects/${id}`, log, actions.optimizations);
   const sessions = new SessionService(store, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
+  const { dispatch, messages } = await dispatchServices(store, actions, options, log, () => publicUrl);
   const webRoot = options.webRoot ?? defaultWebRoot();
   if (!isWebBuilt(webRoot))
     log({ event: 'warning', message: `the web application is not built (no index.html in ${webRoot}): run npm run build` });
@@ -111,6 +119,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     validate: validateRequest,
     actions,
     projects,
+    dispatch,
+    messages,
     bodyLimitBytes: options.bodyLimitBytes,
     loadOptions: travelFlags(options),
     timeLimitSeconds: options.timeLimitMs / 1000,
@@ -145,6 +155,25 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 }
 
 type Log = (event: Record<string, unknown>) => void;
+
+/** Dispatch to drivers, and the customer messages it sends when SMTP is configured. */
+async function dispatchServices(
+  store: JsonStore,
+  actions: ActionService,
+  options: ServeOptions,
+  log: Log,
+  baseUrl: () => string,
+): Promise<{ dispatch: DispatchService; messages: ProjectMessages }> {
+  const notifications = NO_NOTIFICATIONS;
+  const dispatch = new DispatchService(store, actions, notifications.listener, {
+    graceMs: options.driverLinkGraceMs ?? SERVE_DEFAULTS.driverLinkGraceHours * 3_600_000,
+    now: options.now ?? (() => new Date()),
+    linkUrl: (token) => `${baseUrl()}/drivers/${token}`,
+    log,
+  });
+  await dispatch.recover();
+  return { dispatch, messages: notifications.messages };
+}
 
 function jsonLog(writeLine: (line: string) => void): Log {
   return (event) => writeLine(JSON.stringify({ time: new Date().toISOString(), ...event }));

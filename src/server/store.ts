@@ -1,6 +1,6 @@
 /**
  * Durable JSON records under the data directory: `actions/<uuid>.json`, `projects/<id>.json`,
- * `sessions/<sha-256 of the token>.json`, `dispatches/<project id>.json`, `outbox/<message id>.json`.
+ * `sessions/<sha-256 of the token>.json`, `dispatches/<project id>.json` (with `dispatch-plans/<project id>.json`, the frozen plan), `outbox/<message id>.json`.
  * Each write goes to a temporary file, is fsynced, renamed over the record and the directory is
  * fsynced, so a crash leaves either the old or the new record, never a torn one.
  */
@@ -8,7 +8,7 @@ import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-const COLLECTIONS = ['actions', 'projects', 'sessions', 'dispatches', 'outbox'] as const;
+const COLLECTIONS = ['actions', 'projects', 'sessions', 'dispatches', 'dispatch-plans', 'outbox'] as const;
 export type Collection = (typeof COLLECTIONS)[number];
 
 const RECORD_FILE = /^([A-Za-z0-9-]+)\.json$/;

@@ -13,7 +13,7 @@ export interface TileSource {
   attribution: string;
 }
 
-export type PageName = 'index' | 'project' | 'print';
+export type PageName = 'index' | 'project' | 'print' | 'driver';
 
 /**
  * dist/web/ as built. From the compiled tree (dist/src/server/) it is two levels up; from the

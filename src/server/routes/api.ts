@@ -4,12 +4,16 @@ import type { IncomingMessage } from 'node:http';
 import { HttpError, readJsonBody, sendJson } from '../http.js';
 import type { AppContext, RequestNotes } from '../context.js';
 import { addPath, idParam, type Handler } from './table.js';
+import type { DispatchView, NotificationsView } from '../api-types.js';
+import type { ProjectView } from '../projects.js';
 
-interface ApiCall {
+export interface ApiCall {
   req: IncomingMessage;
   reply: FastifyReply;
   /** The `:id` of the path, when it has one. */
   id: string;
+  /** Every parameter of the path. */
+  params: Record<string, string | undefined>;
   owner: string;
   notes: RequestNotes;
 }
@@ -29,11 +33,11 @@ export function registerApi(app: FastifyInstance, ctx: AppContext): void {
 }
 
 /** Authenticates the call (key, or session cookie with its CSRF checks) before the handler runs. */
-function apiHandler(ctx: AppContext, handle: ApiHandler): Handler {
+export function apiHandler(ctx: AppContext, handle: ApiHandler): Handler {
   return (request: FastifyRequest, reply: FastifyReply) => {
     const owner = ctx.access.apiOwner(request);
-    const id = (request.params as Record<string, string | undefined>).id ?? '';
-    return handle(ctx, { req: request.raw, reply, id, owner, notes: request.notes });
+    const params = request.params as Record<string, string | undefined>;
+    return handle(ctx, { req: request.raw, reply, id: params.id ?? '', params, owner, notes: request.notes });
   };
 }
 
@@ -94,14 +98,20 @@ async function createProject(ctx: AppContext, call: ApiCall): Promise<void> {
   const warnings = ctx.validate('project', body, ctx.loadOptions);
   const record = await ctx.projects.create(call.owner, body as Record<string, unknown>, warnings);
   call.notes.projectId = record.id;
-  sendJson(call.reply, 201, record, { location: `/v1.0/project/${record.id}` });
+  sendJson(call.reply, 201, projectAnswer(ctx, record), { location: `/v1.0/project/${record.id}` });
 }
 
 async function getProject(ctx: AppContext, call: ApiCall): Promise<void> {
   const found = await ctx.projects.find(call.owner, call.id);
   if (!found) throw projectNotFound(call.id);
   call.notes.projectId = found.record.id;
-  sendJson(call.reply, 200, found.record);
+  sendJson(call.reply, 200, projectAnswer(ctx, found.record));
+}
+
+/** A project as every answer shows it: with its dispatch, once dispatched, and its customer messages. */
+function projectAnswer(ctx: AppContext, project: ProjectView): ProjectView & { dispatch?: DispatchView; notifications: NotificationsView } {
+  const dispatch = ctx.dispatch.viewOf(project.id);
+  return { ...project, ...(dispatch ? { dispatch } : {}), notifications: ctx.messages.of(project.id) };
 }
 
 function listProjects(ctx: AppContext, call: ApiCall): Promise<void> {
@@ -134,6 +144,6 @@ function actionNotFound(id: string): HttpError {
   return new HttpError(404, 'not_found', `no action ${id}`);
 }
 
-function projectNotFound(id: string): HttpError {
+export function projectNotFound(id: string): HttpError {
   return new HttpError(404, 'not_found', `no project ${id}`);
 }

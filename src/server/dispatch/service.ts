@@ -1,0 +1,246 @@
+/**
+ * Dispatch (decisions.md, "Dispatch to drivers"): a project's chosen plan frozen as the day's
+ * routes, a link per driver, and the drivers' reports on their stops. Changes to one project's
+ * dispatch are made one at a time, so a report and a re-dispatch never overwrite each other.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Plan } from '../../output/plan-types.js';
+import type { ActionService } from '../actions.js';
+import type { DispatchView, DriverRouteView, DriverStopView } from '../api-types.js';
+import type { DispatchListener } from '../dispatch-events.js';
+import { HttpError } from '../http.js';
+import type { ProjectRecord } from '../projects.js';
+import type { JsonStore } from '../store.js';
+import { freezePlan, linkExpiry, type FrozenDispatch, type FrozenDriver } from './frozen.js';
+import { checkStatusUpdate } from './status-update.js';
+import { dispatchView, dispatchedStop, driverRouteView, driverStop } from './views.js';
+
+export interface DispatchSettings {
+  graceMs: number;
+  now: () => Date;
+  /** The driver page's public URL for a token. */
+  linkUrl: (token: string) => string;
+  log: (event: Record<string, unknown>) => void;
+}
+
+export interface DispatchRequest {
+  actionUuid?: string;
+  redispatch?: boolean;
+}
+
+interface TokenEntry {
+  projectId: string;
+  driverId: string;
+}
+
+/** 24 random bytes: 192 bits, as base64url (32 characters) in the driver's URL. */
+function newToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+export class DispatchService {
+  private readonly dispatches = new Map<string, FrozenDispatch>();
+  private readonly tokens = new Map<string, TokenEntry>();
+  private readonly turns = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly store: JsonStore,
+    private readonly actions: ActionService,
+    private readonly listener: DispatchListener,
+    private readonly settings: DispatchSettings,
+  ) {}
+
+  async recover(): Promise<number> {
+    const { records, unreadable } = await this.store.readAll<FrozenDispatch>('dispatches');
+    for (const bad of unreadable) this.settings.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
+    for (const dispatch of records) this.remember(dispatch);
+    return records.length;
+  }
+
+  /** The project's dispatch as its dispatcher sees it, or null before the first dispatch. */
+  viewOf(projectId: string): DispatchView | null {
+    const dispatch = this.dispatches.get(projectId);
+    return dispatch ? dispatchView(dispatch, this.settings.linkUrl) : null;
+  }
+
+  /** Freezes the plan of `request.actionUuid` (default: the latest finished optimization) as the day's routes. */
+  dispatch(owner: string, project: ProjectRecord, request: DispatchRequest): Promise<{ view: DispatchView; created: boolean }> {
+    return this.inTurn(project.id, async () => {
+      const previous = this.dispatches.get(project.id) ?? null;
+      if (previous && request.redispatch !== true) {
+        throw new HttpError(
+          409,
+          'already_dispatched',
+          'the project is already dispatched; send {"redispatch": true} to replace its routes',
+        );
+      }
+      const { actionUuid, plan } = await this.chosenPlan(owner, project.id, request.actionUuid);
+      const now = this.settings.now();
+      const frame = { actionUuid, dispatchedAt: now.toISOString(), expiresAt: this.expiryOf(project.date, plan, now), newToken };
+      const dispatch = freezePlan(owner, project, plan, frame, previous);
+      await this.store.write('dispatch-plans', project.id, plan);
+      await this.save(dispatch);
+      this.settings.log({ event: 'dispatched', project_id: project.id, action_id: actionUuid, redispatch: previous !== null });
+      this.tell(() =>
+        this.listener.dispatched({
+          owner,
+          project: dispatch.project,
+          redispatch: previous !== null,
+          stops: dispatch.stops.map((stop) => ({ ...dispatchedStop(stop), status: stop.status })),
+        }),
+      );
+      return { view: dispatchView(dispatch, this.settings.linkUrl), created: previous === null };
+    });
+  }
+
+  /** The frozen plan, exactly as it was dispatched. */
+  async frozenPlan(projectId: string): Promise<Plan> {
+    this.dispatchOf(projectId);
+    const plan = await this.store.read<Plan>('dispatch-plans', projectId);
+    if (plan === null) throw notDispatched(projectId);
+    return plan;
+  }
+
+  /** Withdraws a driver's link: it answers 410 link_revoked from now on. */
+  revoke(projectId: string, driverId: string): Promise<DispatchView> {
+    return this.changeDriver(projectId, driverId, (driver) => {
+      if (driver.token !== null) driver.retired_tokens.push(driver.token);
+      driver.token = null;
+    });
+  }
+
+  /** A new link for a driver (the old one, if any, answers 410 link_revoked). */
+  renewLink(projectId: string, driverId: string): Promise<DispatchView> {
+    return this.changeDriver(projectId, driverId, (driver) => {
+      if (driver.token !== null) driver.retired_tokens.push(driver.token);
+      driver.token = newToken();
+    });
+  }
+
+  /** What a driver link reads: its driver's route only. */
+  routeOf(token: string): DriverRouteView {
+    const { dispatch, driver } = this.openLink(token);
+    return driverRouteView(dispatch, driver);
+  }
+
+  /** A driver's report on one of their stops; the same report again changes nothing. */
+  report(token: string, stopId: string, body: unknown): Promise<DriverStopView> {
+    return this.inTurn(this.openLink(token).dispatch.project.id, async () => {
+      // Changed on a copy, so that a failed write leaves what is served as it is on disk.
+      const dispatch = structuredClone(this.openLink(token).dispatch);
+      const driverId = this.tokens.get(token)!.driverId;
+      const stop = dispatch.stops.find((candidate) => candidate.stop_id === stopId && candidate.driver_id === driverId);
+      if (!stop) throw new HttpError(404, 'stop_not_found', 'this stop is not on your route');
+      const update = checkStatusUpdate(body, this.settings.now());
+      if (stop.status === update.status && stop.reason === update.reason) return driverStop(stop);
+      const becameDone = update.status === 'done' && stop.status !== 'done';
+      stop.status = update.status;
+      stop.at = update.at;
+      if (update.reason !== undefined) stop.reason = update.reason;
+      else delete stop.reason;
+      await this.save(dispatch);
+      if (becameDone) {
+        const at = update.at ?? this.settings.now().toISOString();
+        this.tell(() => this.listener.stopDone({ owner: dispatch.owner, project: dispatch.project, stop: dispatchedStop(stop), at }));
+      }
+      return driverStop(stop);
+    });
+  }
+
+  private async chosenPlan(owner: string, projectId: string, actionUuid: string | undefined): Promise<{ actionUuid: string; plan: Plan }> {
+    const chosen = actionUuid ?? this.latestFinished(projectId);
+    if (chosen === undefined)
+      throw new HttpError(409, 'no_plan', 'the project has no finished optimization to dispatch; press Optimize first');
+    const action = await this.actions.get(owner, chosen);
+    if (!action || action.project_id !== projectId) {
+      throw new HttpError(404, 'not_found', `no optimization ${chosen} of project ${projectId}`, [
+        { path: 'actionUuid', message: 'not an optimization of this project' },
+      ]);
+    }
+    if (action.status !== 'finished' || !action.solution) {
+      throw new HttpError(409, 'no_plan', `optimization ${chosen} is ${action.status}; only a finished one can be dispatched`);
+    }
+    return { actionUuid: chosen, plan: action.solution };
+  }
+
+  private latestFinished(projectId: string): string | undefined {
+    return this.actions.optimizations.of(projectId).find((summary) => summary.status === 'finished')?.actionUuid;
+  }
+
+  private expiryOf(date: string, plan: Plan, now: Date): string {
+    const expiry = linkExpiry(date, plan, this.settings.graceMs);
+    // A date too odd to place (validation keeps them out) still gives links a day of life.
+    return Number.isFinite(Date.parse(expiry)) ? expiry : new Date(now.getTime() + 86_400_000 + this.settings.graceMs).toISOString();
+  }
+
+  private changeDriver(projectId: string, driverId: string, change: (driver: FrozenDriver) => void): Promise<DispatchView> {
+    return this.inTurn(projectId, async () => {
+      const dispatch = structuredClone(this.dispatchOf(projectId));
+      const driver = dispatch.drivers.find((candidate) => candidate.driver_id === driverId);
+      if (!driver) throw new HttpError(404, 'not_found', `no driver ${driverId} in the dispatch of project ${projectId}`);
+      change(driver);
+      await this.save(dispatch);
+      return dispatchView(dispatch, this.settings.linkUrl);
+    });
+  }
+
+  private openLink(token: string): { dispatch: FrozenDispatch; driver: FrozenDriver } {
+    const entry = this.tokens.get(token);
+    const dispatch = entry ? this.dispatches.get(entry.projectId) : undefined;
+    const driver = dispatch?.drivers.find((candidate) => candidate.driver_id === entry!.driverId);
+    if (!dispatch || !driver)
+      throw new HttpError(404, 'link_not_found', 'this driver link is not valid; ask your dispatcher for the right one');
+    if (driver.token !== token) {
+      throw new HttpError(410, 'link_revoked', 'this driver link was withdrawn by the dispatcher; ask for a new one');
+    }
+    if (this.settings.now().getTime() > Date.parse(dispatch.expires_at)) {
+      throw new HttpError(410, 'link_expired', `this driver link expired at ${dispatch.expires_at}; ask your dispatcher for a new one`);
+    }
+    return { dispatch, driver };
+  }
+
+  private dispatchOf(projectId: string): FrozenDispatch {
+    const dispatch = this.dispatches.get(projectId);
+    if (!dispatch) throw notDispatched(projectId);
+    return dispatch;
+  }
+
+  private async save(dispatch: FrozenDispatch): Promise<void> {
+    await this.store.write('dispatches', dispatch.project.id, dispatch);
+    this.remember(dispatch);
+  }
+
+  private remember(dispatch: FrozenDispatch): void {
+    this.dispatches.set(dispatch.project.id, dispatch);
+    for (const driver of dispatch.drivers) {
+      for (const token of [...driver.retired_tokens, ...(driver.token !== null ? [driver.token] : [])]) {
+        this.tokens.set(token, { projectId: dispatch.project.id, driverId: driver.driver_id });
+      }
+    }
+  }
+
+  /** The listener's failures are its own: logged, never answered to the dispatcher or the driver. */
+  private tell(notify: () => void): void {
+    try {
+      notify();
+    } catch (error) {
+      this.settings.log({ event: 'dispatch_listener_failed', message: (error as Error).message });
+    }
+  }
+
+  private inTurn<T>(projectId: string, change: () => Promise<T>): Promise<T> {
+    const previous = this.turns.get(projectId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(change);
+    this.turns.set(projectId, next);
+    void next
+      .finally(() => {
+        if (this.turns.get(projectId) === next) this.turns.delete(projectId);
+      })
+      .catch(() => undefined);
+    return next;
+  }
+}
+
+function notDispatched(projectId: string): HttpError {
+  return new HttpError(404, 'not_dispatched', `project ${projectId} is not dispatched yet`);
+}
