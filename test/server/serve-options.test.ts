@@ -66,6 +66,17 @@ describe('routeplan serve options', () => {
     expect((await serveOptionsFrom({ timeLimit: '1' }, isolatedEnv({ ROUTEPLAN_TIME_LIMIT: '2' }))).timeLimitMs).toBe(1000);
   });
 
+  it('driver links stay open for --driver-link-grace hours after the project’s date (ROUTEPLAN_DRIVER_LINK_GRACE; default 24)', async () => {
+    expect((await serveOptionsFrom({}, isolatedEnv())).driverLinkGraceMs).toBe(24 * 3_600_000);
+    expect((await serveOptionsFrom({}, isolatedEnv({ ROUTEPLAN_DRIVER_LINK_GRACE: '6' }))).driverLinkGraceMs).toBe(6 * 3_600_000);
+    const flagWins = await serveOptionsFrom({ driverLinkGrace: '0.5' }, isolatedEnv({ ROUTEPLAN_DRIVER_LINK_GRACE: '6' }));
+    expect(flagWins.driverLinkGraceMs).toBe(1_800_000);
+    for (const bad of ['-1', 'a day', '']) {
+      const error = await serveOptionsFrom({ driverLinkGrace: bad }, isolatedEnv()).catch((caught: unknown) => caught);
+      expect((error as InputError).details[0]!.path, bad).toBe('--driver-link-grace');
+    }
+  });
+
   it('body sizes: bytes, or k/m/g suffixes', () => {
     expect(parseByteSize('1048576')).toBe(1048576);
     expect(parseByteSize('10m')).toBe(10 * 1024 * 1024);

@@ -24,6 +24,7 @@ interface ServeFlags {
   sessionTtl?: string;
   tiles?: string;
   tilesAttribution?: string;
+  driverLinkGrace?: string;
 }
 
 export function registerServe(program: Command): void {
@@ -54,6 +55,10 @@ export function registerServe(program: Command): void {
       'map tiles for the web pages, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (default: none, a plain map)',
     )
     .option('--tiles-attribution <text>', 'the attribution the tiles require, shown on the map (needed with --tiles)')
+    .option(
+      '--driver-link-grace <hours>',
+      `how long after the project's date a driver link still opens (default ${SERVE_DEFAULTS.driverLinkGraceHours}; also ROUTEPLAN_DRIVER_LINK_GRACE)`,
+    )
     .action(async (flags: ServeFlags) => {
       await runCommand({}, async () => {
         const options = await serveOptionsFrom(flags);
@@ -86,6 +91,7 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
     ...(flags.publicUrl !== undefined ? { publicUrl: parsePublicUrl(flags.publicUrl) } : {}),
     ...(flags.sessionTtl !== undefined ? { sessionTtlMs: parseSessionTtl(flags.sessionTtl) } : {}),
     ...tilesFrom(flags),
+    driverLinkGraceMs: parseLinkGrace(flags.driverLinkGrace ?? env.ROUTEPLAN_DRIVER_LINK_GRACE),
     ...(config.roadFactor !== undefined ? { roadFactor: config.roadFactor } : {}),
     ...(config.baseSpeed !== undefined ? { baseSpeedKmh: config.baseSpeed } : {}),
   };
@@ -139,6 +145,18 @@ function parseSessionTtl(text: string): number {
   if (text.trim() === '' || !Number.isFinite(hours) || hours <= 0 || hours > 24 * 366) {
     throw new InputError(`invalid --session-ttl "${text}": expected hours, more than 0 and at most 8784`, [
       { path: '--session-ttl', message: 'expected a number of hours, more than 0 and at most 8784' },
+    ]);
+  }
+  return Math.round(hours * 3_600_000);
+}
+
+/** Hours after the end of the project's date; 0 ends links at midnight UTC. */
+function parseLinkGrace(text: string | undefined): number {
+  if (text === undefined) return SERVE_DEFAULTS.driverLinkGraceHours * 3_600_000;
+  const hours = Number(text.trim());
+  if (text.trim() === '' || !Number.isFinite(hours) || hours < 0 || hours > 24 * 366) {
+    throw new InputError(`invalid --driver-link-grace "${text}": expected hours from 0 to 8784`, [
+      { path: '--driver-link-grace', message: 'expected a number of hours from 0 to 8784' },
     ]);
   }
   return Math.round(hours * 3_600_000);
