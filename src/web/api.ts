@@ -2,7 +2,7 @@
  * The JSON API as the page calls it: the session cookie (never the key) carries the identity, and
  * every state-changing call sends the session's CSRF token, per decisions.md.
  */
-import type { Action, Project, ProjectSummary, ServiceError, Session } from './types.js';
+import type { Action, DispatchView, Project, ProjectSummary, ServiceError, Session } from './types.js';
 
 export class ApiError extends Error {
   constructor(
@@ -80,4 +80,19 @@ export function getAction(actionUuid: string): Promise<Action> {
 
 export function cancelAction(session: Session, actionUuid: string): Promise<Action> {
   return call<Action>(`/v2/schedules/${encodeURIComponent(actionUuid)}/cancel`, { method: 'POST', csrf: session.csrfToken });
+}
+
+/** Freezes a finished optimization's plan as the day's routes (a re-dispatch replaces an earlier one). */
+export function dispatchProject(session: Session, projectId: string, actionUuid: string, redispatch: boolean): Promise<DispatchView> {
+  return call<DispatchView>(`/v1.0/project/${encodeURIComponent(projectId)}/dispatch`, {
+    method: 'POST',
+    csrf: session.csrfToken,
+    body: { actionUuid, redispatch },
+  });
+}
+
+/** Withdraws a driver's link (`revoke`) or gives them a new one (`link`). */
+export function changeDriverLink(session: Session, projectId: string, driverId: string, change: 'revoke' | 'link'): Promise<DispatchView> {
+  const path = `/v1.0/project/${encodeURIComponent(projectId)}/dispatch/drivers/${encodeURIComponent(driverId)}/${change}`;
+  return call<DispatchView>(path, { method: 'POST', csrf: session.csrfToken });
 }

@@ -8,6 +8,7 @@ import { ProjectMap } from './map.js';
 import { itinerariesView, summaryView, unservedView } from './plan-view.js';
 import { driversTable, stopsTable } from './project-data.js';
 import { OptimizationRun } from './run.js';
+import { DispatchPanel } from './dispatch-panel.js';
 import { timelineView } from './timeline-view.js';
 import type { Action, Project } from './types.js';
 
@@ -23,7 +24,15 @@ async function main(): Promise<void> {
   showProject(project);
   const map = new ProjectMap(byId('map'), session, byId('legend'));
   map.showProject(project);
-  const run = new OptimizationRun(session, project, { showAction: (action) => showPlan(project, map, action) });
+  let run: OptimizationRun | null = null;
+  const dispatch = new DispatchPanel(session, project, (actionUuid) => run?.open(actionUuid) ?? Promise.resolve());
+  run = new OptimizationRun(session, project, {
+    showAction: (action) => {
+      showPlan(project, map, action);
+      dispatch.showPlan(action);
+    },
+  });
+  dispatch.start();
   await run.start();
 }
 

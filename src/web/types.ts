@@ -1,8 +1,16 @@
 /** What the page reads from the service's JSON API (see docs/decisions.md and the server). */
 import type { ErrorBody } from '../errors.js';
-import type { ActionRecord, OptimizationSummary, SessionView } from '../server/api-types.js';
+import type { ActionRecord, DispatchView, NotificationsView, OptimizationSummary, SessionView } from '../server/api-types.js';
 
-export type { ActionProgress, ActionStatus } from '../server/api-types.js';
+export type {
+  ActionProgress,
+  ActionStatus,
+  DispatchStopView,
+  DispatchView,
+  DriverLinkView,
+  NotificationView,
+  NotificationsView,
+} from '../server/api-types.js';
 
 export type Session = SessionView;
 
@@ -49,6 +57,7 @@ export interface ProjectStop {
   priority?: string | number;
   types?: string | string[];
   phone_number?: string;
+  email?: string;
   notes?: string;
 }
 
@@ -64,6 +73,9 @@ export interface Project {
   url: string;
   created_at: string;
   optimizations?: Optimization[];
+  /** Once dispatched: the frozen plan's stops with the drivers' reports, and the drivers' links. */
+  dispatch?: DispatchView;
+  notifications?: NotificationsView;
 }
 
 export interface ProjectSummary {

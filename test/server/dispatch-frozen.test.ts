@@ -1,6 +1,6 @@
 /** freezePlan: what a (re-)dispatch copies out of the plan and the project, and what it carries over. */
 import { describe, expect, it } from 'vitest';
-import { freezePlan, linkExpiry, type FrozenDispatch } from '../../src/server/dispatch/frozen.js';
+import { freezePlan, linkExpiryMs, type FrozenDispatch } from '../../src/server/dispatch/frozen.js';
 import type { Plan, PlanRoute } from '../../src/output/plan-types.js';
 import type { ProjectRecord } from '../../src/server/projects.js';
 import { cannedPlan } from './harness.js';
@@ -133,9 +133,10 @@ describe('freezePlan', () => {
   });
 });
 
-describe('linkExpiry', () => {
+describe('linkExpiryMs', () => {
   it('is the end of the date in UTC plus the grace, or the end of an overnight route', () => {
-    expect(linkExpiry('2026-11-23', planOf(route(0, [[0, 30_000]])), 3_600_000)).toBe('2026-11-24T01:00:00.000Z');
-    expect(linkExpiry('2026-11-23', planOf(route(0, [[0, 30_000]], 100_000)), 0)).toBe('2026-11-24T03:46:40.000Z');
+    expect(linkExpiryMs('2026-11-23', planOf(route(0, [[0, 30_000]])), 3_600_000)).toBe(Date.parse('2026-11-24T01:00:00Z'));
+    expect(linkExpiryMs('2026-11-23', planOf(route(0, [[0, 30_000]], 100_000)), 0)).toBe(Date.parse('2026-11-24T03:46:40Z'));
+    expect(linkExpiryMs('someday', planOf(route(0, [[0, 30_000]])), 0)).toBeNaN();
   });
 });

@@ -275,6 +275,15 @@ describe('a driver link', () => {
     expect([page.status, page.headers.get('referrer-policy')]).toEqual([410, 'no-referrer']);
   });
 
+  it('opens for the grace after dispatching even when the project’s date is past', async () => {
+    clock = new Date('2027-03-01T10:00:00Z');
+    const svc = await service();
+    const { id } = await optimizedProject(svc);
+    const view = (await api(svc.url, 'POST', `/v1.0/project/${id}/dispatch`)).body;
+    expect(view.drivers[0].expires_at).toBe('2027-03-02T10:00:00.000Z');
+    expect((await api(svc.url, 'GET', `/drivers/${tokenOf(view.drivers[0].url)}/route`, { key: null })).status).toBe(200);
+  });
+
   it('serves the driver page without sign-in, and never writes a token to the log', async () => {
     const svc = await service();
     const { id } = await optimizedProject(svc);

@@ -166,11 +166,10 @@ function withoutUndefined<T extends object>(entry: T): T {
 }
 
 /**
- * When links stop opening: the end of the project's date in UTC, or of its latest route when that
- * runs past midnight, plus the grace.
+ * When links stop opening (ms since the epoch; NaN for a date that is not one): the end of the
+ * project's date in UTC, or of its latest route when that runs past midnight, plus the grace.
  */
-export function linkExpiry(date: string, plan: Plan, graceMs: number): string {
-  const midnight = Date.parse(`${date}T00:00:00Z`);
+export function linkExpiryMs(date: string, plan: Plan, graceMs: number): number {
   const latestEnd = Math.max(86_400, ...plan.routes.map((route) => route.end.time_s));
-  return new Date(midnight + latestEnd * 1000 + graceMs).toISOString();
+  return Date.parse(`${date}T00:00:00Z`) + latestEnd * 1000 + graceMs;
 }

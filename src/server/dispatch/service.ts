@@ -11,7 +11,7 @@ import type { DispatchListener } from '../dispatch-events.js';
 import { HttpError } from '../http.js';
 import type { ProjectRecord } from '../projects.js';
 import type { JsonStore } from '../store.js';
-import { freezePlan, linkExpiry, type FrozenDispatch, type FrozenDriver } from './frozen.js';
+import { freezePlan, linkExpiryMs, type FrozenDispatch, type FrozenDriver } from './frozen.js';
 import { checkStatusUpdate } from './status-update.js';
 import { dispatchView, dispatchedStop, driverRouteView, driverStop } from './views.js';
 
@@ -167,10 +167,11 @@ export class DispatchService {
     return this.actions.optimizations.of(projectId).find((summary) => summary.status === 'finished')?.actionUuid;
   }
 
+  /** The end of the project's date plus the grace, and never sooner than the grace after dispatching (a late or past date). */
   private expiryOf(date: string, plan: Plan, now: Date): string {
-    const expiry = linkExpiry(date, plan, this.settings.graceMs);
-    // A date too odd to place (validation keeps them out) still gives links a day of life.
-    return Number.isFinite(Date.parse(expiry)) ? expiry : new Date(now.getTime() + 86_400_000 + this.settings.graceMs).toISOString();
+    const byDate = linkExpiryMs(date, plan, this.settings.graceMs);
+    const byDispatch = now.getTime() + this.settings.graceMs;
+    return new Date(Number.isFinite(byDate) ? Math.max(byDate, byDispatch) : byDispatch).toISOString();
   }
 
   private changeDriver(projectId: string, driverId: string, change: (driver: FrozenDriver) => void): Promise<DispatchView> {

@@ -1,0 +1,146 @@
+/** The dispatch card's parts: progress figures, each driver's link, the stops' reports, the customer e-mails. */
+import { formatMoment } from './account.js';
+import { button, h } from './dom.js';
+import type { DispatchStopView, DispatchView, DriverLinkView, NotificationsView, NotificationView, Project } from './types.js';
+
+export interface DriverLinkActions {
+  copy(link: DriverLinkView): Promise<void>;
+  revoke(link: DriverLinkView): Promise<void>;
+  renew(link: DriverLinkView): Promise<void>;
+}
+
+/** "5 of 12 stops done · 1 failed · 6 to go", for the eye and for a screen reader alike. */
+export function progressSummary(stops: DispatchStopView[]): HTMLElement {
+  const count = (status: DispatchStopView['status']): number => stops.filter((stop) => stop.status === status).length;
+  const done = count('done');
+  return h(
+    'div',
+    { class: 'dispatch-progress' },
+    h(
+      'p',
+      { class: 'run-line' },
+      h('strong', {}, `${done} of ${stops.length} stops done`),
+      ` · ${count('failed')} failed · ${count('planned')} to go`,
+    ),
+    h('progress', { max: Math.max(stops.length, 1), value: done + count('failed'), 'aria-label': 'Stops reported of all stops' }),
+  );
+}
+
+/** One entry per driver: their page, Copy link, an sms: link to their phone (or why not), Revoke / New link. */
+export function driverLinks(dispatch: DispatchView, actions: DriverLinkActions): HTMLElement {
+  return h('ul', { class: 'driver-links' }, ...dispatch.drivers.map((link) => driverLinkItem(dispatch, link, actions)));
+}
+
+function driverLinkItem(dispatch: DispatchView, link: DriverLinkView, actions: DriverLinkActions): HTMLLIElement {
+  const reported = dispatch.stops.filter((stop) => stop.driver_id === link.driver_id && stop.status !== 'planned').length;
+  const heading = h(
+    'p',
+    { class: 'driver-link-head' },
+    h('strong', {}, link.driver_name),
+    h('span', { class: 'muted' }, ` · ${reported}/${link.stops} stops reported`),
+  );
+  if (link.revoked || link.url === undefined) {
+    return h(
+      'li',
+      {},
+      heading,
+      h('p', { class: 'muted' }, 'Link withdrawn: the driver page no longer opens.'),
+      h(
+        'div',
+        { class: 'actions' },
+        button('New link', () => actions.renew(link), { class: 'button small', 'aria-label': `New link for ${link.driver_name}` }),
+      ),
+    );
+  }
+  return h(
+    'li',
+    {},
+    heading,
+    h('p', {}, h('a', { href: link.url, target: '_blank', rel: 'noopener noreferrer' }, `Driver page: ${link.driver_name}`)),
+    smsLine(link),
+    h(
+      'div',
+      { class: 'actions' },
+      button('Copy link', () => actions.copy(link), { class: 'button small', 'aria-label': `Copy link for ${link.driver_name}` }),
+      button('Revoke', () => actions.revoke(link), {
+        class: 'button small danger',
+        'aria-label': `Revoke the link of ${link.driver_name}`,
+      }),
+      button('New link', () => actions.renew(link), { class: 'button small subtle', 'aria-label': `New link for ${link.driver_name}` }),
+    ),
+    h('p', { class: 'hint' }, `Opens until ${formatMoment(link.expires_at)}.`),
+  );
+}
+
+/** The phone's messaging app with the link already written (RFC 5724: the body is a query parameter). */
+function smsLine(link: DriverLinkView): HTMLElement {
+  if (!link.phone_number) return h('p', { class: 'hint' }, 'No phone number: send the link another way.');
+  const body = `Your route for today: ${link.url}`;
+  const href = `sms:${link.phone_number.replace(/[^\d+]/g, '')}?body=${encodeURIComponent(body)}`;
+  return h('p', {}, h('a', { href }, `Send by SMS to ${link.phone_number}`));
+}
+
+/** Every dispatched stop with its driver, report and time, in route order. */
+export function stopReports(project: Project, dispatch: DispatchView): HTMLTableElement {
+  const stopName = new Map(project.stops.map((stop) => [stop.id, stop.name]));
+  const driverName = new Map(project.drivers.map((driver) => [driver.id, driver.name]));
+  return h(
+    'table',
+    { class: 'data' },
+    h('caption', { class: 'visually-hidden' }, 'What the drivers reported for each stop'),
+    h('thead', {}, h('tr', {}, ...['Stop', 'Driver', 'Status', 'When', 'Reason'].map((name) => h('th', { scope: 'col' }, name)))),
+    h(
+      'tbody',
+      {},
+      ...dispatch.stops.map((stop) =>
+        h(
+          'tr',
+          { 'data-stop-id': stop.stop_id },
+          h('td', {}, stopName.get(stop.stop_id) ?? stop.stop_id),
+          h('td', {}, driverName.get(stop.driver_id) ?? '—'),
+          h('td', {}, stopBadge(stop.status)),
+          h('td', {}, stop.at ? formatMoment(stop.at) : '—'),
+          h('td', {}, stop.reason ?? ''),
+        ),
+      ),
+    ),
+  );
+}
+
+export function stopBadge(status: DispatchStopView['status']): HTMLSpanElement {
+  const label = { planned: 'Planned', done: 'Done', failed: 'Failed' }[status];
+  return h('span', { class: `badge badge-stop-${status}` }, label);
+}
+
+/** The customer e-mails sent for this project, or why there are none. */
+export function messagesView(notifications: NotificationsView | undefined): HTMLElement {
+  if (!notifications?.enabled) {
+    return h('p', { class: 'muted' }, 'Customer e-mails are off: the service has no SMTP configured.');
+  }
+  if (notifications.messages.length === 0) {
+    return h(
+      'p',
+      { class: 'muted' },
+      'None yet. Stops with an e-mail address get their time window on dispatch, and a message when delivered.',
+    );
+  }
+  return h('ul', { class: 'message-list' }, ...notifications.messages.map(messageItem));
+}
+
+function messageItem(message: NotificationView): HTMLLIElement {
+  const state = { queued: 'Queued', sent: 'Sent', failed: 'Failed' }[message.status];
+  const when = message.sent_at ?? message.created_at;
+  return h(
+    'li',
+    {},
+    h('span', { class: `badge badge-mail-${message.status}` }, state),
+    ' ',
+    h('strong', {}, message.to),
+    h(
+      'div',
+      { class: 'muted' },
+      `${message.subject} · ${formatMoment(when)}${message.attempts > 1 ? ` · ${message.attempts} attempts` : ''}`,
+    ),
+    message.error ? h('div', { class: 'detail' }, message.error) : null,
+  );
+}
