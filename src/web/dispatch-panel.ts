@@ -87,7 +87,7 @@ export class DispatchPanel {
           { class: 'actions' },
           newer ? button('Re-dispatch', () => this.ask('redispatch'), { class: 'button' }) : null,
           this.shown?.actionUuid !== dispatch.actionUuid
-            ? button('Show the dispatched plan', () => this.openAction(dispatch.actionUuid), { class: 'button subtle' })
+            ? button('Show the dispatched plan', () => this.openAction(dispatch.actionUuid), { class: 'button' })
             : null,
         ),
       );
@@ -111,7 +111,7 @@ export class DispatchPanel {
         button(kind === 'dispatch' ? 'Confirm dispatch' : 'Confirm re-dispatch', () => this.send(kind === 'redispatch'), {
           class: 'button primary',
         }),
-        button('Not now', () => this.ask(null), { class: 'button subtle' }),
+        button('Not now', () => this.ask(null), { class: 'button' }),
       ),
     ];
   }

@@ -66,7 +66,7 @@ function driverLinkItem(dispatch: DispatchView, link: DriverLinkView, actions: D
         class: 'button small danger',
         'aria-label': `Revoke the link of ${link.driver_name}`,
       }),
-      button('New link', () => actions.renew(link), { class: 'button small subtle', 'aria-label': `New link for ${link.driver_name}` }),
+      button('New link', () => actions.renew(link), { class: 'button small', 'aria-label': `New link for ${link.driver_name}` }),
     ),
     h('p', { class: 'hint' }, `Opens until ${formatMoment(link.expires_at)}.`),
   );
