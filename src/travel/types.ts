@@ -19,8 +19,12 @@ export interface TravelSettings {
   maxLocationsPerRequest?: number;
   /** Requests in flight at once. */
   concurrency?: number;
-  /** One request's time limit. */
+  /** One request's time limit (default 30 s). */
   timeoutMs?: number;
+  /** Retries of a request after a 429, a 5xx or a network error (default 4). */
+  retries?: number;
+  /** The first retry's backoff; each next one doubles (default 500 ms). */
+  retryDelayMs?: number;
   /** False with --no-cache: neither read nor write the disk cache. */
   cache?: boolean;
   /** The cache's directory (default: the XDG cache dir, src/cache/disk-cache.ts). */
