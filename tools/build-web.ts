@@ -1,5 +1,5 @@
 /**
- * Builds the web application into dist/web/: the three pages, and under assets/ one script per
+ * Builds the web application into dist/web/: the four pages, and under assets/ one script per
  * page and one stylesheet (ours with Leaflet's, whose images land beside it), and the other files
  * of src/web/pages (the icon). esbuild bundles
  * (type checking is tsc's job: src/web/tsconfig.json), so no CDN and nothing fetched at run time.
@@ -16,7 +16,15 @@ async function main(): Promise<void> {
   await rm(OUT, { recursive: true, force: true });
   await mkdir(`${OUT}assets`, { recursive: true });
   await build({
-    entryPoints: { index: `${WEB}index.ts`, project: `${WEB}project.ts`, print: `${WEB}print.ts`, app: `${WEB}app.css` },
+    entryPoints: {
+      index: `${WEB}index.ts`,
+      project: `${WEB}project.ts`,
+      print: `${WEB}print.ts`,
+      driver: `${WEB}driver.ts`,
+      app: `${WEB}app.css`,
+      // The driver page's own stylesheet: a phone on mobile data loads no map styles.
+      'driver-page': `${WEB}driver.css`,
+    },
     outdir: `${OUT}assets`,
     bundle: true,
     format: 'esm',

@@ -8,6 +8,10 @@ export type {
   DispatchStopView,
   DispatchView,
   DriverLinkView,
+  DriverRouteView,
+  DriverStopView,
+  StopStatus,
+  StopStatusUpdate,
   NotificationView,
   NotificationsView,
 } from '../server/api-types.js';

@@ -1,0 +1,168 @@
+/** The driver page's markup: the day's stops in order, one card each, built for a phone in one hand. */
+import { formatClock } from '../model/time.js';
+import { h, type Child } from './dom.js';
+import type { DriverRouteView, DriverStopView } from './types.js';
+
+export interface StopActions {
+  done(stop: DriverStopView): void;
+  /** Opens the reason form of a stop. */
+  fail(stop: DriverStopView): void;
+  saveFailure(stop: DriverStopView, reason: string): void;
+  cancelFailure(): void;
+  undo(stop: DriverStopView): void;
+}
+
+/** "08:15", or "00:30 (+1 day)" past midnight of the route's date; "—" without a planned time. */
+export function clockOf(seconds: number | null): string {
+  if (seconds === null) return '—';
+  const days = Math.floor(seconds / 86_400);
+  return `${formatClock(seconds - days * 86_400)}${days > 0 ? ` (+${days} day${days > 1 ? 's' : ''})` : ''}`;
+}
+
+/** The time a report was made, as the driver's phone shows times. */
+export function tapTime(iso: string | null): string {
+  if (iso === null) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+}
+
+export function progressLine(route: DriverRouteView): string {
+  const done = route.stops.filter((stop) => stop.status === 'done').length;
+  const failed = route.stops.filter((stop) => stop.status === 'failed').length;
+  return `${done} of ${route.stops.length} stops done${failed > 0 ? ` · ${failed} failed` : ''}`;
+}
+
+export function routeView(route: DriverRouteView, failing: string | null, actions: StopActions): HTMLElement {
+  if (route.stops.length === 0) return h('p', { class: 'empty' }, 'No stops on your route today.');
+  return h(
+    'ol',
+    { class: 'stop-list' },
+    route.start ? endpointItem('Start', route.start) : null,
+    ...route.stops.map((stop, index) => h('li', {}, stopCard(stop, index + 1, failing === stop.stop_id, actions))),
+    route.end ? endpointItem('End', route.end) : null,
+  );
+}
+
+function endpointItem(label: 'Start' | 'End', end: { lat: number; lng: number; time_s: number }): HTMLLIElement {
+  return h(
+    'li',
+    { class: 'endpoint' },
+    h('span', { class: 'endpoint-label' }, `${label} ${clockOf(end.time_s)}`),
+    ' ',
+    h('a', { href: osmUrl(end.lat, end.lng) }, label === 'Start' ? 'Depot on the map' : 'End on the map'),
+  );
+}
+
+function stopCard(stop: DriverStopView, number: number, failing: boolean, actions: StopActions): HTMLElement {
+  return h(
+    'section',
+    { class: `stop-card status-${stop.status}`, 'aria-label': `Stop ${number}: ${stop.name}` },
+    h(
+      'div',
+      { class: 'stop-head' },
+      h('span', { class: 'stop-number', 'aria-hidden': 'true' }, String(number)),
+      h('span', { class: 'stop-time' }, clockOf(stop.arrival_s)),
+      stop.start_s !== null && stop.start_s !== stop.arrival_s
+        ? h('span', { class: 'stop-serve' }, `serve ${clockOf(stop.start_s)}`)
+        : null,
+    ),
+    h('h2', {}, stop.name),
+    stop.address ? h('p', { class: 'address' }, stop.address) : null,
+    stop.phone_number
+      ? h('p', {}, h('a', { class: 'call', href: `tel:${stop.phone_number.replace(/[^\d+]/g, '')}` }, `Call ${stop.phone_number}`))
+      : null,
+    stop.notes ? h('p', { class: 'notes' }, stop.notes) : null,
+    stop.custom_notes ? customNotes(stop.custom_notes) : null,
+    h(
+      'p',
+      { class: 'navigate' },
+      h('a', { href: geoUri(stop), class: 'nav-link' }, 'Navigate'),
+      h('a', { href: osmUrl(stop.lat, stop.lng), class: 'nav-link', target: '_blank', rel: 'noopener noreferrer' }, 'OpenStreetMap'),
+    ),
+    statusArea(stop, failing, actions),
+  );
+}
+
+function customNotes(notes: Record<string, unknown>): HTMLTableElement {
+  return h(
+    'table',
+    { class: 'custom-notes' },
+    h('caption', { class: 'visually-hidden' }, 'Notes'),
+    h(
+      'tbody',
+      {},
+      ...Object.entries(notes).map(([key, value]) => h('tr', {}, h('th', { scope: 'row' }, key), h('td', {}, noteText(value)))),
+    ),
+  );
+}
+
+function noteText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function statusArea(stop: DriverStopView, failing: boolean, actions: StopActions): HTMLElement {
+  if (failing) return failureForm(stop, actions);
+  if (stop.status === 'planned') {
+    return h(
+      'div',
+      { class: 'stop-actions' },
+      tap('Done', 'button primary big', () => actions.done(stop)),
+      tap('Failed', 'button danger big', () => actions.fail(stop)),
+    );
+  }
+  const when = tapTime(stop.at);
+  const summary: Child[] =
+    stop.status === 'done'
+      ? [h('strong', {}, 'Done'), when ? ` at ${when}` : '']
+      : [h('strong', {}, 'Failed'), when ? ` at ${when}` : '', stop.reason ? `: ${stop.reason}` : ''];
+  return h(
+    'div',
+    { class: 'stop-actions reported' },
+    h('p', { class: 'reported-line' }, ...summary),
+    tap('Undo', 'button', () => actions.undo(stop)),
+  );
+}
+
+function failureForm(stop: DriverStopView, actions: StopActions): HTMLFormElement {
+  const input = h('input', { id: `reason-${stop.stop_id}`, name: 'reason', required: true, maxlength: 500, autocomplete: 'off' });
+  const form = h(
+    'form',
+    { class: 'failure-form' },
+    h('label', { for: input.id }, 'Reason'),
+    input,
+    h(
+      'div',
+      { class: 'stop-actions' },
+      h('button', { type: 'submit', class: 'button danger big' }, 'Save'),
+      tap('Cancel', 'button big', () => actions.cancelFailure()),
+    ),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const reason = input.value.trim();
+    if (reason === '') {
+      input.setCustomValidity('Say why the stop failed');
+      input.reportValidity();
+      return;
+    }
+    actions.saveFailure(stop, reason);
+  });
+  input.addEventListener('input', () => input.setCustomValidity(''));
+  queueMicrotask(() => input.focus());
+  return form;
+}
+
+function tap(label: string, className: string, onTap: () => void): HTMLButtonElement {
+  const element = h('button', { type: 'button', class: className }, label);
+  element.addEventListener('click', onTap);
+  return element;
+}
+
+/** RFC 5870, with the name as the label most phone map apps show. */
+export function geoUri(stop: DriverStopView): string {
+  return `geo:${stop.lat},${stop.lng}?q=${stop.lat},${stop.lng}(${encodeURIComponent(stop.name)})`;
+}
+
+export function osmUrl(lat: number, lng: number): string {
+  return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=17/${lat}/${lng}`;
+}
