@@ -35,7 +35,7 @@ export function withWaitingReports(route: DriverRouteView, queue: readonly Queue
       const { reason: _dropped, ...rest } = stop;
       return {
         ...rest,
-        status: update.status as StopStatus,
+        status: update.status,
         at: update.status === 'planned' ? null : (update.at ?? null),
         ...(update.reason !== undefined ? { reason: update.reason } : {}),
       };

@@ -129,7 +129,7 @@ class DriverPage {
     byId('route-meta').textContent = '';
     byId('progress').textContent = '';
     byId('waiting').hidden = true;
-    byId('route').replaceChildren(h('p', { class: 'alert', role: 'alert' }, LINK_MESSAGES[code]!));
+    byId('route').replaceChildren(h('p', { class: 'alert', role: 'alert' }, LINK_MESSAGES[code]));
   }
 
   private showError(message: string): void {
