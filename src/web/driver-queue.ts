@@ -3,7 +3,7 @@
  * until the service takes them. Pure functions over plain data, so the rules are tested without a
  * browser: one waiting report per stop (the latest tap wins), each with the time of its tap.
  */
-import type { DriverRouteView, StopStatus, StopStatusUpdate } from './types.js';
+import type { DriverRouteView, StopStatusUpdate } from './types.js';
 
 export interface QueuedReport {
   stop_id: string;
