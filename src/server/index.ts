@@ -21,12 +21,7 @@ import { DEFAULT_SESSION_TTL_HOURS, SessionService } from './session.js';
 import { defaultWebRoot, isWebBuilt, type TileSource } from './web.js';
 import type { SmtpSettings } from './notify/settings.js';
 import { DispatchService } from './dispatch/service.js';
-import type { DispatchListener, ProjectMessages } from './dispatch-events.js';
-
-const NO_NOTIFICATIONS: { listener: DispatchListener; messages: ProjectMessages } = {
-  listener: { dispatched: () => undefined, stopDone: () => undefined },
-  messages: { of: () => ({ enabled: false, messages: [] }) },
-};
+import { createNotifications, type Notifications } from './notify/index.js';
 
 export interface ServeOptions {
   port: number;
@@ -107,7 +102,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
   const projects = new ProjectService(store, (id) => `${publicUrl}/projects/${id}`, log, actions.optimizations);
   const sessions = new SessionService(store, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
-  const { dispatch, messages } = await dispatchServices(store, actions, options, log, () => publicUrl);
+  const { dispatch, notifications } = await dispatchServices(store, actions, options, log, () => publicUrl);
   const webRoot = options.webRoot ?? defaultWebRoot();
   if (!isWebBuilt(webRoot))
     log({ event: 'warning', message: `the web application is not built (no index.html in ${webRoot}): run npm run build` });
@@ -120,7 +115,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     actions,
     projects,
     dispatch,
-    messages,
+    messages: notifications.messages,
     bodyLimitBytes: options.bodyLimitBytes,
     loadOptions: travelFlags(options),
     timeLimitSeconds: options.timeLimitMs / 1000,
@@ -144,7 +139,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   await actions.resumePending();
   log({ event: 'started', url, actions: recovered.total, requeued: recovered.pending, concurrency: options.concurrency });
 
-  const shutdown = { app, queue, actions, store, runner, sessions, log, timeoutMs: options.shutdownTimeoutMs };
+  const shutdown = { app, queue, actions, store, runner, sessions, notifications, log, timeoutMs: options.shutdownTimeoutMs };
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     shuttingDown = true;
@@ -163,8 +158,8 @@ async function dispatchServices(
   options: ServeOptions,
   log: Log,
   baseUrl: () => string,
-): Promise<{ dispatch: DispatchService; messages: ProjectMessages }> {
-  const notifications = NO_NOTIFICATIONS;
+): Promise<{ dispatch: DispatchService; notifications: Notifications }> {
+  const notifications = await createNotifications(options.smtp, store, log);
   const dispatch = new DispatchService(store, actions, notifications.listener, {
     graceMs: options.driverLinkGraceMs ?? SERVE_DEFAULTS.driverLinkGraceHours * 3_600_000,
     now: options.now ?? (() => new Date()),
@@ -172,7 +167,8 @@ async function dispatchServices(
     log,
   });
   await dispatch.recover();
-  return { dispatch, messages: notifications.messages };
+  await notifications.recover();
+  return { dispatch, notifications };
 }
 
 function jsonLog(writeLine: (line: string) => void): Log {
@@ -189,6 +185,7 @@ function travelFlags(options: ServeOptions): { roadFactor?: number; baseSpeedKmh
 interface Shutdown {
   app: FastifyInstance;
   sessions: SessionService;
+  notifications: Notifications;
   queue: JobQueue;
   actions: ActionService;
   store: JsonStore;
@@ -198,7 +195,7 @@ interface Shutdown {
 }
 
 /** Stops accepting, waits for running solves (bounded), leaves the rest pending on disk. */
-async function stopServer({ app, queue, actions, store, runner, sessions, log, timeoutMs }: Shutdown): Promise<void> {
+async function stopServer({ app, queue, actions, store, runner, sessions, notifications, log, timeoutMs }: Shutdown): Promise<void> {
   const server = app.server;
   const stopped = app.close();
   server.closeIdleConnections();
@@ -209,6 +206,7 @@ async function stopServer({ app, queue, actions, store, runner, sessions, log, t
     actions.interruptRunning();
     await queue.whenIdle(5_000);
   }
+  await notifications.close();
   await store.flush();
   await runner.close?.();
   server.closeAllConnections();

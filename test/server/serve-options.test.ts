@@ -77,6 +77,34 @@ describe('routeplan serve options', () => {
     }
   });
 
+  it('customer e-mails need --smtp-url (smtp or smtps) and --smtp-from together, from flags or ROUTEPLAN_SMTP_*', async () => {
+    expect((await serveOptionsFrom({}, isolatedEnv())).smtp).toBeUndefined();
+    const flags = await serveOptionsFrom(
+      { smtpUrl: 'smtp://u:secret@mail.example.com:587', smtpFrom: 'routes@example.com' },
+      isolatedEnv(),
+    );
+    expect(flags.smtp).toEqual({ url: 'smtp://u:secret@mail.example.com:587', from: 'routes@example.com' });
+    const env = await serveOptionsFrom(
+      {},
+      isolatedEnv({
+        ROUTEPLAN_SMTP_URL: 'smtps://mail.example.com',
+        ROUTEPLAN_SMTP_FROM: 'a@example.com',
+        ROUTEPLAN_SMTP_TEMPLATES: '/etc/rp',
+      }),
+    );
+    expect(env.smtp).toEqual({ url: 'smtps://mail.example.com', from: 'a@example.com', templatesDir: '/etc/rp' });
+    for (const [bad, flag] of [
+      [{ smtpUrl: 'smtp://mail.example.com' }, '--smtp-from'],
+      [{ smtpFrom: 'a@example.com' }, '--smtp-url'],
+      [{ smtpUrl: 'http://u:secret@mail.example.com', smtpFrom: 'a@example.com' }, '--smtp-url'],
+      [{ smtpUrl: 'smtp://mail.example.com', smtpFrom: 'nobody' }, '--smtp-from'],
+    ] as const) {
+      const error = await serveOptionsFrom(bad, isolatedEnv()).catch((caught: unknown) => caught);
+      expect((error as InputError).details[0]!.path, JSON.stringify(bad)).toBe(flag);
+      expect((error as Error).message).not.toContain('secret');
+    }
+  });
+
   it('body sizes: bytes, or k/m/g suffixes', () => {
     expect(parseByteSize('1048576')).toBe(1048576);
     expect(parseByteSize('10m')).toBe(10 * 1024 * 1024);

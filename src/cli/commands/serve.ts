@@ -6,6 +6,7 @@ import { SERVE_DEFAULTS, defaultConcurrency, startServer, type ServeOptions } fr
 import { parseConfigFlag, resolveConfig, type RouteplanConfig } from '../../config/config.js';
 import { runCommand } from '../present.js';
 import { tilesOrigin, type TileSource } from '../../server/web.js';
+import type { SmtpSettings } from '../../server/notify/settings.js';
 
 interface ServeFlags {
   port?: string;
@@ -25,6 +26,9 @@ interface ServeFlags {
   tiles?: string;
   tilesAttribution?: string;
   driverLinkGrace?: string;
+  smtpUrl?: string;
+  smtpFrom?: string;
+  smtpTemplates?: string;
 }
 
 export function registerServe(program: Command): void {
@@ -59,6 +63,9 @@ export function registerServe(program: Command): void {
       '--driver-link-grace <hours>',
       `how long after the project's date a driver link still opens (default ${SERVE_DEFAULTS.driverLinkGraceHours}; also ROUTEPLAN_DRIVER_LINK_GRACE)`,
     )
+    .option('--smtp-url <url>', 'send customer e-mails through this SMTP server, smtp:// or smtps:// (also ROUTEPLAN_SMTP_URL)')
+    .option('--smtp-from <address>', 'the From address of customer e-mails, needed with --smtp-url (also ROUTEPLAN_SMTP_FROM)')
+    .option('--smtp-templates <dir>', 'planned.txt and delivered.txt replacing the built-in e-mail texts (also ROUTEPLAN_SMTP_TEMPLATES)')
     .action(async (flags: ServeFlags) => {
       await runCommand({}, async () => {
         const options = await serveOptionsFrom(flags);
@@ -92,6 +99,7 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
     ...(flags.sessionTtl !== undefined ? { sessionTtlMs: parseSessionTtl(flags.sessionTtl) } : {}),
     ...tilesFrom(flags),
     driverLinkGraceMs: parseLinkGrace(flags.driverLinkGrace ?? env.ROUTEPLAN_DRIVER_LINK_GRACE),
+    ...smtpSettingsFrom(flags, env),
     ...(config.roadFactor !== undefined ? { roadFactor: config.roadFactor } : {}),
     ...(config.baseSpeed !== undefined ? { baseSpeedKmh: config.baseSpeed } : {}),
   };
@@ -148,6 +156,33 @@ function parseSessionTtl(text: string): number {
     ]);
   }
   return Math.round(hours * 3_600_000);
+}
+
+/** Customer e-mails: an smtp(s) URL and a From address together, or neither (flags > environment). */
+function smtpSettingsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv): { smtp?: SmtpSettings } {
+  const url = flags.smtpUrl ?? env.ROUTEPLAN_SMTP_URL;
+  const from = flags.smtpFrom ?? env.ROUTEPLAN_SMTP_FROM;
+  const templatesDir = flags.smtpTemplates ?? env.ROUTEPLAN_SMTP_TEMPLATES;
+  if (url === undefined || url.trim() === '') {
+    if (from !== undefined || templatesDir !== undefined) throw smtpError('--smtp-url', 'is needed with --smtp-from and --smtp-templates');
+    return {};
+  }
+  let protocol = '';
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    // reported below, without echoing the URL (it may carry a password)
+  }
+  if (protocol !== 'smtp:' && protocol !== 'smtps:')
+    throw smtpError('--smtp-url', 'expected an smtp:// or smtps:// URL, e.g. smtp://user:password@mail.example.com:587');
+  if (from === undefined || !/^[^\s@<>]+@[^\s@<>]+$/.test(from.trim())) {
+    throw smtpError('--smtp-from', 'customer e-mails need a From address, e.g. --smtp-from deliveries@bakery.example');
+  }
+  return { smtp: { url, from: from.trim(), ...(templatesDir !== undefined ? { templatesDir } : {}) } };
+}
+
+function smtpError(flag: string, message: string): InputError {
+  return new InputError(`invalid ${flag}: ${message}`, [{ path: flag, message }]);
 }
 
 /** Hours after the end of the project's date; 0 ends links at midnight UTC. */

@@ -1,0 +1,63 @@
+/** A real SMTP server on loopback (smtp-server) that keeps what it receives, parsed (mailparser), for tests. */
+import { SMTPServer } from 'smtp-server';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import type { AddressInfo } from 'node:net';
+
+export interface Mailbox {
+  url: string;
+  port: number;
+  received: ParsedMail[];
+  /** Recipients answered with this SMTP reply code, each for as many attempts as given. */
+  refuse(address: string, code: number, times: number): void;
+  /** Attempts per recipient, accepted or refused. */
+  attempts: Map<string, number>;
+  waitFor(count: number, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startMailbox(port = 0): Promise<Mailbox> {
+  const received: ParsedMail[] = [];
+  const refusals = new Map<string, { code: number; times: number }>();
+  const attempts = new Map<string, number>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      const to = address.address.toLowerCase();
+      attempts.set(to, (attempts.get(to) ?? 0) + 1);
+      const refusal = refusals.get(to);
+      if (refusal && refusal.times > 0) {
+        refusal.times--;
+        callback(Object.assign(new Error(`refused for the test (${refusal.code})`), { responseCode: refusal.code }));
+        return;
+      }
+      callback();
+    },
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          received.push(mail);
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${bound}`,
+    port: bound,
+    received,
+    attempts,
+    refuse: (address, code, times) => refusals.set(address.toLowerCase(), { code, times }),
+    async waitFor(count, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count) {
+        if (Date.now() > deadline) throw new Error(`expected ${count} messages, got ${received.length}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
