@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../server/built.js';
 import { SHOTS, apiCall, launchChromium, signIn, startWebService, type WebService } from './browser.js';
+import { startMailbox } from '../support/mailbox.js';
 
 declare const navigator: any;
 
@@ -41,15 +42,6 @@ afterAll(async () => {
 
 async function dispatchView(): Promise<any> {
   return (await apiCall(service, KEY, 'GET', `/v1.0/project/${projectId}/dispatch`)).json;
-}
-
-async function report(url: string, stopId: string, body: unknown): Promise<number> {
-  const response = await fetch(`${url}/stops/${stopId}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return response.status;
 }
 
 describe('dispatch on the project page', () => {
@@ -92,13 +84,22 @@ describe('dispatch on the project page', () => {
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(camille.url);
   });
 
-  it('shows the drivers’ reports as they come in: done, failed with its reason', async () => {
+  it('shows the drivers’ reports as they come in from a driver’s phone: done, failed with its reason', async () => {
     const dispatch = await dispatchView();
     expect(await page.locator('.dispatch-progress').innerText()).toContain(`0 of ${dispatch.stops.length} stops done`);
     const [first, second] = dispatch.stops;
-    const linkOf = (driverId: string): string => dispatch.drivers.find((driver: any) => driver.driver_id === driverId).url;
-    expect(await report(linkOf(first.driver_id), first.stop_id, { status: 'done' })).toBe(200);
-    expect(await report(linkOf(second.driver_id), second.stop_id, { status: 'failed', reason: 'Shop closed' })).toBe(200);
+    expect(second.driver_id).toBe(first.driver_id);
+    const driverUrl = dispatch.drivers.find((driver: any) => driver.driver_id === first.driver_id).url;
+    const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    const driverPage = await phone.newPage();
+    await driverPage.goto(driverUrl);
+    const cards = driverPage.locator('section.stop-card');
+    await cards.first().getByRole('button', { name: 'Done' }).click();
+    await cards.nth(1).getByRole('button', { name: 'Failed' }).click();
+    await cards.nth(1).getByLabel('Reason').fill('Shop closed');
+    await cards.nth(1).getByRole('button', { name: 'Save' }).click();
+    await driverPage.getByText('1 of', { exact: false }).waitFor();
+    await phone.close();
     await page.locator('.dispatch-progress').getByText(`1 of ${dispatch.stops.length} stops done`).waitFor({ timeout: 12_000 });
     expect(await page.locator('.dispatch-progress').innerText()).toContain('1 failed');
     const rows = page.locator('#dispatch-stops-table tbody tr');
@@ -135,5 +136,33 @@ describe('dispatch on the project page', () => {
     expect(renewed.url).not.toBe(before.url);
     expect((await fetch(`${renewed.url}/route`)).status).toBe(200);
     expect(breakage).toEqual([]);
+  });
+});
+
+describe('customer e-mails on the project page', () => {
+  it('lists each message sent on dispatch, with its recipient and result', async () => {
+    const smtp = await startMailbox();
+    const withMail = await startWebService([KEY], 2_000, { smtp: { url: smtp.url, from: 'deliveries@bakery.example' } });
+    try {
+      const submitted = await runCli(['submit', BAKERY, '--remote', withMail.url, '--api-key', KEY]);
+      const id = submitted.stdout.trim().split(' ')[0]!;
+      const mailPage = await context.newPage();
+      await signIn(mailPage, withMail.url, KEY);
+      await mailPage.goto(`${withMail.url}/projects/${id}`);
+      expect(await mailPage.locator('#emails').innerText()).toMatch(/^None yet\./);
+      await mailPage.getByRole('button', { name: 'Optimize' }).click();
+      await mailPage.locator('#plan').waitFor({ state: 'visible', timeout: 30_000 });
+      await mailPage.getByRole('button', { name: 'Dispatch' }).click();
+      await mailPage.getByRole('button', { name: 'Confirm dispatch' }).click();
+      // The bakery has one stop with an e-mail: Hôtel Le Royal.
+      await smtp.waitFor(1);
+      expect((smtp.received[0]!.to as any).value[0].address).toBe('reception@hotel-royal.example');
+      await mailPage.locator('#emails').getByText('Sent').waitFor({ timeout: 12_000 });
+      expect(await mailPage.locator('#emails').innerText()).toContain('reception@hotel-royal.example');
+      await mailPage.close();
+    } finally {
+      await withMail.stop();
+      await smtp.close();
+    }
   });
 });
