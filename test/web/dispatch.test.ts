@@ -51,7 +51,7 @@ describe('dispatch on the project page', () => {
     await page.getByRole('heading', { name: 'Dispatch', level: 2 }).waitFor();
     expect(await page.getByRole('button', { name: 'Dispatch' }).isDisabled()).toBe(true);
     expect(await page.locator('#dispatch').innerText()).toContain('Optimize first');
-    expect(await page.locator('#emails').innerText()).toBe('Customer e-mails are off: the service has no SMTP configured.');
+    await expect.poll(() => page.locator('#emails').innerText()).toBe('Customer e-mails are off: the service has no SMTP configured.');
   });
 
   it('dispatches the plan shown after a confirm step, and lists each driver’s link', async () => {
@@ -149,7 +149,7 @@ describe('customer e-mails on the project page', () => {
       const mailPage = await context.newPage();
       await signIn(mailPage, withMail.url, KEY);
       await mailPage.goto(`${withMail.url}/projects/${id}`);
-      expect(await mailPage.locator('#emails').innerText()).toMatch(/^None yet\./);
+      await expect.poll(() => mailPage.locator('#emails').innerText()).toMatch(/^None yet\./);
       await mailPage.getByRole('button', { name: 'Optimize' }).click();
       await mailPage.locator('#plan').waitFor({ state: 'visible', timeout: 30_000 });
       await mailPage.getByRole('button', { name: 'Dispatch' }).click();
