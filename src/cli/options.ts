@@ -1,5 +1,7 @@
 /** Parsing of the command-line options shared by `solve` and `validate`. */
+import type { Command } from 'commander';
 import { InputError } from '../errors.js';
+import { travelSettingsFrom } from '../travel/settings.js';
 import type { InputFormat, LoadOptions } from '../input/index.js';
 import { parseConfigFlag } from '../config/config.js';
 import type { RouteplanConfig } from '../config/config.js';
@@ -55,18 +57,56 @@ export function parsePositiveInteger(text: string, flag: string): number {
   return value;
 }
 
-export function loadOptions(format: InputFormat | undefined, travel: { roadFactor?: number; baseSpeed?: number }): LoadOptions {
+export function loadOptions(
+  format: InputFormat | undefined,
+  config: RouteplanConfig,
+  onTravelProgress?: LoadOptions['onTravelProgress'],
+): LoadOptions {
   const options: LoadOptions = {};
   if (format !== undefined) options.format = format;
-  if (travel.roadFactor !== undefined) options.roadFactor = travel.roadFactor;
-  if (travel.baseSpeed !== undefined) options.baseSpeedKmh = travel.baseSpeed;
+  if (config.roadFactor !== undefined) options.roadFactor = config.roadFactor;
+  if (config.baseSpeed !== undefined) options.baseSpeedKmh = config.baseSpeed;
+  const travel = travelSettingsFrom(config);
+  if (travel.source !== 'haversine') options.travel = travel;
+  if (onTravelProgress) options.onTravelProgress = onTravelProgress;
   return options;
 }
 
-/** `--road-factor` / `--base-speed` texts → config values, each checked and named on error. */
-export function parseTravelFlags(flags: { roadFactor?: string; baseSpeed?: string }): RouteplanConfig {
+/** The flags of the travel model and source, shared by `solve` and `validate`. */
+export interface TravelFlags {
+  roadFactor?: string;
+  baseSpeed?: string;
+  travel?: string;
+  travelUrl?: string;
+  travelProfile?: string;
+  travelMatrix?: string;
+  travelMaxLocations?: string;
+  /** Commander's `--no-cache`: false when given. */
+  cache?: boolean;
+}
+
+export function addTravelOptions(command: Command): Command {
+  return command
+    .option('--road-factor <factor>', 'offline model: road distance ÷ straight-line distance (default 1.3)')
+    .option('--base-speed <kmh>', 'offline model: base driving speed in km/h (default 40)')
+    .option('--travel <source>', 'travel times from: haversine (offline, default), osrm, valhalla or matrix')
+    .option('--travel-url <url>', 'the OSRM or Valhalla server, e.g. http://localhost:5000')
+    .option('--travel-profile <name>', 'the routing profile (default: driving for OSRM, auto for Valhalla)')
+    .option('--travel-matrix <file>', 'with --travel matrix: CSV from,to,duration_s,distance_m or JSON {locations, durations, distances}')
+    .option('--travel-max-locations <n>', 'per request: coordinates for OSRM (default 100), pairs for Valhalla (default 2500)')
+    .option('--no-cache', 'neither read nor write the disk cache of travel times');
+}
+
+/** The travel flags' texts → config values, each checked and named on error. */
+export function parseTravelFlags(flags: TravelFlags): RouteplanConfig {
   const config: RouteplanConfig = {};
   if (flags.roadFactor !== undefined) config.roadFactor = parseConfigFlag('roadFactor', flags.roadFactor);
   if (flags.baseSpeed !== undefined) config.baseSpeed = parseConfigFlag('baseSpeed', flags.baseSpeed);
+  if (flags.travel !== undefined) config.travel = parseConfigFlag('travel', flags.travel);
+  if (flags.travelUrl !== undefined) config.travelUrl = parseConfigFlag('travelUrl', flags.travelUrl);
+  if (flags.travelProfile !== undefined) config.travelProfile = parseConfigFlag('travelProfile', flags.travelProfile);
+  if (flags.travelMatrix !== undefined) config.travelMatrix = parseConfigFlag('travelMatrix', flags.travelMatrix);
+  if (flags.travelMaxLocations !== undefined) config.travelMaxLocations = parseConfigFlag('travelMaxLocations', flags.travelMaxLocations);
+  if (flags.cache === false) config.cache = false;
   return config;
 }

@@ -61,3 +61,27 @@ export function spinnerText(elapsedMs: number, best: SolveProgress | null, note 
       : `best so far: ${best.served} served, ${best.unserved} unserved, ${best.routesUsed} route${best.routesUsed === 1 ? '' : 's'} (${best.iterations} iterations)`;
   return `Solving ${elapsed} · ${plan}${note ? ` · ${note}` : ''}`;
 }
+
+export interface FetchProgress {
+  update(donePairs: number, totalPairs: number): void;
+  stop(): void;
+}
+
+/** "Fetching travel times 1,200/25,000 pairs" on a terminal while a road travel table comes in. */
+export function startFetchProgress(options: { enabled: boolean; color: boolean }): FetchProgress {
+  if (!options.enabled) return { update: () => undefined, stop: () => undefined };
+  let spinner: Ora | null = null;
+  return {
+    update(done, total) {
+      spinner ??= ora({ stream: process.stderr, discardStdin: false, color: options.color ? 'cyan' : false }).start();
+      spinner.text = fetchText(done, total);
+    },
+    stop() {
+      spinner?.stop();
+    },
+  };
+}
+
+export function fetchText(done: number, total: number): string {
+  return `Fetching travel times ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} pairs`;
+}

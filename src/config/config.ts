@@ -21,13 +21,22 @@ export interface RouteplanConfig {
   roadFactor?: number;
   /** km/h. */
   baseSpeed?: number;
+  /** Where travel times come from (decisions.md, "Road travel times"). */
+  travel?: string;
+  travelUrl?: string;
+  travelProfile?: string;
+  travelMatrix?: string;
+  /** Coordinates (OSRM) or pairs (Valhalla) per provider request. */
+  travelMaxLocations?: number;
+  /** False: neither read nor write the disk cache of remote answers (`--no-cache`). */
+  cache?: boolean;
 }
 
 export type ConfigKey = keyof RouteplanConfig;
 
 export const PROJECT_CONFIG_FILE = 'routeplan.config.yaml';
 
-type Parsed = { ok: true; value: string | number } | { ok: false; problem: string };
+type Parsed = { ok: true; value: string | number | boolean } | { ok: false; problem: string };
 
 interface Setting {
   key: ConfigKey;
@@ -81,7 +90,21 @@ const SETTINGS: Setting[] = [
     flag: '--base-speed',
     parse: numberIn({ min: 0, minInclusive: false, max: 300 }, 'km/h'),
   },
+  { key: 'travel', fileKey: 'travel', env: 'ROUTEPLAN_TRAVEL', flag: '--travel', parse: parseTravelSource },
+  { key: 'travelUrl', fileKey: 'travel_url', env: 'ROUTEPLAN_TRAVEL_URL', flag: '--travel-url', parse: parseBaseUrl },
+  { key: 'travelProfile', fileKey: 'travel_profile', env: 'ROUTEPLAN_TRAVEL_PROFILE', flag: '--travel-profile', parse: parseProfile },
+  { key: 'travelMatrix', fileKey: 'travel_matrix', env: 'ROUTEPLAN_TRAVEL_MATRIX', flag: '--travel-matrix', parse: parsePath },
+  {
+    key: 'travelMaxLocations',
+    fileKey: 'travel_max_locations',
+    env: 'ROUTEPLAN_TRAVEL_MAX_LOCATIONS',
+    flag: '--travel-max-locations',
+    parse: integerIn(2, 1_000_000),
+  },
+  { key: 'cache', fileKey: 'cache', env: 'ROUTEPLAN_CACHE', flag: '--no-cache', parse: parseSwitch },
 ];
+
+export const TRAVEL_SOURCE_NAMES = ['haversine', 'osrm', 'valhalla', 'matrix'] as const;
 
 export function resolveConfig(flags: RouteplanConfig, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): RouteplanConfig {
   const layers = [
@@ -110,7 +133,7 @@ export function parseConfigFlag<K extends ConfigKey>(key: K, text: string): NonN
 }
 
 function configFromFlags(flags: RouteplanConfig): RouteplanConfig {
-  const config: Record<string, string | number> = {};
+  const config: Record<string, string | number | boolean> = {};
   for (const setting of SETTINGS) {
     const value = flags[setting.key];
     if (value === undefined) continue;
@@ -120,7 +143,7 @@ function configFromFlags(flags: RouteplanConfig): RouteplanConfig {
 }
 
 function configFromEnv(env: NodeJS.ProcessEnv): RouteplanConfig {
-  const config: Record<string, string | number> = {};
+  const config: Record<string, string | number | boolean> = {};
   for (const setting of SETTINGS) {
     const value = env[setting.env];
     // An exported-but-empty variable means "not set", as shells make that easy to do by accident.
@@ -139,7 +162,7 @@ function readConfigFile(path: string): RouteplanConfig {
       { path, message: 'expected a mapping of settings (key: value)' },
     ]);
   }
-  const config: Record<string, string | number> = {};
+  const config: Record<string, string | number | boolean> = {};
   for (const [name, value] of Object.entries(document as Record<string, unknown>)) {
     const setting = settingForFileKey(name);
     if (setting === undefined) {
@@ -177,7 +200,7 @@ function parseConfigDocument(path: string): unknown {
   }
 }
 
-function checked(setting: Setting, value: unknown, where: string, prefix: string): string | number {
+function checked(setting: Setting, value: unknown, where: string, prefix: string): string | number | boolean {
   const parsed = setting.parse(value);
   if (parsed.ok) return parsed.value;
   throw new InputError(`${prefix}: ${parsed.problem}`, [{ path: where, message: parsed.problem }]);
@@ -214,6 +237,35 @@ function parseApiKey(value: unknown): Parsed {
   if (typeof value !== 'string' || value.trim() === '') return { ok: false, problem: 'expected a non-empty string' };
   if (/\s/.test(value.trim())) return { ok: false, problem: 'an API key cannot contain spaces or line breaks' };
   return { ok: true, value: value.trim() };
+}
+
+function parseTravelSource(value: unknown): Parsed {
+  const name = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  return (TRAVEL_SOURCE_NAMES as readonly string[]).includes(name)
+    ? { ok: true, value: name }
+    : { ok: false, problem: `${JSON.stringify(value)} is not a travel source; expected one of ${TRAVEL_SOURCE_NAMES.join(', ')}` };
+}
+
+function parseProfile(value: unknown): Parsed {
+  const text = typeof value === 'string' ? value.trim() : '';
+  return /^[A-Za-z0-9_.-]{1,64}$/.test(text)
+    ? { ok: true, value: text }
+    : { ok: false, problem: `${JSON.stringify(value)} is not a profile name (e.g. driving, car, auto, truck)` };
+}
+
+function parsePath(value: unknown): Parsed {
+  return typeof value === 'string' && value.trim() !== ''
+    ? { ok: true, value: value.trim() }
+    : { ok: false, problem: 'expected a file path' };
+}
+
+/** true/false, yes/no, on/off, 1/0. */
+function parseSwitch(value: unknown): Parsed {
+  if (typeof value === 'boolean') return { ok: true, value };
+  const text = String(value).trim().toLowerCase();
+  if (['true', 'yes', 'on', '1'].includes(text)) return { ok: true, value: true };
+  if (['false', 'no', 'off', '0'].includes(text)) return { ok: true, value: false };
+  return { ok: false, problem: `${JSON.stringify(value)} is not a switch; expected true or false` };
 }
 
 function toNumber(value: unknown): number | null {

@@ -4,13 +4,29 @@ import { InputError } from '../errors.js';
 import type { BreakInterval, Point, Problem, Stop, TimeWindow, Vehicle } from '../model/problem.js';
 import { SCALAR_DIMENSION } from '../model/problem.js';
 import { clockInterval, SECONDS_PER_DAY } from '../model/time.js';
-import { buildGeoTravelMatrix, DEFAULT_BASE_SPEED_KMH, DEFAULT_ROAD_FACTOR } from '../model/travel.js';
+import type { RoadSource } from '../model/problem.js';
+import {
+  buildGeoTravelMatrix,
+  buildTableTravelMatrix,
+  DEFAULT_BASE_SPEED_KMH,
+  DEFAULT_ROAD_FACTOR,
+  type RoadTable,
+} from '../model/travel.js';
+import type { TravelSettings } from '../travel/types.js';
 import type { SettingName } from './settings.js';
 import type { ClockSpan, LoadInput, ProblemSpec, StopSpec, VehicleSpec } from './spec.js';
 
 export interface TravelModelFlags {
   roadFactor?: number;
   baseSpeedKmh?: number;
+  /** Where travel times come from; the offline model when absent. */
+  travel?: TravelSettings;
+}
+
+/** Travel times fetched for the spec's places (resolve.ts), in the order of specLocations. */
+export interface RoadTravel {
+  table: RoadTable;
+  origin: Omit<RoadSource, 'kind' | 'traffic'>;
 }
 
 /**
@@ -21,23 +37,44 @@ export function checkBuildable(spec: ProblemSpec, flags: TravelModelFlags): Warn
   travelModel(spec, flags);
   const warnings: Warning[] = [];
   warnUnconstrainedDimensions(spec, loadDimensions(spec), warnings);
+  if ((flags.travel?.source ?? 'haversine') === 'haversine') {
+    for (const path of spec.excludePaths) {
+      warnings.push({
+        path,
+        message: 'has no effect with the offline travel model (it knows no toll roads or ferries); use --travel osrm or valhalla',
+      });
+    }
+  }
   return warnings;
 }
 
-/** The spec, already passed through checkBuildable, as a Problem: builds the travel matrices. */
-export function buildProblem(spec: ProblemSpec, flags: TravelModelFlags): Problem {
-  const model = travelModel(spec, flags);
+/**
+ * The spec's distinct places in the problem's order (each driver's start and end, then the stops),
+ * with the names a matrix file gives them: stop names, `<driver>/start`, `<driver>/end`.
+ */
+export function specLocations(spec: ProblemSpec): { points: Point[]; names: string[][] } {
+  return placesOf(spec).locations;
+}
+
+function placesOf(spec: ProblemSpec): { locations: LocationTable; vehicleEnds: { start: number; end: number }[]; stopLocations: number[] } {
   const locations = new LocationTable();
   const vehicleEnds = spec.vehicles.map((v) => ({
-    start: locations.indexOf(v.start),
-    end: v.end ? locations.indexOf(v.end) : -1,
+    start: locations.indexOf(v.start, `${v.name}/start`),
+    // An open route ends at its last stop; a round trip's end is also `<driver>/end` in a matrix file.
+    end: v.end ? locations.indexOf(v.end, `${v.name}/end`) : -1,
   }));
-  const stopLocations = spec.stops.map((s) => (s.point ? locations.indexOf(s.point) : -1));
-  const { travel, profileOf } = buildGeoTravelMatrix(
-    locations.points,
-    spec.vehicles.map((v) => v.speed),
-    model,
-  );
+  const stopLocations = spec.stops.map((s) => (s.point ? locations.indexOf(s.point, s.name) : -1));
+  return { locations, vehicleEnds, stopLocations };
+}
+
+/** The spec, already passed through checkBuildable, as a Problem: builds the travel matrices. */
+export function buildProblem(spec: ProblemSpec, flags: TravelModelFlags, road: RoadTravel | null = null): Problem {
+  const model = travelModel(spec, flags);
+  const { locations, vehicleEnds, stopLocations } = placesOf(spec);
+  const speeds = spec.vehicles.map((v) => v.speed);
+  const { travel, profileOf } = road
+    ? buildTableTravelMatrix(road.table, speeds, model.traffic)
+    : buildGeoTravelMatrix(locations.points, speeds, model);
   const dimensions = loadDimensions(spec);
 
   const vehicles: Vehicle[] = spec.vehicles.map((v, index) => ({
@@ -78,7 +115,9 @@ export function buildProblem(spec: ProblemSpec, flags: TravelModelFlags): Proble
     dimensions,
     compatible: compatibility(spec),
     travel,
-    travelSource: { kind: 'geo', roadFactor: model.roadFactor, baseSpeedKmh: model.baseSpeedKmh, traffic: model.traffic },
+    travelSource: road
+      ? { kind: 'road', ...road.origin, traffic: model.traffic }
+      : { kind: 'geo', roadFactor: model.roadFactor, baseSpeedKmh: model.baseSpeedKmh, traffic: model.traffic },
     objective: spec.objective,
     squashDuration: spec.squashDuration,
     allowOverload: spec.allowOverload,
@@ -107,16 +146,20 @@ function travelModel(spec: ProblemSpec, flags: TravelModelFlags) {
 /** Identical coordinates share one index: the solver recognises "same place" by index (squashDuration). */
 class LocationTable {
   readonly points: Point[] = [];
+  /** Every name each place goes by (several stops may share one place). */
+  readonly names: string[][] = [];
   private readonly byKey = new Map<string, number>();
 
-  indexOf(point: Point): number {
+  indexOf(point: Point, name: string): number {
     const key = `${point.lat},${point.lng}`;
     let index = this.byKey.get(key);
     if (index === undefined) {
       index = this.points.length;
       this.points.push({ lat: point.lat, lng: point.lng });
+      this.names.push([]);
       this.byKey.set(key, index);
     }
+    this.names[index]!.push(name);
     return index;
   }
 }

@@ -20,7 +20,6 @@ export function oneoffSpec(doc: OneoffDocument, raw: Record<string, unknown>, lo
   const rawOrders = raw.ordersData as Record<string, unknown>[];
   const defaultDuration =
     options.defaultOrderDuration != null ? durationSeconds(options.defaultOrderDuration, ['options', 'defaultOrderDuration'], log) : null;
-  warnNoEffect(options, log);
   const vehicles = doc.routesData.map((route, i) => routeSpec(route, i, options.flexibleStartTime ?? false, log));
   const stops = doc.ordersData.map((order, i) => orderSpec(order, rawOrders[i]!, i, defaultDuration, log));
   const squash =
@@ -45,15 +44,10 @@ export function oneoffSpec(doc: OneoffDocument, raw: Record<string, unknown>, lo
     squashDuration: squash === 0 ? null : squash,
     allowOverload: options.allowCapacityOverload ?? false,
     traffic: 1,
+    excludeTolls: options.excludeTolls ?? false,
+    excludeFerry: options.excludeFerry ?? false,
+    excludePaths: (['excludeTolls', 'excludeFerry'] as const).filter((key) => options[key]).map((key) => log.namer.name(['options', key])),
   };
-}
-
-function warnNoEffect(options: NonNullable<OneoffDocument['options']>, log: ConversionLog): void {
-  for (const key of ['excludeTolls', 'excludeFerry'] as const) {
-    if (options[key]) {
-      log.warn(['options', key], 'has no effect with the offline travel model (it knows no toll roads or ferries)');
-    }
-  }
 }
 
 function routeSpec(route: OneoffRoute, i: number, flexibleStartTime: boolean, log: ConversionLog): VehicleSpec {

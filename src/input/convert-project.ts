@@ -40,6 +40,11 @@ export function projectSpec(doc: ProjectDocument, raw: Record<string, unknown>, 
     squashDuration: null,
     allowOverload: false,
     traffic: settings.traffic ?? 1,
+    excludeTolls: settings.exclude_tolls ?? false,
+    excludeFerry: settings.exclude_ferry ?? false,
+    excludePaths: (['exclude_tolls', 'exclude_ferry'] as const)
+      .filter((key) => settings[key])
+      .map((key) => log.namer.name(['settings', key])),
   };
 }
 

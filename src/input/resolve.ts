@@ -6,7 +6,9 @@
  */
 import type { Warning } from '../errors.js';
 import type { Problem } from '../model/problem.js';
-import { buildProblem } from './build-problem.js';
+import { travelTable } from '../travel/index.js';
+import type { TravelSettings } from '../travel/types.js';
+import { buildProblem, specLocations, type RoadTravel } from './build-problem.js';
 import type { ProblemSpec } from './spec.js';
 import type { LoadOptions } from './types.js';
 
@@ -18,10 +20,31 @@ export interface ResolvedProblem {
 
 export async function resolveSpec(spec: ProblemSpec, options: LoadOptions): Promise<ResolvedProblem> {
   const located = await locateStops(spec, options);
-  return { problem: buildProblem(located.spec, options), warnings: located.warnings };
+  const road = await roadTravel(located.spec, options);
+  return { problem: buildProblem(located.spec, options, road), warnings: located.warnings };
 }
 
 /** Geocoding's step (issue 9): today every location has coordinates (the schema requires them). */
 function locateStops(spec: ProblemSpec, _options: LoadOptions): Promise<{ spec: ProblemSpec; warnings: Warning[] }> {
   return Promise.resolve({ spec, warnings: [] });
+}
+
+/** The provider's table for the spec's places, or null for the offline model. */
+async function roadTravel(spec: ProblemSpec, options: LoadOptions): Promise<RoadTravel | null> {
+  const settings = options.travel;
+  if (!settings || settings.source === 'haversine') return null;
+  const { points, names } = specLocations(spec);
+  const request = {
+    locations: points.map((point, i) => ({ ...point, names: names[i]! })),
+    excludeTolls: spec.excludeTolls,
+    excludeFerry: spec.excludeFerry,
+  };
+  const table = await travelTable(request, settings, options.onTravelProgress ? { onProgress: options.onTravelProgress } : {});
+  return table ? { table, origin: originOf(settings) } : null;
+}
+
+function originOf(settings: TravelSettings): RoadTravel['origin'] {
+  const source = settings.source as RoadTravel['origin']['source'];
+  if (source === 'matrix') return { source, ...(settings.matrixFile ? { url: settings.matrixFile } : {}) };
+  return { source, ...(settings.profile ? { profile: settings.profile } : {}), ...(settings.url ? { url: settings.url } : {}) };
 }

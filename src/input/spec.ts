@@ -59,4 +59,9 @@ export interface ProblemSpec {
   squashDuration: number | null;
   allowOverload: boolean;
   traffic: number;
+  /** Avoid toll roads / ferries: passed to a road travel source, no effect offline. */
+  excludeTolls: boolean;
+  excludeFerry: boolean;
+  /** The paths of the exclusions the input asked for, to name them in a warning. */
+  excludePaths: string[];
 }

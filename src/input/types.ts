@@ -4,6 +4,7 @@
  */
 import type { Warning } from '../errors.js';
 import type { Problem } from '../model/problem.js';
+import type { TravelSettings } from '../travel/types.js';
 
 export type InputFormat = 'json' | 'yaml' | 'csv' | 'solomon' | 'vrplib';
 export type DocumentKind = 'project' | 'oneoff';
@@ -14,6 +15,10 @@ export interface LoadOptions {
   /** Offline travel model constants (the command line's travel flags, the service's configuration). */
   roadFactor?: number;
   baseSpeedKmh?: number;
+  /** Road travel times (decisions.md, "Road travel times"); the offline model when absent. */
+  travel?: TravelSettings;
+  /** Pairs fetched so far of all pairs, while a road travel table is fetched. */
+  onTravelProgress?: (donePairs: number, totalPairs: number) => void;
 }
 
 /** A document checked as loading it would (every error, every warning), its problem not built. */

@@ -127,7 +127,21 @@ export interface Units {
 export type TravelSource =
   | { kind: 'geo'; roadFactor: number; baseSpeedKmh: number; traffic: number }
   | { kind: 'euclidean'; rounding: 'trunc1' | 'round' }
-  | { kind: 'matrix' };
+  | { kind: 'matrix' }
+  | RoadSource;
+
+/**
+ * Road travel times from a routing provider or a user's matrix file (decisions.md, "Road travel
+ * times"): the matrices hold the table's values with each speed factor and the traffic applied.
+ */
+export interface RoadSource {
+  kind: 'road';
+  source: 'osrm' | 'valhalla' | 'matrix';
+  profile?: string;
+  /** The provider's base URL, or the matrix file as given. */
+  url?: string;
+  traffic: number;
+}
 
 export interface Problem {
   surface: Surface;

@@ -76,3 +76,48 @@ export function buildGeoTravelMatrix(
   });
   return { travel: { size, distance, durations }, profileOf };
 }
+
+/**
+ * The duration and distance of a leg with no road (a provider's `null` cell). Far beyond any
+ * route's horizon (the solver caps shifts well below it), so a route using one is infeasible,
+ * yet small enough that sums stay exact and the value fits the Int32 matrices.
+ */
+export const NO_ROAD = 1_000_000_000;
+
+/** A road travel table (src/travel) in the problem's units: seconds and metres, before speeds and traffic. */
+export interface RoadTable {
+  size: number;
+  durations: Float64Array;
+  distances: Float64Array;
+  noRoad: Uint8Array;
+}
+
+/**
+ * The integer matrices of a road table: distance rounded to whole metres; per distinct speed
+ * factor, duration ÷ speed × traffic rounded up to a whole second (as the offline model does);
+ * no-road cells get NO_ROAD in both.
+ */
+export function buildTableTravelMatrix(
+  table: RoadTable,
+  speedFactors: number[],
+  traffic: number,
+): { travel: TravelMatrix; profileOf: number[] } {
+  const { size } = table;
+  const distance = new Int32Array(size * size);
+  for (let k = 0; k < distance.length; k++) distance[k] = table.noRoad[k] ? NO_ROAD : Math.round(table.distances[k]!);
+  const distinct = [...new Set(speedFactors)];
+  const durations = distinct.map((factor) => {
+    const matrix = new Int32Array(size * size);
+    for (let k = 0; k < matrix.length; k++) {
+      matrix[k] = table.noRoad[k] ? NO_ROAD : Math.min(NO_ROAD - 1, roadSeconds(table.durations[k]!, factor, traffic));
+    }
+    return matrix;
+  });
+  return { travel: { size, distance, durations }, profileOf: speedFactors.map((factor) => distinct.indexOf(factor)) };
+}
+
+/** A provider's seconds for a driver of this speed factor in this traffic, rounded up. */
+export function roadSeconds(seconds: number, speedFactor: number, traffic: number): number {
+  if (seconds === 0) return 0;
+  return Math.ceil((seconds / speedFactor) * traffic - 1e-9);
+}

@@ -94,9 +94,18 @@ export interface PlanSummary {
   overtime_s: number;
 }
 
+/** Where the plan's travel times came from (added in version 1 after its first release; absent for benchmarks). */
+export interface PlanTravel {
+  source: 'haversine' | 'osrm' | 'valhalla' | 'matrix';
+  profile?: string;
+  /** The provider's base URL, or the matrix file as given. */
+  url?: string;
+}
+
 export interface Plan {
   version: 1;
   summary: PlanSummary;
   routes: PlanRoute[];
   unserved: PlanUnserved[];
+  travel?: PlanTravel;
 }

@@ -12,6 +12,7 @@ import type {
   PlanRoute,
   PlanStopVisit,
   PlanSummary,
+  PlanTravel,
   PlanUnserved,
   PlanVisit,
 } from './plan-types.js';
@@ -30,6 +31,17 @@ export function buildPlan(problem: Problem, result: SolveResult): Plan {
     summary: buildSummary(problem, result, scale),
     routes,
     unserved: result.unserved.map((entry) => buildUnserved(problem, entry)),
+    ...travelOf(problem),
+  };
+}
+
+/** The plan's travel source: every leg keeps its own travel_s and distance_m, this says where they came from. */
+function travelOf(problem: Problem): { travel?: PlanTravel } {
+  const source = problem.travelSource;
+  if (source.kind === 'geo') return { travel: { source: 'haversine' } };
+  if (source.kind !== 'road') return {};
+  return {
+    travel: { source: source.source, ...(source.profile ? { profile: source.profile } : {}), ...(source.url ? { url: source.url } : {}) },
   };
 }
 

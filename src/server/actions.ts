@@ -16,6 +16,7 @@ import type { JsonStore } from './store.js';
 import type { Job, JobQueue } from './queue.js';
 import { JobAbortedError, type SolveRunner } from './solve-runner.js';
 import type { SolveJob } from './job.js';
+import type { TravelSettings } from '../travel/types.js';
 
 export type { ActionName, ActionRecord, ActionStatus } from './api-types.js';
 
@@ -34,6 +35,7 @@ export interface SolveSettings {
   seed: number;
   roadFactor?: number;
   baseSpeedKmh?: number;
+  travel?: TravelSettings;
 }
 
 export interface NewAction {
@@ -233,6 +235,7 @@ export class ActionService {
       seed: this.settings.seed,
       ...(this.settings.roadFactor !== undefined ? { roadFactor: this.settings.roadFactor } : {}),
       ...(this.settings.baseSpeedKmh !== undefined ? { baseSpeedKmh: this.settings.baseSpeedKmh } : {}),
+      ...(this.settings.travel !== undefined ? { travel: this.settings.travel } : {}),
     };
   }
 

@@ -20,6 +20,7 @@ import { Access } from './access.js';
 import { DEFAULT_SESSION_TTL_HOURS, SessionService } from './session.js';
 import { defaultWebRoot, isWebBuilt, type TileSource } from './web.js';
 import type { SmtpSettings } from './notify/settings.js';
+import type { TravelSettings } from '../travel/types.js';
 import { DispatchService } from './dispatch/service.js';
 import { createNotifications, type Notifications } from './notify/index.js';
 
@@ -46,6 +47,8 @@ export interface ServeOptions {
   webRoot?: string;
   roadFactor?: number;
   baseSpeedKmh?: number;
+  /** Road travel times for every solve (a server-wide setting); the offline model when absent. */
+  travel?: TravelSettings;
   /** Where the JSON log lines go (default: stderr). */
   logLine?: (line: string) => void;
   /** Replaces the worker-thread runner (tests). */
@@ -175,10 +178,11 @@ function jsonLog(writeLine: (line: string) => void): Log {
   return (event) => writeLine(JSON.stringify({ time: new Date().toISOString(), ...event }));
 }
 
-function travelFlags(options: ServeOptions): { roadFactor?: number; baseSpeedKmh?: number } {
+function travelFlags(options: ServeOptions): { roadFactor?: number; baseSpeedKmh?: number; travel?: TravelSettings } {
   return {
     ...(options.roadFactor !== undefined ? { roadFactor: options.roadFactor } : {}),
     ...(options.baseSpeedKmh !== undefined ? { baseSpeedKmh: options.baseSpeedKmh } : {}),
+    ...(options.travel !== undefined && options.travel.source !== 'haversine' ? { travel: options.travel } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
  * hot loops never touch objects. Built once per problem and cached.
  */
 import type { Problem } from '../model/problem.js';
+import { NO_ROAD } from '../model/travel.js';
 import { FAR } from './params.js';
 import { SmallestK } from './smallest-k.js';
 
@@ -156,6 +157,9 @@ function stopArrays(problem: Problem, dims: number): StopArrays {
   return { stopLoc, stopDur, stopPriority, stopMaxLate, winOffset, winStart, winEnd, stopLoad };
 }
 
+/** Latest end of any route, overtime included twice over, still well before a no-road leg's arrival. */
+export const ROUTE_HORIZON = NO_ROAD / 4;
+
 function vehicleArrays(problem: Problem, dims: number): VehicleArrays {
   const nVehicles = problem.vehicles.length;
   const vStartLoc = new Int32Array(nVehicles);
@@ -171,8 +175,10 @@ function vehicleArrays(problem: Problem, dims: number): VehicleArrays {
     vEndLoc[v] = vehicle.endLocation;
     vEarliest[v] = vehicle.earliestStart;
     vFlexible[v] = vehicle.flexibleStart ? 1 : 0;
-    vShiftEnd[v] = vehicle.shiftEnd;
-    vMaxOvertime[v] = vehicle.maxOvertime;
+    // No route lasts anywhere near the horizon: bounding the shift by it makes any route that
+    // takes a no-road leg (NO_ROAD seconds) end too late, so it is infeasible like any other.
+    vShiftEnd[v] = Math.min(vehicle.shiftEnd, ROUTE_HORIZON);
+    vMaxOvertime[v] = Math.min(vehicle.maxOvertime, ROUTE_HORIZON);
     for (let k = 0; k < dims; k++) vCap[v * dims + k] = vehicle.capacity[k] ?? Infinity;
     const matrix = problem.travel.durations[vehicle.profile];
     if (!matrix) throw new Error(`vehicle ${v} has travel profile ${vehicle.profile}, which the travel matrix lacks`);

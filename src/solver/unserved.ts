@@ -3,6 +3,7 @@
  * checking the stop against every vehicle alone; a stop that some vehicle could serve alone
  * was dropped in favour of others, and the message names the binding constraint.
  */
+import { NO_ROAD } from '../model/travel.js';
 import type { SolverInstance } from './instance.js';
 import { loadExceeds } from './route/capacity.js';
 import type { RouteEvaluator } from './route/evaluator.js';
@@ -63,10 +64,21 @@ export function aloneReason(
   if (!fitting.some((v) => evaluator.evaluate(v, seq, 1, load))) {
     return {
       reason: 'unreachable_in_shift',
-      message: 'no compatible vehicle can reach it and serve it inside its time windows and its shift, even with nothing else to do',
+      message: fitting.every((v) => noRoadAlone(inst, v, s))
+        ? 'no road: the travel source has no route between it and the start or end of any compatible vehicle'
+        : 'no compatible vehicle can reach it and serve it inside its time windows and its shift, even with nothing else to do',
     };
   }
   return null;
+}
+
+/** Whether vehicle v can neither drive from its start to the stop nor from the stop to its end. */
+function noRoadAlone(inst: SolverInstance, v: number, s: number): boolean {
+  const N = inst.nLoc;
+  const loc = inst.stopLoc[s]!;
+  const dur = inst.vDur[v]!;
+  const end = inst.vEndLoc[v]!;
+  return dur[inst.vStartLoc[v]! * N + loc]! >= NO_ROAD || (end >= 0 && dur[loc * N + end]! >= NO_ROAD);
 }
 
 function anyWindowLongEnough(inst: SolverInstance, s: number): boolean {

@@ -5,6 +5,7 @@
 import type { Problem } from '../model/problem.js';
 import type { SolveOptions, SolveProgress } from '../solver/types.js';
 import type { SerializedError } from './errors.js';
+import type { TravelSettings } from '../travel/types.js';
 
 /** SolveOptions without what cannot cross a thread boundary (functions, the signal). */
 export type PlainSolveOptions = Omit<SolveOptions, 'signal' | 'onProgress'>;
@@ -27,6 +28,8 @@ export interface DocumentSolve {
   seed: number;
   roadFactor?: number;
   baseSpeedKmh?: number;
+  /** The service's travel source; the worker fetches the table (plain data, it crosses the thread boundary). */
+  travel?: TravelSettings;
 }
 
 export interface PlanTask {

@@ -34,6 +34,7 @@ export async function planOfDocument(job: DocumentSolve, onProgress?: ProgressSi
     expect: job.kind,
     ...(job.roadFactor !== undefined ? { roadFactor: job.roadFactor } : {}),
     ...(job.baseSpeedKmh !== undefined ? { baseSpeedKmh: job.baseSpeedKmh } : {}),
+    ...(job.travel !== undefined ? { travel: job.travel } : {}),
   };
   const { problem } = await resolveProblemDocument(job.document, loadOptions);
   const result = await solve(problem, { timeLimitMs: job.timeLimitMs, seed: job.seed, ...(onProgress ? { onProgress } : {}) });

@@ -168,7 +168,7 @@ describe('routeplan solve', () => {
     expect(result.code, result.stderr).toBe(0);
     const plan = JSON.parse(result.stdout) as Plan;
     expect(plan.version).toBe(1);
-    expect(Object.keys(plan)).toEqual(['version', 'summary', 'routes', 'unserved']);
+    expect(Object.keys(plan)).toEqual(['version', 'summary', 'routes', 'unserved', 'travel']);
     expect(countStops(plan) + plan.unserved.length).toBe(30);
     expect(plan.summary.served).toBe(countStops(plan));
     const route = plan.routes[0]!;

@@ -9,7 +9,9 @@ describe('buildPlan (JSON plan contract version 1)', () => {
   it('plan version is 1 and keys come in the contract order', () => {
     const plan = buildPlan(sampleProblem(), sampleResult());
     expect(plan.version).toBe(1);
-    expect(Object.keys(plan)).toEqual(['version', 'summary', 'routes', 'unserved']);
+    // `travel` was added to version 1 after its first release: additive, last.
+    expect(Object.keys(plan)).toEqual(['version', 'summary', 'routes', 'unserved', 'travel']);
+    expect(plan.travel).toEqual({ source: 'haversine' });
     expect(Object.keys(plan.summary)).toEqual([
       'routes_used',
       'served',

@@ -105,6 +105,19 @@ describe('routeplan serve options', () => {
     }
   });
 
+  it('a server-wide travel source from --travel/--travel-url or ROUTEPLAN_TRAVEL*, the offline model by default', async () => {
+    expect((await serveOptionsFrom({}, isolatedEnv())).travel).toBeUndefined();
+    const flags = await serveOptionsFrom({ travel: 'valhalla', travelUrl: 'http://valhalla:8002/', travelProfile: 'truck' }, isolatedEnv());
+    expect(flags.travel).toEqual({ source: 'valhalla', url: 'http://valhalla:8002', profile: 'truck' });
+    const env = await serveOptionsFrom(
+      { cache: false },
+      isolatedEnv({ ROUTEPLAN_TRAVEL: 'osrm', ROUTEPLAN_TRAVEL_URL: 'http://osrm:5000' }),
+    );
+    expect(env.travel).toEqual({ source: 'osrm', url: 'http://osrm:5000', profile: 'driving', cache: false });
+    const error = await serveOptionsFrom({ travel: 'osrm' }, isolatedEnv()).catch((caught: unknown) => caught);
+    expect((error as InputError).details[0]!.path).toBe('--travel-url');
+  });
+
   it('body sizes: bytes, or k/m/g suffixes', () => {
     expect(parseByteSize('1048576')).toBe(1048576);
     expect(parseByteSize('10m')).toBe(10 * 1024 * 1024);

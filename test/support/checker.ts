@@ -21,6 +21,13 @@ import type {
   PlanUnserved,
 } from '../../src/output/plan-types.js';
 
+/**
+ * What the travel matrices hold for a leg with no road (a provider's null cell), as decisions.md's
+ * "Road travel times" makes such a leg impossible; test/property/no-road.test.ts checks it is the
+ * model's value. Written out here, not imported, like everything else the checker knows.
+ */
+export const NO_ROAD = 1_000_000_000;
+
 export interface CheckOptions {
   /** Check unserved reason codes against the stop's own feasibility (default true). */
   checkReasons?: boolean;
@@ -71,7 +78,7 @@ export interface Leg {
 /** The leg between two location indices for a vehicle, per `problem.travelSource`. */
 export function expectedLeg(problem: Problem, vehicle: Vehicle, from: number, to: number): Leg {
   const source = problem.travelSource;
-  if (source.kind === 'matrix') {
+  if (source.kind === 'matrix' || source.kind === 'road') {
     const k = from * problem.travel.size + to;
     const durations = problem.travel.durations[vehicle.profile];
     return { distance: problem.travel.distance[k] ?? NaN, travel: durations?.[k] ?? NaN };
@@ -118,7 +125,7 @@ export function checkTravelMatrix(problem: Problem, maxReports = 10): string[] {
   const out: string[] = [];
   const n = problem.travel.size;
   if (n !== problem.locations.length) out.push(`travel.size ${n} != locations ${problem.locations.length}`);
-  if (problem.travelSource.kind === 'matrix') return out;
+  if (problem.travelSource.kind === 'matrix' || problem.travelSource.kind === 'road') return out;
   for (const vehicle of problem.vehicles) {
     const durations = problem.travel.durations[vehicle.profile];
     if (!durations) {
@@ -237,7 +244,9 @@ export function simulateEarliest(problem: Problem, vehicleIndex: number, stops: 
     const stop = problem.stops[s]!;
     if (stop.location < 0) return infeasible(`stop ${s} has no location`);
     if (problem.compatible[vehicleIndex * problem.stops.length + s] !== 1) return infeasible(`stop ${s} incompatible`);
-    const arrival = driveArrival(vehicle, now, expectedLeg(problem, vehicle, at, stop.location).travel);
+    const travel = expectedLeg(problem, vehicle, at, stop.location).travel;
+    if (travel >= NO_ROAD) return infeasible(`no road from location ${at} to stop ${s}`);
+    const arrival = driveArrival(vehicle, now, travel);
     const duration = serviceDuration(problem, previous, s);
     const start = earliestServiceStart(vehicle, stop, arrival, duration);
     if (start === null) return infeasible(`stop ${s} cannot be served in a window after arriving at ${arrival}`);
@@ -251,7 +260,9 @@ export function simulateEarliest(problem: Problem, vehicleIndex: number, stops: 
       if (load[k]! > vehicle.capacity[k]! + EPS) return infeasible(`load ${load[k]} > capacity ${vehicle.capacity[k]}`);
     }
   }
-  const end = vehicle.endLocation < 0 ? now : driveArrival(vehicle, now, expectedLeg(problem, vehicle, at, vehicle.endLocation).travel);
+  const endTravel = vehicle.endLocation < 0 ? 0 : expectedLeg(problem, vehicle, at, vehicle.endLocation).travel;
+  if (endTravel >= NO_ROAD) return infeasible(`no road from location ${at} to the vehicle's end`);
+  const end = vehicle.endLocation < 0 ? now : driveArrival(vehicle, now, endTravel);
   if (end > vehicle.shiftEnd + vehicle.maxOvertime) {
     return { feasible: false, reason: `ends at ${end} past shift end ${vehicle.shiftEnd} + ${vehicle.maxOvertime}`, end };
   }
@@ -483,6 +494,7 @@ function walkStop(ctx: Ctx, walk: RouteWalk, visit: PlanStopVisit, where: string
   const { problem, out } = ctx;
   const { vehicle, totals } = walk;
   const leg = { travel: ctx.t(visit.travel_s), distance: ctx.d(visit.distance_m) };
+  if (expectedLeg(problem, vehicle, walk.at, stop.location).travel >= NO_ROAD) out.push(`${where}: drives a leg with no road`);
   if (!legMatches(problem, vehicle, walk.at, stop.location, leg)) {
     const e = expectedLeg(problem, vehicle, walk.at, stop.location);
     out.push(`${where}: leg travel ${leg.travel}/distance ${leg.distance}, expected travel ${e.travel}/distance ${e.distance}`);
@@ -699,6 +711,8 @@ function checkRouteEnd(
     if (!samePlanPoint(route.end.location, problem.locations[vehicle.endLocation])) {
       out.push(`${label}: end location ${JSON.stringify(route.end.location)} is not the vehicle's end`);
     }
+    if (expectedLeg(problem, vehicle, state.at, vehicle.endLocation).travel >= NO_ROAD)
+      out.push(`${label}: drives a leg with no road to its end`);
     if (!legMatches(problem, vehicle, state.at, vehicle.endLocation, leg)) {
       const e = expectedLeg(problem, vehicle, state.at, vehicle.endLocation);
       out.push(`${label}: end leg travel ${leg.travel}/distance ${leg.distance}, expected ${e.travel}/${e.distance}`);

@@ -5,10 +5,12 @@ import { parseKeyList, readKeysFile } from '../../server/auth.js';
 import { SERVE_DEFAULTS, defaultConcurrency, startServer, type ServeOptions } from '../../server/index.js';
 import { parseConfigFlag, resolveConfig, type RouteplanConfig } from '../../config/config.js';
 import { runCommand } from '../present.js';
+import { addTravelOptions, parseTravelFlags, type TravelFlags } from '../options.js';
+import { travelSettingsFrom } from '../../travel/settings.js';
 import { tilesOrigin, type TileSource } from '../../server/web.js';
 import type { SmtpSettings } from '../../server/notify/settings.js';
 
-interface ServeFlags {
+interface ServeFlags extends TravelFlags {
   port?: string;
   host?: string;
   dataDir?: string;
@@ -20,8 +22,6 @@ interface ServeFlags {
   bodyLimit?: string;
   shutdownTimeout?: string;
   publicUrl?: string;
-  roadFactor?: string;
-  baseSpeed?: string;
   sessionTtl?: string;
   tiles?: string;
   tilesAttribution?: string;
@@ -32,7 +32,7 @@ interface ServeFlags {
 }
 
 export function registerServe(program: Command): void {
-  program
+  const command = program
     .command('serve')
     .description(
       'run the routing service and its web application: POST /schedules, GET /v2/schedules/{id}, POST /v1.0/project, pages at /, …',
@@ -51,8 +51,6 @@ export function registerServe(program: Command): void {
       `on SIGTERM/SIGINT, wait this long for running solves (default ${SERVE_DEFAULTS.shutdownTimeoutSeconds})`,
     )
     .option('--public-url <url>', 'base of the project page URLs (default: the bound URL)')
-    .option('--road-factor <factor>', 'road distance ÷ straight-line distance (default 1.3)')
-    .option('--base-speed <kmh>', 'base driving speed in km/h (default 40)')
     .option('--session-ttl <hours>', `how long a web sign-in lasts (default ${SERVE_DEFAULTS.sessionTtlHours})`)
     .option(
       '--tiles <url>',
@@ -74,15 +72,16 @@ export function registerServe(program: Command): void {
         await untilSignalled(() => running.close());
       });
     });
+  addTravelOptions(command);
 }
 
 export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): Promise<ServeOptions> {
   const configFlags: RouteplanConfig = {};
   if (flags.timeLimit !== undefined) configFlags.timeLimit = parseConfigFlag('timeLimit', flags.timeLimit);
   if (flags.seed !== undefined) configFlags.seed = parseConfigFlag('seed', flags.seed);
-  if (flags.roadFactor !== undefined) configFlags.roadFactor = parseConfigFlag('roadFactor', flags.roadFactor);
-  if (flags.baseSpeed !== undefined) configFlags.baseSpeed = parseConfigFlag('baseSpeed', flags.baseSpeed);
+  Object.assign(configFlags, parseTravelFlags(flags));
   const config = resolveConfig(configFlags, env);
+  const travel = travelSettingsFrom(config);
   const keys = [...parseKeyList(env.ROUTEPLAN_SERVER_KEYS), ...(flags.keysFile ? await readKeysFile(flags.keysFile) : [])];
   return {
     port: integerFlag(flags.port, '--port', SERVE_DEFAULTS.port, 0, 65_535),
@@ -102,6 +101,7 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
     ...smtpSettingsFrom(flags, env),
     ...(config.roadFactor !== undefined ? { roadFactor: config.roadFactor } : {}),
     ...(config.baseSpeed !== undefined ? { baseSpeedKmh: config.baseSpeed } : {}),
+    ...(travel.source !== 'haversine' ? { travel } : {}),
   };
 }
 

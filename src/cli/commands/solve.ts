@@ -8,24 +8,22 @@ import type { Plan } from '../../output/plan-types.js';
 import type { SolveOptions, SolveResult } from '../../solver/types.js';
 import { parseConfigFlag, resolveConfig } from '../../config/config.js';
 import { DEFAULT_TIME_LIMIT_SECONDS, type RouteplanConfig } from '../../config/config.js';
-import { loadFormat, loadOptions, parsePositiveInteger, parseTravelFlags } from '../options.js';
+import { addTravelOptions, loadFormat, loadOptions, parsePositiveInteger, parseTravelFlags, type TravelFlags } from '../options.js';
 import { colorEnabled, outputFormatFor, printPlan, printWarnings, runCommand } from '../present.js';
 import type { OutputFormat, PrintPlanOptions } from '../present.js';
-import { spinnerAllowed, startSolveSpinner } from '../progress.js';
+import { spinnerAllowed, startFetchProgress, startSolveSpinner } from '../progress.js';
 import type { SolveSpinner } from '../progress.js';
 import { solveInThreads } from '../../threads/searches.js';
 
 export const DEFAULT_SEED = 0;
 
-interface SolveFlags {
+interface SolveFlags extends TravelFlags {
   inputFormat?: string;
   format?: string;
   timeLimit?: string;
   seed?: string;
   maxIterations?: string;
   threads?: string;
-  roadFactor?: string;
-  baseSpeed?: string;
   json?: boolean;
   output?: string;
   outputFormat?: string;
@@ -35,7 +33,7 @@ interface SolveFlags {
 }
 
 export function registerSolve(program: Command): void {
-  program
+  const command = program
     .command('solve')
     .description('plan the routes of a problem with the built-in solver')
     .argument('<file>', 'problem file (.json, .yaml, .csv, or a benchmark with --format); "-" reads stdin')
@@ -45,8 +43,6 @@ export function registerSolve(program: Command): void {
     .option('--seed <n>', `random seed; same input, seed and limits give the same plan (default ${DEFAULT_SEED})`)
     .option('--max-iterations <n>', 'stop after this many search iterations (reproducible stop)')
     .option('--threads <n>', 'worker threads (default 1)')
-    .option('--road-factor <factor>', 'road distance ÷ straight-line distance (default 1.3)')
-    .option('--base-speed <kmh>', 'base driving speed in km/h (default 40)')
     .option('--json', 'print the plan as JSON (contract version 1) instead of tables')
     .option('-o, --output <file>', 'also write the plan to a file: .json, .geojson or .html')
     .option('--output-format <format>', 'format of --output: json, geojson or html (default: from the extension)')
@@ -57,6 +53,8 @@ export function registerSolve(program: Command): void {
       const color = colorEnabled(flags);
       await runCommand({ json: flags.json === true, color }, () => solveCommand(file, flags, color));
     });
+  // The travel model and source: one set of flags for solve and validate.
+  addTravelOptions(command);
 }
 
 function parseSolveFlags(flags: SolveFlags): RouteplanConfig {
@@ -80,7 +78,19 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
 
   const interrupt = new InterruptGuard();
   try {
-    const loaded = await loadProblemFile(file, loadOptions(format, config));
+    const fetching = startFetchProgress({
+      enabled: spinnerAllowed(process.stderr) && flags.quiet !== true,
+      color: colorEnabled(flags, process.stderr),
+    });
+    let loaded;
+    try {
+      loaded = await loadProblemFile(
+        file,
+        loadOptions(format, config, (done, total) => fetching.update(done, total)),
+      );
+    } finally {
+      fetching.stop();
+    }
     printWarnings(loaded.warnings, { quiet: flags.quiet === true, color: colorEnabled(flags, process.stderr) });
 
     const spinner = startSolveSpinner({

@@ -3,27 +3,24 @@ import type { Command } from 'commander';
 import { loadProblemFile, problemSummaryLines } from '../../input/index.js';
 import type { LoadedProblem } from '../../input/index.js';
 import { resolveConfig } from '../../config/config.js';
-import { loadFormat, loadOptions, parseTravelFlags } from '../options.js';
+import { addTravelOptions, loadFormat, loadOptions, parseTravelFlags, type TravelFlags } from '../options.js';
 import { colorEnabled, formatWarning, runCommand } from '../present.js';
+import { spinnerAllowed, startFetchProgress } from '../progress.js';
 
-interface ValidateFlags {
+interface ValidateFlags extends TravelFlags {
   inputFormat?: string;
   format?: string;
-  roadFactor?: string;
-  baseSpeed?: string;
   json?: boolean;
   color?: boolean;
 }
 
 export function registerValidate(program: Command): void {
-  program
+  const command = program
     .command('validate')
     .description('check a problem file and print a summary and its warnings (exit 0 valid, 2 invalid)')
     .argument('<file>', 'problem file (.json, .yaml, .csv, or a benchmark with --format); "-" reads stdin')
     .option('--input-format <format>', 'format of the input: json, yaml or csv (required for "-")')
     .option('--format <format>', 'benchmark instance format: solomon or vrplib')
-    .option('--road-factor <factor>', 'road distance ÷ straight-line distance (default 1.3)')
-    .option('--base-speed <kmh>', 'base driving speed in km/h (default 40)')
     .option('--json', 'print the result as JSON')
     .option('--no-color', 'no colour in the output')
     .action(async (file: string, flags: ValidateFlags) => {
@@ -31,10 +28,16 @@ export function registerValidate(program: Command): void {
       await runCommand({ json: flags.json === true, color }, async () => {
         const format = loadFormat(file, flags);
         const config = resolveConfig(parseTravelFlags(flags));
-        const loaded = await loadProblemFile(file, loadOptions(format, config));
+        const fetching = startFetchProgress({ enabled: spinnerAllowed(process.stderr), color });
+        const loaded = await loadProblemFile(
+          file,
+          loadOptions(format, config, (done, total) => fetching.update(done, total)),
+        ).finally(() => fetching.stop());
         process.stdout.write(flags.json ? `${JSON.stringify(validationJson(loaded), null, 2)}\n` : validationText(loaded));
       });
     });
+  // The travel model and source: one set of flags for solve and validate.
+  addTravelOptions(command);
 }
 
 export function validationText(loaded: LoadedProblem): string {

@@ -109,6 +109,9 @@ export const settingsSchema = z.object(
     auto_balance: optional(flag),
     default_load: optional(loadValue),
     default_duration: optional(minutes),
+    /** Passed to a road travel source (--travel osrm|valhalla); no effect with the offline model. */
+    exclude_tolls: optional(flag),
+    exclude_ferry: optional(flag),
   },
   allowed('a settings object'),
 );
