@@ -2,6 +2,8 @@
 import type { Command } from 'commander';
 import { InputError } from '../errors.js';
 import { travelSettingsFrom } from '../travel/settings.js';
+import { geocoderSettingsFrom } from '../geocode/settings.js';
+import { packageVersion } from './version.js';
 import type { InputFormat, LoadOptions } from '../input/index.js';
 import { parseConfigFlag } from '../config/config.js';
 import type { RouteplanConfig } from '../config/config.js';
@@ -57,18 +59,18 @@ export function parsePositiveInteger(text: string, flag: string): number {
   return value;
 }
 
-export function loadOptions(
-  format: InputFormat | undefined,
-  config: RouteplanConfig,
-  onTravelProgress?: LoadOptions['onTravelProgress'],
-): LoadOptions {
-  const options: LoadOptions = {};
+/** What loading reports as it goes, and `--allow-unresolved`. */
+export type LoadExtras = Pick<LoadOptions, 'onTravelProgress' | 'onGeocodeProgress' | 'allowUnresolved'>;
+
+export function loadOptions(format: InputFormat | undefined, config: RouteplanConfig, extras: LoadExtras = {}): LoadOptions {
+  const options: LoadOptions = { ...extras };
   if (format !== undefined) options.format = format;
   if (config.roadFactor !== undefined) options.roadFactor = config.roadFactor;
   if (config.baseSpeed !== undefined) options.baseSpeedKmh = config.baseSpeed;
   const travel = travelSettingsFrom(config);
   if (travel.source !== 'haversine') options.travel = travel;
-  if (onTravelProgress) options.onTravelProgress = onTravelProgress;
+  const geocoder = geocoderSettingsFrom(config, packageVersion());
+  if (geocoder) options.geocoder = geocoder;
   return options;
 }
 
@@ -83,6 +85,10 @@ export interface TravelFlags {
   travelMaxLocations?: string;
   /** Commander's `--no-cache`: false when given. */
   cache?: boolean;
+  geocoder?: string;
+  geocoderUrl?: string;
+  gazetteer?: string;
+  geocoderEmail?: string;
 }
 
 export function addTravelOptions(command: Command): Command {
@@ -94,7 +100,11 @@ export function addTravelOptions(command: Command): Command {
     .option('--travel-profile <name>', 'the routing profile (default: driving for OSRM, auto for Valhalla)')
     .option('--travel-matrix <file>', 'with --travel matrix: CSV from,to,duration_s,distance_m or JSON {locations, durations, distances}')
     .option('--travel-max-locations <n>', 'per request: coordinates for OSRM (default 100), pairs for Valhalla (default 2500)')
-    .option('--no-cache', 'neither read nor write the disk cache of travel times');
+    .option('--geocoder <name>', 'for addresses without coordinates: nominatim (with --geocoder-url) or gazetteer')
+    .option('--geocoder-url <url>', 'a Nominatim-compatible search API, e.g. http://localhost:8080')
+    .option('--gazetteer <file>', 'CSV address,lat,lng: addresses matched offline (implies --geocoder gazetteer)')
+    .option('--geocoder-email <address>', 'a contact e-mail sent with each geocoding request (Nominatim asks for one)')
+    .option('--no-cache', 'neither read nor write the disk cache of travel times and geocoded addresses');
 }
 
 /** The travel flags' texts → config values, each checked and named on error. */
@@ -108,5 +118,9 @@ export function parseTravelFlags(flags: TravelFlags): RouteplanConfig {
   if (flags.travelMatrix !== undefined) config.travelMatrix = parseConfigFlag('travelMatrix', flags.travelMatrix);
   if (flags.travelMaxLocations !== undefined) config.travelMaxLocations = parseConfigFlag('travelMaxLocations', flags.travelMaxLocations);
   if (flags.cache === false) config.cache = false;
+  if (flags.geocoder !== undefined) config.geocoder = parseConfigFlag('geocoder', flags.geocoder);
+  if (flags.geocoderUrl !== undefined) config.geocoderUrl = parseConfigFlag('geocoderUrl', flags.geocoderUrl);
+  if (flags.gazetteer !== undefined) config.gazetteer = parseConfigFlag('gazetteer', flags.gazetteer);
+  if (flags.geocoderEmail !== undefined) config.geocoderEmail = parseConfigFlag('geocoderEmail', flags.geocoderEmail);
   return config;
 }

@@ -1,13 +1,14 @@
 /** The command-line program: commands, usage-error handling and the top-level error net. */
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ExitCode } from '../errors.js';
+import { registerGeocode } from './commands/geocode.js';
 import { registerPoll } from './commands/poll.js';
 import { registerServe } from './commands/serve.js';
 import { registerSolve } from './commands/solve.js';
 import { registerSubmit } from './commands/submit.js';
 import { registerValidate } from './commands/validate.js';
 import { reportError } from './present.js';
+import { packageVersion } from './version.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -23,17 +24,8 @@ export function buildProgram(): Command {
   registerSubmit(program);
   registerPoll(program);
   registerServe(program);
+  registerGeocode(program);
   return program;
-}
-
-function packageVersion(): string {
-  try {
-    const url = new URL('../../../package.json', import.meta.url);
-    const pkg = JSON.parse(readFileSync(url, 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
 }
 
 /**

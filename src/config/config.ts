@@ -30,6 +30,11 @@ export interface RouteplanConfig {
   travelMaxLocations?: number;
   /** False: neither read nor write the disk cache of remote answers (`--no-cache`). */
   cache?: boolean;
+  /** Addresses without coordinates (decisions.md, "Geocoding"). */
+  geocoder?: string;
+  geocoderUrl?: string;
+  gazetteer?: string;
+  geocoderEmail?: string;
 }
 
 export type ConfigKey = keyof RouteplanConfig;
@@ -102,6 +107,10 @@ const SETTINGS: Setting[] = [
     parse: integerIn(2, 1_000_000),
   },
   { key: 'cache', fileKey: 'cache', env: 'ROUTEPLAN_CACHE', flag: '--no-cache', parse: parseSwitch },
+  { key: 'geocoder', fileKey: 'geocoder', env: 'ROUTEPLAN_GEOCODER', flag: '--geocoder', parse: parseGeocoderName },
+  { key: 'geocoderUrl', fileKey: 'geocoder_url', env: 'ROUTEPLAN_GEOCODER_URL', flag: '--geocoder-url', parse: parseBaseUrl },
+  { key: 'gazetteer', fileKey: 'gazetteer', env: 'ROUTEPLAN_GAZETTEER', flag: '--gazetteer', parse: parsePath },
+  { key: 'geocoderEmail', fileKey: 'geocoder_email', env: 'ROUTEPLAN_GEOCODER_EMAIL', flag: '--geocoder-email', parse: parseEmail },
 ];
 
 export const TRAVEL_SOURCE_NAMES = ['haversine', 'osrm', 'valhalla', 'matrix'] as const;
@@ -244,6 +253,20 @@ function parseTravelSource(value: unknown): Parsed {
   return (TRAVEL_SOURCE_NAMES as readonly string[]).includes(name)
     ? { ok: true, value: name }
     : { ok: false, problem: `${JSON.stringify(value)} is not a travel source; expected one of ${TRAVEL_SOURCE_NAMES.join(', ')}` };
+}
+
+function parseGeocoderName(value: unknown): Parsed {
+  const name = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  return name === 'nominatim' || name === 'gazetteer'
+    ? { ok: true, value: name }
+    : { ok: false, problem: `${JSON.stringify(value)} is not a geocoder; expected nominatim or gazetteer` };
+}
+
+function parseEmail(value: unknown): Parsed {
+  const text = typeof value === 'string' ? value.trim() : '';
+  return /^[^\s@<>]+@[^\s@<>]+$/.test(text)
+    ? { ok: true, value: text }
+    : { ok: false, problem: `${JSON.stringify(value)} is not an e-mail address` };
 }
 
 function parseProfile(value: unknown): Parsed {

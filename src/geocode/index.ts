@@ -13,9 +13,13 @@ import type { GeocodeResult, Geocoder, GeocoderSettings } from './types.js';
 export type { GeocodeResult, Geocoder, GeocoderSettings } from './types.js';
 export { normalizeAddress } from './normalize.js';
 
-export async function createGeocoder(settings: GeocoderSettings, version: string): Promise<Geocoder> {
+export async function createGeocoder(settings: GeocoderSettings): Promise<Geocoder> {
   if (settings.name === 'gazetteer') return gazetteerGeocoder(settings.file ?? '');
-  return nominatimGeocoder({ url: settings.url ?? '', version, ...(settings.email ? { email: settings.email } : {}) });
+  return nominatimGeocoder({
+    url: settings.url ?? '',
+    version: settings.version ?? 'unknown',
+    ...(settings.email ? { email: settings.email } : {}),
+  });
 }
 
 /**

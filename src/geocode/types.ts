@@ -17,6 +17,8 @@ export interface GeocoderSettings {
   /** False with --no-cache. */
   cache?: boolean;
   cacheDir?: string;
+  /** routeplan's version, for the User-Agent a public geocoder asks for. */
+  version?: string;
 }
 
 /** One candidate place for an address. */

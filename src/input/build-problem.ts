@@ -59,7 +59,7 @@ export function specLocations(spec: ProblemSpec): { points: Point[]; names: stri
 function placesOf(spec: ProblemSpec): { locations: LocationTable; vehicleEnds: { start: number; end: number }[]; stopLocations: number[] } {
   const locations = new LocationTable();
   const vehicleEnds = spec.vehicles.map((v) => ({
-    start: locations.indexOf(v.start, `${v.name}/start`),
+    start: locations.indexOf(placed(v.start, v.path), `${v.name}/start`),
     // An open route ends at its last stop; a round trip's end is also `<driver>/end` in a matrix file.
     end: v.end ? locations.indexOf(v.end, `${v.name}/end`) : -1,
   }));
@@ -141,6 +141,12 @@ function travelModel(spec: ProblemSpec, flags: TravelModelFlags) {
   if (details.length > 0)
     throw new InputError(`Invalid travel model: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, details);
   return { roadFactor, baseSpeedKmh, traffic: spec.traffic };
+}
+
+/** A driver's start: geocoding (resolve.ts) has placed every one before a problem is built. */
+function placed(point: Point | null, path: string): Point {
+  if (point === null) throw new Error(`${path}: the start location was never geocoded`);
+  return point;
 }
 
 /** Identical coordinates share one index: the solver recognises "same place" by index (squashDuration). */

@@ -6,7 +6,7 @@ import { DEFAULT_PRIORITY } from './schema/fields.js';
 import type { LocationEntry, OneoffDocument, OneoffOrder, OneoffRoute } from './schema/oneoff.js';
 import { orderSchema } from './schema/oneoff.js';
 import { carriedKeys } from './schema/vocabulary.js';
-import type { ProblemSpec, StopSpec, VehicleSpec } from './spec.js';
+import type { PendingAddress, ProblemSpec, StopSpec, VehicleSpec } from './spec.js';
 
 const ORDER_PASSTHROUGH = carriedKeys(orderSchema);
 /**
@@ -54,12 +54,14 @@ function routeSpec(route: OneoffRoute, i: number, flexibleStartTime: boolean, lo
   const c = route.constraints ?? {};
   const base = ['routesData', i, 'constraints'];
   // The schema guarantees a first start location with coordinates.
-  const start = firstPoint(c.startLocations, [...base, 'startLocations'], log)!;
+  const start = firstPoint(c.startLocations, [...base, 'startLocations'], log);
   return {
     path: log.namer.name(['routesData', i]),
     name: route.name ?? `Route ${i + 1}`,
     start,
     end: firstPoint(c.endLocations, [...base, 'endLocations'], log),
+    ...pendingAddress('startAddress', c.startLocations, log.namer.name([...base, 'startLocations', 0])),
+    ...pendingAddress('endAddress', c.endLocations, log.namer.name([...base, 'endLocations', 0])),
     shiftStart: clockSeconds(c.startTime),
     shiftEnd: clockSeconds(c.endTime),
     flexibleWhenGiven: flexibleStartTime,
@@ -86,6 +88,7 @@ function orderSpec(
     path: log.namer.name(['ordersData', i]),
     name: order.name ?? `Order ${i + 1}`,
     point,
+    ...pendingAddress('address', order.locations, log.namer.name(['ordersData', i, 'locations', 0])),
     windows: (order.timeWindows ?? []).map((w) => ({ start: clockSeconds(w.startTime), end: clockSeconds(w.endTime) })),
     duration: order.duration != null ? durationSeconds(order.duration, ['ordersData', i, 'duration'], log) : defaultDuration,
     load: order.load ?? null,
@@ -103,5 +106,16 @@ function firstPoint(entries: LocationEntry[] | null | undefined, path: PropertyK
   if (!entries || entries.length === 0) return null;
   if (entries.length > 1) log.warn(path, `${entries.length} locations given; the first is used`);
   const first = entries[0]!;
-  return { lat: first.latitude!, lng: first.longitude! };
+  return first.latitude != null && first.longitude != null ? { lat: first.latitude, lng: first.longitude } : null;
+}
+
+/** `{[key]: {address, path}}` when the first entry has an address but no coordinates, else nothing. */
+function pendingAddress<K extends string>(
+  key: K,
+  entries: LocationEntry[] | null | undefined,
+  path: string,
+): Partial<Record<K, PendingAddress>> {
+  const first = entries?.[0];
+  if (!first || first.latitude != null || !first.address) return {};
+  return { [key]: { address: first.address, path } } as Record<K, PendingAddress>;
 }

@@ -6,7 +6,7 @@ import { clockSeconds, durationSeconds, labelList, pick, priorityNumber, speedFa
 import type { ProjectDocument, ProjectDriver, ProjectLocation, ProjectStop } from './schema/project.js';
 import { driverSchema, stopSchema } from './schema/project.js';
 import { carriedKeys } from './schema/vocabulary.js';
-import type { ClockSpan, ProblemSpec, StopSpec, VehicleSpec } from './spec.js';
+import type { ClockSpan, ProblemSpec, StopSpec, VehicleSpec, PendingAddress } from './spec.js';
 
 const STOP_PASSTHROUGH = carriedKeys(stopSchema);
 const DRIVER_PASSTHROUGH = carriedKeys(driverSchema);
@@ -55,6 +55,8 @@ function driverSpec(driver: ProjectDriver, raw: Record<string, unknown>, i: numb
     name: driver.name,
     start: projectPoint(driver.start_location),
     end: driver.end_location ? projectPoint(driver.end_location) : null,
+    ...pendingAddress('startAddress', driver.start_location, log.namer.name(['drivers', i, 'start_location'])),
+    ...pendingAddress('endAddress', driver.end_location, log.namer.name(['drivers', i, 'end_location'])),
     shiftStart: clockSeconds(driver.shift_start),
     shiftEnd: clockSeconds(driver.shift_end),
     flexibleWhenGiven: !strictStart,
@@ -83,6 +85,7 @@ function stopSpec(
     path: log.namer.name(['stops', i]),
     name: stop.name,
     point: projectPoint(stop.location),
+    ...pendingAddress('address', stop.location, log.namer.name(['stops', i, 'location'])),
     windows,
     duration: stop.duration != null ? durationSeconds(stop.duration, ['stops', i, 'duration'], log) : defaultDuration,
     load: stop.load ?? null,
@@ -93,6 +96,16 @@ function stopSpec(
 }
 
 /** The schema guarantees coordinates (an address alone is rejected until geocoding exists). */
-function projectPoint(location: ProjectLocation): Point {
-  return { lat: location.coords!.lat, lng: location.coords!.lng };
+function projectPoint(location: ProjectLocation): Point | null {
+  return location.coords ? { lat: location.coords.lat, lng: location.coords.lng } : null;
+}
+
+/** `{[key]: {address, path}}` for a location given by its address only, else nothing. */
+function pendingAddress<K extends string>(
+  key: K,
+  location: ProjectLocation | null | undefined,
+  path: string,
+): Partial<Record<K, PendingAddress>> {
+  if (!location || location.coords || !location.address) return {};
+  return { [key]: { address: location.address, path } } as Record<K, PendingAddress>;
 }

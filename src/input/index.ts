@@ -96,3 +96,5 @@ export function resolveProblemDocument(document: unknown, options: LoadOptions &
 export function validateProblemDocument(document: unknown, options: LoadOptions & { expect?: DocumentKind } = {}): ValidatedDocument {
   return validateDocument(document, options);
 }
+
+export { addressOnlyLocations } from './locate.js';

@@ -9,6 +9,7 @@ import type { Problem } from '../model/problem.js';
 import { travelTable } from '../travel/index.js';
 import type { TravelSettings } from '../travel/types.js';
 import { buildProblem, specLocations, type RoadTravel } from './build-problem.js';
+import { locatePlaces } from './locate.js';
 import type { ProblemSpec } from './spec.js';
 import type { LoadOptions } from './types.js';
 
@@ -19,14 +20,9 @@ export interface ResolvedProblem {
 }
 
 export async function resolveSpec(spec: ProblemSpec, options: LoadOptions): Promise<ResolvedProblem> {
-  const located = await locateStops(spec, options);
+  const located = await locatePlaces(spec, options);
   const road = await roadTravel(located.spec, options);
   return { problem: buildProblem(located.spec, options, road), warnings: located.warnings };
-}
-
-/** Geocoding's step (issue 9): today every location has coordinates (the schema requires them). */
-function locateStops(spec: ProblemSpec, _options: LoadOptions): Promise<{ spec: ProblemSpec; warnings: Warning[] }> {
-  return Promise.resolve({ spec, warnings: [] });
 }
 
 /** The provider's table for the spec's places, or null for the offline model. */

@@ -17,8 +17,12 @@ export interface VehicleSpec {
   /** The user's path to this entry, e.g. `drivers[2]`, for warnings. */
   path: string;
   name: string;
-  start: Point;
+  /** Null while its address waits for the geocoder (`startAddress`). */
+  start: Point | null;
+  /** Null for an open route, or while `endAddress` waits for the geocoder. */
   end: Point | null;
+  startAddress?: PendingAddress;
+  endAddress?: PendingAddress;
   shiftStart: number | null;
   shiftEnd: number | null;
   /** When the shift start is given: may the route depart later (non-strict / flexibleStartTime)? */
@@ -34,6 +38,8 @@ export interface StopSpec {
   path: string;
   name: string;
   point: Point | null;
+  /** The address of a stop given without coordinates, for the geocoder. */
+  address?: PendingAddress;
   windows: ClockSpan[];
   /** Seconds, already defaulted; null when neither the stop nor a default gave one. */
   duration: number | null;
@@ -42,6 +48,13 @@ export interface StopSpec {
   priority: number;
   labels: string[];
   passthrough: Record<string, unknown>;
+}
+
+/** A place given by its address only: geocoded before the problem is built (input/locate.ts). */
+export interface PendingAddress {
+  address: string;
+  /** The user's path to the location, e.g. `stops[3].location`. */
+  path: string;
 }
 
 export interface ProblemSpec {

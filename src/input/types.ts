@@ -5,6 +5,7 @@
 import type { Warning } from '../errors.js';
 import type { Problem } from '../model/problem.js';
 import type { TravelSettings } from '../travel/types.js';
+import type { GeocoderSettings } from '../geocode/types.js';
 
 export type InputFormat = 'json' | 'yaml' | 'csv' | 'solomon' | 'vrplib';
 export type DocumentKind = 'project' | 'oneoff';
@@ -19,6 +20,11 @@ export interface LoadOptions {
   travel?: TravelSettings;
   /** Pairs fetched so far of all pairs, while a road travel table is fetched. */
   onTravelProgress?: (donePairs: number, totalPairs: number) => void;
+  /** Addresses without coordinates are geocoded with this; without it they are an input error. */
+  geocoder?: GeocoderSettings;
+  /** A stop whose address finds no place is left unserved (missing_location) instead of an error. */
+  allowUnresolved?: boolean;
+  onGeocodeProgress?: (done: number, total: number) => void;
 }
 
 /** A document checked as loading it would (every error, every warning), its problem not built. */

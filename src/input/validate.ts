@@ -8,6 +8,8 @@ import type { ErrorDetail, Warning } from '../errors.js';
 import { InputError } from '../errors.js';
 import { buildProblem, checkBuildable } from './build-problem.js';
 import { resolveSpec } from './resolve.js';
+import { addressOnlyLocations, pendingAddresses } from './locate.js';
+import { addressOnlyMessage } from './schema/messages.js';
 import { ConversionLog } from './convert-common.js';
 import { oneoffSpec } from './convert-oneoff.js';
 import { projectSpec } from './convert-project.js';
@@ -41,6 +43,11 @@ export function problemFromDocument(
   context: ValidateContext = {},
 ): LoadedProblem {
   const { spec, warnings, kind } = validatedSpec(document, options, context);
+  if (pendingAddresses(spec).length > 0) {
+    throw new InputError('addresses without coordinates need geocoding first: load the document with resolveProblemDocument', [
+      { path: pendingAddresses(spec)[0]!.path, message: 'not geocoded' },
+    ]);
+  }
   return { problem: buildProblem(spec, options), warnings, kind, document };
 }
 
@@ -88,6 +95,7 @@ function validatedSpec(
   const located = [
     ...issueDetails(issues, namer, doc, context),
     ...(context.referenceErrors ?? []).map(({ field, detail }) => ({ top: field, detail })),
+    ...addressesWithoutGeocoder(doc, kind, namer, options),
   ];
   const errors = [...upfront, ...inDocumentOrder(located, doc)];
   if (!parsed.success || errors.length > 0) throw invalid(label, errors, context);
@@ -107,6 +115,20 @@ function validatedSpec(
   }
   warnings.push(...checkBuildable(spec, options));
   return { spec, warnings, kind };
+}
+
+/** Without a geocoder, each location given by its address only is an error (all of them at once). */
+function addressesWithoutGeocoder(
+  doc: Record<string, unknown>,
+  kind: DocumentKind,
+  namer: PathNamer,
+  options: LoadOptions,
+): LocatedDetail[] {
+  if (options.geocoder) return [];
+  return addressOnlyLocations(doc, kind).map(({ parts, address }) => ({
+    top: String(parts[0]),
+    detail: { path: namer.name(parts), message: addressOnlyMessage(address) },
+  }));
 }
 
 function invalid(label: string, details: ErrorDetail[], context: ValidateContext): InputError {

@@ -17,6 +17,7 @@ import type { Job, JobQueue } from './queue.js';
 import { JobAbortedError, type SolveRunner } from './solve-runner.js';
 import type { SolveJob } from './job.js';
 import type { TravelSettings } from '../travel/types.js';
+import type { GeocoderSettings } from '../geocode/types.js';
 
 export type { ActionName, ActionRecord, ActionStatus } from './api-types.js';
 
@@ -36,6 +37,7 @@ export interface SolveSettings {
   roadFactor?: number;
   baseSpeedKmh?: number;
   travel?: TravelSettings;
+  geocoder?: GeocoderSettings;
 }
 
 export interface NewAction {
@@ -236,6 +238,7 @@ export class ActionService {
       ...(this.settings.roadFactor !== undefined ? { roadFactor: this.settings.roadFactor } : {}),
       ...(this.settings.baseSpeedKmh !== undefined ? { baseSpeedKmh: this.settings.baseSpeedKmh } : {}),
       ...(this.settings.travel !== undefined ? { travel: this.settings.travel } : {}),
+      ...(this.settings.geocoder !== undefined ? { geocoder: this.settings.geocoder } : {}),
     };
   }
 

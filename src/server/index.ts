@@ -21,6 +21,7 @@ import { DEFAULT_SESSION_TTL_HOURS, SessionService } from './session.js';
 import { defaultWebRoot, isWebBuilt, type TileSource } from './web.js';
 import type { SmtpSettings } from './notify/settings.js';
 import type { TravelSettings } from '../travel/types.js';
+import type { GeocoderSettings } from '../geocode/types.js';
 import { DispatchService } from './dispatch/service.js';
 import { createNotifications, type Notifications } from './notify/index.js';
 
@@ -49,6 +50,8 @@ export interface ServeOptions {
   baseSpeedKmh?: number;
   /** Road travel times for every solve (a server-wide setting); the offline model when absent. */
   travel?: TravelSettings;
+  /** Geocodes stops given by address only, when each action is solved; without it they are refused at creation. */
+  geocoder?: GeocoderSettings;
   /** Where the JSON log lines go (default: stderr). */
   logLine?: (line: string) => void;
   /** Replaces the worker-thread runner (tests). */
@@ -178,11 +181,17 @@ function jsonLog(writeLine: (line: string) => void): Log {
   return (event) => writeLine(JSON.stringify({ time: new Date().toISOString(), ...event }));
 }
 
-function travelFlags(options: ServeOptions): { roadFactor?: number; baseSpeedKmh?: number; travel?: TravelSettings } {
+function travelFlags(options: ServeOptions): {
+  roadFactor?: number;
+  baseSpeedKmh?: number;
+  travel?: TravelSettings;
+  geocoder?: GeocoderSettings;
+} {
   return {
     ...(options.roadFactor !== undefined ? { roadFactor: options.roadFactor } : {}),
     ...(options.baseSpeedKmh !== undefined ? { baseSpeedKmh: options.baseSpeedKmh } : {}),
     ...(options.travel !== undefined && options.travel.source !== 'haversine' ? { travel: options.travel } : {}),
+    ...(options.geocoder !== undefined ? { geocoder: options.geocoder } : {}),
   };
 }
 

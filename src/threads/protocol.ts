@@ -6,6 +6,7 @@ import type { Problem } from '../model/problem.js';
 import type { SolveOptions, SolveProgress } from '../solver/types.js';
 import type { SerializedError } from './errors.js';
 import type { TravelSettings } from '../travel/types.js';
+import type { GeocoderSettings } from '../geocode/types.js';
 
 /** SolveOptions without what cannot cross a thread boundary (functions, the signal). */
 export type PlainSolveOptions = Omit<SolveOptions, 'signal' | 'onProgress'>;
@@ -30,6 +31,8 @@ export interface DocumentSolve {
   baseSpeedKmh?: number;
   /** The service's travel source; the worker fetches the table (plain data, it crosses the thread boundary). */
   travel?: TravelSettings;
+  /** The service's geocoder, for stops given by address only. */
+  geocoder?: GeocoderSettings;
 }
 
 export interface PlanTask {

@@ -240,7 +240,7 @@ describe('field rules', () => {
   });
 });
 
-describe('addresses without coordinates (no geocoding yet)', () => {
+describe('addresses without coordinates and no geocoder configured', () => {
   it('an address without coords is an error listing every such stop with its address', () => {
     const error = inputError(() =>
       load(
@@ -256,7 +256,9 @@ describe('addresses without coordinates (no geocoding yet)', () => {
     );
     expect(error.details.map((d) => d.path)).toEqual(['drivers[0].end_location', 'stops[0].location', 'stops[2].location']);
     expect(detailAt(error, 'stops[0].location').message).toContain('"3 rue Saint-Jean, 69005 Lyon"');
-    expect(detailAt(error, 'stops[2].location').message).toMatch(/geocoding is not available/);
+    expect(detailAt(error, 'stops[2].location').message).toMatch(
+      /add coords, or have it geocoded: --gazetteer <file\.csv>, or --geocoder nominatim/,
+    );
   });
 
   it('one-off locations with an address only are errors too', () => {

@@ -7,6 +7,8 @@ import { parseConfigFlag, resolveConfig, type RouteplanConfig } from '../../conf
 import { runCommand } from '../present.js';
 import { addTravelOptions, parseTravelFlags, type TravelFlags } from '../options.js';
 import { travelSettingsFrom } from '../../travel/settings.js';
+import { geocoderSettingsFrom } from '../../geocode/settings.js';
+import { packageVersion } from '../version.js';
 import { tilesOrigin, type TileSource } from '../../server/web.js';
 import type { SmtpSettings } from '../../server/notify/settings.js';
 
@@ -82,6 +84,7 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
   Object.assign(configFlags, parseTravelFlags(flags));
   const config = resolveConfig(configFlags, env);
   const travel = travelSettingsFrom(config);
+  const geocoder = geocoderSettingsFrom(config, packageVersion());
   const keys = [...parseKeyList(env.ROUTEPLAN_SERVER_KEYS), ...(flags.keysFile ? await readKeysFile(flags.keysFile) : [])];
   return {
     port: integerFlag(flags.port, '--port', SERVE_DEFAULTS.port, 0, 65_535),
@@ -102,6 +105,7 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
     ...(config.roadFactor !== undefined ? { roadFactor: config.roadFactor } : {}),
     ...(config.baseSpeed !== undefined ? { baseSpeedKmh: config.baseSpeed } : {}),
     ...(travel.source !== 'haversine' ? { travel } : {}),
+    ...(geocoder ? { geocoder } : {}),
   };
 }
 

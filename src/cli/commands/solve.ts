@@ -18,6 +18,7 @@ import { solveInThreads } from '../../threads/searches.js';
 export const DEFAULT_SEED = 0;
 
 interface SolveFlags extends TravelFlags {
+  allowUnresolved?: boolean;
   inputFormat?: string;
   format?: string;
   timeLimit?: string;
@@ -47,6 +48,7 @@ export function registerSolve(program: Command): void {
     .option('-o, --output <file>', 'also write the plan to a file: .json, .geojson or .html')
     .option('--output-format <format>', 'format of --output: json, geojson or html (default: from the extension)')
     .option('--fail-on-unserved', 'exit with code 5 when the plan leaves stops unserved')
+    .option('--allow-unresolved', 'leave stops whose address is not found unserved (missing_location) instead of an error')
     .option('-q, --quiet', 'no spinner or warnings; no tables when the plan goes to a file')
     .option('--no-color', 'no colour in the output')
     .action(async (file: string, flags: SolveFlags) => {
@@ -86,7 +88,10 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
     try {
       loaded = await loadProblemFile(
         file,
-        loadOptions(format, config, (done, total) => fetching.update(done, total)),
+        loadOptions(format, config, {
+          onTravelProgress: (done, total) => fetching.update(done, total),
+          ...(flags.allowUnresolved ? { allowUnresolved: true } : {}),
+        }),
       );
     } finally {
       fetching.stop();

@@ -8,6 +8,7 @@ import { colorEnabled, formatWarning, runCommand } from '../present.js';
 import { spinnerAllowed, startFetchProgress } from '../progress.js';
 
 interface ValidateFlags extends TravelFlags {
+  allowUnresolved?: boolean;
   inputFormat?: string;
   format?: string;
   json?: boolean;
@@ -22,6 +23,7 @@ export function registerValidate(program: Command): void {
     .option('--input-format <format>', 'format of the input: json, yaml or csv (required for "-")')
     .option('--format <format>', 'benchmark instance format: solomon or vrplib')
     .option('--json', 'print the result as JSON')
+    .option('--allow-unresolved', 'accept stops whose address is not found (they would be left unserved)')
     .option('--no-color', 'no colour in the output')
     .action(async (file: string, flags: ValidateFlags) => {
       const color = colorEnabled(flags);
@@ -31,7 +33,10 @@ export function registerValidate(program: Command): void {
         const fetching = startFetchProgress({ enabled: spinnerAllowed(process.stderr), color });
         const loaded = await loadProblemFile(
           file,
-          loadOptions(format, config, (done, total) => fetching.update(done, total)),
+          loadOptions(format, config, {
+            onTravelProgress: (done, total) => fetching.update(done, total),
+            ...(flags.allowUnresolved ? { allowUnresolved: true } : {}),
+          }),
         ).finally(() => fetching.stop());
         process.stdout.write(flags.json ? `${JSON.stringify(validationJson(loaded), null, 2)}\n` : validationText(loaded));
       });

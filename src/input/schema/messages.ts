@@ -1,5 +1,5 @@
-/** Messages shared by the schemas of both surfaces. */
+/** Messages shared by the schemas and the loading steps of both surfaces. */
 
 export function addressOnlyMessage(address: string): string {
-  return `has the address ${JSON.stringify(address)} but no coordinates; geocoding is not available yet, so add coordinates for it`;
+  return `has the address ${JSON.stringify(address)} but no coordinates; add coords, or have it geocoded: --gazetteer <file.csv>, or --geocoder nominatim --geocoder-url <url>`;
 }

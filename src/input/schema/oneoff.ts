@@ -1,6 +1,5 @@
 /** Surface B: a one-off schedule request (routesData, ordersData, options). */
 import { z } from 'zod';
-import { addressOnlyMessage } from './messages.js';
 import { carried } from './vocabulary.js';
 import { allowed, clock, windowHasAnEnd, flag, labels, latitude, loadValue, longitude, minutes, name, optional, text } from './fields.js';
 
@@ -27,16 +26,8 @@ export const locationEntry = z
     }
   });
 
-/**
- * Only the first entry of a list is used (decisions.md), so only the first needs coordinates;
- * an address alone is an error until geocoding exists.
- */
-const locationList = z.array(locationEntry, allowed('a list of location entries')).superRefine((entries, ctx) => {
-  const first = entries[0];
-  if (first && first.latitude == null && first.longitude == null && first.address) {
-    ctx.addIssue({ code: 'custom', path: [0], message: addressOnlyMessage(first.address) });
-  }
-});
+/** Only the first entry of a list is used (decisions.md); an address alone is geocoded (input/locate.ts). */
+const locationList = z.array(locationEntry, allowed('a list of location entries'));
 
 export const routeSchema = z
   .object(

@@ -20,7 +20,6 @@ import {
   text,
   windowHasAnEnd,
 } from './fields.js';
-import { addressOnlyMessage } from './messages.js';
 import { carried } from './vocabulary.js';
 
 export const projectLocation = z
@@ -32,11 +31,9 @@ export const projectLocation = z
     allowed('a location object with coords {lat, lng} or an address'),
   )
   .superRefine((location, ctx) => {
-    if (location.coords) return;
-    ctx.addIssue({
-      code: 'custom',
-      message: location.address ? addressOnlyMessage(location.address) : 'has neither coords nor an address; give coords {lat, lng}',
-    });
+    // An address alone is geocoded (input/locate.ts), or reported with every other one when no geocoder is configured.
+    if (location.coords || location.address) return;
+    ctx.addIssue({ code: 'custom', message: 'has neither coords nor an address; give coords {lat, lng} or an address' });
   });
 
 export const projectBreak = z.object({ start: clock, end: clock }, allowed('an object {start, end} of HH:mm times'));

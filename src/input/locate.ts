@@ -1,0 +1,126 @@
+/**
+ * Places given by their address only (decisions.md, "Geocoding"): without a geocoder, one error
+ * lists every one of them; with one, they are geocoded, and what found nothing is an error naming
+ * each (or, with allowUnresolved, a stop left unserved as missing_location). Ambiguous and
+ * outlying results are warnings that name the stop.
+ */
+import { InputError, type Warning } from '../errors.js';
+import { createGeocoder, geocodeAddresses, normalizeAddress, type GeocodeResult } from '../geocode/index.js';
+import type { Point } from '../model/problem.js';
+import type { PendingAddress, ProblemSpec } from './spec.js';
+import type { LoadOptions } from './types.js';
+
+/** Every place waiting for the geocoder, in document order. */
+export function pendingAddresses(spec: ProblemSpec): PendingAddress[] {
+  return [
+    ...spec.vehicles.flatMap((vehicle) => [vehicle.startAddress, vehicle.endAddress]),
+    ...spec.stops.map((stop) => stop.address),
+  ].filter((pending): pending is PendingAddress => pending !== undefined);
+}
+
+/**
+ * Every location of a document given by its address only, as raw paths: without a geocoder they are
+ * input errors, reported with the document's other errors in one pass.
+ */
+export function addressOnlyLocations(
+  doc: Record<string, unknown>,
+  kind: 'project' | 'oneoff',
+): { parts: PropertyKey[]; address: string }[] {
+  const found: { parts: PropertyKey[]; address: string }[] = [];
+  const check = (location: unknown, parts: PropertyKey[], coordsGiven: (place: Record<string, unknown>) => boolean): void => {
+    if (!isRecord(location) || coordsGiven(location) || typeof location.address !== 'string' || location.address.trim() === '') return;
+    found.push({ parts, address: location.address });
+  };
+  const projectCoords = (place: Record<string, unknown>): boolean => place.coords != null;
+  const oneoffCoords = (place: Record<string, unknown>): boolean => place.latitude != null || place.longitude != null;
+  if (kind === 'project') {
+    listOf(doc.drivers).forEach((driver, i) => {
+      check(driver.start_location, ['drivers', i, 'start_location'], projectCoords);
+      check(driver.end_location, ['drivers', i, 'end_location'], projectCoords);
+    });
+    listOf(doc.stops).forEach((stop, i) => check(stop.location, ['stops', i, 'location'], projectCoords));
+    return found;
+  }
+  listOf(doc.routesData).forEach((route, i) => {
+    const constraints = isRecord(route.constraints) ? route.constraints : {};
+    for (const key of ['startLocations', 'endLocations']) {
+      check(listOf(constraints[key])[0], ['routesData', i, 'constraints', key, 0], oneoffCoords);
+    }
+  });
+  listOf(doc.ordersData).forEach((order, i) => check(listOf(order.locations)[0], ['ordersData', i, 'locations', 0], oneoffCoords));
+  return found;
+}
+
+function listOf(value: unknown): Record<string, unknown>[] {
+  return Array.isArray(value) ? value.map((entry) => (isRecord(entry) ? entry : {})) : [];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export async function locatePlaces(spec: ProblemSpec, options: LoadOptions): Promise<{ spec: ProblemSpec; warnings: Warning[] }> {
+  const pending = pendingAddresses(spec);
+  if (pending.length === 0 || !options.geocoder) return { spec, warnings: [] };
+  const geocoder = await createGeocoder(options.geocoder);
+  const known = knownPoints(spec);
+  const results = await geocodeAddresses(
+    geocoder,
+    options.geocoder,
+    pending.map((entry) => entry.address),
+    known,
+    options.onGeocodeProgress,
+  );
+  const resultOf = (entry: PendingAddress): GeocodeResult => results.get(normalizeAddress(entry.address))!;
+  refuseUnresolved(spec, options, resultOf);
+  return { spec: placed(spec, resultOf), warnings: pending.flatMap((entry) => warningOf(entry, resultOf(entry))) };
+}
+
+function knownPoints(spec: ProblemSpec): Point[] {
+  return [...spec.vehicles.flatMap((vehicle) => [vehicle.start, vehicle.end]), ...spec.stops.map((stop) => stop.point)].filter(
+    (point): point is Point => point !== null,
+  );
+}
+
+/** A driver's place that found nothing is always an error (no route without it); a stop's, unless allowed. */
+function refuseUnresolved(spec: ProblemSpec, options: LoadOptions, resultOf: (entry: PendingAddress) => GeocodeResult): void {
+  const driverPlaces = spec.vehicles.flatMap((vehicle) => [vehicle.startAddress, vehicle.endAddress]);
+  const unresolved = pendingAddresses(spec).filter(
+    (entry) => !resultOf(entry).point && (driverPlaces.includes(entry) || !options.allowUnresolved),
+  );
+  if (unresolved.length === 0) return;
+  const details = unresolved.map((entry) => ({ path: entry.path, message: resultOf(entry).message ?? `"${entry.address}" was not found` }));
+  const hint = unresolved.every((entry) => !driverPlaces.includes(entry)) ? ' (or --allow-unresolved to leave those stops unserved)' : '';
+  throw new InputError(
+    `${unresolved.length} address${unresolved.length === 1 ? '' : 'es'} could not be geocoded: fix ${unresolved.length === 1 ? 'it' : 'them'} or add coords${hint}`,
+    details,
+    'geocoding_failed',
+  );
+}
+
+function placed(spec: ProblemSpec, resultOf: (entry: PendingAddress) => GeocodeResult): ProblemSpec {
+  const point = (entry: PendingAddress | undefined, given: Point | null): Point | null => {
+    const found = entry ? resultOf(entry).point : undefined;
+    return found ? { lat: found.lat, lng: found.lng } : given;
+  };
+  return {
+    ...spec,
+    vehicles: spec.vehicles.map(({ startAddress, endAddress, ...vehicle }) => ({
+      ...vehicle,
+      start: point(startAddress, vehicle.start),
+      end: point(endAddress, vehicle.end),
+    })),
+    stops: spec.stops.map(({ address, ...stop }) => ({ ...stop, point: point(address, stop.point) })),
+  };
+}
+
+function warningOf(entry: PendingAddress, result: GeocodeResult): Warning[] {
+  if (!result.point)
+    return [
+      {
+        path: entry.path,
+        message: `${result.message ?? `"${entry.address}" was not found`}; the stop is left unserved (missing_location)`,
+      },
+    ];
+  return result.problem ? [{ path: entry.path, message: result.message ?? result.problem }] : [];
+}

@@ -1,0 +1,128 @@
+/**
+ * Addresses through the BUILT binary: `routeplan geocode` writes a copy with coords (YAML keeps its
+ * comments, JSON stays JSON, the input is never overwritten), reports what found nothing (exit 2
+ * unless --allow-unresolved); `solve` and `validate` geocode in memory with --gazetteer, and without
+ * a geocoder list every address-only place in one error.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { assertBuilt, runCli } from '../server/built.js';
+
+let work: string;
+let gazetteer: string;
+
+const YAML = `# Tuesday's bakery round — written by hand
+name: Addresses
+date: 2026-11-24
+drivers:
+  - name: Ana # the morning driver
+    start_location: { address: "Dépôt, 12 quai Rambaud, Lyon" }
+    shift_start: "08:00"
+    shift_end: "12:00"
+stops:
+  # the old town first
+  - name: Saint-Jean
+    location: { address: "3 rue Saint-Jean, Lyon" }
+    duration: 5
+  - name: Verdun
+    location: { address: "30 cours de Verdun, Lyon" }
+    duration: 5
+`;
+
+beforeAll(async () => {
+  assertBuilt();
+  work = await mkdtemp(join(tmpdir(), 'routeplan-geocode-cli-'));
+  gazetteer = join(work, 'places.csv');
+  await writeFile(
+    gazetteer,
+    [
+      'address,lat,lng',
+      '"Dépôt, 12 quai Rambaud, Lyon",45.742,4.818',
+      '"3 rue Saint-Jean, Lyon",45.7622,4.8271',
+      '"30 cours de Verdun, Lyon",45.7486,4.8262',
+    ].join('\n'),
+  );
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('routeplan geocode', () => {
+  it('writes a YAML copy with coords filled in, keeping the comments, and leaves the input as it was', async () => {
+    const input = join(work, 'round.yaml');
+    const output = join(work, 'round.geocoded.yaml');
+    await writeFile(input, YAML);
+    const run = await runCli(['geocode', input, '-o', output, '--gazetteer', gazetteer]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('3 of 3 addresses placed.');
+    expect(await readFile(input, 'utf8')).toBe(YAML);
+    const written = await readFile(output, 'utf8');
+    for (const comment of ["# Tuesday's bakery round — written by hand", '# the morning driver', '# the old town first'])
+      expect(written).toContain(comment);
+    const document = parse(written);
+    expect(document.drivers[0].start_location).toEqual({ address: 'Dépôt, 12 quai Rambaud, Lyon', coords: { lat: 45.742, lng: 4.818 } });
+    expect(document.stops[1].location.coords).toEqual({ lat: 45.7486, lng: 4.8262 });
+    const solved = await runCli(['solve', output, '--json', '--quiet', '--max-iterations', '20']);
+    expect(solved.code, solved.stderr).toBe(0);
+    expect(JSON.parse(solved.stdout).summary.served).toBe(2);
+  });
+
+  it('fills a one-off JSON request’s latitude and longitude', async () => {
+    const input = join(work, 'oneoff.json');
+    await writeFile(
+      input,
+      JSON.stringify({
+        routesData: [{ name: 'Van', constraints: { startLocations: [{ latitude: 45.76, longitude: 4.83 }] } }],
+        ordersData: [{ name: 'Saint-Jean', locations: [{ address: '3 rue Saint-Jean, Lyon' }] }],
+        options: {},
+      }),
+    );
+    const run = await runCli(['geocode', input, '-o', join(work, 'oneoff.out.json'), '--gazetteer', gazetteer, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([
+      {
+        path: 'ordersData[0].locations[0]',
+        address: '3 rue Saint-Jean, Lyon',
+        lat: 45.7622,
+        lng: 4.8271,
+        label: '3 rue Saint-Jean, Lyon',
+        status: 'found',
+      },
+    ]);
+    const written = JSON.parse(await readFile(join(work, 'oneoff.out.json'), 'utf8'));
+    expect(written.ordersData[0].locations[0]).toEqual({ address: '3 rue Saint-Jean, Lyon', latitude: 45.7622, longitude: 4.8271 });
+  });
+
+  it('exits 2 naming each address that found nothing, unless --allow-unresolved; never writes over its input', async () => {
+    const input = join(work, 'unknown.yaml');
+    await writeFile(input, YAML.replace('30 cours de Verdun, Lyon', '1 impasse Inconnue, Lyon'));
+    const run = await runCli(['geocode', input, '-o', join(work, 'unknown.out.yaml'), '--gazetteer', gazetteer]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('1 of 3 addresses found nothing');
+    expect(run.stderr).toContain('stops[1].location');
+    expect(
+      (await runCli(['geocode', input, '-o', join(work, 'unknown.out.yaml'), '--gazetteer', gazetteer, '--allow-unresolved'])).code,
+    ).toBe(0);
+    const same = await runCli(['geocode', input, '-o', input, '--gazetteer', gazetteer]);
+    expect([same.code, same.stderr.trim()]).toEqual([2, 'routeplan: error: geocode never writes over its input: give another file']);
+  });
+});
+
+describe('solve and validate with addresses', () => {
+  it('geocode in memory with --gazetteer, and list every address-only place without a geocoder', async () => {
+    const input = join(work, 'in-memory.yaml');
+    await writeFile(input, YAML);
+    const solved = await runCli(['solve', input, '--gazetteer', gazetteer, '--json', '--quiet', '--max-iterations', '20']);
+    expect(solved.code, solved.stderr).toBe(0);
+    expect(JSON.parse(solved.stdout).routes[0].visits.find((visit: any) => visit.stop === 'Saint-Jean').location).toEqual({
+      lat: 45.7622,
+      lng: 4.8271,
+    });
+    const refused = await runCli(['validate', input]);
+    expect(refused.code).toBe(2);
+    for (const path of ['drivers[0].start_location', 'stops[0].location', 'stops[1].location']) expect(refused.stderr).toContain(path);
+  });
+});
