@@ -91,15 +91,23 @@ export interface TravelFlags {
   geocoderEmail?: string;
 }
 
+/** The travel model and source, the geocoder and the cache: what solve, validate and serve take. */
 export function addTravelOptions(command: Command): Command {
+  return addGeocoderOptions(
+    command
+      .option('--road-factor <factor>', 'offline model: road distance ÷ straight-line distance (default 1.3)')
+      .option('--base-speed <kmh>', 'offline model: base driving speed in km/h (default 40)')
+      .option('--travel <source>', 'travel times from: haversine (offline, default), osrm, valhalla or matrix')
+      .option('--travel-url <url>', 'the OSRM or Valhalla server, e.g. http://localhost:5000')
+      .option('--travel-profile <name>', 'the routing profile (default: driving for OSRM, auto for Valhalla)')
+      .option('--travel-matrix <file>', 'with --travel matrix: CSV from,to,duration_s,distance_m or JSON {locations, durations, distances}')
+      .option('--travel-max-locations <n>', 'per request: coordinates for OSRM (default 100), pairs for Valhalla (default 2500)'),
+  );
+}
+
+/** The geocoder and the disk cache: what geocode and submit take. */
+export function addGeocoderOptions(command: Command): Command {
   return command
-    .option('--road-factor <factor>', 'offline model: road distance ÷ straight-line distance (default 1.3)')
-    .option('--base-speed <kmh>', 'offline model: base driving speed in km/h (default 40)')
-    .option('--travel <source>', 'travel times from: haversine (offline, default), osrm, valhalla or matrix')
-    .option('--travel-url <url>', 'the OSRM or Valhalla server, e.g. http://localhost:5000')
-    .option('--travel-profile <name>', 'the routing profile (default: driving for OSRM, auto for Valhalla)')
-    .option('--travel-matrix <file>', 'with --travel matrix: CSV from,to,duration_s,distance_m or JSON {locations, durations, distances}')
-    .option('--travel-max-locations <n>', 'per request: coordinates for OSRM (default 100), pairs for Valhalla (default 2500)')
     .option('--geocoder <name>', 'for addresses without coordinates: nominatim (with --geocoder-url) or gazetteer')
     .option('--geocoder-url <url>', 'a Nominatim-compatible search API, e.g. http://localhost:8080')
     .option('--gazetteer <file>', 'CSV address,lat,lng: addresses matched offline (implies --geocoder gazetteer)')

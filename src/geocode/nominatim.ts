@@ -2,6 +2,13 @@
  * A Nominatim-compatible search API (`GET {url}/search?q=…&format=jsonv2&limit=5`), used as its
  * usage policy asks: at most one request per second, a User-Agent naming routeplan and its version,
  * an optional contact e-mail, and answers cached (the caller's DiskCache).
+ *
+ * Facts relied on (https://nominatim.org/release-docs/latest/api/Search/ and
+ * https://operations.osmfoundation.org/policies/nominatim/): `q` is a free-form query; `format=jsonv2`
+ * answers a JSON array of places with `lat` and `lon` as strings, `display_name` and `importance`,
+ * best first, and `[]` when nothing matches; `limit` caps the candidates (default 10); `email`
+ * identifies the caller; the public server allows one request per second, asks for an identifying
+ * User-Agent and for results to be cached.
  */
 import { callProvider } from '../travel/remote.js';
 import { RoutingError } from '../errors.js';

@@ -97,4 +97,4 @@ export function validateProblemDocument(document: unknown, options: LoadOptions 
   return validateDocument(document, options);
 }
 
-export { addressOnlyLocations } from './locate.js';
+export { addressOnlyLocations, coordinateFields, geocodeDocument, withCoordinates } from './locate.js';

@@ -5,7 +5,7 @@
  * outlying results are warnings that name the stop.
  */
 import { InputError, type Warning } from '../errors.js';
-import { createGeocoder, geocodeAddresses, normalizeAddress, type GeocodeResult } from '../geocode/index.js';
+import { createGeocoder, geocodeAddresses, normalizeAddress, type GeocodeResult, type GeocoderSettings } from '../geocode/index.js';
 import type { Point } from '../model/problem.js';
 import type { PendingAddress, ProblemSpec } from './spec.js';
 import type { LoadOptions } from './types.js';
@@ -123,4 +123,63 @@ function warningOf(entry: PendingAddress, result: GeocodeResult): Warning[] {
       },
     ];
   return result.problem ? [{ path: entry.path, message: result.message ?? result.problem }] : [];
+}
+
+/** Where a location's coordinates go: a project location's `coords`, a one-off entry's latitude/longitude. */
+export function coordinateFields(kind: 'project' | 'oneoff', point: Point): Record<string, unknown> {
+  return kind === 'project' ? { coords: { lat: point.lat, lng: point.lng } } : { latitude: point.lat, longitude: point.lng };
+}
+
+/** A copy of the document with the given places' coordinates filled in (the input object is left as it was). */
+export function withCoordinates(
+  doc: Record<string, unknown>,
+  kind: 'project' | 'oneoff',
+  placed: { parts: PropertyKey[]; point: Point }[],
+): Record<string, unknown> {
+  const copy = structuredClone(doc);
+  for (const { parts, point } of placed) {
+    const target = parts.reduce<unknown>((node, key) => (node as Record<PropertyKey, unknown>)[key], copy) as Record<string, unknown>;
+    Object.assign(target, coordinateFields(kind, point));
+  }
+  return copy;
+}
+
+/**
+ * The document with every address-only place geocoded (what `submit` sends when a geocoder is
+ * configured). Throws the InputError naming each address that found nothing.
+ */
+export async function geocodeDocument(
+  doc: Record<string, unknown>,
+  kind: 'project' | 'oneoff',
+  settings: GeocoderSettings,
+): Promise<{ document: Record<string, unknown>; warnings: Warning[] }> {
+  const places = addressOnlyLocations(doc, kind);
+  if (places.length === 0) return { document: doc, warnings: [] };
+  const results = await geocodeAddresses(
+    await createGeocoder(settings),
+    settings,
+    places.map((place) => place.address),
+    [],
+  );
+  const placed = places.map((place) => ({ ...place, result: results.get(normalizeAddress(place.address))! }));
+  const missing = placed.filter((place) => !place.result.point);
+  const pathOf = (parts: PropertyKey[]): string =>
+    parts.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join('');
+  if (missing.length > 0) {
+    throw new InputError(
+      `${missing.length} address${missing.length === 1 ? '' : 'es'} could not be geocoded: fix ${missing.length === 1 ? 'it' : 'them'} or add coords`,
+      missing.map((place) => ({ path: pathOf(place.parts), message: place.result.message ?? 'not found' })),
+      'geocoding_failed',
+    );
+  }
+  return {
+    document: withCoordinates(
+      doc,
+      kind,
+      placed.map((place) => ({ parts: place.parts, point: place.result.point! })),
+    ),
+    warnings: placed
+      .filter((place) => place.result.problem)
+      .map((place) => ({ path: pathOf(place.parts), message: place.result.message ?? place.result.problem! })),
+  };
 }

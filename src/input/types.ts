@@ -22,6 +22,8 @@ export interface LoadOptions {
   onTravelProgress?: (donePairs: number, totalPairs: number) => void;
   /** Addresses without coordinates are geocoded with this; without it they are an input error. */
   geocoder?: GeocoderSettings;
+  /** Addresses without coordinates are for the service to geocode (`submit`): not an error here. */
+  addressesGeocodedElsewhere?: boolean;
   /** A stop whose address finds no place is left unserved (missing_location) instead of an error. */
   allowUnresolved?: boolean;
   onGeocodeProgress?: (done: number, total: number) => void;

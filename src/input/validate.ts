@@ -124,7 +124,7 @@ function addressesWithoutGeocoder(
   namer: PathNamer,
   options: LoadOptions,
 ): LocatedDetail[] {
-  if (options.geocoder) return [];
+  if (options.geocoder || options.addressesGeocodedElsewhere) return [];
   return addressOnlyLocations(doc, kind).map(({ parts, address }) => ({
     top: String(parts[0]),
     detail: { path: namer.name(parts), message: addressOnlyMessage(address) },

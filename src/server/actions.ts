@@ -239,6 +239,8 @@ export class ActionService {
       ...(this.settings.baseSpeedKmh !== undefined ? { baseSpeedKmh: this.settings.baseSpeedKmh } : {}),
       ...(this.settings.travel !== undefined ? { travel: this.settings.travel } : {}),
       ...(this.settings.geocoder !== undefined ? { geocoder: this.settings.geocoder } : {}),
+      // A project lists the addresses that found nothing; its optimization leaves those stops out.
+      ...(this.settings.geocoder !== undefined && stored.kind === 'project' ? { allowUnresolved: true } : {}),
     };
   }
 

@@ -45,6 +45,18 @@ export interface OptimizationSummary {
   created_at: string;
 }
 
+/** An address of a project that the geocoder could not place well (decisions.md, "Geocoding"). */
+export interface GeocodingFailure {
+  /** The stop's or driver's name. */
+  stop: string;
+  address: string;
+  /** not_found (left out of optimization until fixed), ambiguous or outlier (placed, worth a look), failed. */
+  problem: 'not_found' | 'ambiguous' | 'outlier' | 'failed';
+  message: string;
+  /** Where in the project, e.g. `stops[3].location`. */
+  path: string;
+}
+
 /** What GET /session answers to a signed-in browser. */
 export interface SessionView {
   owner: string;

@@ -5,6 +5,7 @@ import type { Access } from './access.js';
 import type { ActionService } from './actions.js';
 import type { ProjectService } from './projects.js';
 import type { DispatchService } from './dispatch/service.js';
+import type { ProjectGeocoding } from './geocoding.js';
 import type { ProjectMessages } from './dispatch-events.js';
 import type { SessionService } from './session.js';
 import type { TileSource } from './web.js';
@@ -17,6 +18,8 @@ export interface AppContext {
   actions: ActionService;
   projects: ProjectService;
   dispatch: DispatchService;
+  /** Geocodes new projects' addresses in the background (when the service has a geocoder). */
+  geocoding: ProjectGeocoding;
   /** Each project's customer messages (notify/), or none when no SMTP is configured. */
   messages: ProjectMessages;
   bodyLimitBytes: number;

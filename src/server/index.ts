@@ -24,6 +24,7 @@ import type { TravelSettings } from '../travel/types.js';
 import type { GeocoderSettings } from '../geocode/types.js';
 import { DispatchService } from './dispatch/service.js';
 import { createNotifications, type Notifications } from './notify/index.js';
+import { ProjectGeocoding } from './geocoding.js';
 
 export interface ServeOptions {
   port: number;
@@ -109,9 +110,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const projects = new ProjectService(store, (id) => `${publicUrl}/projects/${id}`, log, actions.optimizations);
   const sessions = new SessionService(store, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
   const { dispatch, notifications } = await dispatchServices(store, actions, options, log, () => publicUrl);
-  const webRoot = options.webRoot ?? defaultWebRoot();
-  if (!isWebBuilt(webRoot))
-    log({ event: 'warning', message: `the web application is not built (no index.html in ${webRoot}): run npm run build` });
+  const geocoding = new ProjectGeocoding(options.geocoder, projects, log);
+  const webRoot = builtWebRoot(options, log);
 
   let shuttingDown = false;
   const app = await buildApp({
@@ -121,6 +121,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     actions,
     projects,
     dispatch,
+    geocoding,
     messages: notifications.messages,
     bodyLimitBytes: options.bodyLimitBytes,
     loadOptions: travelFlags(options),
@@ -143,6 +144,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (publicUrl === '') publicUrl = url;
   // Stored solves restart only once the port is ours, so a failed start never runs (and counts) them.
   await actions.resumePending();
+  await geocoding.resume();
   log({ event: 'started', url, actions: recovered.total, requeued: recovered.pending, concurrency: options.concurrency });
 
   const shutdown = { app, queue, actions, store, runner, sessions, notifications, log, timeoutMs: options.shutdownTimeoutMs };
@@ -156,6 +158,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 }
 
 type Log = (event: Record<string, unknown>) => void;
+
+/** The web application's files; the JSON API works without them, so a missing build is only a warning. */
+function builtWebRoot(options: ServeOptions, log: Log): string {
+  const webRoot = options.webRoot ?? defaultWebRoot();
+  if (!isWebBuilt(webRoot))
+    log({ event: 'warning', message: `the web application is not built (no index.html in ${webRoot}): run npm run build` });
+  return webRoot;
+}
 
 /** Dispatch to drivers, and the customer messages it sends when SMTP is configured. */
 async function dispatchServices(

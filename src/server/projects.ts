@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Warning } from '../errors.js';
 import type { JsonStore } from './store.js';
-import type { OptimizationSummary } from './api-types.js';
+import type { GeocodingFailure, OptimizationSummary } from './api-types.js';
 
 /** What POST /v1.0/project and GET /v1.0/project/{id} answer. */
 export interface ProjectRecord {
@@ -21,6 +21,10 @@ export interface ProjectRecord {
   url: string;
   created_at: string;
   warnings?: Warning[];
+  /** Only for a project with addresses to geocode: `pending` until the geocoder is through. */
+  geocoding_status?: 'pending' | 'done';
+  /** The addresses the geocoder could not place well, once done. */
+  geocoding?: GeocodingFailure[];
 }
 
 /** Where a project's optimizations are known (the actions' index). */
@@ -65,7 +69,7 @@ export class ProjectService {
     return records.length;
   }
 
-  async create(owner: string, document: Record<string, unknown>, warnings: Warning[]): Promise<ProjectView> {
+  async create(owner: string, document: Record<string, unknown>, warnings: Warning[], geocodingPending = false): Promise<ProjectView> {
     const id = randomUUID();
     const record: ProjectRecord = {
       id,
@@ -77,6 +81,7 @@ export class ProjectService {
       url: this.pageUrl(id),
       created_at: new Date().toISOString(),
       ...(warnings.length > 0 ? { warnings } : {}),
+      ...(geocodingPending ? { geocoding_status: 'pending' as const } : {}),
     };
     await this.store.write('projects', id, { owner, document, record } satisfies StoredProject);
     this.index.set(id, { owner, summary: summarize(record) });
@@ -89,6 +94,22 @@ export class ProjectService {
     const stored = await this.store.read<StoredProject>('projects', id);
     if (!stored || stored.owner !== owner) return null;
     return { record: { ...stored.record, optimizations: this.optimizations.of(id) }, document: stored.document };
+  }
+
+  /** Records what geocoding found; the project then can be optimized. */
+  async geocoded(id: string, failures: GeocodingFailure[]): Promise<void> {
+    const stored = await this.store.read<StoredProject>('projects', id);
+    if (!stored) return;
+    stored.record = { ...stored.record, geocoding_status: 'done', geocoding: failures };
+    await this.store.write('projects', id, stored);
+  }
+
+  /** Projects whose geocoding a stop of the service interrupted: to start again. */
+  async pendingGeocoding(): Promise<{ id: string; document: Record<string, unknown> }[]> {
+    const { records } = await this.store.readAll<StoredProject>('projects');
+    return records
+      .filter((stored) => stored.record.geocoding_status === 'pending')
+      .map((stored) => ({ id: stored.record.id, document: stored.document }));
   }
 
   /** The owner's projects, newest first. */

@@ -33,6 +33,8 @@ export interface DocumentSolve {
   travel?: TravelSettings;
   /** The service's geocoder, for stops given by address only. */
   geocoder?: GeocoderSettings;
+  /** Stops whose address found nothing are left unserved (a project's, listed on its record). */
+  allowUnresolved?: boolean;
 }
 
 export interface PlanTask {

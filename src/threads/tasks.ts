@@ -36,6 +36,7 @@ export async function planOfDocument(job: DocumentSolve, onProgress?: ProgressSi
     ...(job.baseSpeedKmh !== undefined ? { baseSpeedKmh: job.baseSpeedKmh } : {}),
     ...(job.travel !== undefined ? { travel: job.travel } : {}),
     ...(job.geocoder !== undefined ? { geocoder: job.geocoder } : {}),
+    ...(job.allowUnresolved ? { allowUnresolved: true } : {}),
   };
   const { problem } = await resolveProblemDocument(job.document, loadOptions);
   const result = await solve(problem, { timeLimitMs: job.timeLimitMs, seed: job.seed, ...(onProgress ? { onProgress } : {}) });

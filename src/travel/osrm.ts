@@ -3,6 +3,14 @@
  * &annotations=duration,distance[&exclude=toll,ferry]. Seconds and metres; a null cell is a pair
  * with no route. The server refuses more coordinates than its --max-table-size (default 100) with
  * the code TooBig, so a request holds at most that many sources and destinations together.
+ *
+ * Facts relied on (http://project-osrm.org/docs/v5.24.0/api/#table-service and #general-options):
+ * coordinates are `lng,lat` separated by `;`; `sources`/`destinations` are `;`-separated indices
+ * into them (all when absent); `annotations=duration,distance` adds `distances` (metres) beside
+ * `durations` (seconds), rows per source, columns per destination, `null` where no route exists;
+ * `exclude` takes the profile's classes joined by `,` (car: toll, motorway, ferry); every answer has
+ * `code` (`Ok`, or an error such as `TooBig`, `NoTable`, `InvalidQuery`, `InvalidValue`) and, for
+ * errors, `message`, with HTTP 400.
  */
 import { RoutingError } from '../errors.js';
 import { fetchInBlocks, squareBlocks, type BlockAnswer, type BlockProvider, type TableBlock } from './blocks.js';

@@ -3,6 +3,14 @@
  * (default `auto`) and, to avoid tolls or ferries, costing_options use_tolls / use_ferry 0. Times in
  * seconds, distances in kilometres (turned into metres); a null cell is a pair with no route. The
  * server's default limit is 2,500 pairs per request, so blocks are at most 50 × 50.
+ *
+ * Facts relied on (https://valhalla.github.io/valhalla/api/matrix/api-reference/ and the costing
+ * options of https://valhalla.github.io/valhalla/api/turn-by-turn/api-reference/#costing-options):
+ * locations are `{lat, lon}`; `units` is `kilometers` by default; the verbose answer is
+ * `sources_to_targets`, one row per source of `{from_index, to_index, time, distance}` with `null`
+ * time and distance where no route exists, the concise one `{durations, distances}`; `use_tolls` and
+ * `use_ferry` range 0–1 (0 avoids them); errors come with an HTTP 4xx status, `error_code` and
+ * `error` (e.g. 154, too many pairs for `max_matrix_location_pairs`, 2,500 by default).
  */
 import { RoutingError } from '../errors.js';
 import { fetchInBlocks, squareBlocks, type BlockAnswer, type BlockProvider } from './blocks.js';

@@ -9,6 +9,7 @@ import { itinerariesView, summaryView, unservedView } from './plan-view.js';
 import { driversTable, stopsTable } from './project-data.js';
 import { OptimizationRun } from './run.js';
 import { DispatchPanel } from './dispatch-panel.js';
+import { followGeocoding } from './geocoding-view.js';
 import { timelineView } from './timeline-view.js';
 import type { Action, Project } from './types.js';
 
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
     },
   });
   dispatch.start();
+  void followGeocoding(project);
   await run.start();
 }
 

@@ -1,6 +1,13 @@
 /** What the page reads from the service's JSON API (see docs/decisions.md and the server). */
 import type { ErrorBody } from '../errors.js';
-import type { ActionRecord, DispatchView, NotificationsView, OptimizationSummary, SessionView } from '../server/api-types.js';
+import type {
+  ActionRecord,
+  DispatchView,
+  GeocodingFailure,
+  NotificationsView,
+  OptimizationSummary,
+  SessionView,
+} from '../server/api-types.js';
 
 export type {
   ActionProgress,
@@ -8,6 +15,7 @@ export type {
   DispatchStopView,
   DispatchView,
   DriverLinkView,
+  GeocodingFailure,
   DriverRouteView,
   DriverStopView,
   StopStatus,
@@ -80,6 +88,8 @@ export interface Project {
   /** Once dispatched: the frozen plan's stops with the drivers' reports, and the drivers' links. */
   dispatch?: DispatchView;
   notifications?: NotificationsView;
+  geocoding_status?: 'pending' | 'done';
+  geocoding?: GeocodingFailure[];
 }
 
 export interface ProjectSummary {

@@ -5,11 +5,11 @@
  * a geocoder list every address-only place in one error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { assertBuilt, runCli } from '../server/built.js';
+import { ROOT, assertBuilt, runCli, startBuiltServer } from '../server/built.js';
 
 let work: string;
 let gazetteer: string;
@@ -109,6 +109,86 @@ describe('routeplan geocode', () => {
     const same = await runCli(['geocode', input, '-o', input, '--gazetteer', gazetteer]);
     expect([same.code, same.stderr.trim()]).toEqual([2, 'routeplan: error: geocode never writes over its input: give another file']);
   });
+});
+
+describe('routeplan geocode on CSV tables', () => {
+  it('writes filled copies of the tables beside the output, the problem copy names them, and the inputs stay as they were', async () => {
+    const source = join(work, 'csv-in');
+    const out = join(work, 'csv-out');
+    await mkdir(source, { recursive: true });
+    await mkdir(out, { recursive: true });
+    await cp(join(ROOT, 'fixtures/csv/project.yaml'), join(source, 'project.yaml'));
+    await cp(join(ROOT, 'fixtures/csv/drivers.csv'), join(source, 'drivers.csv'));
+    // The café keeps its address and loses its coordinates.
+    const stops = (await readFile(join(ROOT, 'fixtures/csv/stops.csv'), 'utf8')).replace(
+      'Café de la Soierie,45.7731,4.8275,',
+      'Café de la Soierie,,,',
+    );
+    await writeFile(join(source, 'stops.csv'), stops);
+    const places = join(work, 'croix-rousse.csv');
+    await writeFile(places, 'address,lat,lng\n"12 rue d\'Austerlitz, 69004 Lyon",45.7731,4.8275\n');
+    const run = await runCli(['geocode', join(source, 'project.yaml'), '-o', join(out, 'project.yaml'), '--gazetteer', places]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('stops.csv row 3');
+    expect(await readFile(join(source, 'stops.csv'), 'utf8')).toBe(stops);
+    const copy = await readFile(join(out, 'project.yaml'), 'utf8');
+    expect(copy).toContain('# A project kept as two spreadsheets');
+    expect(parse(copy).stops).toBe('stops.geocoded.csv');
+    expect(await readFile(join(out, 'stops.geocoded.csv'), 'utf8')).toContain('Café de la Soierie,45.7731,4.8275,');
+    await cp(join(source, 'drivers.csv'), join(out, 'drivers.csv'));
+    const solved = await runCli(['solve', join(out, 'project.yaml'), '--json', '--quiet', '--max-iterations', '20']);
+    expect(solved.code, solved.stderr).toBe(0);
+  });
+
+  it('adds lat and lng columns to a table that had none', async () => {
+    const dir = join(work, 'no-columns');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'stops.csv'), 'name,address,duration\nSaint-Jean,"3 rue Saint-Jean, Lyon",5\n');
+    await writeFile(join(dir, 'round.yaml'), YAML.replace(/stops:[\s\S]*$/, 'stops: stops.csv\n'));
+    const run = await runCli(['geocode', join(dir, 'round.yaml'), '-o', join(dir, 'round.out.yaml'), '--gazetteer', gazetteer]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await readFile(join(dir, 'stops.geocoded.csv'), 'utf8')).toBe(
+      'name,address,duration,lat,lng\nSaint-Jean,"3 rue Saint-Jean, Lyon",5,45.7622,4.8271\n',
+    );
+  });
+});
+
+describe('submit with addresses', () => {
+  it('geocodes in memory with a geocoder here; without one leaves it to the service, which refuses when it has none', async () => {
+    const input = join(work, 'submit.yaml');
+    await writeFile(input, YAML);
+    const geocoding = await startBuiltServer(['--gazetteer', gazetteer, '--data-dir', join(work, 'data-geo')], {
+      ROUTEPLAN_SERVER_KEYS: 'k',
+    });
+    try {
+      const created = await runCli(['submit', input, '--remote', geocoding.url, '--api-key', 'k']);
+      expect(created.code, created.stderr).toBe(0);
+      const id = created.stdout.trim().split(' ')[0]!;
+      let project: any;
+      for (let i = 0; i < 100; i++) {
+        project = await (await fetch(`${geocoding.url}/v1.0/project/${id}`, { headers: { authorization: 'Bearer k' } })).json();
+        if (project.geocoding_status === 'done') break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect([project.geocoding_status, project.geocoding]).toEqual(['done', []]);
+    } finally {
+      await geocoding.stop();
+    }
+    const plain = await startBuiltServer(['--data-dir', join(work, 'data-plain')], { ROUTEPLAN_SERVER_KEYS: 'k' });
+    try {
+      const refused = await runCli(['submit', input, '--remote', plain.url, '--api-key', 'k']);
+      expect(refused.code).toBe(2);
+      for (const path of ['drivers[0].start_location', 'stops[0].location', 'stops[1].location']) expect(refused.stderr).toContain(path);
+      // With a geocoder here, submit geocodes in memory and the service gets coordinates.
+      const sent = await runCli(['submit', input, '--remote', plain.url, '--api-key', 'k', '--gazetteer', gazetteer, '--json']);
+      expect(sent.code, sent.stderr).toBe(0);
+      const project = JSON.parse(sent.stdout);
+      expect(project.stops[0].location).toEqual({ address: '3 rue Saint-Jean, Lyon', coords: { lat: 45.7622, lng: 4.8271 } });
+      expect(project.drivers[0].start_location.coords).toEqual({ lat: 45.742, lng: 4.818 });
+    } finally {
+      await plain.stop();
+    }
+  }, 40_000);
 });
 
 describe('solve and validate with addresses', () => {

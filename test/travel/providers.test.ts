@@ -65,6 +65,23 @@ describe('OSRM /table', () => {
     expect(cell(whole, 0, 1)[0]).toBeGreaterThan(0);
   });
 
+  it('fetches a 250-location table against the default 100-coordinate limit: 25 requests of at most 100 coordinates', async () => {
+    const server = await fakeOsrm({ limit: 100 });
+    opened.push(server);
+    const table = (await travelTable(request(250), await osrmSettings(server)))!;
+    expect(server.requests).toHaveLength(25);
+    expect(server.requests.every(({ url }) => url.split('/')[4]!.split('?')[0]!.split(';').length <= 100)).toBe(true);
+    expect(table.size).toBe(250);
+    // Symmetric stand-in: each cell was fetched once, in the block that holds it.
+    for (const [i, j] of [
+      [0, 249],
+      [120, 7],
+      [249, 248],
+    ] as const)
+      expect(cell(table, i, j)).toEqual(cell(table, j, i));
+    expect(cell(table, 0, 249)[0]).toBeGreaterThan(0);
+  });
+
   it('asks for durations and distances, the profile, and exclude=toll,ferry when the problem excludes them', async () => {
     const server = await fakeOsrm();
     opened.push(server);

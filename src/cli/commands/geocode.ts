@@ -6,15 +6,17 @@
  */
 import { realpathSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseDocument } from 'yaml';
 import { InputError } from '../../errors.js';
 import { createGeocoder, geocodeAddresses, normalizeAddress, type GeocodeResult } from '../../geocode/index.js';
-import { addressOnlyLocations, validateProblemFile } from '../../input/index.js';
+import { addressOnlyLocations, coordinateFields, validateProblemFile, withCoordinates } from '../../input/index.js';
 import { resolveConfig } from '../../config/config.js';
-import { addTravelOptions, loadOptions, parseTravelFlags, type TravelFlags } from '../options.js';
+import { addGeocoderOptions, loadOptions, parseTravelFlags, type TravelFlags } from '../options.js';
 import { colorEnabled, printWarnings, runCommand } from '../present.js';
+import { csvTableCopies } from './geocode-csv.js';
+import type { GeocoderSettings } from '../../geocode/types.js';
 
 interface GeocodeFlags extends TravelFlags {
   output?: string;
@@ -36,7 +38,7 @@ export function registerGeocode(program: Command): void {
       const color = colorEnabled(flags);
       await runCommand({ json: flags.json === true, color }, () => geocodeCommand(file, flags));
     });
-  addTravelOptions(command);
+  addGeocoderOptions(command);
 }
 
 async function geocodeCommand(file: string, flags: GeocodeFlags): Promise<number> {
@@ -45,42 +47,63 @@ async function geocodeCommand(file: string, flags: GeocodeFlags): Promise<number
   const format = formatOf(file);
   if (formatOf(output) !== format) throw usage('--output', `write the copy in the input's format (${format}): name it ${extname(file)}`);
   const options = loadOptions(undefined, resolveConfig(parseTravelFlags(flags)));
-  if (!options.geocoder)
+  if (!options.geocoder) {
     throw usage('--geocoder', 'geocode needs a geocoder: --gazetteer <file.csv>, or --geocoder nominatim --geocoder-url <url>');
+  }
   const validated = await validateProblemFile(file, options);
   if (validated.kind === 'benchmark') throw usage(file, 'benchmark instances have no addresses');
   const text = await readFile(file, 'utf8');
-  const raw =
-    format === 'json'
-      ? (JSON.parse(text.replace(/^\uFEFF/, '')) as Record<string, unknown>)
-      : (parseDocument(text).toJS() as Record<string, unknown>);
-  refuseCsvTables(raw);
-  const places = addressOnlyLocations(raw, validated.kind);
-  const geocoder = await createGeocoder(options.geocoder);
-  const results = await geocodeAddresses(
-    geocoder,
-    options.geocoder,
-    places.map((place) => place.address),
-    [],
+  const raw = (format === 'json' ? JSON.parse(text.replace(/^\uFEFF/, '')) : parseDocument(text).toJS()) as Record<string, unknown>;
+  const { outcome, references } = await geocodeAll(raw, validated.kind, dirname(file), output, options.geocoder);
+  const kind = validated.kind;
+  await writeFile(
+    output,
+    format === 'json' ? jsonWithCoords(raw, outcome, kind, references) : yamlWithCoords(text, outcome, kind, references),
   );
-  const outcome = places.map((place) => ({ ...place, result: results.get(normalizeAddress(place.address))! }));
-  await writeFile(output, format === 'json' ? jsonWithCoords(raw, outcome, validated.kind) : yamlWithCoords(text, outcome, validated.kind));
   printWarnings(validated.warnings, { quiet: false, color: false });
   process.stdout.write(flags.json ? `${JSON.stringify(outcome.map(report), null, 2)}\n` : reportTable(outcome));
-  const unresolved = outcome.filter((entry) => !entry.result.point).length;
-  if (unresolved > 0 && !flags.allowUnresolved) {
-    throw new InputError(
-      `${unresolved} of ${outcome.length} addresses found nothing; ${output} has the others' coordinates (--allow-unresolved to accept)`,
-      outcome
-        .filter((entry) => !entry.result.point)
-        .map((entry) => ({ path: pathText(entry.parts), message: entry.result.message ?? 'not found' })),
-      'geocoding_failed',
-    );
-  }
+  refuseUnresolved(outcome, output, flags.allowUnresolved === true);
   return 0;
 }
 
-type Placed = { parts: PropertyKey[]; address: string; result: GeocodeResult };
+/** Every address-only place, inline or in a CSV table, geocoded; the tables' copies written. */
+async function geocodeAll(
+  raw: Record<string, unknown>,
+  kind: 'project' | 'oneoff',
+  inputDir: string,
+  output: string,
+  settings: GeocoderSettings,
+): Promise<{ outcome: Placed[]; references: Record<string, string> }> {
+  const tables = await csvTableCopies(raw, inputDir, output);
+  const places = addressOnlyLocations(raw, kind);
+  const addresses = [...places.map((place) => place.address), ...tables.flatMap((table) => table.places.map((place) => place.address))];
+  const results = await geocodeAddresses(await createGeocoder(settings), settings, addresses, []);
+  const resultOf = (address: string): GeocodeResult => results.get(normalizeAddress(address))!;
+  const outcome: Placed[] = places.map((place) => ({ ...place, where: pathText(place.parts), result: resultOf(place.address) }));
+  const references: Record<string, string> = {};
+  for (const table of tables) {
+    for (const place of table.places) {
+      const result = resultOf(place.address);
+      if (result.point) place.fill(result.point);
+      outcome.push({ parts: [], where: place.where, address: place.address, result });
+    }
+    references[table.key] = await table.write();
+  }
+  return { outcome, references };
+}
+
+function refuseUnresolved(outcome: Placed[], output: string, allowed: boolean): void {
+  const unresolved = outcome.filter((entry) => !entry.result.point);
+  if (unresolved.length === 0 || allowed) return;
+  throw new InputError(
+    `${unresolved.length} of ${outcome.length} addresses found nothing; ${output} has the others' coordinates (--allow-unresolved to accept)`,
+    unresolved.map((entry) => ({ path: entry.where, message: entry.result.message ?? 'not found' })),
+    'geocoding_failed',
+  );
+}
+
+/** An address and what became of it; `parts` locate an inline entry (empty for a CSV table's row). */
+type Placed = { parts: PropertyKey[]; where: string; address: string; result: GeocodeResult };
 
 function refuseOverwrite(input: string, output: string): void {
   const same = resolve(input) === resolve(output) || (exists(output) && realpathSync(output) === realpathSync(input));
@@ -103,30 +126,22 @@ function formatOf(path: string): 'json' | 'yaml' {
   throw usage(path, 'geocode reads and writes .json, .yaml or .yml problem files');
 }
 
-function refuseCsvTables(raw: Record<string, unknown>): void {
-  const table = ['stops', 'drivers', 'ordersData', 'routesData'].find((key) => typeof raw[key] === 'string');
-  if (table) throw usage(table, `${table} comes from a CSV table: add lat and lng columns to it, or inline the entries, then geocode`);
-}
-
-/** Where the coordinates go: a project location's `coords`, a one-off entry's latitude/longitude. */
-function coordinateFields(kind: 'project' | 'oneoff', point: { lat: number; lng: number }): Record<string, unknown> {
-  return kind === 'project' ? { coords: { lat: point.lat, lng: point.lng } } : { latitude: point.lat, longitude: point.lng };
-}
-
-function jsonWithCoords(raw: Record<string, unknown>, outcome: Placed[], kind: 'project' | 'oneoff'): string {
-  for (const { parts, result } of outcome) {
-    if (!result.point) continue;
-    const target = parts.reduce<unknown>((node, key) => (node as Record<PropertyKey, unknown>)[key], raw) as Record<string, unknown>;
-    Object.assign(target, coordinateFields(kind, result.point));
-  }
-  return `${JSON.stringify(raw, null, 2)}\n`;
+function jsonWithCoords(
+  raw: Record<string, unknown>,
+  outcome: Placed[],
+  kind: 'project' | 'oneoff',
+  references: Record<string, string>,
+): string {
+  const placed = outcome.flatMap(({ parts, result }) => (result.point && parts.length > 0 ? [{ parts, point: result.point }] : []));
+  return `${JSON.stringify({ ...withCoordinates(raw, kind, placed), ...references }, null, 2)}\n`;
 }
 
 /** Through the YAML document model, so that comments and the user's layout stay where they were. */
-function yamlWithCoords(text: string, outcome: Placed[], kind: 'project' | 'oneoff'): string {
+function yamlWithCoords(text: string, outcome: Placed[], kind: 'project' | 'oneoff', references: Record<string, string>): string {
   const document = parseDocument(text);
+  for (const [key, path] of Object.entries(references)) document.set(key, path);
   for (const { parts, result } of outcome) {
-    if (!result.point) continue;
+    if (!result.point || parts.length === 0) continue;
     for (const [key, value] of Object.entries(coordinateFields(kind, result.point))) {
       document.setIn([...parts, key], document.createNode(value, { flow: true }));
     }
@@ -137,7 +152,7 @@ function yamlWithCoords(text: string, outcome: Placed[], kind: 'project' | 'oneo
 function report(entry: Placed): Record<string, unknown> {
   const { result } = entry;
   return {
-    path: pathText(entry.parts),
+    path: entry.where,
     address: entry.address,
     ...(result.point ? { lat: result.point.lat, lng: result.point.lng, label: result.point.label } : {}),
     status: result.problem ?? 'found',
@@ -148,7 +163,7 @@ function report(entry: Placed): Record<string, unknown> {
 function reportTable(outcome: Placed[]): string {
   const lines = outcome.map((entry) => {
     const where = entry.result.point ? `${entry.result.point.lat.toFixed(5)}, ${entry.result.point.lng.toFixed(5)}` : '—';
-    return `${pathText(entry.parts)}\t${entry.address}\t${where}\t${entry.result.problem ? (entry.result.message ?? entry.result.problem) : 'found'}`;
+    return `${entry.where}\t${entry.address}\t${where}\t${entry.result.problem ? (entry.result.message ?? entry.result.problem) : 'found'}`;
   });
   const found = outcome.filter((entry) => entry.result.point).length;
   return `${['path\taddress\tcoordinates\tresult', ...lines].join('\n')}\n${found} of ${outcome.length} addresses placed.\n`;

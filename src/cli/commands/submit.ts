@@ -8,11 +8,17 @@ import { connect, parseTimeoutSeconds, type ConnectionFlags } from '../../client
 import { planOf, submitProject, submitSchedule, waitForAction } from '../../client/service.js';
 import { InputError } from '../../errors.js';
 import { validateProblemFile } from '../../input/index.js';
-import { loadFormat } from '../options.js';
+import { addGeocoderOptions, loadFormat, parseTravelFlags, type TravelFlags } from '../options.js';
+import { geocodeDocument } from '../../input/index.js';
+import { geocoderSettingsFrom } from '../../geocode/settings.js';
+import type { GeocoderSettings } from '../../geocode/types.js';
+import { resolveConfig } from '../../config/config.js';
+import { packageVersion } from '../version.js';
+import type { ValidatedDocument } from '../../input/index.js';
 import { colorEnabled, printPlan, printWarnings, runCommand } from '../present.js';
 import { DEFAULT_WAIT_SECONDS } from './poll.js';
 
-interface SubmitFlags extends ConnectionFlags {
+interface SubmitFlags extends ConnectionFlags, TravelFlags {
   inputFormat?: string;
   wait?: boolean;
   timeout?: string;
@@ -22,7 +28,7 @@ interface SubmitFlags extends ConnectionFlags {
 }
 
 export function registerSubmit(program: Command): void {
-  program
+  const command = program
     .command('submit')
     .description('validate a problem and submit it to a routeplan service (one-off → action id; project → id and page URL)')
     .argument('<file>', 'problem file (.json, .yaml, .csv); "-" reads stdin with --input-format')
@@ -39,7 +45,13 @@ export function registerSubmit(program: Command): void {
       await runCommand({ json: flags.json === true, color }, async () => {
         const timeoutSeconds = parseTimeoutSeconds(flags.timeout, DEFAULT_WAIT_SECONDS);
         const format = loadFormat(file, { ...(flags.inputFormat !== undefined ? { inputFormat: flags.inputFormat } : {}) });
-        const loaded = await validateProblemFile(file, format !== undefined ? { format } : {});
+        const geocoder = geocoderSettingsFrom(resolveConfig(parseTravelFlags(flags)), packageVersion());
+        // Without a geocoder here, addresses without coordinates are the service's to geocode (it refuses them if it cannot).
+        const validated = await validateProblemFile(file, {
+          ...(geocoder ? { geocoder } : { addressesGeocodedElsewhere: true }),
+          ...(format !== undefined ? { format } : {}),
+        });
+        const loaded = await geocodedInMemory(validated, geocoder);
         printWarnings(loaded.warnings, { quiet: flags.quiet === true, color });
         if (loaded.kind === 'benchmark') {
           throw new InputError('benchmark instances cannot be submitted to the service; solve them locally with "routeplan solve"', [
@@ -71,4 +83,12 @@ export function registerSubmit(program: Command): void {
         await printPlan(planOf(action), { json: flags.json === true, color });
       });
     });
+  addGeocoderOptions(command);
+}
+
+/** With a geocoder configured here, the service gets coordinates: addresses are geocoded before sending. */
+async function geocodedInMemory(validated: ValidatedDocument, geocoder: GeocoderSettings | undefined): Promise<ValidatedDocument> {
+  if (!geocoder || validated.kind === 'benchmark') return validated;
+  const { document, warnings } = await geocodeDocument(validated.document as Record<string, unknown>, validated.kind, geocoder);
+  return { ...validated, document, warnings: [...validated.warnings, ...warnings] };
 }

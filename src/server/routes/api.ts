@@ -96,7 +96,10 @@ async function createProject(ctx: AppContext, call: ApiCall): Promise<void> {
   const body = await readJsonBody(call.req, ctx.bodyLimitBytes);
   // The project schema requires `name` and `date`: validation answers their absence with the rest.
   const warnings = ctx.validate('project', body, ctx.loadOptions);
-  const record = await ctx.projects.create(call.owner, body as Record<string, unknown>, warnings);
+  const document = body as Record<string, unknown>;
+  const geocode = ctx.geocoding.needed(document);
+  const record = await ctx.projects.create(call.owner, document, warnings, geocode);
+  if (geocode) ctx.geocoding.start(record.id, document);
   call.notes.projectId = record.id;
   sendJson(call.reply, 201, projectAnswer(ctx, record), { location: `/v1.0/project/${record.id}` });
 }
@@ -123,6 +126,7 @@ async function optimizeProject(ctx: AppContext, call: ApiCall): Promise<void> {
   const found = await ctx.projects.find(call.owner, call.id);
   if (!found) throw projectNotFound(call.id);
   call.notes.projectId = found.record.id;
+  refuseUngeocoded(found.record);
   const record = await ctx.actions.accept({
     owner: call.owner,
     kind: 'project',
@@ -138,6 +142,26 @@ async function optimizeProject(ctx: AppContext, call: ApiCall): Promise<void> {
     { actionUuid: record.actionUuid, actionName: record.actionName, status: record.status, project_id: found.record.id },
     { location: `/v2/schedules/${record.actionUuid}` },
   );
+}
+
+/** A project still being geocoded, or whose driver's place was not found, cannot be optimized yet. */
+function refuseUngeocoded(project: ProjectView): void {
+  if (project.geocoding_status === 'pending') {
+    throw new HttpError(409, 'geocoding_pending', 'the project’s addresses are still being geocoded; try again in a moment', [], {
+      'retry-after': '2',
+    });
+  }
+  const driverPlace = project.geocoding?.find(
+    (failure) => failure.path.startsWith('drivers[') && (failure.problem === 'not_found' || failure.problem === 'failed'),
+  );
+  if (driverPlace) {
+    throw new HttpError(
+      409,
+      'geocoding_failed',
+      `${driverPlace.path}: ${driverPlace.message}; a driver's start or end must be placed before optimizing`,
+      [{ path: driverPlace.path, message: driverPlace.message }],
+    );
+  }
 }
 
 function actionNotFound(id: string): HttpError {
