@@ -17,10 +17,10 @@ export interface FormatFlags {
 }
 
 /**
- * `--input-format` (json|yaml|csv, needed for stdin) and `--format` (solomon|vrplib) both pick
- * the reader; giving both is contradictory. Throws InputError naming the flag.
+ * `--input-format` (json|yaml|csv; for stdin only CSV needs it) and `--format` (solomon|vrplib)
+ * both pick the reader; giving both is contradictory. Throws InputError naming the flag.
  */
-export function loadFormat(file: string, flags: FormatFlags): InputFormat | undefined {
+export function loadFormat(_file: string, flags: FormatFlags): InputFormat | undefined {
   const { inputFormat, format } = flags;
   if (inputFormat !== undefined && format !== undefined) {
     throw new InputError('give either --input-format or --format, not both', [
@@ -29,11 +29,8 @@ export function loadFormat(file: string, flags: FormatFlags): InputFormat | unde
   }
   if (inputFormat !== undefined) return oneOf(inputFormat, INPUT_FORMATS, '--input-format');
   if (format !== undefined) return oneOf(format, BENCHMARK_FORMATS, '--format');
-  if (file === '-') {
-    throw new InputError('reading standard input ("-") needs --input-format json, yaml or csv (or --format solomon|vrplib)', [
-      { path: '--input-format', message: 'required when the file is "-"' },
-    ]);
-  }
+  // Standard input without a format: JSON and YAML are told apart by their content (read.ts);
+  // CSV and the benchmark formats still need the flag.
   return undefined;
 }
 

@@ -11,7 +11,7 @@ import type { ErrorBody, Warning } from '../errors.js';
 import { buildGeoJson } from '../output/geojson.js';
 import { renderPlanHtml } from '../output/html.js';
 import type { Plan } from '../output/plan-types.js';
-import { makeStyle } from '../output/style.js';
+import { makeStyle, terminalSafe } from '../output/style.js';
 import { renderPlanTables } from '../output/table.js';
 import { inFlagTerms } from './flag-terms.js';
 
@@ -48,6 +48,11 @@ const PROCESS_STREAMS: IoStreams = { stdout: process.stdout, stderr: process.std
  * Throws InputError when the output format cannot be told or the file cannot be written.
  */
 export async function printPlan(plan: Plan, options: PrintPlanOptions = {}, io: IoStreams = PROCESS_STREAMS): Promise<void> {
+  if (options.output === '-') {
+    // `-o -`: the plan in the chosen format (JSON unless --output-format says otherwise) is all stdout carries.
+    io.stdout.write(renderPlanAs(plan, options.outputFormat ?? 'json', options));
+    return;
+  }
   if (options.output !== undefined) {
     const format = outputFormatFor(options.output, options.outputFormat);
     await writeOutputFile(options.output, renderPlanAs(plan, format, options));
@@ -62,6 +67,7 @@ export async function printPlan(plan: Plan, options: PrintPlanOptions = {}, io: 
 
 /** The format named by `--output-format`, else by the file's extension. Throws InputError. */
 export function outputFormatFor(path: string, explicit?: OutputFormat): OutputFormat {
+  if (explicit === undefined && path === '-') return 'json';
   if (explicit !== undefined) {
     if (!OUTPUT_FORMATS.includes(explicit)) {
       throw new InputError(`invalid --output-format "${explicit}": expected one of ${OUTPUT_FORMATS.join(', ')}`, [
@@ -121,6 +127,8 @@ export function colorEnabled(
 ): boolean {
   if (flags.color === false) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  // A dumb terminal shows escape sequences as text (Emacs shells, some CI logs).
+  if (env.TERM === 'dumb') return false;
   return stream.isTTY === true;
 }
 
@@ -140,7 +148,7 @@ function isTerminal(stream: NodeJS.WritableStream): boolean {
 }
 
 export function formatWarning(warning: Warning): string {
-  return warning.path ? `${warning.path}: ${warning.message}` : warning.message;
+  return terminalSafe(warning.path ? `${warning.path}: ${warning.message}` : warning.message);
 }
 
 export interface RunOptions {

@@ -18,8 +18,9 @@ const REFRESH_MS = 200;
  * A spinner needs a real terminal: some pseudo-terminals report a width of 0, with which the
  * spinner cannot compute how many lines to redraw.
  */
-export function spinnerAllowed(stream: { isTTY?: boolean; columns?: number }): boolean {
-  return stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0;
+export function spinnerAllowed(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv = process.env): boolean {
+  // A dumb terminal cannot redraw a line: the spinner's frames would pile up.
+  return stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0 && env.TERM !== 'dumb';
 }
 
 export function startSolveSpinner(options: { enabled: boolean; color: boolean }): SolveSpinner {

@@ -1,4 +1,5 @@
 /** Where the remote service is and which key to use: flags > environment > config files. */
+import { readFileSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import { resolveConfig } from '../config/config.js';
 import { ServiceClient, type ClientOptions } from './http.js';
@@ -6,6 +7,8 @@ import { ServiceClient, type ClientOptions } from './http.js';
 export interface ConnectionFlags {
   remote?: string;
   apiKey?: string;
+  /** A file holding the key (clig.dev: secrets from files, not flags, which `ps` shows). */
+  apiKeyFile?: string;
 }
 
 export function connect(
@@ -17,6 +20,7 @@ export function connect(
     {
       ...(flags.remote !== undefined ? { baseUrl: flags.remote } : {}),
       ...(flags.apiKey !== undefined ? { apiKey: flags.apiKey } : {}),
+      ...(flags.apiKeyFile !== undefined ? { apiKey: readKeyFile(flags.apiKeyFile) } : {}),
     },
     env,
   );
@@ -26,6 +30,28 @@ export function connect(
     ]);
   }
   return new ServiceClient({ ...extra, baseUrl: config.baseUrl, ...(config.apiKey ? { apiKey: config.apiKey } : {}) });
+}
+
+/** The first non-empty line of the file, trimmed. Throws InputError naming the flag. */
+function readKeyFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new InputError(
+      `cannot read --api-key-file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      [{ path: '--api-key-file', message: 'cannot read the file' }],
+      undefined,
+      { cause: error },
+    );
+  }
+  const key = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .find((line) => line !== '');
+  if (key === undefined)
+    throw new InputError(`--api-key-file ${path} is empty`, [{ path: '--api-key-file', message: 'the file holds no key' }]);
+  return key;
 }
 
 /** `--timeout <seconds>`: a positive number. Throws InputError naming the flag. */

@@ -111,7 +111,10 @@ export class ServiceClient {
     }
     const text = await response.text().catch(() => '');
     if (response.ok) return this.parsedBody(text, response.status);
-    const error = errorForStatus(response.status, parseErrorBody(text), `${options.method} ${options.path}`);
+    const error =
+      response.status === 401 && !this.apiKey
+        ? noApiKey()
+        : errorForStatus(response.status, parseErrorBody(text), `${options.method} ${options.path}`);
     const retryAfterMs = parseRetryAfterMs(response.headers.get('retry-after'), this.now());
     return { kind: isRetryableStatus(response.status, options.idempotent) ? 'retry' : 'fail', error, retryAfterMs };
   }
@@ -189,6 +192,13 @@ function parseErrorBody(text: string): ErrorBody['error'] | null {
     // Not our error shape (a proxy's HTML page, say); the status alone describes it.
   }
   return null;
+}
+
+/** The service wants a key and none was configured: say where a key goes, in routeplan's own terms. */
+function noApiKey(): AuthError {
+  return new AuthError(
+    'the service needs an API key and none is configured: pass --api-key-file <file> (a file holding the key), set ROUTEPLAN_API_KEY, or put api_key in routeplan.config.yaml',
+  );
 }
 
 /** 400 → invalid input (exit 2), 401/403 → auth (exit 4), anything else → remote failure (exit 3). */

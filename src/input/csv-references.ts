@@ -3,7 +3,7 @@
  * `drivers: drivers.csv`, or `ordersData`/`routesData`), relative to the file itself, so a
  * whole project is a small YAML file plus two spreadsheets.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ErrorDetail } from '../errors.js';
 import { InputError } from '../errors.js';
@@ -63,6 +63,8 @@ async function readTable(
   const fullPath = resolve(baseDir, reference);
   let text: string;
   try {
+    const refusal = await notAReadableTable(fullPath);
+    if (refusal !== null) return { errors: [{ path: key, message: `${JSON.stringify(reference)}: ${refusal}` }] };
     text = await readFile(fullPath, 'utf8');
   } catch (error) {
     return { errors: [{ path: key, message: `${JSON.stringify(reference)}: ${unreadableReason(error, fullPath)}` }] };
@@ -74,6 +76,22 @@ async function readTable(
     if (error instanceof InputError) return { errors: error.details };
     throw error;
   }
+}
+
+/** The largest CSV table read: far beyond 5,000 stops, well short of what would exhaust memory. */
+export const MAX_TABLE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Why a path is not a table to read, or null: a FIFO would wait forever for a writer and a device
+ * such as /dev/zero never ends, so only regular files are read, and only up to MAX_TABLE_BYTES.
+ */
+async function notAReadableTable(fullPath: string): Promise<string | null> {
+  const info = await stat(fullPath);
+  if (info.isDirectory()) return `is a directory, not a CSV file (${fullPath})`;
+  if (!info.isFile()) return `is not a regular file (a pipe, device or socket): give a CSV file (${fullPath})`;
+  if (info.size > MAX_TABLE_BYTES)
+    return `is ${Math.round(info.size / 1024 / 1024)} MB; a CSV table may have at most ${MAX_TABLE_BYTES / 1024 / 1024} MB`;
+  return null;
 }
 
 function unreadableReason(error: unknown, fullPath: string): string {

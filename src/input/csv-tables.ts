@@ -4,6 +4,7 @@
  * priority`. Column names are matched loosely: case, spaces, `_` and `-` do not matter, so
  * `time_windows`, `timeWindows` and `Time Windows` are the same column.
  */
+import { InputError } from '../errors.js';
 import type { CsvOrigin } from './paths.js';
 import type { CsvTable } from './csv.js';
 import { orderSchema, routeSchema } from './schema/oneoff.js';
@@ -209,6 +210,22 @@ function setAt(target: Record<string, unknown>, path: string[], value: unknown):
   });
 }
 
+/**
+ * Two columns that give the same field (`lat` and `latitude`), or a field and a part of it
+ * (`capacity` and `capacity_weight`), would overwrite each other: the table must choose one.
+ */
+function refuseOverlappingColumns(header: string[], targets: ColumnTarget[], file: string): void {
+  const fields = targets.map((target) => target.path.join('.'));
+  for (let a = 0; a < fields.length; a++) {
+    for (let b = a + 1; b < fields.length; b++) {
+      const [first, second] = [fields[a]!, fields[b]!];
+      if (first !== second && !second.startsWith(`${first}.`) && !first.startsWith(`${second}.`)) continue;
+      const message = `columns "${header[a]}" and "${header[b]}" both give ${first.length <= second.length ? first : second}; keep one (a capacity is one number, or one column per dimension such as capacity_weight)`;
+      throw new InputError(`${file}: ${message}`, [{ path: `${file} row 1`, message }], 'invalid_csv');
+    }
+  }
+}
+
 /** Entries of the table for its role, with the origin of every field. Empty cells are "not given". */
 export function entriesFromTable(
   table: CsvTable,
@@ -216,6 +233,7 @@ export function entriesFromTable(
   file: string,
 ): { entries: Record<string, unknown>[]; origin: CsvOrigin } {
   const targets = table.header.map((column) => columnTarget(role, column));
+  refuseOverlappingColumns(table.header, targets, file);
   const headerColumns = new Map<string, string>();
   targets.forEach((target, c) => {
     const field = target.path.join('.');

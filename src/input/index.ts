@@ -8,8 +8,6 @@ import { InputError } from '../errors.js';
 import { loadBenchmarkText } from './benchmark/index.js';
 import { inlineCsvReferences } from './csv-references.js';
 import { formatOf, parseJson, parseYaml, readSourceText } from './read.js';
-import type { SettingName } from './settings.js';
-import { FORMAT_REQUEST } from './settings.js';
 import type { DocumentKind, LoadedProblem, LoadOptions, ValidatedDocument } from './types.js';
 import { problemFromDocument, resolvedProblemFromDocument, validateDocument, type ValidateContext } from './validate.js';
 
@@ -35,11 +33,6 @@ async function readProblemFile<T extends ValidatedDocument>(
   options: LoadOptions,
   fromDocument: (document: unknown, options: LoadOptions, context: ValidateContext) => T | Promise<T>,
 ): Promise<T | LoadedProblem> {
-  if (path === '-' && !options.format) {
-    throw new InputError(`Reading a problem from stdin (-) needs its format: ${FORMAT_REQUEST}`, [
-      { path: 'format' satisfies SettingName, message: 'missing; give json, yaml or csv when reading stdin' },
-    ]);
-  }
   const text = await readSourceText(path);
   const label = path === '-' ? 'stdin' : path;
   const format = formatOf(path, text, options.format);

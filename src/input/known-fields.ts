@@ -51,7 +51,8 @@ export function unknownFieldWarnings(document: unknown, tree: FieldTree, namer: 
     }
     if (!isPlainObject(input)) return;
     for (const [key, child] of Object.entries(input)) {
-      const known = node.object[key];
+      // Own keys only: `constructor`, `toString`, `__proto__` … are unknown fields like any other.
+      const known = Object.hasOwn(node.object, key) ? node.object[key] : undefined;
       if (known === undefined) {
         const where = namer.nameForWarning([...path, key]);
         if (seen.has(where)) continue;

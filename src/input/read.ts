@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { parseDocument } from 'yaml';
-import { InputError } from '../errors.js';
+import { InputError, type ErrorDetail } from '../errors.js';
 import type { InputFormat } from './types.js';
 import { findJsonDuplicateKeys, findJsonSyntaxProblem, lineColumn } from './json-position.js';
 import { formatPath } from './paths.js';
@@ -37,7 +37,8 @@ export function formatOf(path: string, text: string, forced?: InputFormat): Inpu
   if (byExtension) return byExtension;
   const sniffed = sniffFormat(text);
   if (sniffed) return sniffed;
-  throw new InputError(`Cannot tell the format of ${path}: name it .json, .yaml, .yml, .csv or .vrp, or ${FORMAT_REQUEST}`, [
+  const what = path === '-' ? 'standard input (neither JSON nor YAML)' : path;
+  throw new InputError(`Cannot tell the format of ${what}: name it .json, .yaml, .yml, .csv or .vrp, or ${FORMAT_REQUEST}`, [
     { path, message: 'unknown file format' },
   ]);
 }
@@ -109,9 +110,15 @@ export function parseJson(text: string, label: string): unknown {
 
 /** Like YAML, a field given twice is an error: JSON.parse would keep the last one silently. */
 function rejectDuplicateKeys(source: string, label: string): void {
-  const duplicates = findJsonDuplicateKeys(source);
-  if (duplicates.length === 0) return;
-  const details = duplicates.map((d) => {
+  const details = jsonDuplicateKeyDetails(source);
+  if (details.length === 0) return;
+  const summary = details.length === 1 ? `${details[0]!.path}: ${details[0]!.message}` : `${details.length} fields given twice`;
+  throw new InputError(`${label}: invalid JSON: ${summary}`, details, 'invalid_json');
+}
+
+/** Each field given twice in a JSON text, where (the CLI and the service refuse them alike). */
+export function jsonDuplicateKeyDetails(source: string): ErrorDetail[] {
+  return findJsonDuplicateKeys(source).map((d) => {
     const first = lineColumn(source, d.firstOffset);
     const again = lineColumn(source, d.offset);
     return {
@@ -119,8 +126,6 @@ function rejectDuplicateKeys(source: string, label: string): void {
       message: `given twice (line ${first.line}, column ${first.column} and line ${again.line}, column ${again.column}); keep only one`,
     };
   });
-  const summary = details.length === 1 ? `${details[0]!.path}: ${details[0]!.message}` : `${details.length} fields given twice`;
-  throw new InputError(`${label}: invalid JSON: ${summary}`, details, 'invalid_json');
 }
 
 export function parseYaml(text: string, label: string): unknown {
@@ -141,7 +146,27 @@ export function parseYaml(text: string, label: string): unknown {
   if (text.trim() === '') {
     throw new InputError(`${label}: the file is empty`, [{ path: label, message: 'the file is empty' }]);
   }
-  return doc.toJS({ maxAliasCount: 1000 });
+  return yamlValue(doc, label);
+}
+
+/**
+ * The document's value. An alias to an anchor that does not exist, or aliases multiplying beyond
+ * reason (an "alias bomb"), are the input's fault: errors that say so, never internal errors.
+ */
+function yamlValue(doc: ReturnType<typeof parseDocument>, label: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 1000 });
+  } catch (error) {
+    const message = (error as Error).message;
+    const reason = /Excessive alias count/.test(message)
+      ? 'aliases expand to too many nodes (more than 1,000 alias uses); write the entries out'
+      : /Unresolved alias/.test(message)
+        ? `${message.replace(/^Unresolved alias \(the anchor must be set before the alias\): /, 'the alias *')} names no anchor set before it`
+        : message;
+    throw new InputError(`${label}: invalid YAML: ${reason}`, [{ path: label, message: `invalid YAML: ${reason}` }], 'invalid_yaml', {
+      cause: error,
+    });
+  }
 }
 
 interface YamlProblem {

@@ -107,6 +107,7 @@ function validatedSpec(
       : oneoffSpec(parsed.data as z.infer<typeof oneoffSchema>, doc, log);
 
   const warnings = [...unknownFieldWarnings(doc, kind === 'project' ? PROJECT_FIELDS : ONEOFF_FIELDS, namer), ...log.warnings];
+  refuseMisspeltStops(spec, warnings, kind, label);
   if (spec.vehicles.length === 0) {
     warnings.push({
       path: kind === 'project' ? 'drivers' : 'routesData',
@@ -129,6 +130,21 @@ function addressesWithoutGeocoder(
     top: String(parts[0]),
     detail: { path: namer.name(parts), message: addressOnlyMessage(address) },
   }));
+}
+
+/**
+ * `stop:` for `stops:` would otherwise give a valid, empty plan and exit 0: with no stops at all and
+ * an unknown field that is a near miss of the stops' field, both are named in an error.
+ */
+function refuseMisspeltStops(spec: ProblemSpec, warnings: Warning[], kind: DocumentKind, label: string): void {
+  const field = kind === 'project' ? 'stops' : 'ordersData';
+  if (spec.stops.length > 0) return;
+  const nearMiss = warnings.find((warning) => !/[.[]/.test(warning.path) && warning.message.includes(`(did you mean "${field}"?)`));
+  if (!nearMiss) return;
+  throw new InputError(`invalid ${label}: no ${field}, and the unknown field "${nearMiss.path}" looks like a misspelling of "${field}"`, [
+    { path: nearMiss.path, message: `unknown field; did you mean "${field}"?` },
+    { path: field, message: 'missing: the problem has nothing to plan' },
+  ]);
 }
 
 function invalid(label: string, details: ErrorDetail[], context: ValidateContext): InputError {

@@ -16,6 +16,16 @@ const wrap =
 
 const identity = (text: string): string => text;
 
+/**
+ * Text from the input as a terminal may show it: control characters (an ESC sequence in a stop's
+ * name can retitle or clear the terminal) become visible escapes such as \x1b. JSON output keeps
+ * names exactly as given; only what is printed for people passes through here.
+ */
+export function terminalSafe(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 export function makeStyle(color: boolean): Style {
   if (!color) {
     return { bold: identity, dim: identity, red: identity, yellow: identity, green: identity, cyan: identity };

@@ -3,7 +3,7 @@ import Table from 'cli-table3';
 import type { Plan, PlanBreakVisit, PlanRoute, PlanStopVisit } from './plan-types.js';
 import { LATE_COLUMN, breakCells, formatDistance, formatDuration, formatLoad, formatTime, stopCells, summaryLines } from './format.js';
 import type { UnitDisplay } from './format.js';
-import { makeStyle } from './style.js';
+import { makeStyle, terminalSafe } from './style.js';
 import { stopVisits } from './visits.js';
 import type { Style } from './style.js';
 
@@ -22,7 +22,10 @@ const UNSERVED_HEAD = ['Stop', 'Reason', 'Message'];
 const MESSAGE_WIDTH = 60;
 
 /** Renders a plan from its JSON alone (so `poll` can show a remote plan the same way). */
-export function renderPlanTables(plan: Plan, options: RenderOptions): string {
+export function renderPlanTables(given: Plan, options: RenderOptions): string {
+  const plan = JSON.parse(JSON.stringify(given), (_key, value: unknown) =>
+    typeof value === 'string' ? terminalSafe(value) : value,
+  ) as Plan;
   const style = makeStyle(options.color);
   const display: UnitDisplay = { raw: options.rawUnits === true };
   const blocks = [renderSummary(plan, style, display)];

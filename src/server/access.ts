@@ -38,6 +38,21 @@ export class Access {
     return this.keys.authenticate(undefined);
   }
 
+  /**
+   * Throws the 401 of a caller with neither a valid key nor a session (before a route says which
+   * methods it has, so an unauthenticated client cannot map the API); no CSRF check yet.
+   */
+  requireCaller(request: FastifyRequest): void {
+    const authorization = request.headers.authorization;
+    if (authorization !== undefined) {
+      this.keys.authenticate(authorization);
+      return;
+    }
+    if (this.session(request) || this.openAccess) return;
+    if (request.cookies[SESSION_COOKIE] !== undefined) throw sessionEnded();
+    this.keys.authenticate(undefined);
+  }
+
   /** The live session of the request's cookie, or null. */
   session(request: FastifyRequest): Session | null {
     return this.sessions.find(request.cookies[SESSION_COOKIE]);

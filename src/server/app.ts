@@ -24,6 +24,7 @@
  *   GET  /assets/{file}                     scripts, styles and images of the pages
  *   GET  /healthz                           liveness, without credentials
  */
+import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import { InputError, RouteplanError } from '../errors.js';
@@ -38,10 +39,30 @@ import { registerDrivers } from './routes/drivers.js';
 
 export type { AppContext } from './context.js';
 
+/**
+ * Connections that send nothing, or send a request too slowly, are closed (408) instead of being
+ * held for minutes; beyond MAX_CONNECTIONS new ones are refused at once.
+ */
+export const CONNECTION_LIMITS = { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, maxConnections: 2_048 } as const;
+
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const limits = { ...CONNECTION_LIMITS, ...ctx.connectionLimits };
   const app = Fastify({
     routerOptions: { ignoreTrailingSlash: true },
     keepAliveTimeout: 5_000,
+    serverFactory: (handler) => {
+      const server = createServer(
+        {
+          headersTimeout: limits.headersTimeoutMs,
+          requestTimeout: limits.requestTimeoutMs,
+          // How often Node looks for connections past those limits (its default is 30 s).
+          connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+        },
+        handler,
+      );
+      server.maxConnections = limits.maxConnections;
+      return server;
+    },
     // Our own 503 (the error shape, Retry-After) answers requests that arrive while closing.
     return503OnClosing: false,
     frameworkErrors: (error, request, reply) => refuseMalformed(ctx, request, reply, error),

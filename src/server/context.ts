@@ -28,6 +28,8 @@ export interface AppContext {
   timeLimitSeconds: number;
   web: WebSettings;
   isShuttingDown: () => boolean;
+  /** Overrides of app.ts's CONNECTION_LIMITS (tests). */
+  connectionLimits?: Partial<{ headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number }>;
   log: (event: Record<string, unknown>) => void;
 }
 

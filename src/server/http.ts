@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { ErrorBody, ErrorDetail } from '../errors.js';
+import { jsonDuplicateKeyDetails } from '../input/read.js';
 
 /** An error that already knows its HTTP status; everything else becomes a 500. */
 export class HttpError extends Error {
@@ -78,13 +79,25 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
       `expected Content-Type: application/json, got ${req.headers['content-type'] ?? 'none'}`,
     );
   }
-  const text = await readBody(req, limitBytes);
+  // A byte-order mark is what some editors and Windows tools put first; the CLI accepts it too.
+  const text = (await readBody(req, limitBytes)).replace(/^\uFEFF/, '');
   if (text.trim() === '') throw new HttpError(400, 'malformed_json', 'the request body is empty; expected a JSON object');
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch (error) {
     throw new HttpError(400, 'malformed_json', `the request body is not valid JSON: ${(error as Error).message}`, [], {}, { cause: error });
   }
+  const duplicates = jsonDuplicateKeyDetails(text);
+  if (duplicates.length > 0) {
+    throw new HttpError(
+      400,
+      'malformed_json',
+      `the request body gives ${duplicates.length === 1 ? 'a field' : `${duplicates.length} fields`} twice: ${duplicates[0]!.path}`,
+      duplicates,
+    );
+  }
+  return parsed;
 }
 
 /** A JSON body that may be left out: no body at all reads as `{}`. */

@@ -14,7 +14,7 @@ import { JobQueue } from './queue.js';
 import { WorkerSolveRunner, type SolveRunner } from './solve-runner.js';
 import { ActionService } from './actions.js';
 import { ProjectService } from './projects.js';
-import { buildApp } from './app.js';
+import { buildApp, type AppContext } from './app.js';
 import { validateRequest } from './job.js';
 import { Access } from './access.js';
 import { DEFAULT_SESSION_TTL_HOURS, SessionService } from './session.js';
@@ -63,6 +63,8 @@ export interface ServeOptions {
   driverLinkGraceMs?: number;
   /** The clock of link expiry and stop statuses (tests). */
   now?: () => Date;
+  /** Overrides of the connection limits (tests): headers and request timeouts, connection cap. */
+  connectionLimits?: AppContext['connectionLimits'];
 }
 
 export const SERVE_DEFAULTS = {
@@ -99,13 +101,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   await store.init();
   const queue = new JobQueue(options.concurrency, options.queueSize, options.timeLimitMs / 1000);
   const runner = options.runner ?? new WorkerSolveRunner(options.concurrency);
-  const actions = new ActionService(
-    store,
-    queue,
-    runner,
-    { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) },
-    log,
-  );
+  const solveSettings = { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) };
+  const actions = new ActionService(store, queue, runner, solveSettings, log);
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
   const projects = new ProjectService(store, (id) => `${publicUrl}/projects/${id}`, log, actions.optimizations);
   const sessions = new SessionService(store, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
@@ -128,6 +125,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     timeLimitSeconds: options.timeLimitMs / 1000,
     web: { root: webRoot, tiles: options.tiles ?? null, secureCookies: publicUrl.startsWith('https:') },
     isShuttingDown: () => shuttingDown,
+    ...(options.connectionLimits ? { connectionLimits: options.connectionLimits } : {}),
     log,
   });
 

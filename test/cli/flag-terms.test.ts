@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { Readable, Writable } from 'node:stream';
+import { describe, expect, it, vi } from 'vitest';
 import { inFlagTerms } from '../../src/cli/flag-terms.js';
 import { reportError } from '../../src/cli/present.js';
 import { InputError } from '../../src/errors.js';
@@ -23,10 +23,10 @@ describe('setting errors in the terms of the command-line flags', () => {
     );
   });
 
-  it('stdin (-) without a format', async () => {
+  it('stdin (-) that is neither JSON nor YAML', async () => {
+    vi.spyOn(process, 'stdin', 'get').mockReturnValueOnce(Readable.from(['a,b\n1,2\n']) as unknown as typeof process.stdin);
     const error = shown(await inputErrorAsync(() => loadProblemFile('-')));
-    expect(error.message).toMatch(/stdin \(-\) needs its format: pass --input-format/);
-    expect(error.details[0]!.path).toBe('--input-format');
+    expect(error.message).toMatch(/standard input \(neither JSON nor YAML\): .*pass --input-format json, yaml or csv/);
   });
 
   it('an invalid road factor or base speed is an input error naming the flag', () => {
@@ -47,8 +47,9 @@ describe('setting errors in the terms of the command-line flags', () => {
         done();
       },
     });
+    vi.spyOn(process, 'stdin', 'get').mockReturnValueOnce(Readable.from(['a,b\n1,2\n']) as unknown as typeof process.stdin);
     reportError(await inputErrorAsync(() => loadProblemFile('-')), {}, { stdout: stderr, stderr });
-    expect(text).toContain('needs its format: pass --input-format json, yaml or csv');
+    expect(text).toContain('pass --input-format json, yaml or csv');
   });
 
   it('other errors are shown as they are, also a document field spelt like a setting', () => {

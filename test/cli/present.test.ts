@@ -102,8 +102,8 @@ describe('exit codes (decisions.md, command-line conventions)', () => {
     expect(usageExitCode(new CommanderError(1, 'commander.help', '(outputHelp)'))).toBe(2);
   });
 
-  it('exit code 2: stdin without a format, and contradictory format flags', () => {
-    expect(() => loadFormat('-', {})).toThrow(/--input-format/);
+  it('exit code 2: contradictory format flags (stdin without one is told apart by its content)', () => {
+    expect(loadFormat('-', {})).toBeUndefined();
     expect(() => loadFormat('x.txt', { inputFormat: 'json', format: 'solomon' })).toThrow(InputError);
     expect(() => loadFormat('-', { inputFormat: 'xml' })).toThrow(/json, yaml, csv/);
     expect(loadFormat('-', { inputFormat: 'YAML' })).toBe('yaml');

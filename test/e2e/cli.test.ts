@@ -299,10 +299,22 @@ describe('command-line conventions', () => {
     expect(result.stderr).not.toMatch(STACK_LINE);
   });
 
-  it('exit 2: "-" without --input-format', () => {
-    const result = run(['solve', '-'], { input: '{}' });
+  it('exit 2: "-" with CSV and no --input-format (JSON and YAML are recognised by their content)', () => {
+    const result = run(['solve', '-'], { input: 'name,lat,lng\nA,1,2\n' });
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain('--input-format');
+  });
+
+  it('"-" reads JSON or YAML without --input-format, and -o - writes the plan alone to stdout', () => {
+    const yaml = run(['validate', '-'], { input: readFileSync(fixture('bakery.yaml'), 'utf8') });
+    expect(yaml.code, yaml.stderr).toBe(0);
+    const json = run(['solve', '-', '-o', '-', '--max-iterations', '10'], { input: readFileSync(fixture('oneoff.json'), 'utf8') });
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout).version).toBe(1);
+    const geojson = run(['solve', '-', '-o', '-', '--output-format', 'geojson', '--max-iterations', '10'], {
+      input: readFileSync(fixture('oneoff.json'), 'utf8'),
+    });
+    expect(JSON.parse(geojson.stdout).type).toBe('FeatureCollection');
   });
 
   it('exit 2: --output-format without --output', () => {

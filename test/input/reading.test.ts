@@ -124,10 +124,16 @@ describe('reading files', () => {
     expect((await loadProblemFile(join(dir, 'p.data'), { format: 'yaml' })).kind).toBe('project');
   });
 
-  it('stdin (-) needs options.format', async () => {
+  it('stdin (-) without a format: JSON and YAML are told apart by their content; CSV needs the format', async () => {
+    vi.spyOn(process, 'stdin', 'get').mockReturnValueOnce(Readable.from([JSON.stringify(oneoff())]) as unknown as typeof process.stdin);
+    expect((await loadProblemFile('-')).kind).toBe('oneoff');
+    vi.spyOn(process, 'stdin', 'get').mockReturnValueOnce(
+      Readable.from(['# a project\nname: P\ndate: 2024-05-14\n']) as unknown as typeof process.stdin,
+    );
+    expect((await loadProblemFile('-')).kind).toBe('project');
+    vi.spyOn(process, 'stdin', 'get').mockReturnValueOnce(Readable.from(['name,lat,lng\nA,1,2\n']) as unknown as typeof process.stdin);
     const error = await inputErrorAsync(() => loadProblemFile('-'));
-    expect(error.message).toMatch(/stdin \(-\) needs its format: give the input format/);
-    expect(error.details[0]!.path).toBe('format');
+    expect(error.message).toMatch(/^Cannot tell the format of standard input \(neither JSON nor YAML\): .*give the input format/);
   });
 
   it('stdin (-) is read with the given format', async () => {

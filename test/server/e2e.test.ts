@@ -135,9 +135,21 @@ describe('routeplan serve + submit/poll (built binaries, loopback)', () => {
     // Either still running (the status word) or already done (the plan tables).
     expect(once.stdout.trim() === 'pending' || once.stdout.includes('van 1')).toBe(true);
     expect((await settle(server.url, ack.body.actionUuid)).status).toBe('finished');
+    // --once --json: always the action record, with its solution once finished (one shape for scripts).
     const done = await runCli(['poll', ack.body.actionUuid, '--once', '--json', '--remote', server.url, '--api-key', KEY]);
     expect(done.code).toBe(0);
-    expect(JSON.parse(done.stdout).version).toBe(1);
+    const record = JSON.parse(done.stdout);
+    expect([record.actionUuid, record.status, record.solution.version]).toEqual([ack.body.actionUuid, 'finished', 1]);
+    // No key at all: the error says where a key goes, in routeplan's terms.
+    const keyless = await runCli(['poll', ack.body.actionUuid, '--once', '--remote', server.url]);
+    expect(keyless.code).toBe(4);
+    expect(keyless.stderr).toContain(
+      'pass --api-key-file <file> (a file holding the key), set ROUTEPLAN_API_KEY, or put api_key in routeplan.config.yaml',
+    );
+    const keyFile = join(work, 'api-key.txt');
+    await writeFile(keyFile, `\n${KEY}\n`);
+    const fromFile = await runCli(['poll', ack.body.actionUuid, '--once', '--remote', server.url, '--api-key-file', keyFile]);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
     const unknown = await runCli(['poll', '00000000-0000-4000-8000-000000000000', '--remote', server.url, '--api-key', KEY]);
     expect(unknown.code).toBe(3);
     const down = await runCli([

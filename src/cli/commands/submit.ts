@@ -34,6 +34,7 @@ export function registerSubmit(program: Command): void {
     .argument('<file>', 'problem file (.json, .yaml, .csv); "-" reads stdin with --input-format')
     .option('--remote <base-url>', 'service base URL (or ROUTEPLAN_BASE_URL, or base_url in the config file)')
     .option('--api-key <key>', 'API key (or ROUTEPLAN_API_KEY, or api_key in the config file)')
+    .option('--api-key-file <file>', 'a file holding the API key (safer than --api-key, which other users can see in ps)')
     .option('--input-format <format>', 'format of the input: json, yaml or csv (required for "-")')
     .option('--wait', 'one-off problems: wait for the action to end and print the plan')
     .option('--timeout <seconds>', `with --wait: give up after this long (default ${DEFAULT_WAIT_SECONDS})`)

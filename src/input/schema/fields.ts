@@ -50,7 +50,8 @@ export const minutes = nonNegative('a number of minutes ≥ 0 (fractions allowed
 export const flag = z.boolean(allowed('true or false'));
 
 export const text = (description = 'a text') => z.string(allowed(description));
-export const name = z.string(allowed('a non-empty name')).trim().min(1, allowed('a non-empty name'));
+/** Names are kept exactly as given (a plan says what the user wrote); only an all-blank one is refused. */
+export const name = z.string(allowed('a non-empty name')).refine((value) => value.trim() !== '', allowed('a non-empty name'));
 
 const LAT_ALLOWED = 'a latitude from -90 to 90';
 const LNG_ALLOWED = 'a longitude from -180 to 180';

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { HttpError, readJsonBody, sendJson } from '../http.js';
 import type { AppContext, RequestNotes } from '../context.js';
-import { addPath, idParam, type Handler } from './table.js';
+import { addPath, idParam, type Handler, type Method } from './table.js';
 import type { DispatchView, NotificationsView } from '../api-types.js';
 import type { ProjectView } from '../projects.js';
 
@@ -22,14 +22,20 @@ type ApiHandler = (ctx: AppContext, call: ApiCall) => Promise<void>;
 
 export function registerApi(app: FastifyInstance, ctx: AppContext): void {
   const on = (handle: ApiHandler): Handler => apiHandler(ctx, handle);
-  addPath(app, '/schedules', { POST: on(createSchedule) });
-  addPath(app, `/v2/schedules/${idParam('id')}`, { GET: on(getAction) });
-  addPath(app, `/v2/schedules/${idParam('id')}/solution`, { GET: on(getSolution) });
-  addPath(app, `/v2/schedules/${idParam('id')}/cancel`, { POST: on(cancelAction) });
-  addPath(app, '/v1.0/project', { POST: on(createProject) });
-  addPath(app, '/v1.0/projects', { GET: on(listProjects) });
-  addPath(app, `/v1.0/project/${idParam('id')}`, { GET: on(getProject) });
-  addPath(app, `/v1.0/project/${idParam('id')}/optimize`, { POST: on(optimizeProject) });
+  const add = apiPath(app, ctx);
+  add('/schedules', { POST: on(createSchedule) });
+  add(`/v2/schedules/${idParam('id')}`, { GET: on(getAction) });
+  add(`/v2/schedules/${idParam('id')}/solution`, { GET: on(getSolution) });
+  add(`/v2/schedules/${idParam('id')}/cancel`, { POST: on(cancelAction) });
+  add('/v1.0/project', { POST: on(createProject) });
+  add('/v1.0/projects', { GET: on(listProjects) });
+  add(`/v1.0/project/${idParam('id')}`, { GET: on(getProject) });
+  add(`/v1.0/project/${idParam('id')}/optimize`, { POST: on(optimizeProject) });
+}
+
+/** addPath for the API: the caller is authenticated before the method is matched. */
+export function apiPath(app: FastifyInstance, ctx: AppContext): (url: string, handlers: Partial<Record<Method, Handler>>) => void {
+  return (url, handlers) => addPath(app, url, handlers, { before: (request) => ctx.access.requireCaller(request) });
 }
 
 /** Authenticates the call (key, or session cookie with its CSRF checks) before the handler runs. */

@@ -12,16 +12,17 @@ import type { AppContext } from '../context.js';
 import { HttpError, readOptionalJsonBody, sendJson } from '../http.js';
 import type { DispatchRequest } from '../dispatch/service.js';
 import type { ProjectRecord } from '../projects.js';
-import { apiHandler, projectNotFound, type ApiCall } from './api.js';
-import { addPath, idParam } from './table.js';
+import { apiHandler, apiPath, projectNotFound, type ApiCall } from './api.js';
+import { idParam } from './table.js';
 
 export function registerDispatch(app: FastifyInstance, ctx: AppContext): void {
   const project = `/v1.0/project/${idParam('id')}/dispatch`;
   const driver = `${project}/drivers/${idParam('driverId')}`;
-  addPath(app, project, { POST: apiHandler(ctx, dispatchProject), GET: apiHandler(ctx, getDispatch) });
-  addPath(app, `${project}/solution`, { GET: apiHandler(ctx, getDispatchedPlan) });
-  addPath(app, `${driver}/revoke`, { POST: apiHandler(ctx, revokeLink) });
-  addPath(app, `${driver}/link`, { POST: apiHandler(ctx, renewLink) });
+  const add = apiPath(app, ctx);
+  add(project, { POST: apiHandler(ctx, dispatchProject), GET: apiHandler(ctx, getDispatch) });
+  add(`${project}/solution`, { GET: apiHandler(ctx, getDispatchedPlan) });
+  add(`${driver}/revoke`, { POST: apiHandler(ctx, revokeLink) });
+  add(`${driver}/link`, { POST: apiHandler(ctx, renewLink) });
 }
 
 async function dispatchProject(ctx: AppContext, call: ApiCall): Promise<void> {

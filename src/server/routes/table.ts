@@ -17,9 +17,15 @@ export function idParam(name: string): string {
   return `:${name}(${ID})`;
 }
 
-export function addPath(app: FastifyInstance, url: string, handlers: Partial<Record<Method, Handler>>): void {
+export interface PathOptions {
+  /** Runs before the method is matched: an API path authenticates here, so a 405 never answers a stranger. */
+  before?: (request: FastifyRequest) => void;
+}
+
+export function addPath(app: FastifyInstance, url: string, handlers: Partial<Record<Method, Handler>>, options: PathOptions = {}): void {
   const allowed = Object.keys(handlers).join(', ');
   app.all(url, async (request, reply) => {
+    options.before?.(request);
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const handle = handlers[method as Method];
     if (!handle) {
