@@ -4,13 +4,12 @@
  * landed far from all the others — often a town of the same name elsewhere, or lat/lng swapped.
  */
 import { haversineMetres } from '../model/travel.js';
+import { farFromTheOthers } from '../model/outliers.js';
 import type { Point } from '../model/problem.js';
 import type { GeocodeResult } from './types.js';
 
 /** Candidates further apart than this make an address ambiguous. */
 export const AMBIGUOUS_METRES = 2_000;
-/** A place this far from the middle of the others (and five times their typical distance) is an outlier. */
-export const OUTLIER_METRES = 50_000;
 
 /**
  * The results with their problems marked. `known` are the problem's places that already had
@@ -18,23 +17,19 @@ export const OUTLIER_METRES = 50_000;
  */
 export function reviewResults(results: GeocodeResult[], known: Point[]): GeocodeResult[] {
   const reviewed = results.map(markAmbiguous);
-  const placed = [...known, ...reviewed.flatMap((result) => (result.point ? [result.point] : []))];
-  if (placed.length < 3) return reviewed;
-  const middle = medianPoint(placed);
-  const typical = median(placed.map((point) => haversineMetres(point, middle)));
-  const limit = Math.max(OUTLIER_METRES, 5 * typical);
-  return reviewed.map((result) => {
-    if (!result.point || result.problem) return result;
-    const away = haversineMetres(result.point, middle);
-    if (away <= limit) return result;
-    const swapped = haversineMetres({ lat: result.point.lng, lng: result.point.lat }, middle) <= limit;
-    const hint = swapped ? '; its latitude and longitude look swapped' : '; check the address (a place of the same name elsewhere?)';
-    return {
+  const placedIndex = reviewed.flatMap((result, index) => (result.point && !result.problem ? [index] : []));
+  const far = farFromTheOthers([...placedIndex.map((index) => reviewed[index]!.point!), ...known]);
+  for (const place of far) {
+    if (place.index >= placedIndex.length) continue; // one of the known places: not this review's to mark
+    const result = reviewed[placedIndex[place.index]!]!;
+    const hint = place.swapped ? '; its latitude and longitude look swapped' : '; check the address (a place of the same name elsewhere?)';
+    reviewed[placedIndex[place.index]!] = {
       ...result,
       problem: 'outlier',
-      message: `"${result.address}" landed ${Math.round(away / 1000)} km from the other stops${hint}`,
+      message: `"${result.address}" landed ${Math.round(place.metres / 1000)} km from the other stops${hint}`,
     };
-  });
+  }
+  return reviewed;
 }
 
 function markAmbiguous(result: GeocodeResult): GeocodeResult {
@@ -46,14 +41,4 @@ function markAmbiguous(result: GeocodeResult): GeocodeResult {
     problem: 'ambiguous',
     message: `"${result.address}" matches places ${(haversineMetres(far, result.point) / 1000).toFixed(1)} km apart ("${result.point.label}" and "${far.label}"); the first was used — add the town or postcode to be sure`,
   };
-}
-
-function medianPoint(points: Point[]): Point {
-  return { lat: median(points.map((point) => point.lat)), lng: median(points.map((point) => point.lng)) };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }

@@ -9,6 +9,7 @@ import { InputError } from '../errors.js';
 import { buildProblem, checkBuildable } from './build-problem.js';
 import { resolveSpec } from './resolve.js';
 import { addressOnlyLocations, pendingAddresses } from './locate.js';
+import { farFromTheOthers } from '../model/outliers.js';
 import { addressOnlyMessage } from './schema/messages.js';
 import { ConversionLog } from './convert-common.js';
 import { oneoffSpec } from './convert-oneoff.js';
@@ -108,6 +109,7 @@ function validatedSpec(
 
   const warnings = [...unknownFieldWarnings(doc, kind === 'project' ? PROJECT_FIELDS : ONEOFF_FIELDS, namer), ...log.warnings];
   refuseMisspeltStops(spec, warnings, kind, label);
+  warnings.push(...farPlaceWarnings(spec));
   if (spec.vehicles.length === 0) {
     warnings.push({
       path: kind === 'project' ? 'drivers' : 'routesData',
@@ -145,6 +147,25 @@ function refuseMisspeltStops(spec: ProblemSpec, warnings: Warning[], kind: Docum
     { path: nearMiss.path, message: `unknown field; did you mean "${field}"?` },
     { path: field, message: 'missing: the problem has nothing to plan' },
   ]);
+}
+
+/** Typed coordinates far from all the others (a swapped lat/lng, a wrong town), named before any solving. */
+function farPlaceWarnings(spec: ProblemSpec): Warning[] {
+  const places = [
+    ...spec.vehicles.flatMap((vehicle) => [
+      ...(vehicle.start ? [{ point: vehicle.start, path: vehicle.path, name: vehicle.name }] : []),
+      ...(vehicle.end ? [{ point: vehicle.end, path: vehicle.path, name: vehicle.name }] : []),
+    ]),
+    ...spec.stops.flatMap((stop) => (stop.point ? [{ point: stop.point, path: stop.path, name: stop.name }] : [])),
+  ];
+  const seen = new Set<string>();
+  return farFromTheOthers(places.map((place) => place.point)).flatMap(({ index, metres, swapped }) => {
+    const place = places[index]!;
+    if (seen.has(place.path)) return [];
+    seen.add(place.path);
+    const hint = swapped ? 'its latitude and longitude look swapped' : 'check its coordinates';
+    return [{ path: place.path, message: `"${place.name}" is ${Math.round(metres / 1000)} km from the other places; ${hint}` }];
+  });
 }
 
 function invalid(label: string, details: ErrorDetail[], context: ValidateContext): InputError {

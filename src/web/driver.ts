@@ -79,12 +79,15 @@ class DriverPage {
     void this.flush();
   }
 
-  /** Sends the waiting reports in the order they were made; stops at the first that must wait for the network. */
+  /**
+   * Sends the waiting reports in the order they were made, including those made while one was on
+   * its way (they must not wait for the next retry); stops at the first that must wait for the network.
+   */
   private async flush(): Promise<void> {
     if (this.sending) return;
     this.sending = true;
     try {
-      for (const entry of [...this.queue]) {
+      for (let entry = this.queue[0]; entry !== undefined; entry = this.queue[0]) {
         const answer = await request('POST', `/drivers/${this.token}/stops/${entry.stop_id}`, entry.update);
         if (!answer.ok && isTransientStatus(answer.status)) break;
         this.queue = settle(this.queue, entry);

@@ -355,6 +355,35 @@ describe('warnings', () => {
     expect(loaded.warnings.map((w) => w.path)).toEqual(['options.excludeTolls']);
   });
 
+  it('coordinates far from all the others are a warning that names the stop, before any solving', () => {
+    const lyon = (dlat: number) => ({ lat: 45.75 + dlat, lng: 4.83 });
+    const loaded = load(
+      project({
+        stops: [
+          stop('A', {}, lyon(0)),
+          stop('B', {}, lyon(0.01)),
+          stop('Swapped', {}, { lat: 4.83, lng: 45.75 }),
+          stop('C', {}, lyon(0.02)),
+        ],
+      }),
+    );
+    expect(loaded.warnings).toHaveLength(1);
+    expect(loaded.warnings[0]!.path).toBe('stops[2]');
+    expect(loaded.warnings[0]!.message).toMatch(/^"Swapped" is \d+ km from the other places; its latitude and longitude look swapped$/);
+  });
+
+  it('a stop in another town far from the rest is named, without a swap hint', () => {
+    const loaded = load(project({ stops: [stop('A'), stop('B'), stop('C'), stop('Paris', {}, { lat: 48.8566, lng: 2.3522 })] }));
+    expect(loaded.warnings.map((w) => [w.path, w.message])).toEqual([
+      ['stops[3]', expect.stringMatching(/^"Paris" is \d+ km from the other places; check its coordinates$/)],
+    ]);
+  });
+
+  it('places spread over a region are not called far: the limit grows with their typical distance', () => {
+    const spread = [0, 0.5, 1, 1.5].map((d, i) => stop(`S${i}`, {}, { lat: 45 + d, lng: 4 + d }));
+    expect(load(project({ stops: spread })).warnings).toEqual([]);
+  });
+
   it('no drivers: a warning that every stop will be unserved', () => {
     const loaded = load(project({ drivers: [] }));
     expect(loaded.warnings).toEqual([{ path: 'drivers', message: 'no drivers: every stop will be left unserved' }]);
