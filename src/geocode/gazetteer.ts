@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
-import { parseCsvTable } from '../input/csv.js';
+import { parseCsvTable, withDecimalPoint } from '../input/csv.js';
 import { normalizeAddress } from './normalize.js';
 import type { GeocodeCandidate, GeocodeResult, Geocoder } from './types.js';
 
@@ -51,7 +51,10 @@ async function readGazetteer(file: string): Promise<Map<string, GeocodeCandidate
   const places = new Map<string, GeocodeCandidate>();
   for (const record of table.records) {
     const label = record.cells[address]?.trim() ?? '';
-    const point = { lat: Number(record.cells[lat]), lng: Number(record.cells[lng]) };
+    const point = {
+      lat: Number(withDecimalPoint(record.cells[lat] ?? '', table.delimiter)),
+      lng: Number(withDecimalPoint(record.cells[lng] ?? '', table.delimiter)),
+    };
     if (
       label === '' ||
       !(Math.abs(point.lat) <= 90) ||

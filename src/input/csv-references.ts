@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ErrorDetail } from '../errors.js';
+import type { ErrorDetail, Warning } from '../errors.js';
 import { InputError } from '../errors.js';
 import { parseCsvTable } from './csv.js';
 import type { TableRole } from './csv-tables.js';
@@ -31,13 +31,16 @@ export interface InlinedDocument {
   referenceErrors: ReferenceError[];
   /** Top-level keys whose table failed; their value (a file name) is not validated further. */
   failedKeys: Set<string>;
+  /** What reading the tables noticed (decimal commas read as points). */
+  tableWarnings: Warning[];
 }
 
 export async function inlineCsvReferences(document: unknown, baseDir: string): Promise<InlinedDocument> {
   const origins: CsvOrigins = new Map();
   const referenceErrors: ReferenceError[] = [];
   const failedKeys = new Set<string>();
-  if (!isPlainObject(document)) return { document, origins, referenceErrors, failedKeys };
+  const tableWarnings: Warning[] = [];
+  if (!isPlainObject(document)) return { document, origins, referenceErrors, failedKeys, tableWarnings };
   const inlined: Record<string, unknown> = { ...document };
   for (const key of TABLE_KEYS) {
     const reference = document[key];
@@ -51,8 +54,9 @@ export async function inlineCsvReferences(document: unknown, baseDir: string): P
     }
     inlined[key] = read.entries;
     origins.set(key, read.origin);
+    tableWarnings.push(...read.warnings);
   }
-  return { document: inlined, origins, referenceErrors, failedKeys };
+  return { document: inlined, origins, referenceErrors, failedKeys, tableWarnings };
 }
 
 async function readTable(

@@ -4,9 +4,9 @@
  * priority`. Column names are matched loosely: case, spaces, `_` and `-` do not matter, so
  * `time_windows`, `timeWindows` and `Time Windows` are the same column.
  */
-import { InputError } from '../errors.js';
+import { InputError, type ErrorDetail, type Warning } from '../errors.js';
 import type { CsvOrigin } from './paths.js';
-import type { CsvTable } from './csv.js';
+import { DECIMAL_COMMA, withDecimalPoint, type CsvTable } from './csv.js';
 import { orderSchema, routeSchema } from './schema/oneoff.js';
 import { driverSchema, stopSchema } from './schema/project.js';
 import type { FieldSchema } from './schema/vocabulary.js';
@@ -29,10 +29,10 @@ interface TableShape {
   aliases: Record<string, string>;
 }
 
-const LATITUDE_SPELLINGS = ['lat', 'latitude'];
-const LONGITUDE_SPELLINGS = ['lng', 'lon', 'long', 'longitude'];
+export const LATITUDE_SPELLINGS = ['lat', 'latitude'];
+export const LONGITUDE_SPELLINGS = ['lng', 'lon', 'long', 'longitude'];
 /** `long` is read only unprefixed: `start_long` is not a column. */
-const PREFIXED_LONGITUDE_SPELLINGS = ['lng', 'lon', 'longitude'];
+export const PREFIXED_LONGITUDE_SPELLINGS = ['lng', 'lon', 'longitude'];
 
 /** Columns of a place: `address`, `lat`… or with a prefix `start_address`, `start_lat`… */
 function placeColumns(prefix: string, base: string, [lat, lng]: [string, string]): Record<string, string> {
@@ -98,7 +98,8 @@ interface TableColumns {
   freeTexts: { pattern: RegExp; path: string[] } | null;
 }
 
-function compact(column: string): string {
+/** Column names are compared loosely: case, spaces, `_` and `-` do not matter. */
+export function compact(column: string): string {
   return column.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
@@ -231,7 +232,7 @@ export function entriesFromTable(
   table: CsvTable,
   role: TableRole,
   file: string,
-): { entries: Record<string, unknown>[]; origin: CsvOrigin } {
+): { entries: Record<string, unknown>[]; origin: CsvOrigin; warnings: Warning[] } {
   const targets = table.header.map((column) => columnTarget(role, column));
   refuseOverlappingColumns(table.header, targets, file);
   const headerColumns = new Map<string, string>();
@@ -239,19 +240,71 @@ export function entriesFromTable(
     const field = target.path.join('.');
     if (!headerColumns.has(field)) headerColumns.set(field, table.header[c]!);
   });
+  const decimalCommas = new DecimalCommas(table, file);
   const origin: CsvOrigin = { file, rows: [], columns: [], headerColumns };
   const entries = table.records.map((record) => {
     const entry: Record<string, unknown> = {};
     const columns = new Map<string, string>();
     targets.forEach((target, c) => {
-      const cell = record.cells[c] ?? '';
-      if (cell.trim() === '') return;
-      setAt(entry, target.path, target.read(cell.trim()));
+      const cell = record.cells[c]?.trim() ?? '';
+      if (cell === '') return;
+      const text = target.read === readNumber ? decimalCommas.read(cell, record.row, table.header[c]!) : cell;
+      setAt(entry, target.path, target.read(text));
       columns.set(target.path.join('.'), table.header[c]!);
     });
     origin.rows.push(record.row);
     origin.columns.push(columns);
     return entry;
   });
-  return { entries, origin };
+  decimalCommas.refuseAmbiguous();
+  return { entries, origin, warnings: decimalCommas.warnings() };
+}
+
+/**
+ * Numbers with a decimal comma. In a table separated by `;` or tabs the comma can only be the
+ * decimal mark: read as a point, with one warning that says so. In a comma-separated table a
+ * quoted `"1,500"` may be a decimal or a thousands separator: an error asks which.
+ */
+class DecimalCommas {
+  private first: { row: number; column: string; cell: string } | null = null;
+  private readonly ambiguous: ErrorDetail[] = [];
+
+  constructor(
+    private readonly table: CsvTable,
+    private readonly file: string,
+  ) {}
+
+  read(cell: string, row: number, column: string): string {
+    if (!DECIMAL_COMMA.test(cell)) return cell;
+    if (this.table.delimiter === ',') {
+      this.ambiguous.push({
+        path: `${this.file} row ${row}, column ${column}`,
+        message: `"${cell}" has a decimal comma in a comma-separated table; write ${cell.replace(',', '.')} (or save the table separated by semicolons)`,
+      });
+      return cell;
+    }
+    this.first ??= { row, column, cell };
+    return withDecimalPoint(cell, this.table.delimiter);
+  }
+
+  refuseAmbiguous(): void {
+    if (this.ambiguous.length === 0) return;
+    const summary =
+      this.ambiguous.length === 1
+        ? `${this.ambiguous[0]!.path}: ${this.ambiguous[0]!.message}`
+        : `${this.file}: ${this.ambiguous.length} numbers with a decimal comma`;
+    throw new InputError(summary, this.ambiguous, 'invalid_csv');
+  }
+
+  warnings(): Warning[] {
+    if (this.first === null) return [];
+    const separated = this.table.delimiter === ';' ? 'semicolons' : 'tabs';
+    const { row, column, cell } = this.first;
+    return [
+      {
+        path: this.file,
+        message: `the table is separated by ${separated} and its numbers have decimal commas (row ${row}, column ${column}: "${cell}"); they were read as ${cell.replace(',', '.')} and so on`,
+      },
+    ];
+  }
 }

@@ -1,8 +1,12 @@
 /**
- * A small RFC 4180 CSV reader: quoted fields with embedded commas, doubled quotes and line
- * breaks, CRLF or LF line ends, and a leading byte-order mark (spreadsheet exports have one).
+ * CSV tables as spreadsheets export them: RFC 4180 quoting (csv-parse), CRLF or LF line ends, a
+ * leading byte-order mark, and the delimiter of the header row — `,`, or `;` and tab, which
+ * spreadsheet programs in much of Europe write, often with decimal commas in the numbers.
  */
+import { CsvError, parse } from 'csv-parse/sync';
 import { InputError } from '../errors.js';
+
+export type CsvDelimiter = ',' | ';' | '\t';
 
 export interface CsvRecord {
   /** Spreadsheet row number: the header is row 1, the first data row is row 2. */
@@ -13,62 +17,62 @@ export interface CsvRecord {
 export interface CsvTable {
   header: string[];
   records: CsvRecord[];
+  /** The delimiter found in the header row: with `;` or tab, a decimal comma is a decimal point. */
+  delimiter: CsvDelimiter;
 }
 
-const BOM = '\uFEFF';
+const DELIMITERS: readonly CsvDelimiter[] = [',', ';', '\t'];
 
-/** Splits CSV text into records of cells. Throws InputError for an unterminated quoted field. */
-export function parseCsvRecords(text: string, fileLabel: string): string[][] {
-  const source = text.startsWith(BOM) ? text.slice(1) : text;
-  const records: string[][] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let inQuotes = false;
-  let quoteStartRecord = 0;
-  let i = 0;
-  const endCell = () => {
-    cells.push(cell);
-    cell = '';
-  };
-  const endRecord = () => {
-    endCell();
-    records.push(cells);
-    cells = [];
-  };
-  while (i < source.length) {
-    const ch = source[i]!;
-    if (inQuotes) {
-      // Inside quotes a doubled quote is one quote character, a single one closes the field.
-      const doubled = ch === '"' && source[i + 1] === '"';
-      if (ch === '"' && !doubled) inQuotes = false;
-      else cell += ch;
-      i += doubled ? 2 : 1;
-      continue;
-    }
-    if (ch === '"' && cell.trim() === '') {
-      // A quote opens a quoted field only at the start of a cell (spaces before it are dropped).
-      cell = '';
-      inQuotes = true;
-      quoteStartRecord = records.length + 1;
-      i++;
-    } else if (ch === ',') {
-      endCell();
-      i++;
-    } else if (ch === '\n' || ch === '\r') {
-      endRecord();
-      i += ch === '\r' && source[i + 1] === '\n' ? 2 : 1;
-    } else {
-      cell += ch;
-      i++;
-    }
+/**
+ * The delimiter the first non-blank line uses most outside quotes (a comma when it has none: a
+ * one-column table). Column names never hold a delimiter, so the header row is a safe guide.
+ */
+export function detectDelimiter(text: string): CsvDelimiter {
+  const header =
+    text
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n|\r/)
+      .find((line) => line.trim() !== '') ?? '';
+  const unquoted = header.replace(/"[^"]*"/g, '');
+  const counts = DELIMITERS.map((delimiter) => unquoted.split(delimiter).length - 1);
+  const most = Math.max(...counts);
+  return most === 0 ? ',' : DELIMITERS[counts.indexOf(most)]!;
+}
+
+/** Splits CSV text into records of cells. Throws InputError naming the row of a malformed one. */
+export function parseCsvRecords(text: string, fileLabel: string, delimiter: CsvDelimiter = detectDelimiter(text)): string[][] {
+  try {
+    return parse(text, {
+      bom: true,
+      delimiter,
+      // Rows may be shorter or longer than the header: parseCsvTable says which, by row.
+      relax_column_count: true,
+      // A quote inside an unquoted cell (`5" pipe`) is a character, as spreadsheets read it.
+      relax_quotes: true,
+      // Blank lines are kept as records so that row numbers stay those the spreadsheet shows.
+      skip_empty_lines: false,
+      // Spaces before an opening quote: `a, "b, c"` is two cells.
+      ltrim: true,
+    });
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    const row = typeof error.records === 'number' ? error.records + 1 : null;
+    const where = row === null ? fileLabel : `${fileLabel} row ${row}`;
+    const reason = csvReason(error);
+    throw new InputError(`${where}: ${reason}`, [{ path: where, message: reason }], 'invalid_input', { cause: error });
   }
-  if (inQuotes) {
-    throw new InputError(`${fileLabel} row ${quoteStartRecord}: a quoted field is never closed (missing ")`, [
-      { path: `${fileLabel} row ${quoteStartRecord}`, message: 'a quoted field is never closed (missing ")' },
-    ]);
-  }
-  if (cell !== '' || cells.length > 0) endRecord();
-  return records;
+}
+
+/** The parser's reasons that a user's table can cause, in a spreadsheet user's words. */
+const CSV_REASONS: Partial<Record<CsvError['code'], string>> = {
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field is never closed (missing ")',
+  CSV_INVALID_CLOSING_QUOTE: 'text follows the closing quote of a quoted field; put the whole cell in quotes and double any " inside it',
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE:
+    'text follows the closing quote of a quoted field; put the whole cell in quotes and double any " inside it',
+};
+
+function csvReason(error: CsvError): string {
+  return CSV_REASONS[error.code] ?? error.message;
 }
 
 function isBlankRecord(cells: string[]): boolean {
@@ -77,7 +81,8 @@ function isBlankRecord(cells: string[]): boolean {
 
 /** Reads a table with a header row; blank lines are skipped, row numbers stay those of the file. */
 export function parseCsvTable(text: string, fileLabel: string): CsvTable {
-  const raw = parseCsvRecords(text, fileLabel);
+  const delimiter = detectDelimiter(text);
+  const raw = parseCsvRecords(text, fileLabel, delimiter);
   const headerIndex = raw.findIndex((r) => !isBlankRecord(r));
   if (headerIndex < 0) {
     throw new InputError(`${fileLabel} is empty: expected a header row naming the columns`, [
@@ -113,5 +118,20 @@ export function parseCsvTable(text: string, fileLabel: string): CsvTable {
       details,
     );
   }
-  return { header, records };
+  return { header, records, delimiter };
+}
+
+/** One row as CSV text, quoting the cells that need it. */
+export function csvRow(cells: readonly string[], delimiter: CsvDelimiter = ','): string {
+  const needsQuotes = (text: string) => text.includes(delimiter) || /["\n\r]|^\s|\s$/.test(text);
+  return cells.map((text) => (needsQuotes(text) ? `"${text.replace(/"/g, '""')}"` : text)).join(delimiter);
+}
+
+/** A number written with a decimal comma, as spreadsheets in much of Europe export it: `45,7597`. */
+export const DECIMAL_COMMA = /^[+-]?\d+,\d+$/;
+
+/** The cell with its decimal comma as a point when the table is separated by `;` or tabs (the comma can only be the decimal mark there). */
+export function withDecimalPoint(cell: string, delimiter: CsvDelimiter): string {
+  const text = cell.trim();
+  return delimiter !== ',' && DECIMAL_COMMA.test(text) ? text.replace(',', '.') : cell;
 }

@@ -48,8 +48,8 @@ async function readProblemFile<T extends ValidatedDocument>(
     case 'yaml': {
       const parsed = format === 'json' ? parseJson(text, label) : parseYaml(text, label);
       const baseDir = path === '-' ? process.cwd() : dirname(path);
-      const { document, origins, referenceErrors, failedKeys } = await inlineCsvReferences(parsed, baseDir);
-      return fromDocument(document, options, { origins, source: label, csvReferences: true, referenceErrors, failedKeys });
+      const { document, origins, referenceErrors, failedKeys, tableWarnings } = await inlineCsvReferences(parsed, baseDir);
+      return fromDocument(document, options, { origins, source: label, csvReferences: true, referenceErrors, failedKeys, tableWarnings });
     }
   }
 }

@@ -1,3 +1,5 @@
+import { MAX_NESTING, NESTING_REASON } from './nesting.js';
+
 /**
  * Finds where JSON text first goes wrong. Node's JSON.parse does not always say where (e.g.
  * "Unexpected token ']'" for a trailing comma), and a file's author needs a line and column.
@@ -29,6 +31,7 @@ class Scanner {
   i = 0;
   readonly duplicates: JsonDuplicateKey[] = [];
   private readonly path: Array<string | number> = [];
+  private depth = 0;
   constructor(private readonly text: string) {}
 
   fail(reason: string): never {
@@ -46,8 +49,7 @@ class Scanner {
   value(): void {
     this.skipSpace();
     const ch = this.text[this.i];
-    if (ch === '{') return this.object();
-    if (ch === '[') return this.array();
+    if (ch === '{' || ch === '[') return this.container(ch);
     if (ch === '"') return this.string();
     if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return this.number();
     for (const word of ['true', 'false', 'null']) {
@@ -57,6 +59,14 @@ class Scanner {
       }
     }
     this.fail(`expected a value but found ${this.describeHere()}`);
+  }
+
+  /** The scanner recurses once a level: past the limit the text is refused, not the stack overflowed. */
+  container(open: '{' | '['): void {
+    if (++this.depth > MAX_NESTING) this.fail(NESTING_REASON);
+    if (open === '{') this.object();
+    else this.array();
+    this.depth--;
   }
 
   object(): void {
@@ -173,13 +183,14 @@ export function findJsonSyntaxProblem(text: string): JsonSyntaxProblem | null {
   }
 }
 
-/** Field names repeated inside one object, in text order. Call on text JSON.parse accepted. */
+/** Field names repeated inside one object, in text order. Call on text JSON.parse accepted, within the nesting limit. */
 export function findJsonDuplicateKeys(text: string): JsonDuplicateKey[] {
   const scanner = new Scanner(text);
   try {
     scanner.document();
-  } catch {
-    return [];
+  } catch (problem) {
+    if (problem instanceof JsonSyntaxFailure) return scanner.duplicates;
+    throw problem;
   }
   return scanner.duplicates;
 }

@@ -6,6 +6,7 @@ import { InputError, type ErrorDetail } from '../errors.js';
 import type { InputFormat } from './types.js';
 import { findJsonDuplicateKeys, findJsonSyntaxProblem, lineColumn } from './json-position.js';
 import { formatPath } from './paths.js';
+import { NESTING_REASON, rejectDeepNesting } from './nesting.js';
 import type { SettingName } from './settings.js';
 import { FORMAT_REQUEST } from './settings.js';
 
@@ -104,6 +105,7 @@ export function parseJson(text: string, label: string): unknown {
       { cause: error },
     );
   }
+  rejectDeepNesting(parsed, label, 'invalid_json');
   rejectDuplicateKeys(source, label);
   return parsed;
 }
@@ -146,7 +148,9 @@ export function parseYaml(text: string, label: string): unknown {
   if (text.trim() === '') {
     throw new InputError(`${label}: the file is empty`, [{ path: label, message: 'the file is empty' }]);
   }
-  return yamlValue(doc, label);
+  const value = yamlValue(doc, label);
+  rejectDeepNesting(value, label, 'invalid_yaml');
+  return value;
 }
 
 /**
@@ -178,6 +182,8 @@ interface YamlProblem {
 /** The parser's reason in one line; a repeated key is named, like a repeated JSON field. */
 function yamlReason(error: YamlProblem, text: string): string {
   const reason = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  // The parser recurses once a level and reports its own stack overflow: say what it means.
+  if (/Maximum call stack size exceeded/.test(reason)) return NESTING_REASON;
   if (error.code !== 'DUPLICATE_KEY') return reason;
   const key = /^[^:\n]+/
     .exec(text.slice(error.pos[0]))?.[0]

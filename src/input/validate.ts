@@ -10,6 +10,7 @@ import { buildProblem, checkBuildable } from './build-problem.js';
 import { resolveSpec } from './resolve.js';
 import { addressOnlyLocations, pendingAddresses } from './locate.js';
 import { farFromTheOthers } from '../model/outliers.js';
+import { rejectDeepNesting } from './nesting.js';
 import { addressOnlyMessage } from './schema/messages.js';
 import { ConversionLog } from './convert-common.js';
 import { oneoffSpec } from './convert-oneoff.js';
@@ -36,6 +37,8 @@ export interface ValidateContext {
   referenceErrors?: ReferenceError[];
   /** Top-level keys whose CSV table failed: their file-name value has no further errors. */
   failedKeys?: ReadonlySet<string>;
+  /** What reading the CSV tables noticed, reported with the document's warnings. */
+  tableWarnings?: Warning[];
 }
 
 export function problemFromDocument(
@@ -78,6 +81,8 @@ function validatedSpec(
   options: LoadOptions & { expect?: DocumentKind },
   context: ValidateContext,
 ): { spec: ProblemSpec; warnings: Warning[]; kind: DocumentKind } {
+  // Documents also arrive already parsed (the library API, the store): the limit holds for them too.
+  rejectDeepNesting(document, 'document', 'invalid_input');
   const kind = detectKind(document, options.expect);
   const doc = document as Record<string, unknown>;
   const namer = new PathNamer(context.origins);
@@ -107,7 +112,11 @@ function validatedSpec(
       ? projectSpec(parsed.data as z.infer<typeof projectSchema>, doc, log)
       : oneoffSpec(parsed.data as z.infer<typeof oneoffSchema>, doc, log);
 
-  const warnings = [...unknownFieldWarnings(doc, kind === 'project' ? PROJECT_FIELDS : ONEOFF_FIELDS, namer), ...log.warnings];
+  const warnings = [
+    ...(context.tableWarnings ?? []),
+    ...unknownFieldWarnings(doc, kind === 'project' ? PROJECT_FIELDS : ONEOFF_FIELDS, namer),
+    ...log.warnings,
+  ];
   refuseMisspeltStops(spec, warnings, kind, label);
   warnings.push(...farPlaceWarnings(spec));
   if (spec.vehicles.length === 0) {

@@ -76,6 +76,13 @@ export function summaryLines(summary: PlanSummary, display: UnitDisplay): string
     `distance ${formatDistance(summary.distance_m, display)} · driving ${formatDuration(summary.driving_s, display)} · ` +
       `service ${formatDuration(summary.service_s, display)} · waiting ${formatDuration(summary.waiting_s, display)} · ` +
       `breaks ${formatDuration(summary.break_s, display)} · working ${formatDuration(summary.working_s, display)}`,
-    `lateness ${formatDuration(summary.lateness_s, display)} · overtime ${formatDuration(summary.overtime_s, display)}`,
+    `lateness ${formatDuration(summary.lateness_s, display)} · overtime ${formatDuration(summary.overtime_s, display)}` +
+      (summary.overload === undefined ? '' : ` · overload ${formatLoad(summary.overload)}`),
   ];
+}
+
+/** Whether any dimension of a reported overload is above 0. */
+export function isOverloaded(overload: LoadValue | undefined): boolean {
+  if (overload === undefined) return false;
+  return typeof overload === 'number' ? overload > 0 : Object.values(overload).some((value) => value > 0);
 }

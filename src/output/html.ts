@@ -4,7 +4,17 @@
  * other network resource, so the file renders offline and can be mailed as is.
  */
 import type { Plan, PlanLocation, PlanRoute, PlanStopVisit, PlanUnserved } from './plan-types.js';
-import { LATE_COLUMN, breakCells, formatDistance, formatDuration, formatLoad, formatTime, stopCells, summaryLines } from './format.js';
+import {
+  LATE_COLUMN,
+  breakCells,
+  formatDistance,
+  formatDuration,
+  formatLoad,
+  formatTime,
+  isOverloaded,
+  stopCells,
+  summaryLines,
+} from './format.js';
 import type { UnitDisplay } from './format.js';
 import { routeColor } from './palette.js';
 import { routeLocations, stopVisits } from './visits.js';
@@ -193,7 +203,8 @@ function renderRouteTable(route: PlanRoute, position: number, display: UnitDispl
   const facts =
     `${formatTime(route.start.time, route.start.time_s, display)} → ${formatTime(route.end.time, route.end.time_s, display)}` +
     `${route.end.location === null ? ' (open end)' : ''} · distance ${formatDistance(route.distance_m, display)} · ` +
-    `working ${formatDuration(route.working_s, display)} · load ${formatLoad(route.load)}`;
+    `working ${formatDuration(route.working_s, display)} · load ${formatLoad(route.load)}` +
+    (isOverloaded(route.overload) ? ` · overload ${formatLoad(route.overload!)}` : '');
   return [
     `<h2><span class="swatch" style="background:${routeColor(position)}"></span>${escapeHtml(`Route ${position + 1}: ${route.vehicle}`)}</h2>`,
     `<p class="facts">${escapeHtml(facts)}</p>`,

@@ -64,6 +64,11 @@ export interface PlanRoute {
   overtime_s: number;
   lateness_s: number;
   load: LoadValue;
+  /**
+   * Added in version 1 after its first release, only with `allowCapacityOverload`: the load above
+   * the vehicle's capacity, per dimension (0 where within it).
+   */
+  overload?: LoadValue;
   /** Carried through unchanged from the driver when given: phone_number. */
   [passthrough: string]: unknown;
 }
@@ -92,6 +97,8 @@ export interface PlanSummary {
   working_s: number;
   lateness_s: number;
   overtime_s: number;
+  /** Added in version 1 after its first release, only with `allowCapacityOverload`: the routes' overloads added up per dimension. */
+  overload?: LoadValue;
 }
 
 /** Where the plan's travel times came from (added in version 1 after its first release; absent for benchmarks). */

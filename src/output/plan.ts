@@ -71,7 +71,26 @@ function buildSummary(problem: Problem, result: SolveResult, scale: UnitScale): 
     working_s: scale.seconds(total((route) => route.working)),
     lateness_s: scale.seconds(total((route) => route.lateness)),
     overtime_s: scale.seconds(total((route) => route.overtime)),
+    ...(problem.allowOverload ? { overload: loadValue(problem, totalOverload(problem, result.routes)) } : {}),
   };
+}
+
+/**
+ * Load above the vehicle's capacity per dimension (decisions.md: with `allowCapacityOverload`, each
+ * route and the summary report it). Float noise below the solver's own tolerance is no overload.
+ */
+function overloadOf(problem: Problem, route: RouteSchedule): Float64Array {
+  const capacity = problem.vehicles[route.vehicle]!.capacity;
+  return route.load.map((amount, k) => {
+    const excess = amount - capacity[k]!;
+    return excess > 1e-9 * Math.max(1, Math.abs(capacity[k]!)) ? excess : 0;
+  });
+}
+
+function totalOverload(problem: Problem, routes: readonly RouteSchedule[]): Float64Array {
+  const sum = new Float64Array(problem.dimensions.length);
+  for (const route of routes) overloadOf(problem, route).forEach((excess, k) => (sum[k]! += excess));
+  return sum;
 }
 
 function buildRoute(problem: Problem, route: RouteSchedule, scale: UnitScale): PlanRoute {
@@ -99,6 +118,7 @@ function buildRoute(problem: Problem, route: RouteSchedule, scale: UnitScale): P
     overtime_s: scale.seconds(route.overtime),
     lateness_s: scale.seconds(route.lateness),
     load: loadValue(problem, route.load),
+    ...(problem.allowOverload ? { overload: loadValue(problem, overloadOf(problem, route)) } : {}),
   };
   return withPassthrough(planRoute, vehicle.passthrough);
 }

@@ -1,7 +1,17 @@
 /** Human-readable plan: a summary, one table per route, a table of unserved stops. */
 import Table from 'cli-table3';
 import type { Plan, PlanBreakVisit, PlanRoute, PlanStopVisit } from './plan-types.js';
-import { LATE_COLUMN, breakCells, formatDistance, formatDuration, formatLoad, formatTime, stopCells, summaryLines } from './format.js';
+import {
+  LATE_COLUMN,
+  breakCells,
+  formatDistance,
+  formatDuration,
+  formatLoad,
+  formatTime,
+  isOverloaded,
+  stopCells,
+  summaryLines,
+} from './format.js';
 import type { UnitDisplay } from './format.js';
 import { makeStyle, terminalSafe } from './style.js';
 import { stopVisits } from './visits.js';
@@ -47,7 +57,8 @@ function renderRoute(route: PlanRoute, position: number, style: Style, display: 
   const facts =
     `${stops} stop${stops === 1 ? '' : 's'} · distance ${formatDistance(route.distance_m, display)} · ` +
     `working ${formatDuration(route.working_s, display)} · load ${formatLoad(route.load)}` +
-    (route.overtime_s > 0 ? ` · ${style.red(`overtime ${formatDuration(route.overtime_s, display)}`)}` : '');
+    (route.overtime_s > 0 ? ` · ${style.red(`overtime ${formatDuration(route.overtime_s, display)}`)}` : '') +
+    (isOverloaded(route.overload) ? ` · ${style.red(`overload ${formatLoad(route.overload!)}`)}` : '');
   const table = newTable(ROUTE_HEAD, color);
   let order = 0;
   for (const visit of route.visits) {

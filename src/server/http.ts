@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { ErrorBody, ErrorDetail } from '../errors.js';
 import { jsonDuplicateKeyDetails } from '../input/read.js';
+import { nestingProblem } from '../input/nesting.js';
 
 /** An error that already knows its HTTP status; everything else becomes a 500. */
 export class HttpError extends Error {
@@ -88,6 +89,8 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
   } catch (error) {
     throw new HttpError(400, 'malformed_json', `the request body is not valid JSON: ${(error as Error).message}`, [], {}, { cause: error });
   }
+  const tooDeep = nestingProblem(parsed);
+  if (tooDeep) throw new HttpError(400, 'malformed_json', `the request body at ${tooDeep.path} is ${tooDeep.message}`, [tooDeep]);
   const duplicates = jsonDuplicateKeyDetails(text);
   if (duplicates.length > 0) {
     throw new HttpError(

@@ -96,16 +96,18 @@ export class JsonStore {
   private async writeAtomically(collection: Collection, id: string, record: unknown): Promise<void> {
     const target = this.pathOf(collection, id);
     const temporary = `${target}.tmp-${randomBytes(6).toString('hex')}`;
-    const handle = await open(temporary, 'w', 0o600);
+    const text = JSON.stringify(record);
     try {
-      await handle.writeFile(JSON.stringify(record), 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
+      const handle = await open(temporary, 'w', 0o600);
+      try {
+        await handle.writeFile(text, 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
       await rename(temporary, target);
     } catch (error) {
+      // A full disk or an unwritable directory must not leave half-written temporaries behind.
       await unlink(temporary).catch(() => undefined);
       throw error;
     }

@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
-import { parseCsvTable } from '../input/csv.js';
+import { parseCsvTable, withDecimalPoint } from '../input/csv.js';
 import type { TravelProvider, TravelRequest, TravelSettings, TravelTable } from './types.js';
 
 /** A leg as the file gives it; null for "no road" (JSON only). */
@@ -65,8 +65,8 @@ function readCsvMatrix(text: string, file: string): MatrixEntries {
   for (const record of table.records) {
     const where = `row ${record.row}`;
     const leg = {
-      duration: valueOf(record.cells[duration], file, where, 'duration_s'),
-      distance: valueOf(record.cells[distance], file, where, 'distance_m'),
+      duration: valueOf(withDecimalPoint(record.cells[duration] ?? '', table.delimiter), file, where, 'duration_s'),
+      distance: valueOf(withDecimalPoint(record.cells[distance] ?? '', table.delimiter), file, where, 'distance_m'),
     };
     addLeg(entries, record.cells[from]?.trim() ?? '', record.cells[to]?.trim() ?? '', leg, file, where);
   }

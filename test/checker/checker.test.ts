@@ -148,11 +148,23 @@ describe('capacity and compatibility', () => {
     expectOnly(check(problem, fixturePlan()), /load 9 on dimension "" exceeds capacity 8/);
   });
 
-  it('allowCapacityOverload makes capacity soft', () => {
+  it('allowCapacityOverload makes capacity soft; each route and the summary report the overload per dimension', () => {
     const problem = fixtureProblem();
     problem.vehicles[0]!.capacity = Float64Array.of(8);
     problem.allowOverload = true;
-    expect(check(problem, fixturePlan())).toEqual([]);
+    const plan = fixturePlan();
+    expectReported(check(problem, plan), /overload undefined, expected 1/);
+    for (const route of plan.routes) route.overload = route.vehicle_index === 0 ? 1 : 0;
+    plan.summary.overload = 1;
+    expect(check(problem, plan)).toEqual([]);
+    plan.summary.overload = 0;
+    expectOnly(check(problem, plan), /summary\.overload 0, expected 1/);
+  });
+
+  it('without allowCapacityOverload a plan reports no overload', () => {
+    const plan = fixturePlan();
+    plan.summary.overload = 0;
+    expectOnly(check(fixtureProblem(), plan), /summary\.overload is given but overload is not allowed/);
   });
 
   it('load_after must be cumulative', () => {

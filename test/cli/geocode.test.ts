@@ -151,6 +151,20 @@ describe('routeplan geocode on CSV tables', () => {
       'name,address,duration,lat,lng\nSaint-Jean,"3 rue Saint-Jean, Lyon",5,45.7622,4.8271\n',
     );
   });
+
+  it('a semicolon table with decimal commas is written back the same way, and a semicolon gazetteer is read', async () => {
+    const dir = join(work, 'semicolons');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'stops.csv'), 'name;address;duration;lat;lng\nSaint-Jean;3 rue Saint-Jean, Lyon;2,5;;\n');
+    await writeFile(join(dir, 'places.csv'), 'address;lat;lng\n3 rue Saint-Jean, Lyon;45,7622;4,8271\n');
+    await writeFile(join(dir, 'round.yaml'), YAML.replace(/stops:[\s\S]*$/, 'stops: stops.csv\n'));
+    const places = ['--gazetteer', join(dir, 'places.csv')];
+    const run = await runCli(['geocode', join(dir, 'round.yaml'), '-o', join(dir, 'round.out.yaml'), ...places, '--allow-unresolved']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await readFile(join(dir, 'stops.geocoded.csv'), 'utf8')).toBe(
+      'name;address;duration;lat;lng\nSaint-Jean;3 rue Saint-Jean, Lyon;2,5;45,7622;4,8271\n',
+    );
+  });
 });
 
 describe('submit with addresses', () => {

@@ -42,7 +42,7 @@ describe('one field vocabulary, read from the schemas', () => {
       for (const [key, field] of Object.entries(fieldsOf(schema)!)) {
         const reading = cellReading(field);
         if (reading === null || reading === 'windows') continue;
-        const { entries } = entriesFromTable({ header: [key], records: [{ row: 2, cells: ['12'] }] }, role, 't.csv');
+        const { entries } = entriesFromTable({ header: [key], records: [{ row: 2, cells: ['12'] }], delimiter: ',' }, role, 't.csv');
         const expected = reading === 'number' ? 12 : reading === 'list' ? ['12'] : '12';
         const value = [...under, key].reduce<unknown>((node, step) => (node as Record<string, unknown>)[step], entries[0]);
         expect(value, `${role} column ${key}`).toEqual(expected);

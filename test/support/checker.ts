@@ -387,7 +387,7 @@ function checkNumbersFinite(ctx: Ctx, plan: Plan): void {
     if (nullable && value === null) return;
     if (typeof value !== 'number' || !Number.isFinite(value)) ctx.out.push(`${where} = ${String(value)} is not a finite number`);
   };
-  for (const [field, value] of Object.entries(plan.summary)) finite(value, `summary.${field}`);
+  for (const [field, value] of Object.entries(plan.summary)) if (field !== 'overload') finite(value, `summary.${field}`);
   plan.routes.forEach((route, r) => {
     for (const field of NUMERIC_ROUTE_FIELDS) finite(route[field], `routes[${r}].${field}`);
     finite(route.start.time_s, `routes[${r}].start.time_s`);
@@ -632,6 +632,21 @@ function checkRouteLoad(ctx: Ctx, walk: RouteWalk, route: PlanRoute): void {
   const routeLoad = loadVector(problem, route.load);
   if (typeof routeLoad === 'string') out.push(`${label}: load: ${routeLoad}`);
   else if (!sameVector(routeLoad, load)) out.push(`${label}: load ${JSON.stringify(route.load)}, expected ${Array.from(load).join('/')}`);
+  checkRouteOverload(ctx, walk, route);
+}
+
+/** With overload allowed, each route reports its load above capacity per dimension (decisions.md). */
+function checkRouteOverload(ctx: Ctx, walk: RouteWalk, route: PlanRoute): void {
+  const { problem, out } = ctx;
+  if (!problem.allowOverload) {
+    if (route.overload !== undefined) out.push(`${walk.label}: overload is given but overload is not allowed`);
+    return;
+  }
+  const expected = walk.load.map((amount, k) => Math.max(0, amount - walk.vehicle.capacity[k]!));
+  const given = route.overload === undefined ? 'missing' : loadVector(problem, route.overload);
+  if (typeof given === 'string' || !sameVector(given, expected)) {
+    out.push(`${walk.label}: overload ${JSON.stringify(route.overload)}, expected ${Array.from(expected).join('/')}`);
+  }
 }
 
 /** A flexible start never idles for nothing: departing later would remove a wait at the first stop. */
@@ -826,7 +841,7 @@ function checkSummary(ctx: Ctx, summary: PlanSummary, plan: Plan): void {
   const sum = (pick: (r: PlanRoute) => number): number => plan.routes.reduce((acc, r) => acc + pick(r), 0);
   const served = plan.routes.flatMap((r) => r.visits.filter((v): v is PlanStopVisit => v.kind === 'stop'));
   const priority = served.reduce((acc, v) => acc + (problem.stops[v.stop_index]?.priority ?? 0), 0);
-  const pairs: [keyof PlanSummary, number][] = [
+  const pairs: [Exclude<keyof PlanSummary, 'overload'>, number][] = [
     ['routes_used', plan.routes.length],
     ['served', served.length],
     ['unserved', plan.unserved.length],
@@ -844,6 +859,25 @@ function checkSummary(ctx: Ctx, summary: PlanSummary, plan: Plan): void {
     if (Math.abs(summary[field] - expected) > EPS * Math.max(1, Math.abs(expected))) {
       ctx.out.push(`summary.${field} = ${summary[field]}, expected ${expected}`);
     }
+  }
+  checkSummaryOverload(ctx, summary, plan);
+}
+
+/** With overload allowed the summary adds up the routes' overloads per dimension; without, it has none. */
+function checkSummaryOverload(ctx: Ctx, summary: PlanSummary, plan: Plan): void {
+  const { problem } = ctx;
+  if (!problem.allowOverload) {
+    if (summary.overload !== undefined) ctx.out.push('summary.overload is given but overload is not allowed');
+    return;
+  }
+  const expected = new Float64Array(problem.dimensions.length);
+  for (const route of plan.routes) {
+    const overload = route.overload === undefined ? null : loadVector(problem, route.overload);
+    if (overload !== null && typeof overload !== 'string') overload.forEach((value, k) => (expected[k]! += value));
+  }
+  const given = summary.overload === undefined ? 'missing' : loadVector(problem, summary.overload);
+  if (typeof given === 'string' || !sameVector(given, expected)) {
+    ctx.out.push(`summary.overload ${JSON.stringify(summary.overload)}, expected ${Array.from(expected).join('/')}`);
   }
 }
 

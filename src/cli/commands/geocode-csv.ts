@@ -6,7 +6,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { InputError } from '../../errors.js';
-import { parseCsvRecords } from '../../input/csv.js';
+import { DECIMAL_COMMA, csvRow, detectDelimiter, parseCsvRecords, type CsvDelimiter } from '../../input/csv.js';
+import { LATITUDE_SPELLINGS, LONGITUDE_SPELLINGS, PREFIXED_LONGITUDE_SPELLINGS, compact } from '../../input/csv-tables.js';
 
 /** One place of a table row given by its address only. */
 export interface CsvPlace {
@@ -30,8 +31,6 @@ const TABLE_PREFIXES: Record<string, string[]> = {
   drivers: ['start_', 'end_'],
   routesData: ['start_', 'end_'],
 };
-const LATITUDE = ['lat', 'latitude'];
-const LONGITUDE = ['lng', 'lon', 'long', 'longitude'];
 
 export async function csvTableCopies(raw: Record<string, unknown>, inputDir: string, output: string): Promise<CsvTableCopy[]> {
   const copies: CsvTableCopy[] = [];
@@ -44,9 +43,12 @@ export async function csvTableCopies(raw: Record<string, unknown>, inputDir: str
 
 async function tableCopy(key: string, source: string, output: string): Promise<CsvTableCopy> {
   const label = basename(source);
-  const rows = parseCsvRecords(await readFile(source, 'utf8'), label).filter((row) => row.some((cell) => cell.trim() !== ''));
+  const text = await readFile(source, 'utf8');
+  const delimiter = detectDelimiter(text);
+  const rows = parseCsvRecords(text, label, delimiter).filter((row) => row.some((cell) => cell.trim() !== ''));
   const header = rows[0] ?? [];
-  const places = TABLE_PREFIXES[key]!.flatMap((prefix) => placesOf(rows, header, prefix, label));
+  const style = numberStyle(rows, delimiter);
+  const places = TABLE_PREFIXES[key]!.flatMap((prefix) => placesOf(rows, header, prefix, label, style));
   const target = join(dirname(output), `${basename(source, extname(source))}.geocoded.csv`);
   if (resolve(target) === resolve(source))
     throw new InputError(`geocode never writes over ${source}: choose another output directory`, [
@@ -56,19 +58,25 @@ async function tableCopy(key: string, source: string, output: string): Promise<C
     key,
     places,
     async write() {
-      await writeFile(target, `${rows.map((row) => row.map(csvCell).join(',')).join('\n')}\n`);
+      await writeFile(target, `${rows.map((row) => csvRow(row, delimiter)).join('\n')}\n`);
       return relative(dirname(output), target) || basename(target);
     },
   };
 }
 
 /** The rows of one place column group (`address`, or `start_address`…) with an address but no coordinates. */
-function placesOf(rows: string[][], header: string[], prefix: string, label: string): CsvPlace[] {
+/** Coordinates are written as the table writes its numbers: with a decimal comma in a `;` or tab table that has them. */
+function numberStyle(rows: string[][], delimiter: CsvDelimiter): (value: number) => string {
+  const decimalCommas = delimiter !== ',' && rows.some((row) => row.some((cell) => DECIMAL_COMMA.test(cell.trim())));
+  return decimalCommas ? (value) => String(value).replace('.', ',') : String;
+}
+
+function placesOf(rows: string[][], header: string[], prefix: string, label: string, style: (value: number) => string): CsvPlace[] {
   const column = (names: string[]): number => header.findIndex((cell) => names.includes(compact(cell)));
   const address = column([compact(`${prefix}address`)]);
   if (address < 0) return [];
-  const latitude = column(LATITUDE.map((name) => compact(`${prefix}${name}`)));
-  const longitude = column(LONGITUDE.filter((name) => prefix === '' || name !== 'long').map((name) => compact(`${prefix}${name}`)));
+  const latitude = column(LATITUDE_SPELLINGS.map((name) => compact(`${prefix}${name}`)));
+  const longitude = column((prefix === '' ? LONGITUDE_SPELLINGS : PREFIXED_LONGITUDE_SPELLINGS).map((name) => compact(`${prefix}${name}`)));
   const needing = rows
     .slice(1)
     .filter((row) => (row[address] ?? '').trim() !== '' && ((row[latitude] ?? '').trim() === '' || (row[longitude] ?? '').trim() === ''));
@@ -78,8 +86,8 @@ function placesOf(rows: string[][], header: string[], prefix: string, label: str
     where: `${label} row ${rows.indexOf(row) + 1}${prefix ? ` (${prefix}address)` : ''}`,
     address: row[address]!.trim(),
     fill(point) {
-      row[lat!] = String(point.lat);
-      row[lng!] = String(point.lng);
+      row[lat!] = style(point.lat);
+      row[lng!] = style(point.lng);
     },
   }));
 }
@@ -90,13 +98,4 @@ function addColumn(rows: string[][], name: string): number {
   rows[0]!.push(name);
   for (const row of rows.slice(1)) row.push('');
   return width;
-}
-
-/** Column names compared loosely, as the CSV reader does (case, spaces, `_` and `-` do not matter). */
-function compact(name: string): string {
-  return name.toLowerCase().replace(/[\s_-]+/g, '');
-}
-
-function csvCell(text: string): string {
-  return /[",\n\r]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
