@@ -3,7 +3,7 @@ import type { Warning } from '../errors.js';
 import { InputError } from '../errors.js';
 import type { BreakInterval, Point, Problem, Stop, TimeWindow, Vehicle } from '../model/problem.js';
 import { SCALAR_DIMENSION } from '../model/problem.js';
-import { clockInterval, SECONDS_PER_DAY } from '../model/time.js';
+import { clockInterval, onTheWorkingDay } from '../model/time.js';
 import type { RoadSource } from '../model/problem.js';
 import {
   buildGeoTravelMatrix,
@@ -76,6 +76,7 @@ export function buildProblem(spec: ProblemSpec, flags: TravelModelFlags, road: R
     ? buildTableTravelMatrix(road.table, speeds, model.traffic)
     : buildGeoTravelMatrix(locations.points, speeds, model);
   const dimensions = loadDimensions(spec);
+  const dayStart = workingDayStart(spec);
 
   const vehicles: Vehicle[] = spec.vehicles.map((v, index) => ({
     index,
@@ -95,7 +96,7 @@ export function buildProblem(spec: ProblemSpec, flags: TravelModelFlags, road: R
     index,
     name: s.name,
     location: stopLocations[index]!,
-    windows: normalizeWindows(s.windows),
+    windows: normalizeWindows(s.windows, dayStart),
     duration: s.duration ?? 0,
     durationGiven: s.duration !== null,
     load: loadVector(s.load ?? spec.defaultLoad, dimensions),
@@ -179,31 +180,26 @@ function shiftOf(v: VehicleSpec): Pick<Vehicle, 'earliestStart' | 'shiftStartGiv
   return { earliestStart, shiftStartGiven: given, flexibleStart: given ? v.flexibleWhenGiven : true, shiftEnd };
 }
 
+/** decisions.md "Night work": the plan's day starts at the earliest shift start (00:00 for a driver without one). */
+function workingDayStart(spec: ProblemSpec): number {
+  return spec.vehicles.length === 0 ? 0 : Math.min(...spec.vehicles.map((v) => v.shiftStart ?? 0));
+}
+
 /**
- * Breaks are clock intervals (overnight when end < start). In an overnight shift a break
- * written with an early clock time (e.g. 02:00 in a 22:00–06:00 shift) belongs to the next
- * day, otherwise it would fall before the shift and be ignored.
+ * Breaks are clock intervals (overnight when end < start), read against their own driver's shift
+ * start: in a 22:00–06:00 shift a break at 02:00 is in the coming night, not before the shift.
  */
 function breakIntervals(v: VehicleSpec): BreakInterval[] {
-  const shift = shiftOf(v);
-  const overnightShift = v.shiftStart !== null && shift.shiftEnd > SECONDS_PER_DAY;
-  const intervals = v.breaks
-    .map((b) => clockInterval(b.start, b.end))
-    .filter((b) => b.end > b.start)
-    .map((b) =>
-      overnightShift && b.start < shift.earliestStart && b.start + SECONDS_PER_DAY < shift.shiftEnd
-        ? { start: b.start + SECONDS_PER_DAY, end: b.end + SECONDS_PER_DAY }
-        : b,
-    );
+  const intervals = v.breaks.map((b) => onTheWorkingDay(clockInterval(b.start, b.end), v.shiftStart ?? 0)).filter((b) => b.end > b.start);
   return mergeIntervals(intervals);
 }
 
 /** Several windows mean "any one of them": sorted, overlapping ones merged; none → any time. */
-export function normalizeWindows(spans: ClockSpan[]): TimeWindow[] {
+export function normalizeWindows(spans: ClockSpan[], dayStart = 0): TimeWindow[] {
   const windows = spans.map((span) => {
     const start = span.start ?? 0;
     if (span.end === null) return { start, end: Infinity };
-    return clockInterval(start, span.end);
+    return onTheWorkingDay(clockInterval(start, span.end), dayStart);
   });
   if (windows.length === 0) return [{ start: 0, end: Infinity }];
   return mergeIntervals(windows);

@@ -47,8 +47,12 @@ export function labelList(value: string | string[] | null | undefined): string[]
 }
 
 /** Copies the given fields that are present, unchanged. */
+/**
+ * The fields carried through unchanged, copied: the problem is frozen, and freezing must never
+ * reach into the caller's document (a `custom_notes` object the caller goes on using).
+ */
 export function pick(source: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const field of fields) if (source[field] !== undefined && source[field] !== null) out[field] = source[field];
+  for (const field of fields) if (source[field] !== undefined && source[field] !== null) out[field] = structuredClone(source[field]);
   return out;
 }

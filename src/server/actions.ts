@@ -26,8 +26,10 @@ interface StoredAction {
   owner: string;
   kind: DocumentKind;
   document: unknown;
-  /** Times a run was started; a record that keeps killing the process is failed after MAX_ATTEMPTS. */
+  /** Times a run was started (a kill or a power cut in between is no fault of the action's). */
   attempts: number;
+  /** Times the service died of an error while this action ran; the action is failed after MAX_CRASHES. */
+  crashes?: number;
   record: ActionRecord;
 }
 
@@ -49,7 +51,21 @@ export interface NewAction {
   projectId?: string;
 }
 
-const MAX_ATTEMPTS = 3;
+/**
+ * An action during whose runs the service died of an error this often is failed rather than run
+ * again, so that one poisonous request cannot keep the service crashing. Only those deaths count:
+ * a kill -9, an out-of-memory kill or a power cut leaves no trace and the action runs again, and a
+ * solve's own failures (its worker thread crashing, running out of memory or time) already fail
+ * the action without taking the service down.
+ */
+const MAX_CRASHES = 3;
+
+/**
+ * Waits between retries of a finished action's write that failed (a full disk): about half a
+ * minute in all. Meanwhile, and after, polls read the outcome from memory; if the disk never has
+ * room, the action is still pending on disk and runs again at the next start.
+ */
+export const SAVE_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000, 15_000];
 
 const CANCELLED: ErrorBody['error'] = { code: 'cancelled', message: 'the optimization was cancelled', details: [] };
 
@@ -77,6 +93,7 @@ export class ActionService {
     private readonly runner: SolveRunner,
     private readonly settings: SolveSettings,
     private readonly log: (event: Record<string, unknown>) => void,
+    private readonly saveRetryDelaysMs: readonly number[] = SAVE_RETRY_DELAYS_MS,
   ) {}
 
   /** Each project's optimize actions, status current (for the project records). */
@@ -88,6 +105,7 @@ export class ActionService {
   async recover(): Promise<{ total: number; pending: number }> {
     const { records, unreadable } = await this.store.readAll<StoredAction>('actions');
     for (const bad of unreadable) this.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
+    await this.countCrashes(records);
     for (const stored of records) this.index.add(stored.owner, stored.record);
     this.recovered = records
       .filter((stored) => stored.record.status === 'pending')
@@ -102,12 +120,12 @@ export class ActionService {
     this.recovered = [];
     for (const stored of pending) {
       if (stored.record.status !== 'pending') continue;
-      if (stored.attempts >= MAX_ATTEMPTS) {
+      if ((stored.crashes ?? 0) >= MAX_CRASHES) {
         await this.end(stored, {
           status: 'failed',
           error: {
             code: 'too_many_attempts',
-            message: `the solve was interrupted ${stored.attempts} times without finishing`,
+            message: `the service crashed ${stored.crashes} times while solving it; it is not run again`,
             details: [],
           },
         });
@@ -172,6 +190,29 @@ export class ActionService {
     return { outcome: 'cancelled', record: stored.record };
   }
 
+  /**
+   * Called as the process exits: when it dies of an error (not after interruptRunning, a clean
+   * shutdown), the actions still running are noted, and counted against them at the next start.
+   */
+  noteRunningAtExit(): void {
+    if (this.interrupted || this.stoppers.size === 0) return;
+    this.store.writeNow('crashes', randomUUID(), { at: new Date().toISOString(), running: [...this.stoppers.keys()] });
+  }
+
+  /** Each crash note adds one crash to the actions it names, then is removed. */
+  private async countCrashes(records: StoredAction[]): Promise<void> {
+    const { records: notes } = await this.store.readAll<{ running: string[] }>('crashes');
+    const ids = await this.store.ids('crashes');
+    for (const note of notes) {
+      for (const stored of records.filter((candidate) => note.running.includes(candidate.record.actionUuid))) {
+        stored.crashes = (stored.crashes ?? 0) + 1;
+        await this.store.write('actions', stored.record.actionUuid, stored);
+        this.log({ event: 'crash_counted', action_id: stored.record.actionUuid, crashes: stored.crashes });
+      }
+    }
+    for (const id of ids) await this.store.remove('crashes', id);
+  }
+
   /** Interrupts running solves; their actions stay pending on disk and run again at the next start. */
   interruptRunning(): void {
     this.interrupted = true;
@@ -207,7 +248,10 @@ export class ActionService {
     const id = stored.record.actionUuid;
     stored.attempts += 1;
     stored.record = { ...stored.record, started_at: new Date().toISOString(), updated_at: new Date().toISOString() };
-    await this.store.write('actions', id, stored);
+    // The start is written for crash recovery only: a disk without room must not stop the solve.
+    await this.store.write('actions', id, stored).catch((error: unknown) => {
+      this.log({ event: 'store_write_failed', action_id: id, reason: (error as Error).message });
+    });
     this.log({ event: 'solve_started', action_id: id, attempt: stored.attempts });
     const startedAt = Date.now();
     const onProgress = (progress: SolveProgress): void => this.index.setProgress(id, progress);
@@ -221,8 +265,10 @@ export class ActionService {
       if (stored.record.status !== 'pending') return;
       if (error instanceof JobAbortedError) {
         stored.attempts -= 1;
-        await this.store.write('actions', id, stored);
         this.log({ event: 'solve_interrupted', action_id: id });
+        await this.store.write('actions', id, stored).catch((failure: unknown) => {
+          this.log({ event: 'store_write_failed', action_id: id, reason: (failure as Error).message });
+        });
         return;
       }
       await this.end(stored, { status: 'failed', error: { code: 'internal_error', message: (error as Error).message, details: [] } });
@@ -247,7 +293,7 @@ export class ActionService {
   /**
    * Finishes or fails the action: the record changes at once (every reader sees it from now on),
    * then it is written; it stays among the live ones until the write is done, so a read cannot
-   * find the older file meanwhile.
+   * find the older file meanwhile. A failed write is retried in the background (saveEnded).
    */
   private async end(
     stored: StoredAction,
@@ -256,10 +302,28 @@ export class ActionService {
     const now = new Date().toISOString();
     stored.record = { ...stored.record, ...ending, finished_at: now, updated_at: now };
     this.index.setStatus(stored.record.actionUuid, ending.status);
+    if (await this.save(stored)) return;
+    void this.saveEnded(stored);
+  }
+
+  /** Writes an ended action; true once it is on disk (it then leaves the live ones). */
+  private async save(stored: StoredAction): Promise<boolean> {
     try {
       await this.store.write('actions', stored.record.actionUuid, stored);
-    } finally {
       this.live.delete(stored.record.actionUuid);
+      return true;
+    } catch (error) {
+      this.log({ event: 'store_write_failed', action_id: stored.record.actionUuid, reason: (error as Error).message });
+      return false;
     }
+  }
+
+  /** Retries an ended action's write with growing waits; the record stays live (polls see the outcome) until one succeeds. */
+  private async saveEnded(stored: StoredAction): Promise<void> {
+    for (const delayMs of this.saveRetryDelaysMs) {
+      await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
+      if (await this.save(stored)) return;
+    }
+    this.log({ event: 'record_not_saved', action_id: stored.record.actionUuid, status: stored.record.status });
   }
 }

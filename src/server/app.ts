@@ -30,6 +30,7 @@ import fastifyCookie from '@fastify/cookie';
 import { InputError, RouteplanError } from '../errors.js';
 import { HttpError, pathOf, sendError, sendJson } from './http.js';
 import { QueueFullError } from './queue.js';
+import { StoreUnavailableError } from './store.js';
 import type { AppContext, RequestNotes } from './context.js';
 import { registerApi } from './routes/api.js';
 import { registerSession } from './routes/session.js';
@@ -86,7 +87,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     sendError(reply, new HttpError(404, 'not_found', `no such route: ${pathOf(request.url)}`));
   });
   await app.register(fastifyCookie);
-  app.get('/healthz', (_request, reply) => sendJson(reply, 200, { status: ctx.isShuttingDown() ? 'shutting_down' : 'ok' }));
+  app.get('/healthz', async (_request, reply) => answerHealth(ctx, reply));
   registerApi(app, ctx);
   registerDispatch(app, ctx);
   registerDrivers(app, ctx);
@@ -114,6 +115,14 @@ function refuseMalformed(ctx: AppContext, request: FastifyRequest, reply: Fastif
 
 function isHealthCheck(request: FastifyRequest): boolean {
   return pathOf(request.url) === '/healthz' && (request.method === 'GET' || request.method === 'HEAD');
+}
+
+/** 200 while the service can take work; 503 while shutting down or while its store cannot write (a full disk). */
+async function answerHealth(ctx: AppContext, reply: FastifyReply): Promise<void> {
+  if (ctx.isShuttingDown()) return sendJson(reply, 503, { status: 'shutting_down' });
+  const store = await ctx.storeHealth();
+  if (!store.writable) return sendJson(reply, 503, { status: 'unhealthy', store: { writable: false, reason: store.reason } });
+  sendJson(reply, 200, { status: 'ok', store: { writable: true } });
 }
 
 function shuttingDown(): HttpError {
@@ -162,6 +171,9 @@ function toHttpError(error: unknown): HttpError {
     return new HttpError(429, 'queue_full', 'too many solves are waiting; retry later', [], {
       'retry-after': String(error.retryAfterSeconds),
     });
+  }
+  if (error instanceof StoreUnavailableError) {
+    return new HttpError(503, 'storage_unavailable', error.message, [], { 'retry-after': String(error.retryAfterSeconds) });
   }
   if (error instanceof InputError) return new HttpError(400, error.code, error.message, error.details);
   if (error instanceof RouteplanError && error.code === 'unauthorized') return new HttpError(401, error.code, error.message);

@@ -9,6 +9,7 @@ import type { ProjectGeocoding } from './geocoding.js';
 import type { ProjectMessages } from './dispatch-events.js';
 import type { SessionService } from './session.js';
 import type { TileSource } from './web.js';
+import type { StoreHealth } from './store.js';
 
 export interface AppContext {
   access: Access;
@@ -28,6 +29,8 @@ export interface AppContext {
   timeLimitSeconds: number;
   web: WebSettings;
   isShuttingDown: () => boolean;
+  /** Whether records can be written (store.ts): /healthz reports a full disk. */
+  storeHealth: () => Promise<StoreHealth>;
   /** Overrides of app.ts's CONNECTION_LIMITS (tests). */
   connectionLimits?: Partial<{ headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number }>;
   log: (event: Record<string, unknown>) => void;

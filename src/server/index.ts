@@ -65,6 +65,8 @@ export interface ServeOptions {
   now?: () => Date;
   /** Overrides of the connection limits (tests): headers and request timeouts, connection cap. */
   connectionLimits?: AppContext['connectionLimits'];
+  /** Waits between retries of a finished action's failed write (tests; actions.ts SAVE_RETRY_DELAYS_MS). */
+  saveRetryDelaysMs?: readonly number[];
 }
 
 export const SERVE_DEFAULTS = {
@@ -102,7 +104,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const queue = new JobQueue(options.concurrency, options.queueSize, options.timeLimitMs / 1000);
   const runner = options.runner ?? new WorkerSolveRunner(options.concurrency);
   const solveSettings = { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) };
-  const actions = new ActionService(store, queue, runner, solveSettings, log);
+  const actions = new ActionService(store, queue, runner, solveSettings, log, options.saveRetryDelaysMs);
+  const noteCrash = (): void => actions.noteRunningAtExit();
+  process.on('exit', noteCrash);
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
   const projects = new ProjectService(store, (id) => `${publicUrl}/projects/${id}`, log, actions.optimizations);
   const sessions = new SessionService(store, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
@@ -125,6 +129,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     timeLimitSeconds: options.timeLimitMs / 1000,
     web: { root: webRoot, tiles: options.tiles ?? null, secureCookies: publicUrl.startsWith('https:') },
     isShuttingDown: () => shuttingDown,
+    storeHealth: () => store.health(),
     ...(options.connectionLimits ? { connectionLimits: options.connectionLimits } : {}),
     log,
   });
@@ -133,6 +138,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const recovered = await actions.recover();
   await sessions.recover();
   await listen(app, options.port, options.host).catch(async (error: unknown) => {
+    process.off('exit', noteCrash);
     sessions.stop();
     await app.close();
     throw error;
@@ -149,7 +155,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     shuttingDown = true;
-    closing ??= stopServer(shutdown);
+    closing ??= stopServer(shutdown).finally(() => process.off('exit', noteCrash));
     return closing;
   };
   return { url, server: app.server, close };

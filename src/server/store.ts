@@ -1,14 +1,17 @@
 /**
  * Durable JSON records under the data directory: `actions/<uuid>.json`, `projects/<id>.json`,
- * `sessions/<sha-256 of the token>.json`, `dispatches/<project id>.json` (with `dispatch-plans/<project id>.json`, the frozen plan), `outbox/<message id>.json`.
+ * `sessions/<sha-256 of the token>.json`, `dispatches/<project id>.json` (with `dispatch-plans/<project id>.json`, the frozen plan), `outbox/<message id>.json`,
+ * `health/probe.json`, written to learn whether a full disk has room again, and `crashes/<id>.json`,
+ * the actions that were running when the process died of an error.
  * Each write goes to a temporary file, is fsynced, renamed over the record and the directory is
  * fsynced, so a crash leaves either the old or the new record, never a torn one.
  */
+import { writeFileSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-const COLLECTIONS = ['actions', 'projects', 'sessions', 'dispatches', 'dispatch-plans', 'outbox'] as const;
+const COLLECTIONS = ['actions', 'projects', 'sessions', 'dispatches', 'dispatch-plans', 'outbox', 'health', 'crashes'] as const;
 export type Collection = (typeof COLLECTIONS)[number];
 
 const RECORD_FILE = /^([A-Za-z0-9-]+)\.json$/;
@@ -19,11 +22,46 @@ export interface LoadedRecords<T> {
   unreadable: { file: string; reason: string }[];
 }
 
+/**
+ * A record could not be written (a full disk, a read-only or vanished data directory): the
+ * service answers 503 with Retry-After, never 500, and /healthz reports the store unhealthy.
+ */
+export class StoreUnavailableError extends Error {
+  /** Seconds after which a retry may find the disk writable again. */
+  readonly retryAfterSeconds = 30;
+  constructor(
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(`the service cannot save data (${reason}); retry later`, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+export interface StoreHealth {
+  writable: boolean;
+  /** Why the last write failed, while the store is not writable. */
+  reason?: string;
+}
+
 export class JsonStore {
   /** Writes to one record are chained so that a later state never loses to an earlier one. */
   private readonly pendingWrites = new Map<string, Promise<void>>();
+  /** Why the last write failed; null once a write has succeeded again. */
+  private failure: string | null = null;
 
   constructor(readonly dataDir: string) {}
+
+  /**
+   * Whether records can be written now. After a failed write a small probe write is tried, so
+   * the store reads healthy again as soon as the disk has room, not only at the next record.
+   */
+  async health(): Promise<StoreHealth> {
+    if (this.failure !== null) {
+      await this.writeAtomically('health', 'probe', { at: new Date().toISOString() }).catch(() => undefined);
+    }
+    return this.failure === null ? { writable: true } : { writable: false, reason: this.failure };
+  }
 
   async init(): Promise<void> {
     for (const collection of COLLECTIONS) {
@@ -61,6 +99,26 @@ export class JsonStore {
     return result;
   }
 
+  /**
+   * Writes a record at once, synchronously and without the rename: for the moment a process
+   * exits, when nothing asynchronous runs any more. Best effort; false when it could not.
+   */
+  writeNow(collection: Collection, id: string, record: unknown): boolean {
+    assertSafeId(id);
+    try {
+      writeFileSync(this.pathOf(collection, id), JSON.stringify(record), { mode: 0o600 });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The ids of a collection's records. */
+  async ids(collection: Collection): Promise<string[]> {
+    const files = await readdir(join(this.dataDir, collection));
+    return files.flatMap((file) => RECORD_FILE.exec(file)?.[1] ?? []).sort();
+  }
+
   /** Deletes a record (after any write to it still under way); a record already gone is fine. */
   remove(collection: Collection, id: string): Promise<void> {
     assertSafeId(id);
@@ -94,9 +152,20 @@ export class JsonStore {
   }
 
   private async writeAtomically(collection: Collection, id: string, record: unknown): Promise<void> {
+    const text = JSON.stringify(record);
+    try {
+      await this.replaceFile(collection, id, text);
+      this.failure = null;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      this.failure = `${join(this.dataDir, collection)}: ${code ?? (error as Error).message}`;
+      throw new StoreUnavailableError(this.failure, { cause: error });
+    }
+  }
+
+  private async replaceFile(collection: Collection, id: string, text: string): Promise<void> {
     const target = this.pathOf(collection, id);
     const temporary = `${target}.tmp-${randomBytes(6).toString('hex')}`;
-    const text = JSON.stringify(record);
     try {
       const handle = await open(temporary, 'w', 0o600);
       try {

@@ -151,6 +151,16 @@ describe('everyday mistakes', () => {
     expect(() => load(request)).toThrow(/misspelling of "ordersData"/);
   });
 
+  it('loading leaves the caller\u2019s document as it was: carried fields are copied, never frozen', () => {
+    const notes = { gate: { code: '1234' }, floors: [1, 2] };
+    const document = project({ stops: [stop('A', { custom_notes: notes })] });
+    const before = structuredClone(document);
+    const loaded = load(document);
+    expect(document).toEqual(before);
+    expect(Object.isFrozen(notes) || Object.isFrozen(notes.gate) || Object.isFrozen(notes.floors)).toBe(false);
+    expect(loaded.problem.stops[0]!.passthrough.custom_notes).toEqual(notes);
+  });
+
   it('names are kept exactly as given, spaces (and non-breaking spaces) included', () => {
     const loaded = load(project({ stops: [stop(' Café\u00a0du Parc ')] }));
     expect(loaded.problem.stops[0]!.name).toBe(' Café\u00a0du Parc ');

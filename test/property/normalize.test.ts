@@ -28,6 +28,11 @@ function interval(start: string, end: string): { start: number; end: number } {
   return { start: a, end: b < a ? b + DAY : b };
 }
 
+/** Night work: an interval ending at or before the day's start (the earliest shift, or a break's own driver's) is on the next day. */
+function onWorkingDay(span: { start: number; end: number }, dayStart: number): { start: number; end: number } {
+  return dayStart > 0 && span.end <= dayStart ? { start: span.start + DAY, end: span.end + DAY } : span;
+}
+
 function minutes(value: number): number {
   return Math.round(value * 60);
 }
@@ -82,7 +87,9 @@ function checkProjectNormalization(doc: Doc, problem: Problem): void {
     expect(v.maxOvertime, `${where} max_driver_overtime`).toBe(minutes(settings.max_driver_overtime ?? 0));
     const speed = d.speed === undefined ? 1 : typeof d.speed === 'number' ? d.speed : SPEED_WORDS[d.speed];
     expect(v.speed, `${where}.speed ${String(d.speed)}`).toBe(speed);
-    const breaks = (d.breaks ?? (d.break ? [d.break] : [])).map((b: Doc) => interval(b.start, b.end));
+    const breaks = (d.breaks ?? (d.break ? [d.break] : []))
+      .map((b: Doc) => onWorkingDay(interval(b.start, b.end), start ?? 0))
+      .sort((a: { start: number }, b: { start: number }) => a.start - b.start);
     expect(v.breaks, `${where} breaks`).toEqual(breaks);
     if (anyCapacity) {
       const capacity = loadOf(d.capacity);
@@ -92,15 +99,17 @@ function checkProjectNormalization(doc: Doc, problem: Problem): void {
     }
   });
 
+  const dayStart = Math.min(Infinity, ...doc.drivers.map((d: Doc) => (d.shift_start === undefined ? 0 : clock(d.shift_start))));
+  const planDayStart = Number.isFinite(dayStart) ? dayStart : 0;
   doc.stops.forEach((s: Doc, j: number) => {
     const stop = problem.stops[j]!;
     const where = `stops[${j}]`;
     expect(stop.name, where).toBe(s.name);
     expectPoint(problem, stop.location, s.location.coords.lat, s.location.coords.lng, `${where}.location`);
     const window =
-      s.start !== undefined && s.end !== undefined
-        ? interval(s.start, s.end)
-        : { start: s.start === undefined ? 0 : clock(s.start), end: s.end === undefined ? Infinity : clock(s.end) };
+      s.end === undefined
+        ? { start: s.start === undefined ? 0 : clock(s.start), end: Infinity }
+        : onWorkingDay(interval(s.start ?? '00:00', s.end), planDayStart);
     expect(stop.windows, `${where} window`).toEqual([window]);
     const duration = s.duration ?? settings.default_duration;
     expect(stop.duration, `${where}.duration`).toBe(duration === undefined ? 0 : minutes(duration));
@@ -163,12 +172,15 @@ function checkOneOffNormalization(doc: Doc, problem: Problem): void {
     if (anyCapacity) expect(dimensionValue(problem, v.capacity, ''), `${where}.capacity`).toBe(c.capacity ?? Infinity);
   });
 
+  const dayStart = Math.min(...doc.routesData.map((r: Doc) => clock(r.constraints.startTime)));
   doc.ordersData.forEach((o: Doc, j: number) => {
     const stop = problem.stops[j]!;
     const where = `ordersData[${j}]`;
     expect(stop.name, where).toBe(o.name);
     expectPoint(problem, stop.location, o.locations[0].latitude, o.locations[0].longitude, `${where} location`);
-    const windows = o.timeWindows ? o.timeWindows.map((w: Doc) => interval(w.startTime, w.endTime)) : [{ start: 0, end: Infinity }];
+    const windows = o.timeWindows
+      ? o.timeWindows.map((w: Doc) => onWorkingDay(interval(w.startTime, w.endTime), dayStart))
+      : [{ start: 0, end: Infinity }];
     expect(stop.windows, `${where}.timeWindows`).toEqual(windows);
     const duration = o.duration ?? options.defaultOrderDuration;
     expect(stop.duration, `${where}.duration`).toBe(duration === undefined ? 0 : minutes(duration));

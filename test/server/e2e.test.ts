@@ -230,22 +230,28 @@ describe('routeplan serve + submit/poll (built binaries, loopback)', () => {
     expect((await readdir(join(work, 'many', 'actions'))).length).toBe(CONCURRENT_SUBMISSIONS);
   });
 
-  it('kill -9 during a solve, then restart: the action is still there and completes', async () => {
+  it('kill -9 during a solve, three times, then restart: the action is still there and completes (kills are not held against it)', async () => {
     const args = ['--concurrency', '1', '--time-limit', '3'];
-    const first = await serve('crash', args);
     const document = generateOneOff(21, { stops: 150 });
-    const ack = await api(first.url, 'POST', '/schedules', { key: KEY, body: document });
-    expect(ack.status).toBe(202);
-    const deadline = Date.now() + 10_000;
-    while (!/solve_started/.test(first.stderr()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    await first.kill9();
-    const stored = JSON.parse(await readFile(join(work, 'crash', 'actions', `${ack.body.actionUuid}.json`), 'utf8'));
-    expect(stored.record.status).toBe('pending');
+    let actionUuid = '';
+    for (let kill = 1; kill <= 3; kill++) {
+      const server = await serve('crash', args);
+      if (kill === 1) {
+        const ack = await api(server.url, 'POST', '/schedules', { key: KEY, body: document });
+        expect(ack.status).toBe(202);
+        actionUuid = ack.body.actionUuid;
+      }
+      const deadline = Date.now() + 10_000;
+      while (!/solve_started/.test(server.stderr()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      await server.kill9();
+      const stored = JSON.parse(await readFile(join(work, 'crash', 'actions', `${actionUuid}.json`), 'utf8'));
+      expect([stored.record.status, stored.attempts]).toEqual(['pending', kill]);
+    }
 
-    const second = await serve('crash', ['--concurrency', '1', '--time-limit', '0.5']);
-    expect(second.stderr()).toMatch(/"requeued":1/);
-    const action = await settle(second.url, ack.body.actionUuid);
-    expect(action.status).toBe('finished');
+    const last = await serve('crash', ['--concurrency', '1', '--time-limit', '0.5']);
+    expect(last.stderr()).toMatch(/"requeued":1/);
+    const action = await settle(last.url, actionUuid);
+    expect(action.status, JSON.stringify(action.error)).toBe('finished');
     expectValidPlan(document, action.solution as Plan);
   });
 

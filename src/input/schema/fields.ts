@@ -27,7 +27,7 @@ export const SPEED_FACTORS: Readonly<Record<string, number>> = {
 export const PRIORITY_WORDS: Readonly<Record<string, number>> = { low: 1, regular: 5, high: 10 };
 export const DEFAULT_PRIORITY = PRIORITY_WORDS.regular!;
 
-const CLOCK_ALLOWED = 'a clock time HH:mm (e.g. 08:30), H:mm or HH:mm:ss';
+const CLOCK_ALLOWED = 'a clock time HH:mm (e.g. 08:30), H:mm or HH:mm:ss; the next day goes on past 24:00 (25:30)';
 export const clock = z.string(allowed(CLOCK_ALLOWED)).refine((text) => parseClock(text) !== null, allowed(CLOCK_ALLOWED));
 
 const DATE_ALLOWED = 'a real date as YYYY-MM-DD (e.g. 2024-05-14)';
