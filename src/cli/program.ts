@@ -1,16 +1,26 @@
 /** The command-line program: commands, usage-error handling and the top-level error net. */
 import { Command, CommanderError } from 'commander';
 import { ExitCode } from '../errors.js';
-import { registerGeocode } from './commands/geocode.js';
-import { registerPoll } from './commands/poll.js';
-import { registerServe } from './commands/serve.js';
-import { registerSolve } from './commands/solve.js';
-import { registerSubmit } from './commands/submit.js';
-import { registerValidate } from './commands/validate.js';
 import { reportError } from './present.js';
 import { packageVersion } from './version.js';
 
-export function buildProgram(): Command {
+type Register = (program: Command) => void;
+
+/**
+ * Each command's module, loaded only when it runs: the service alone (fastify, the mailer) costs
+ * a quarter of a second to load, which a `solve` of 25 stops should not pay.
+ */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  solve: async () => (await import('./commands/solve.js')).registerSolve,
+  validate: async () => (await import('./commands/validate.js')).registerValidate,
+  submit: async () => (await import('./commands/submit.js')).registerSubmit,
+  poll: async () => (await import('./commands/poll.js')).registerPoll,
+  serve: async () => (await import('./commands/serve.js')).registerServe,
+  geocode: async () => (await import('./commands/geocode.js')).registerGeocode,
+};
+
+/** The program with the command `argv` names, or with all of them (for help, and to name an unknown one). */
+export async function buildProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command();
   program
     .name('routeplan')
@@ -19,12 +29,10 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     // Usage errors must exit 2, not commander's 1; subcommands inherit this when created after it.
     .exitOverride();
-  registerSolve(program);
-  registerValidate(program);
-  registerSubmit(program);
-  registerPoll(program);
-  registerServe(program);
-  registerGeocode(program);
+  const named = argv.slice(2).find((arg) => !arg.startsWith('-'));
+  const versionOnly = named === undefined && argv.some((arg) => arg === '-V' || arg === '--version');
+  const wanted = versionOnly ? [] : named !== undefined && named in COMMANDS ? [named] : Object.keys(COMMANDS);
+  for (const register of await Promise.all(wanted.map((name) => COMMANDS[name]!()))) register(program);
   return program;
 }
 
@@ -42,7 +50,7 @@ function usageErrorJson(error: CommanderError): string {
 }
 
 export async function main(argv: string[] = process.argv): Promise<void> {
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv);
   } catch (error) {

@@ -109,10 +109,24 @@ export interface PlanTravel {
   url?: string;
 }
 
+/** How the solver ran (added in version 1 after its first release): for people and scripts, never compared. */
+export interface PlanSolver {
+  iterations: number;
+  /** When the first complete plan was ready, and when the search last improved it, in seconds since the solve began. */
+  first_plan_s: number;
+  best_found_s: number;
+  elapsed_s: number;
+  /** `no_improvement` (the search had stalled), `time`, `iterations`, `aborted`, or `complete` (nothing to search). */
+  stop_reason: string;
+  threads: number;
+  seed: number;
+}
+
 export interface Plan {
   version: 1;
   summary: PlanSummary;
   routes: PlanRoute[];
   unserved: PlanUnserved[];
   travel?: PlanTravel;
+  solver?: PlanSolver;
 }

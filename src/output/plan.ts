@@ -11,6 +11,7 @@ import type {
   PlanLocation,
   PlanRoute,
   PlanStopVisit,
+  PlanSolver,
   PlanSummary,
   PlanTravel,
   PlanUnserved,
@@ -32,6 +33,22 @@ export function buildPlan(problem: Problem, result: SolveResult): Plan {
     routes,
     unserved: result.unserved.map((entry) => buildUnserved(problem, entry)),
     ...travelOf(problem),
+    solver: solverOf(result),
+  };
+}
+
+/** How the search ran, in seconds rounded to the millisecond. */
+function solverOf(result: SolveResult): PlanSolver {
+  const { stats } = result;
+  const seconds = (ms: number): number => Math.round(ms) / 1000;
+  return {
+    iterations: stats.iterations,
+    first_plan_s: seconds(stats.firstPlanMs),
+    best_found_s: seconds(stats.bestFoundMs),
+    elapsed_s: seconds(stats.elapsedMs),
+    stop_reason: stats.stoppedBy,
+    threads: stats.threads,
+    seed: stats.seed,
   };
 }
 

@@ -25,11 +25,16 @@ export function pickBest(outcomes: SearchOutcome[], minimizeRoutes: boolean): Se
   return best;
 }
 
-/** The winner's plan, with the iterations of every search and the elapsed time of the whole run. */
+/**
+ * The winner's plan, with the iterations of every search, the elapsed time of the whole run, the
+ * earliest first plan of any search, the number of searches and the seed given (search 0's).
+ */
 export function bestResult(outcomes: SearchOutcome[], minimizeRoutes: boolean, elapsedMs: number): SolveResult {
   const best = pickBest(outcomes, minimizeRoutes);
   const iterations = outcomes.reduce((sum, o) => sum + o.result.stats.iterations, 0);
-  return { ...best.result, stats: { ...best.result.stats, iterations, elapsedMs } };
+  const firstPlanMs = Math.min(...outcomes.map((o) => o.result.stats.firstPlanMs));
+  const seed = outcomes[0]!.result.stats.seed;
+  return { ...best.result, stats: { ...best.result.stats, iterations, elapsedMs, firstPlanMs, seed, threads: outcomes.length } };
 }
 
 /** Best of the searches' latest reports (most served, then lowest cost), iterations summed. */

@@ -15,7 +15,17 @@ import { scheduleRoute } from './route/schedule.js';
 import { ProgressReport } from './search/progress.js';
 import { search } from './search/search.js';
 import { Solution } from './solution.js';
-import { CONSTRUCTION_CAP_MS, CONSTRUCTION_SHARE, RESERVE_BASE_MS, RESERVE_PER_STOP_MS, RESERVE_SHARE } from './params.js';
+import {
+  CONSTRUCTION_CAP_MS,
+  CONSTRUCTION_SHARE,
+  COOL_ITERATIONS_PER_STOP,
+  COOL_MIN_ITERATIONS,
+  PLATEAU_ITERATIONS_PER_STOP,
+  PLATEAU_MIN_ITERATIONS,
+  RESERVE_BASE_MS,
+  RESERVE_PER_STOP_MS,
+  RESERVE_SHARE,
+} from './params.js';
 import type { RouteSchedule, SolveOptions, SolveResult } from './types.js';
 import { explainUnserved } from './unserved.js';
 
@@ -42,6 +52,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
   const sol = new Solution(inst, costs);
   constructRegret(sol, inserter, evaluator, { deadline: started + Math.min(limit * CONSTRUCTION_SHARE, CONSTRUCTION_CAP_MS) });
   fillUnserved(sol, inserter, evaluator);
+  const firstPlanMs = performance.now() - started;
   // The first complete plan is worth showing at once: the search setup takes a while on large problems.
   new ProgressReport(inst, costs, started, options.onProgress).report(sol, 0);
 
@@ -51,6 +62,12 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     seed: options.seed ?? 0,
     maxIterations: options.maxIterations,
     maxNoImprove: options.maxNoImprove,
+    ...(stopsWhenStalled(options)
+      ? {
+          plateauIterations: Math.max(PLATEAU_MIN_ITERATIONS, PLATEAU_ITERATIONS_PER_STOP * inst.nStops),
+          coolIterations: Math.max(COOL_MIN_ITERATIONS, COOL_ITERATIONS_PER_STOP * inst.nStops),
+        }
+      : {}),
     operatorStats: options.operatorStats,
     signal: options.signal,
     onProgress: options.onProgress,
@@ -63,11 +80,20 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     stats: {
       elapsedMs: performance.now() - started,
       iterations: outcome.iterations,
+      firstPlanMs,
+      bestFoundMs: Math.max(firstPlanMs, outcome.bestFoundAt - started),
+      seed: options.seed ?? 0,
+      threads: 1,
       stoppedBy: outcome.stoppedBy,
       ...(outcome.operators && { operators: outcome.operators }),
     },
   };
   return { result, objective: costs.objective(best) };
+}
+
+/** The stall stop is on by default, and off under an iteration limit (which must reproduce a plan). */
+function stopsWhenStalled(options: SolveOptions): boolean {
+  return options.stopWhenStalled ?? options.maxIterations === undefined;
 }
 
 function buildSchedules(problem: Problem, sol: Solution): RouteSchedule[] {

@@ -57,6 +57,21 @@ export const GRANULAR_NEIGHBOURS = 20;
  */
 export const T_START = 1;
 export const T_END = 0.01;
+/**
+ * By default the search stops once it stalls (stop/plateau.ts): this many iterations in a row
+ * without a better plan at least, more on larger problems, and as long again as the best took to
+ * find. The bakery fixture (25 stops) finds its best within a few hundred iterations; a
+ * thousand more without gain is a safe margin, and ten per stop keeps large problems searching.
+ */
+export const PLATEAU_MIN_ITERATIONS = 1000;
+export const PLATEAU_ITERATIONS_PER_STOP = 10;
+/**
+ * With the stall stop, the temperature cools over this many iterations (more on larger problems)
+ * rather than over the whole time limit, which the search may not use: it then settles at the
+ * low temperature and stalls, in a number of iterations that does not depend on the limit.
+ */
+export const COOL_MIN_ITERATIONS = 2000;
+export const COOL_ITERATIONS_PER_STOP = 100;
 /** Without a time or iteration limit, the temperature cools over this many iterations. */
 export const UNLIMITED_SCHEDULE_ITERATIONS = 100_000;
 /**

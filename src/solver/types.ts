@@ -9,6 +9,12 @@ export interface SolveOptions {
   maxIterations?: number;
   /** Stop after this many iterations without improving the best plan. */
   maxNoImprove?: number;
+  /**
+   * Stop once the search stalls (stop/plateau.ts), well before the time limit when the plan is
+   * done. Default: on, unless `maxIterations` is given (a seed and an iteration count reproduce a
+   * plan; the stall test reads the clock).
+   */
+  stopWhenStalled?: boolean;
   /** Independent searches, each on a worker thread (src/threads/; default 1). solve() itself runs one. */
   threads?: number;
   /** Called now and then with the best plan so far (for the TTY spinner). */
@@ -110,6 +116,13 @@ export interface SolveResult {
   stats: {
     elapsedMs: number;
     iterations: number;
+    /** When the first complete plan (construction and fill) was ready, since the solve began. */
+    firstPlanMs: number;
+    /** When the search last found a better plan, since the solve began. */
+    bestFoundMs: number;
+    /** The seed and the searches run (threads). */
+    seed: number;
+    threads: number;
     /** Why the search stopped. */
     stoppedBy: 'time' | 'iterations' | 'no_improvement' | 'aborted' | 'complete';
     /** Local-search counters per operator, when a local search ran (not part of the plan output). */

@@ -35,6 +35,8 @@ export interface DocumentSolve {
   geocoder?: GeocoderSettings;
   /** Stops whose address found nothing are left unserved (a project's, listed on its record). */
   allowUnresolved?: boolean;
+  /** Search for the whole time limit instead of stopping once the plan stops improving. */
+  fullTime?: boolean;
 }
 
 export interface PlanTask {

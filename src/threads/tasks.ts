@@ -39,7 +39,12 @@ export async function planOfDocument(job: DocumentSolve, onProgress?: ProgressSi
     ...(job.allowUnresolved ? { allowUnresolved: true } : {}),
   };
   const { problem } = await resolveProblemDocument(job.document, loadOptions);
-  const result = await solve(problem, { timeLimitMs: job.timeLimitMs, seed: job.seed, ...(onProgress ? { onProgress } : {}) });
+  const result = await solve(problem, {
+    timeLimitMs: job.timeLimitMs,
+    seed: job.seed,
+    ...(job.fullTime ? { stopWhenStalled: false } : {}),
+    ...(onProgress ? { onProgress } : {}),
+  });
   return buildPlan(problem, result);
 }
 

@@ -51,6 +51,8 @@ export async function benchInstance(
       seed: options.seed,
       threads: options.threads,
       operatorStats: options.operatorStats,
+      // Quality is compared at equal time: the search uses the whole limit.
+      stopWhenStalled: false,
       ...(options.maxIterations === null ? {} : { maxIterations: options.maxIterations }),
     });
   } catch (error) {

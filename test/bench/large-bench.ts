@@ -104,6 +104,7 @@ export async function runLargeBench(args: BenchArgs): Promise<LargeBenchResult> 
     seed: args.seed,
     threads: args.threads,
     onProgress,
+    stopWhenStalled: false,
     ...(args.iterations === null ? {} : { maxIterations: args.iterations }),
   });
   const solveSec = (performance.now() - solveStarted) / 1000;

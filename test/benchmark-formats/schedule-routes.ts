@@ -16,7 +16,7 @@ export function scheduleRoutes(problem: Problem, routes: number[][]): SolveResul
       ),
     ),
     unserved: [],
-    stats: { elapsedMs: 0, iterations: 0, stoppedBy: 'complete' },
+    stats: { elapsedMs: 0, iterations: 0, firstPlanMs: 0, bestFoundMs: 0, seed: 0, threads: 1, stoppedBy: 'complete' },
   };
 }
 

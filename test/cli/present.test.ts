@@ -256,7 +256,7 @@ describe('solve summary line on the terminal', () => {
   it('says how long the search ran, how many iterations and why it stopped', async () => {
     const { solvedText } = await import('../../src/cli/commands/solve.js');
     const result = sampleResult();
-    result.stats = { elapsedMs: 2345, iterations: 812, stoppedBy: 'time' };
+    result.stats = { elapsedMs: 2345, iterations: 812, firstPlanMs: 0, bestFoundMs: 0, seed: 0, threads: 1, stoppedBy: 'time' };
     expect(solvedText(result)).toBe('Solved in 2.3 s · 812 iterations · time limit reached');
     result.stats.stoppedBy = 'aborted';
     expect(solvedText(result)).toContain('interrupted');

@@ -62,7 +62,11 @@ describe('routeplan solve with a stand-in solver', () => {
   });
 
   it('passes --time-limit (seconds → ms), --seed, --max-iterations and --threads to the solver', async () => {
-    solveMock.mockResolvedValueOnce({ routes: [], unserved: [], stats: { elapsedMs: 1, iterations: 0, stoppedBy: 'complete' } });
+    solveMock.mockResolvedValueOnce({
+      routes: [],
+      unserved: [],
+      stats: { elapsedMs: 1, iterations: 0, firstPlanMs: 0, bestFoundMs: 0, seed: 0, threads: 1, stoppedBy: 'complete' },
+    });
     await main([
       'node',
       'routeplan',
@@ -84,7 +88,11 @@ describe('routeplan solve with a stand-in solver', () => {
   });
 
   it('defaults: time limit 5 s, seed 0', async () => {
-    solveMock.mockResolvedValueOnce({ routes: [], unserved: [], stats: { elapsedMs: 1, iterations: 0, stoppedBy: 'complete' } });
+    solveMock.mockResolvedValueOnce({
+      routes: [],
+      unserved: [],
+      stats: { elapsedMs: 1, iterations: 0, firstPlanMs: 0, bestFoundMs: 0, seed: 0, threads: 1, stoppedBy: 'complete' },
+    });
     await main(['node', 'routeplan', 'solve', BAKERY, '--json']);
     const options = solveMock.mock.calls[0]![1] as { timeLimitMs: number; seed: number };
     expect(options.timeLimitMs).toBe(5000);

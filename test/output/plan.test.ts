@@ -9,8 +9,17 @@ describe('buildPlan (JSON plan contract version 1)', () => {
   it('plan version is 1 and keys come in the contract order', () => {
     const plan = buildPlan(sampleProblem(), sampleResult());
     expect(plan.version).toBe(1);
-    // `travel` was added to version 1 after its first release: additive, last.
-    expect(Object.keys(plan)).toEqual(['version', 'summary', 'routes', 'unserved', 'travel']);
+    // `travel` and `solver` were added to version 1 after its first release: additive, last.
+    expect(Object.keys(plan)).toEqual(['version', 'summary', 'routes', 'unserved', 'travel', 'solver']);
+    expect(Object.keys(plan.solver!)).toEqual([
+      'iterations',
+      'first_plan_s',
+      'best_found_s',
+      'elapsed_s',
+      'stop_reason',
+      'threads',
+      'seed',
+    ]);
     expect(plan.travel).toEqual({ source: 'haversine' });
     expect(Object.keys(plan.summary)).toEqual([
       'routes_used',
@@ -210,7 +219,11 @@ describe('buildPlan (JSON plan contract version 1)', () => {
   });
 
   it('an empty result gives an empty, valid plan', () => {
-    const plan = buildPlan(sampleProblem(), { routes: [], unserved: [], stats: { elapsedMs: 0, iterations: 0, stoppedBy: 'complete' } });
+    const plan = buildPlan(sampleProblem(), {
+      routes: [],
+      unserved: [],
+      stats: { elapsedMs: 0, iterations: 0, firstPlanMs: 0, bestFoundMs: 0, seed: 0, threads: 1, stoppedBy: 'complete' },
+    });
     expect(plan.summary.routes_used).toBe(0);
     expect(plan.summary.distance_m).toBe(0);
     expect(plan.routes).toEqual([]);

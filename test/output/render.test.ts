@@ -59,7 +59,11 @@ describe('renderPlanTables', () => {
   });
 
   it('a plan with no routes still renders its summary', () => {
-    const empty = buildPlan(sampleProblem(), { routes: [], unserved: [], stats: { elapsedMs: 0, iterations: 0, stoppedBy: 'complete' } });
+    const empty = buildPlan(sampleProblem(), {
+      routes: [],
+      unserved: [],
+      stats: { elapsedMs: 0, iterations: 0, firstPlanMs: 0, bestFoundMs: 0, seed: 0, threads: 1, stoppedBy: 'complete' },
+    });
     const out = renderPlanTables(empty, { color: false });
     expect(out).toContain('0 routes');
     expect(out).not.toContain('Unserved');
@@ -161,7 +165,11 @@ describe('renderPlanHtml', () => {
   });
 
   it('an empty plan still renders a page', () => {
-    const empty = buildPlan(sampleProblem(), { routes: [], unserved: [], stats: { elapsedMs: 0, iterations: 0, stoppedBy: 'complete' } });
+    const empty = buildPlan(sampleProblem(), {
+      routes: [],
+      unserved: [],
+      stats: { elapsedMs: 0, iterations: 0, firstPlanMs: 0, bestFoundMs: 0, seed: 0, threads: 1, stoppedBy: 'complete' },
+    });
     expect(renderPlanHtml(empty)).toContain('No routes to draw');
   });
 

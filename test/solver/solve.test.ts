@@ -181,7 +181,7 @@ describe('stopping and reproducibility', () => {
   it('time limit kept', async () => {
     const problem = randomProblem(12, { stops: 200, vehicles: 12 });
     const limit = 1500;
-    const result = await solve(problem, { timeLimitMs: limit, seed: 0 });
+    const result = await solve(problem, { timeLimitMs: limit, seed: 0, stopWhenStalled: false });
     expect(result.stats.stoppedBy).toBe('time');
     expect(result.stats.elapsedMs).toBeLessThanOrEqual(limit * 1.05);
     expect(checkInvariants(problem, result)).toEqual([]);
@@ -214,6 +214,27 @@ describe('stopping and reproducibility', () => {
     const problem = randomProblem(14, { stops: 60, vehicles: 5 });
     const result = await solve(problem, { timeLimitMs: 60_000, seed: 0, maxIterations: 50 });
     expect(result.stats.operators).toBeUndefined();
+  });
+
+  it('by default the search stops once the plan stops improving, long before a generous time limit', async () => {
+    const problem = buildProblem({ vehicles: [{ start: DEPOT }], stops: [{ at: east(2) }, { at: west(3) }, { at: east(4) }] });
+    const result = await solve(problem, { timeLimitMs: 600_000, seed: 0 });
+    expect(result.stats.stoppedBy).toBe('no_improvement');
+    expect(result.stats.bestFoundMs).toBeLessThanOrEqual(result.stats.elapsedMs);
+    expect(result.stats.firstPlanMs).toBeLessThanOrEqual(result.stats.bestFoundMs);
+    expect(checkInvariants(problem, result)).toEqual([]);
+  });
+
+  it('under an iteration limit the stall stop is off, so a seed and a count reproduce the plan', async () => {
+    const problem = buildProblem({ vehicles: [{ start: DEPOT }], stops: [{ at: east(2) }, { at: west(3) }] });
+    const result = await solve(problem, { timeLimitMs: 600_000, seed: 0, maxIterations: 3_000 });
+    expect([result.stats.stoppedBy, result.stats.iterations]).toEqual(['iterations', 3_000]);
+  });
+
+  it('stopWhenStalled: false searches for the whole time limit', async () => {
+    const problem = buildProblem({ vehicles: [{ start: DEPOT }], stops: [{ at: east(2) }, { at: west(3) }] });
+    const result = await solve(problem, { timeLimitMs: 300, seed: 0, stopWhenStalled: false });
+    expect(result.stats.stoppedBy).toBe('time');
   });
 
   it('maxNoImprove stops the search', async () => {

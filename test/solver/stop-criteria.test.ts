@@ -1,6 +1,6 @@
 /** The search's stopping criteria: each answers its own reason, and AnyOf the first that holds. */
 import { describe, expect, it } from 'vitest';
-import { Aborted, AnyOf, Deadline, MaxIterations, NoImprovement, stopCriterionOf } from '../../src/solver/stop/index.js';
+import { Aborted, AnyOf, Deadline, MaxIterations, NoImprovement, Plateau, stopCriterionOf } from '../../src/solver/stop/index.js';
 
 describe('stop criteria', () => {
   it('each answers its reason once its limit is reached, else null', () => {
@@ -35,5 +35,25 @@ describe('stop criteria', () => {
     expect(all.check(9, 4, 200)).toBe('aborted');
     expect(stopCriterionOf({ deadline: 100 }).check(1e9, 1e9, 99)).toBeNull();
     expect(stopCriterionOf({ deadline: 100 }).check(0, 0, 100)).toBe('time');
+  });
+
+  it('plateau: stops after its iterations without improvement and as long again as the best took to find', () => {
+    const plateau = new Plateau(100, 0);
+    // The best plan improves at t = 400 (sinceImprovement back to 0), then nothing more.
+    expect(plateau.check(10, 0, 400)).toBeNull();
+    expect(plateau.check(110, 100, 700)).toBeNull(); // 100 iterations, but only 300 ms of the 400 it took
+    expect(plateau.check(150, 140, 800)).toBe('no_improvement');
+    // Found at once (by the construction): the iterations alone decide.
+    const quick = new Plateau(100, 0);
+    expect(quick.check(99, 99, 5)).toBeNull();
+    expect(quick.check(100, 100, 6)).toBe('no_improvement');
+  });
+
+  it('plateau from limits: only when asked for, after the iteration and no-improvement limits', () => {
+    expect(stopCriterionOf({ deadline: Infinity, started: 0 }).check(1e6, 1e6, 1)).toBeNull();
+    expect(stopCriterionOf({ deadline: Infinity, started: 0, plateauIterations: 10 }).check(20, 20, 1)).toBe('no_improvement');
+    expect(stopCriterionOf({ deadline: Infinity, started: 0, plateauIterations: 10, maxIterations: 20 }).check(20, 20, 1)).toBe(
+      'iterations',
+    );
   });
 });

@@ -18,7 +18,7 @@ describe.skipIf(pool === null)('plan task progress', () => {
   it('reaches the caller while the solve runs, at most one report every PLAN_PROGRESS_EVERY_MS', async () => {
     const timeLimitMs = 1500;
     const reports: SolveProgress[] = [];
-    const job = { kind: 'oneoff' as const, document: generateOneOff(3, { stops: 40 }), timeLimitMs, seed: 0 };
+    const job = { kind: 'oneoff' as const, document: generateOneOff(3, { stops: 40 }), timeLimitMs, seed: 0, fullTime: true };
     await pool!.run({ kind: 'plan', job }, 30_000, never, (progress) => reports.push(progress));
     expect(reports.length).toBeGreaterThanOrEqual(2);
     // The solver itself reports 20 times a second.

@@ -15,7 +15,11 @@ const solve = (problem: Problem, options: SolveOptions) => solveInThreads(proble
 const sequences = (r: SolveResult) =>
   r.routes.map((route) => [route.vehicle, ...route.visits.map((x) => (x.kind === 'stop' ? x.stop : -1))]);
 const objective = (priority: number, cost: number) => ({ priority, violations: 0, routes: 1, cost });
-const dummy = (tag: number): SolveResult => ({ routes: [], unserved: [], stats: { elapsedMs: tag, iterations: 0, stoppedBy: 'complete' } });
+const dummy = (tag: number): SolveResult => ({
+  routes: [],
+  unserved: [],
+  stats: { elapsedMs: tag, iterations: 0, firstPlanMs: 0, bestFoundMs: 0, seed: 0, threads: 1, stoppedBy: 'complete' },
+});
 
 describe('threads', () => {
   it('search 0 keeps the given seed; the others get distinct derived seeds', () => {

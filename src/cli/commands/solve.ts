@@ -24,6 +24,7 @@ interface SolveFlags extends TravelFlags {
   timeLimit?: string;
   seed?: string;
   maxIterations?: string;
+  fullTime?: boolean;
   threads?: string;
   json?: boolean;
   output?: string;
@@ -43,6 +44,7 @@ export function registerSolve(program: Command): void {
     .option('--time-limit <seconds>', `wall-clock limit of the search (default ${DEFAULT_TIME_LIMIT_SECONDS})`)
     .option('--seed <n>', `random seed; same input, seed and limits give the same plan (default ${DEFAULT_SEED})`)
     .option('--max-iterations <n>', 'stop after this many search iterations (reproducible stop)')
+    .option('--full-time', 'search for the whole --time-limit, even once the plan has stopped improving')
     .option('--threads <n>', 'worker threads (default 1)')
     .option('--json', 'print the plan as JSON (contract version 1) instead of tables')
     .option('-o, --output <file>', 'also write the plan to a file: .json, .geojson or .html')
@@ -105,7 +107,12 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
     interrupt.onSolving(() => spinner.note('stopping…'));
     let result: SolveResult;
     try {
-      result = await solveInThreads(loaded.problem, solveOptions(config, maxIterations, interrupt.signal, spinner), { moveMatrices: true });
+      const options = {
+        ...solveOptions(config, maxIterations, interrupt.signal, spinner),
+        ...(flags.fullTime ? { stopWhenStalled: false } : {}),
+      };
+      const inline = (options.threads ?? 1) === 1 && loaded.problem.stops.length <= INLINE_MAX_STOPS;
+      result = await solveInThreads(loaded.problem, options, inline ? { inline: true } : { moveMatrices: true });
     } catch (error) {
       spinner.stop();
       throw error;
@@ -124,10 +131,17 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
   }
 }
 
+/**
+ * Up to this many stops one search runs on the main thread: a worker costs a quarter of a second
+ * to start (a small plan's whole search), and the search yields to the spinner and Ctrl-C every
+ * 50 ms; the construction of a larger problem would hold the main thread for too long.
+ */
+const INLINE_MAX_STOPS = 1_000;
+
 const STOP_REASONS: Record<SolveResult['stats']['stoppedBy'], string> = {
   time: 'time limit reached',
   iterations: 'iteration limit reached',
-  no_improvement: 'no further improvement',
+  no_improvement: 'the plan stopped improving',
   aborted: 'interrupted',
   complete: 'search complete',
 };

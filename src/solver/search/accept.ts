@@ -11,6 +11,11 @@ export interface ScheduleLimits {
   started: number;
   deadline: number;
   maxIterations?: number | undefined;
+  /**
+   * With the stall stop, the temperature cools over this many iterations (or the time limit, if
+   * that comes first): the search is done cooling about when it stalls, whatever the limit.
+   */
+  coolIterations?: number | undefined;
 }
 
 export class Acceptance {
@@ -31,12 +36,15 @@ export class Acceptance {
   cool(iterations: number, now: number): void {
     const { limits, timeBudget } = this;
     // With an iteration limit the schedule depends on iterations only, so a seed reproduces.
+    const byTime = Number.isFinite(timeBudget) ? Math.min(1, (now - limits.started) / timeBudget) : 0;
     const progress =
       limits.maxIterations !== undefined
         ? iterations / limits.maxIterations
-        : Number.isFinite(timeBudget)
-          ? Math.min(1, (now - limits.started) / timeBudget)
-          : Math.min(1, iterations / UNLIMITED_SCHEDULE_ITERATIONS);
+        : limits.coolIterations !== undefined
+          ? Math.max(Math.min(1, iterations / limits.coolIterations), byTime)
+          : Number.isFinite(timeBudget)
+            ? byTime
+            : Math.min(1, iterations / UNLIMITED_SCHEDULE_ITERATIONS);
     this.temperature = this.arcCost * T_START * Math.pow(T_END / T_START, progress);
   }
 

@@ -29,6 +29,8 @@ export interface SearchLimits {
   seed: number;
   maxIterations?: number | undefined;
   maxNoImprove?: number | undefined;
+  plateauIterations?: number | undefined;
+  coolIterations?: number | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: SolveProgress) => void) | undefined;
   operatorStats?: boolean | undefined;
@@ -37,6 +39,8 @@ export interface SearchLimits {
 export interface SearchOutcome {
   best: Solution;
   iterations: number;
+  /** performance.now() when the best plan was found. */
+  bestFoundAt: number;
   stoppedBy: SolveResult['stats']['stoppedBy'];
   /** The local search's counters, when it ran. */
   operators?: OperatorStats[] | undefined;
@@ -51,12 +55,14 @@ export async function search(
   const inst = initial.inst;
   const costs = initial.costs;
   const rng = new Rng(limits.seed);
-  if (performance.now() >= limits.deadline && limits.maxIterations !== 0) return { best: initial, iterations: 0, stoppedBy: 'time' };
+  const startedSearch = performance.now();
+  if (startedSearch >= limits.deadline && limits.maxIterations !== 0)
+    return { best: initial, iterations: 0, bestFoundAt: startedSearch, stoppedBy: 'time' };
   const eligible = insertableStops(inst, evaluator);
   const progress = new ProgressReport(inst, costs, limits.started, limits.onProgress);
   if (eligible.length === 0 || inst.nVehicles === 0 || limits.maxIterations === 0) {
     progress.report(initial, 0);
-    return { best: initial, iterations: 0, stoppedBy: limits.maxIterations === 0 ? 'iterations' : 'complete' };
+    return { best: initial, iterations: 0, bestFoundAt: startedSearch, stoppedBy: limits.maxIterations === 0 ? 'iterations' : 'complete' };
   }
 
   const localSearch = LocalSearch.create(inst, evaluator, rng, limits.operatorStats === true);
@@ -74,6 +80,7 @@ export async function search(
   const stop = stopCriterionOf(limits);
 
   let iterations = 0;
+  let bestFoundAt = performance.now();
   let lastYield = performance.now();
   for (;;) {
     const now = performance.now();
@@ -87,13 +94,14 @@ export async function search(
     }
     if (stoppedBy !== null) {
       progress.report(plans.best, iterations);
-      return { best: plans.best, iterations, stoppedBy, operators: localSearch?.counters?.snapshot() };
+      return { best: plans.best, iterations, bestFoundAt, stoppedBy, operators: localSearch?.counters?.snapshot() };
     }
     acceptance.cool(iterations, now);
     iterations++;
     recreator.recreate(plans.candidate, ruiner.ruin(plans.candidate, evaluator));
     const candidateObj = polisher.polish(plans.candidate, plans.bestObj);
     plans.settle(candidateObj, acceptance.accepts(candidateObj, plans.currentObj));
+    if (plans.sinceImprovement === 0) bestFoundAt = performance.now();
   }
 }
 
