@@ -5,28 +5,17 @@
  * Solved for real and checked by the independent checker.
  */
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/output/plan.js';
-import { solve } from '../../src/solver/index.js';
 import type { PlanStopVisit } from '../../src/output/plan-types.js';
-import { checkPlan } from '../support/checker.js';
-import { driver, load, oneoff, order, project, route, stop } from '../input/helpers.js';
-
-const quick = { timeLimitMs: 5_000, seed: 1, maxIterations: 50 };
-
-async function planOf(document: unknown) {
-  const { problem } = load(document);
-  const plan = buildPlan(problem, await solve(problem, quick));
-  expect(checkPlan(problem, plan)).toEqual([]);
-  return plan;
-}
+import { checkedPlanOf } from '../support/checked-plan.js';
+import { driver, oneoff, order, project, route, stop } from '../input/helpers.js';
 
 const nightDriver = driver('Nuit', { shift_start: '22:00', shift_end: '06:00' });
-const visitOf = (plan: Awaited<ReturnType<typeof planOf>>, name: string) =>
+const visitOf = (plan: Awaited<ReturnType<typeof checkedPlanOf>>, name: string) =>
   plan.routes.flatMap((r) => r.visits).find((v): v is PlanStopVisit => v.kind === 'stop' && v.stop === name)!;
 
 describe('night work', () => {
   it('in a 22:00–06:00 shift a stop window 02:00–03:00 is the coming night, and the stop is served then', async () => {
-    const plan = await planOf(
+    const plan = await checkedPlanOf(
       project({ drivers: [nightDriver], stops: [stop('Boulangerie', { start: '02:00', end: '03:00', duration: 10 })] }),
     );
     expect(plan.unserved).toEqual([]);
@@ -35,7 +24,7 @@ describe('night work', () => {
 
   it('a break at 02:00 in the same shift is read the same way: it falls in the night, among the stops', async () => {
     const withBreak = driver('Nuit', { shift_start: '22:00', shift_end: '06:00', breaks: [{ start: '02:00', end: '02:30' }] });
-    const plan = await planOf(
+    const plan = await checkedPlanOf(
       project({
         drivers: [withBreak],
         stops: [
@@ -50,16 +39,18 @@ describe('night work', () => {
   });
 
   it('a window on the plan\u2019s own evening stays there: only windows ending at or before the shift start move', async () => {
-    const plan = await planOf(project({ drivers: [nightDriver], stops: [stop('Soir', { start: '21:00', end: '23:00', duration: 10 })] }));
+    const plan = await checkedPlanOf(
+      project({ drivers: [nightDriver], stops: [stop('Soir', { start: '21:00', end: '23:00', duration: 10 })] }),
+    );
     expect(visitOf(plan, 'Soir').start).toMatch(/^22:/);
   });
 
   it('input times past 24:00 are accepted (25:30), in projects and one-offs alike', async () => {
-    const projectPlan = await planOf(
+    const projectPlan = await checkedPlanOf(
       project({ drivers: [nightDriver], stops: [stop('Tard', { start: '25:30', end: '26:00', duration: 5 })] }),
     );
     expect(visitOf(projectPlan, 'Tard').start).toBe('25:30');
-    const oneoffPlan = await planOf(
+    const oneoffPlan = await checkedPlanOf(
       oneoff({
         routesData: [route('Nuit', { startTime: '22:00', endTime: '30:00' })],
         ordersData: [order('Tard', { timeWindows: [{ startTime: '25:30', endTime: '26:00' }], duration: 5 })],

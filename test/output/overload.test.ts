@@ -3,24 +3,13 @@
  * dimension (issue 10: the plan used to say nothing of it). Solved for real, checked independently.
  */
 import { describe, expect, it } from 'vitest';
-import { buildPlan } from '../../src/output/plan.js';
 import { renderPlanTables } from '../../src/output/table.js';
-import { solve } from '../../src/solver/index.js';
-import { checkPlan } from '../support/checker.js';
-import { load, oneoff, order, route } from '../input/helpers.js';
-
-const quick = { timeLimitMs: 5_000, seed: 1, maxIterations: 50 };
-
-async function planOf(document: unknown) {
-  const { problem } = load(document);
-  const plan = buildPlan(problem, await solve(problem, quick));
-  expect(checkPlan(problem, plan)).toEqual([]);
-  return plan;
-}
+import { checkedPlanOf } from '../support/checked-plan.js';
+import { oneoff, order, route } from '../input/helpers.js';
 
 describe('capacity overload in the plan', () => {
   it('with allowCapacityOverload, the route and the summary report the load above capacity', async () => {
-    const plan = await planOf(
+    const plan = await checkedPlanOf(
       oneoff({
         routesData: [route('Van 1', { capacity: 10 })],
         ordersData: ['A', 'B', 'C'].map((name) => order(name, { load: 6 })),
@@ -36,7 +25,7 @@ describe('capacity overload in the plan', () => {
   });
 
   it('per named dimension: only the dimension over capacity has an overload', async () => {
-    const plan = await planOf(
+    const plan = await checkedPlanOf(
       oneoff({
         routesData: [route('Van 1', { capacity: { weight: 100, volume: 2 } })],
         ordersData: ['A', 'B'].map((name) => order(name, { load: { weight: 10, volume: 1.5 } })),
@@ -48,7 +37,7 @@ describe('capacity overload in the plan', () => {
   });
 
   it('within capacity the overload is 0, and the table says nothing of it', async () => {
-    const plan = await planOf(
+    const plan = await checkedPlanOf(
       oneoff({
         routesData: [route('Van 1', { capacity: 10 })],
         ordersData: [order('A', { load: 6 })],
@@ -60,7 +49,7 @@ describe('capacity overload in the plan', () => {
   });
 
   it('without allowCapacityOverload the plan has no overload fields (the contract is unchanged)', async () => {
-    const plan = await planOf(oneoff({ routesData: [route('Van 1', { capacity: 10 })], ordersData: [order('A', { load: 6 })] }));
+    const plan = await checkedPlanOf(oneoff({ routesData: [route('Van 1', { capacity: 10 })], ordersData: [order('A', { load: 6 })] }));
     expect('overload' in plan.routes[0]!).toBe(false);
     expect('overload' in plan.summary).toBe(false);
   });
