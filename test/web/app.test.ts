@@ -307,7 +307,8 @@ describe('the web application in Chromium', () => {
     await page.getByRole('button', { name: 'Optimize' }).click();
     await page.locator('#plan').waitFor({ state: 'visible', timeout: 30_000 });
     await page.locator('.pin').first().hover();
-    await page.locator('.leaflet-tooltip', { hasText: markup }).waitFor();
+    // The pin's tooltip and its route's may both be open, and both name the stop: either shows it as text.
+    await page.locator('.leaflet-tooltip', { hasText: markup }).first().waitFor();
     expect(await page.locator('.itinerary').innerText()).toContain(markup);
     expect(await page.locator('.legend-list').innerText()).toContain('<b id="bold">Driver</b>');
     expect(await page.locator('#injected, #italic, #bold').count()).toBe(0);
