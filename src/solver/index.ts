@@ -56,9 +56,12 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
   // The first complete plan is worth showing at once: the search setup takes a while on large problems.
   new ProgressReport(inst, costs, started, options.onProgress).report(sol, 0);
 
+  const reserve = Math.min(limit * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * inst.nStops);
   const outcome = await search(sol, inserter, evaluator, {
     started,
-    deadline: started + limit - Math.min(limit * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * inst.nStops),
+    deadline: started + limit - reserve,
+    // The final prize pass on the best plan may use half the time kept back for the result.
+    finishBy: started + limit - reserve / 2,
     seed: options.seed ?? 0,
     maxIterations: options.maxIterations,
     maxNoImprove: options.maxNoImprove,

@@ -114,6 +114,13 @@ export const EXACT_MAX_STOPS = 1000;
  * few hundred nanoseconds, more than many moves, and one in 64 keeps that below a percent.
  */
 export const OPERATOR_TIMING_SAMPLE = 64;
+/**
+ * Prize moves (ls/prize.ts) during the search: an unserved stop tries its this many nearest
+ * neighbours as the stop to relocate or replace, and the relocated stop its this many as where
+ * to go. Ten keeps a pass cheap with hundreds of unserved stops; the final pass on the best plan
+ * uses the whole neighbour lists (NEIGHBOURS).
+ */
+export const PRIZE_NEIGHBOURS = 10;
 /** Improvements smaller than this are round-off. */
 export const IMPROVEMENT_EPS = 1e-7;
 /** Time warp below this is round-off, not a broken window. */

@@ -9,6 +9,7 @@
 import { nearestNeighbours, type SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
 import { LocalSearch } from '../ls/local-search.js';
+import { PrizeMoves } from '../ls/prize.js';
 import { NEIGHBOURS, YIELD_EVERY_MS } from '../params.js';
 import { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
@@ -34,6 +35,8 @@ export interface SearchLimits {
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: SolveProgress) => void) | undefined;
   operatorStats?: boolean | undefined;
+  /** When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent. */
+  finishBy?: number | undefined;
 }
 
 export interface SearchOutcome {
@@ -70,9 +73,10 @@ export async function search(
   // limit, so then only candidates that beat the best plan are polished, each within a budget.
   if (localSearch?.fast) localSearch.run(initial, limits.deadline);
   const plans = new Plans(initial, costs);
-  const polisher = new Polisher(localSearch, limits, costs);
   const neighbours = nearestNeighbours(inst, NEIGHBOURS);
   const k = Math.min(NEIGHBOURS, Math.max(0, inst.nStops - 1));
+  const prize = new PrizeMoves(inst, evaluator, inserter, neighbours, k, eligible);
+  const polisher = new Polisher(localSearch, limits, costs, prize);
   const ruiner = new Ruiner(inst, neighbours, k, rng);
   const recreator = new Recreator(inst, inserter, evaluator, neighbours, k, eligible, rng);
   const arcCost = Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
@@ -93,6 +97,7 @@ export async function search(
       stoppedBy = stop.check(iterations, plans.sinceImprovement, now);
     }
     if (stoppedBy !== null) {
+      finalPrizePass(plans.best, prize, localSearch, limits.finishBy ?? limits.deadline);
       progress.report(plans.best, iterations);
       return { best: plans.best, iterations, bestFoundAt, stoppedBy, operators: localSearch?.counters?.snapshot() };
     }
@@ -103,6 +108,16 @@ export async function search(
     plans.settle(candidateObj, acceptance.accepts(candidateObj, plans.currentObj));
     if (plans.sinceImprovement === 0) bestFoundAt = performance.now();
   }
+}
+
+/**
+ * The best plan may still leave priority that one prize move claims (the search polished the
+ * candidates, not the best as it ended up): a thorough pass over the whole neighbour lists, and
+ * the local search again on what it changed.
+ */
+function finalPrizePass(best: Solution, prize: PrizeMoves, localSearch: LocalSearch | null, finishBy: number): void {
+  if (best.servedPriority >= prize.eligiblePriority - 1e-9) return;
+  if (prize.run(best, finishBy, true) > 0) localSearch?.run(best, finishBy);
 }
 
 /** Stops some vehicle could serve alone: the only ones worth offering to the routes. */
