@@ -26,6 +26,9 @@ import type { RouteEvaluator } from '../route/evaluator.js';
 import { nextStamp, type Solution } from '../solution.js';
 import { MoveEvaluator, type RoutePlan } from './move.js';
 
+/** Priorities are whole numbers: sums closer than this are equal. */
+const PRIORITY_EPS = 1e-6;
+
 export interface PrizeStats {
   inserts: number;
   relocations: number;
@@ -78,6 +81,12 @@ export class PrizeMoves {
   private readonly vehicleMark: Uint8Array;
   private readonly emptyOfClass: Int32Array;
   private readonly best = new Best();
+  /** Positions (indexes of the route as it is) u may take in the route being priced: `uAt[0..uCount)`. */
+  private readonly uAt: Int32Array;
+  private uCount = 0;
+  private readonly atMark: Int32Array;
+  private markStamp = 0;
+  private thorough = false;
   private readonly place = new Best();
 
   /** `neighbours`: `k` nearest stops per stop (the search's lists); `eligible`: stops some vehicle could serve alone. */
@@ -97,11 +106,18 @@ export class PrizeMoves {
     for (const s of eligible) total += priority[s]!;
     this.eligiblePriority = total;
     this.lastTested = new Float64Array(inst.nStops).fill(-1);
+    this.uAt = new Int32Array(inst.nStops + 1);
+    this.atMark = new Int32Array(inst.nStops + 1);
     this.vehicleList = new Int32Array(inst.nVehicles);
     this.vehicleMark = new Uint8Array(inst.nVehicles);
     let classes = 0;
     for (let v = 0; v < inst.nVehicles; v++) classes = Math.max(classes, inst.vClass[v]! + 1);
     this.emptyOfClass = new Int32Array(classes);
+  }
+
+  /** Whether `sol` leaves some eligible stop unserved and serves at least `floor` priority. */
+  worthTrying(sol: Solution, floor = -Infinity): boolean {
+    return sol.servedPriority >= floor - PRIORITY_EPS && sol.servedPriority < this.eligiblePriority - PRIORITY_EPS;
   }
 
   /**
@@ -112,6 +128,7 @@ export class PrizeMoves {
   run(sol: Solution, deadline: number, thorough = false): number {
     if (this.order.length === 0 || this.inst.nVehicles === 0) return 0;
     const use = thorough ? this.k : Math.min(this.k, PRIZE_NEIGHBOURS);
+    this.thorough = thorough;
     let applied = 0;
     for (;;) {
       let pass = 0;
@@ -173,11 +190,14 @@ export class PrizeMoves {
       if (!this.loadFits(sol, r, u, w)) continue;
       moves.prepare(sol, r);
       // u into r without w, at its cheapest position; w elsewhere in another route, independently.
+      this.positionsFor(sol, r, w, u, use, this.thorough);
       if (!this.bestWithout(sol, r, w, u)) continue;
       const uAt = place.at;
       const uViol = place.viol;
       const uCost = place.cost;
       place.reset();
+      // Within r, u keeps to the granular positions even when thorough: every pair of places is O(route²).
+      if (this.thorough) this.positionsFor(sol, r, w, u, use, false);
       for (let x = 0; x < use; x++) {
         const y = this.neighbours[w * this.k + x]!;
         if (y < 0) break;
@@ -233,6 +253,7 @@ export class PrizeMoves {
       if (r < 0 || gain <= 0 || inst.compatible[r * inst.nStops + u] !== 1) continue;
       if (gain < best.gain || !this.loadFits(sol, r, u, w)) continue;
       moves.prepare(sol, r);
+      this.positionsFor(sol, r, w, u, use, this.thorough);
       if (!this.bestWithout(sol, r, w, u)) continue;
       if (best.beats(gain, place.viol, place.cost)) {
         best.take(gain, place.viol, place.cost);
@@ -250,6 +271,39 @@ export class PrizeMoves {
   }
 
   /**
+   * The positions u may take in route r once w leaves it (indexes of r as it is, `pw + 1` left
+   * out: it gives the same sequence as `pw`): every one with `every`, else w's slot and the
+   * places next to u's nearest neighbours in r (the granular neighbourhood).
+   */
+  private positionsFor(sol: Solution, r: number, w: number, u: number, use: number, every: boolean): void {
+    const n = sol.len[r]!;
+    const pw = sol.posOf[w]!;
+    let count = 0;
+    if (every) {
+      for (let at = 0; at <= n; at++) if (at !== pw + 1) this.uAt[count++] = at;
+      this.uCount = count;
+      return;
+    }
+    const stamp = ++this.markStamp;
+    const add = (at: number): void => {
+      const p = at === pw + 1 ? pw : at;
+      if (this.atMark[p] !== stamp) {
+        this.atMark[p] = stamp;
+        this.uAt[count++] = p;
+      }
+    };
+    add(pw);
+    for (let j = 0; j < use; j++) {
+      const x = this.neighbours[u * this.k + j]!;
+      if (x < 0) break;
+      if (x === w || sol.routeOf[x] !== r) continue;
+      add(sol.posOf[x]!);
+      add(sol.posOf[x]! + 1);
+    }
+    this.uCount = count;
+  }
+
+  /**
    * Cheapest position (before original index `at`) of u in route r with w taken out; into
    * `place` (at, viol, cost). False when u fits nowhere there.
    */
@@ -258,8 +312,8 @@ export class PrizeMoves {
     const n = sol.len[r]!;
     const pw = sol.posOf[w]!;
     place.reset();
-    for (let at = 0; at <= n; at++) {
-      if (at === pw + 1) continue; // same sequence as at = pw
+    for (let i = 0; i < this.uCount; i++) {
+      const at = this.uAt[i]!;
       buildRoute(moves.plans[0], r, n, pw, at, u, -1, -1);
       moves.priced++;
       const change = moves.delta(sol, 1);
@@ -294,8 +348,8 @@ export class PrizeMoves {
     const n = sol.len[r]!;
     const pw = sol.posOf[w]!;
     if (q === pw || q === pw + 1) return; // w stays where it is
-    for (let at = 0; at <= n; at++) {
-      if (at === pw + 1) continue;
+    for (let i = 0; i < this.uCount; i++) {
+      const at = this.uAt[i]!;
       for (let uFirst = 0; uFirst < (at === q ? 2 : 1); uFirst++) {
         if (uFirst === 1) buildRoute(moves.plans[0], r, n, pw, at, u, q, w);
         else buildRoute(moves.plans[0], r, n, pw, q, w, at, u);

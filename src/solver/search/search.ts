@@ -116,7 +116,7 @@ export async function search(
  * the local search again on what it changed.
  */
 function finalPrizePass(best: Solution, prize: PrizeMoves, localSearch: LocalSearch | null, finishBy: number): void {
-  if (best.servedPriority >= prize.eligiblePriority - 1e-9) return;
+  if (!prize.worthTrying(best)) return;
   if (prize.run(best, finishBy, true) > 0) localSearch?.run(best, finishBy);
 }
 
