@@ -112,12 +112,13 @@ export async function search(
 
 /**
  * The best plan may still leave priority that one prize move claims (the search polished the
- * candidates, not the best as it ended up): a thorough pass over the whole neighbour lists, and
- * the local search again on what it changed.
+ * candidates, not the best as it ended up): thorough passes over the whole neighbour lists, each
+ * followed by the local search on what it changed, until one claims nothing.
  */
 function finalPrizePass(best: Solution, prize: PrizeMoves, localSearch: LocalSearch | null, finishBy: number): void {
   if (!prize.worthTrying(best)) return;
-  if (prize.run(best, finishBy, true) > 0) localSearch?.run(best, finishBy);
+  // The local search may open room for another claim; each round raises the priority served.
+  while (prize.run(best, finishBy, true) > 0) localSearch?.run(best, finishBy);
 }
 
 /** Stops some vehicle could serve alone: the only ones worth offering to the routes. */
