@@ -14,13 +14,14 @@
  *
  * Candidates are granular: w among u's nearest neighbours (served ones), w's new place next to
  * w's nearest neighbours. Moves are priced by the `MoveEvaluator` and applied through the
- * exact evaluator, so the plan stays feasible. In the search (`thorough` false) a stop is only
- * looked at again once a route near it changed; the final pass on the best plan (`thorough`)
- * uses the whole neighbour lists and repeats until nothing applies.
+ * exact evaluator, so the plan stays feasible. The search runs a thorough pass on its best plan
+ * when it ends: the whole neighbour lists, repeated until nothing applies. The granular pass
+ * (`thorough` false: fewer neighbours and stops, a stop looked at again only once a route near
+ * it changed) is for the search's candidates, off by default (PRIZE_IN_SEARCH says why).
  */
 import type { SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
-import { IMPROVEMENT_EPS, PRIZE_NEIGHBOURS } from '../params.js';
+import { IMPROVEMENT_EPS, PRIZE_NEIGHBOURS, PRIZE_STOPS_PER_RUN } from '../params.js';
 import { loadExceeds } from '../route/capacity.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import { nextStamp, type Solution } from '../solution.js';
@@ -122,21 +123,25 @@ export class PrizeMoves {
 
   /**
    * Applies prize moves to `sol` until `deadline`; returns how many. Granular (`thorough` false):
-   * one pass, u's first PRIZE_NEIGHBOURS neighbours, stops whose neighbourhood did not change
-   * skipped. Thorough: all k neighbours, every stop, passes until none applies.
+   * one pass over at most PRIZE_STOPS_PER_RUN stops (highest priority first), u's first
+   * PRIZE_NEIGHBOURS neighbours, stops whose neighbourhood did not change skipped, w relocated
+   * to other routes only. Thorough: all k neighbours, every stop, w also elsewhere in its own
+   * route, passes until none applies.
    */
   run(sol: Solution, deadline: number, thorough = false): number {
     if (this.order.length === 0 || this.inst.nVehicles === 0) return 0;
     const use = thorough ? this.k : Math.min(this.k, PRIZE_NEIGHBOURS);
     this.thorough = thorough;
     let applied = 0;
+    let examined = 0;
     for (;;) {
       let pass = 0;
       for (let i = 0; i < this.order.length; i++) {
         const u = this.order[i]!;
         if (sol.routeOf[u] !== -1) continue;
-        if (!thorough && !this.changedNear(sol, u, use)) continue;
+        if (!thorough && (examined >= PRIZE_STOPS_PER_RUN || !this.changedNear(sol, u, use))) continue;
         if (performance.now() > deadline) return applied + pass;
+        examined++;
         this.lastTested[u] = nextStamp();
         if (this.tryInsert(sol, u, use, thorough) || this.tryRelocateInsert(sol, u, use) || this.trySwap(sol, u, use)) pass++;
       }
@@ -195,25 +200,7 @@ export class PrizeMoves {
       const uAt = place.at;
       const uViol = place.viol;
       const uCost = place.cost;
-      place.reset();
-      // Within r, u keeps to the granular positions even when thorough: every pair of places is O(route²).
-      if (this.thorough) this.positionsFor(sol, r, w, u, use, false);
-      for (let x = 0; x < use; x++) {
-        const y = this.neighbours[w * this.k + x]!;
-        if (y < 0) break;
-        const t = sol.routeOf[y]!;
-        if (t < 0) continue;
-        const py = sol.posOf[y]!;
-        for (let side = 0; side < 2; side++) {
-          const q = py + side;
-          if (t === r) this.priceWithin(sol, r, w, u, q, best);
-          else this.priceInto(sol, t, w, q, place);
-        }
-      }
-      for (let c = 0; c < this.emptyOfClass.length; c++) {
-        const t = this.emptyOfClass[c]!;
-        if (t >= 0 && t !== r) this.priceInto(sol, t, w, 0, place);
-      }
+      this.placeElsewhere(sol, r, w, u, use);
       if (place.w >= 0 && best.beats(0, uViol + place.viol, uCost + place.cost)) {
         best.take(0, uViol + place.viol, uCost + place.cost);
         best.w = w;
@@ -238,6 +225,33 @@ export class PrizeMoves {
     if (!this.commit(sol, count, u, -1)) return false;
     this.stats.relocations++;
     return true;
+  }
+
+  /**
+   * Prices w's new places next to its nearest neighbours: in other routes (or an unused
+   * vehicle) into `place`, alone; in its own route r (thorough only), together with u, into `best`.
+   */
+  private placeElsewhere(sol: Solution, r: number, w: number, u: number, use: number): void {
+    const place = this.place;
+    place.reset();
+    // Within r, u keeps to the granular positions even when thorough: every pair of places is O(route²).
+    if (this.thorough) this.positionsFor(sol, r, w, u, use, false);
+    for (let x = 0; x < use; x++) {
+      const y = this.neighbours[w * this.k + x]!;
+      if (y < 0) break;
+      const t = sol.routeOf[y]!;
+      if (t < 0) continue;
+      const py = sol.posOf[y]!;
+      for (let side = 0; side < 2; side++) {
+        const q = py + side;
+        if (t !== r) this.priceInto(sol, t, w, q, place);
+        else if (this.thorough) this.priceWithin(sol, r, w, u, q, this.best);
+      }
+    }
+    for (let c = 0; c < this.emptyOfClass.length; c++) {
+      const t = this.emptyOfClass[c]!;
+      if (t >= 0 && t !== r) this.priceInto(sol, t, w, 0, place);
+    }
   }
 
   /** A served neighbour w of u of lower priority leaves the plan; u takes the cheapest position in w's route. */

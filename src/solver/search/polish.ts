@@ -1,6 +1,7 @@
 /**
- * Local search on recreated plans: first the prize moves (ls/prize.ts) when the plan leaves
- * stops unserved and serves as much priority as the best plan, then the granular local search. With segment summaries every candidate is polished; with
+ * Local search on recreated plans: first the prize moves (ls/prize.ts), when given (PRIZE_IN_SEARCH),
+ * on plans that leave stops unserved and serve as much priority as the best plan; then the
+ * granular local search. With segment summaries every candidate is polished; with
  * exact pricing (O(route) a move) only those that already beat the best plan, each within a
  * share of the search time — except under an iteration limit, where a clock budget would make the
  * plan depend on the machine's load (decisions.md: a seed and an iteration limit reproduce a plan);
@@ -31,8 +32,8 @@ export class Polisher {
     const deadline = this.limits.deadline;
     // Prize moves raise the priority served, which decides acceptance before any cost: they go
     // first, on candidates still in the running (as much priority as the best plan, which the
-    // current one always matches). Measured: on all candidates they cost up to a third more time
-    // and claim less, as the extra claims pull the search off course about as often as they help.
+    // current one always matches): on all candidates they cost up to a third more time and
+    // claimed less in measurements.
     if (this.prize && this.prize.worthTrying(candidate, bestObj.priority)) this.prize.run(candidate, deadline);
     const candidateObj = this.costs.objective(candidate);
     if (!localSearch || !(localSearch.fast || this.costs.compare(candidateObj, bestObj) < 0)) return candidateObj;

@@ -4,13 +4,14 @@
  * all unserved stops back, polish.ts runs the granular local search (ls/) on the result, and
  * accept.ts decides whether the search moves on to it. The first plan is polished too when
  * moves are priced by summaries. Routes are only ever changed through the exact evaluator, so
- * every state is feasible. The search ends when its stopping criterion (stop/) says so.
+ * every state is feasible. The search ends when its stopping criterion (stop/) says so; then
+ * the prize moves (ls/prize.ts) claim on the best plan what priority single moves can.
  */
 import { nearestNeighbours, type SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
 import { LocalSearch } from '../ls/local-search.js';
 import { PrizeMoves } from '../ls/prize.js';
-import { NEIGHBOURS, YIELD_EVERY_MS } from '../params.js';
+import { NEIGHBOURS, PRIZE_IN_SEARCH, YIELD_EVERY_MS } from '../params.js';
 import { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
@@ -76,7 +77,7 @@ export async function search(
   const neighbours = nearestNeighbours(inst, NEIGHBOURS);
   const k = Math.min(NEIGHBOURS, Math.max(0, inst.nStops - 1));
   const prize = new PrizeMoves(inst, evaluator, inserter, neighbours, k, eligible);
-  const polisher = new Polisher(localSearch, limits, costs, prize);
+  const polisher = new Polisher(localSearch, limits, costs, PRIZE_IN_SEARCH ? prize : null);
   const ruiner = new Ruiner(inst, neighbours, k, rng);
   const recreator = new Recreator(inst, inserter, evaluator, neighbours, k, eligible, rng);
   const arcCost = Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
@@ -111,8 +112,8 @@ export async function search(
 }
 
 /**
- * The best plan may still leave priority that one prize move claims (the search polished the
- * candidates, not the best as it ended up): thorough passes over the whole neighbour lists, each
+ * The best plan may still leave priority that one prize move claims (ls/prize.ts; recreate only
+ * inserts where a stop fits as the routes are): thorough passes over the whole neighbour lists, each
  * followed by the local search on what it changed, until one claims nothing.
  */
 function finalPrizePass(best: Solution, prize: PrizeMoves, localSearch: LocalSearch | null, finishBy: number): void {
