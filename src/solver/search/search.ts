@@ -6,10 +6,11 @@
  * moves are priced by summaries. Routes are only ever changed through the exact evaluator, so
  * every state is feasible. The search ends when its stopping criterion (stop/) says so.
  */
-import { nearestNeighbours, type SolverInstance } from '../instance.js';
+import type { NearStops } from '../construct.js';
+import type { SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
 import { LocalSearch } from '../ls/local-search.js';
-import { NEIGHBOURS, YIELD_EVERY_MS } from '../params.js';
+import { YIELD_EVERY_MS } from '../params.js';
 import { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
@@ -50,6 +51,7 @@ export async function search(
   initial: Solution,
   inserter: Inserter,
   evaluator: RouteEvaluator,
+  near: NearStops,
   limits: SearchLimits,
 ): Promise<SearchOutcome> {
   const inst = initial.inst;
@@ -71,10 +73,8 @@ export async function search(
   if (localSearch?.fast) localSearch.run(initial, limits.deadline);
   const plans = new Plans(initial, costs);
   const polisher = new Polisher(localSearch, limits, costs);
-  const neighbours = nearestNeighbours(inst, NEIGHBOURS);
-  const k = Math.min(NEIGHBOURS, Math.max(0, inst.nStops - 1));
-  const ruiner = new Ruiner(inst, neighbours, k, rng);
-  const recreator = new Recreator(inst, inserter, evaluator, neighbours, k, eligible, rng);
+  const ruiner = new Ruiner(inst, near.neighbours, near.k, rng);
+  const recreator = new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng);
   const arcCost = Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
   const acceptance = new Acceptance(arcCost, limits, costs, rng);
   const stop = stopCriterionOf(limits);
