@@ -163,7 +163,8 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   if (args.vs === null && (args.vroomExploration !== null || args.vroomBin !== null || args.markdown)) {
     throw new UsageError('--vroom-x, --vroom-bin and --markdown need --vs vroom');
   }
-  if (args.vs !== null && args.iterations !== null) throw new UsageError('--iterations does not apply with --vs vroom (compare at equal time)');
+  if (args.vs !== null && args.iterations !== null)
+    throw new UsageError('--iterations does not apply with --vs vroom (compare at equal time)');
   return args;
 }
 

@@ -271,7 +271,8 @@ export function formatVersusMarkdown(rows: VersusSummary[], caption: string): st
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const s of rows) {
-    const incomplete = s.oursComplete < s.instances || s.vroomComplete < s.instances ? ` (complete: ${s.oursComplete}/${s.vroomComplete})` : '';
+    const incomplete =
+      s.oursComplete < s.instances || s.vroomComplete < s.instances ? ` (complete: ${s.oursComplete}/${s.vroomComplete})` : '';
     const family = s.family === 'overall' ? '**overall**' : s.family;
     lines.push(
       `| ${family}${incomplete} | ${s.instances} | ${gap(s.oursGapPct)} | ${gap(s.vroomGapPct)} | ${s.ratio === null ? '–' : s.ratio.toFixed(2)} | ${s.oursTimeSec.toFixed(2)} | ${s.vroomTimeSec.toFixed(2)} |`,

@@ -4,7 +4,9 @@
  * Solves each instance (one at a time; the solver may use its threads), builds the JSON plan,
  * checks it with the independent checker, compares with the best-known value and prints per
  * instance and per family. Results also go to results/<set>-<timestamp>.{json,csv}.
- * Exit 1 if any plan is infeasible or any solve crashes, 2 on a usage error.
+ * With `--vs vroom`, VROOM runs on each instance too, interleaved with ours, and its plan is checked
+ * the same way (test/bench/vroom.ts); a versus table per family also goes to results/…md.
+ * Exit 1 if any plan (ours or VROOM's) is infeasible or any solve crashes, 2 on a usage error.
  */
 import { join } from 'node:path';
 import { parseBenchArgs, USAGE, UsageError, type BenchArgs } from './args.js';
@@ -50,7 +52,12 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
   if (vroom !== null) {
     // VROOM is native code; give our JIT one untimed solve first so the first instance measures the
     // solver, not Node's warm-up (VROOM's fresh process start is in its times, a few ms).
-    await benchInstance(args.set, entries[0]!, { timeLimitMs: 200, seed: args.seed, threads: args.threads, maxIterations: null, operatorStats: false }, bks);
+    await benchInstance(
+      args.set,
+      entries[0]!,
+      { timeLimitMs: 200, seed: args.seed, threads: args.threads, maxIterations: null, operatorStats: false },
+      bks,
+    );
   }
   console.log(formatInstanceHeader(vroom !== null));
   const results: InstanceResult[] = [];

@@ -22,7 +22,8 @@ import { repoRoot } from './benchmark-data.js';
 import { routeDistanceFromMatrix } from './instance-bench.js';
 import { gapPercent, type PeerResult } from './report.js';
 
-export const VROOM_INSTALL_HINT = 'install its run-time libraries: apt-get install -y libglpk40 libssl3 (see ../shared/peers/vroom/README.md)';
+export const VROOM_INSTALL_HINT =
+  'install its run-time libraries: apt-get install -y libglpk40 libssl3 (see ../shared/peers/vroom/README.md)';
 
 /** `--vroom-bin`, else $ROUTEPLAN_VROOM, else ../shared/peers/vroom/vroom beside the repository root. */
 export function defaultVroomBin(): string {
@@ -160,7 +161,8 @@ export async function runVroom(input: VroomInput, options: VroomRunOptions): Pro
       throw new Error(`VROOM exited with ${code} without a JSON answer: ${(stderr || stdout).trim().slice(0, 300)}`);
     }
     const answer = output as { code?: number; error?: string };
-    if (code !== 0 || answer.code !== 0) throw new Error(`VROOM failed (exit ${code}, code ${answer.code}): ${answer.error ?? stderr.trim()}`);
+    if (code !== 0 || answer.code !== 0)
+      throw new Error(`VROOM failed (exit ${code}, code ${answer.code}): ${answer.error ?? stderr.trim()}`);
     return { output, wallSec };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -278,7 +280,8 @@ export function assessVroom(problem: Problem, solution: VroomSolution): VroomAss
     if (usedVehicles.has(route.vehicle)) problems.push(`VROOM uses vehicle ${route.vehicle + 1} for two routes`);
     usedVehicles.add(route.vehicle);
     const known = route.customers.filter((c) => Number.isInteger(c) && c >= 1 && c <= customers);
-    for (const c of route.customers) if (!known.includes(c)) problems.push(`VROOM route of vehicle ${route.vehicle + 1} visits unknown job ${c}`);
+    for (const c of route.customers)
+      if (!known.includes(c)) problems.push(`VROOM route of vehicle ${route.vehicle + 1} visits unknown job ${c}`);
     if (known.length === 0) continue;
     routes.push(known);
     vehicles.push(route.vehicle);
