@@ -1,9 +1,10 @@
 /**
  * The built-in solver. Pure TypeScript, no I/O: reads a `Problem`, returns routes and unserved stops.
  *
- * Pipeline: priority-aware regret construction → fill (insert anything that still fits) →
- * ruin-and-recreate search with local search → fill again → exact schedules and unserved
- * reasons. Several searches at once (`threads`) are src/threads/'s to run; best-of.ts picks the winner.
+ * Pipeline: a greedy first plan, the floor of every answer, then the priority-aware regret
+ * construction within its share of the limit, kept when it beats the floor (construct.ts) →
+ * ruin-and-recreate search with local search → fill (insert anything that still fits) → exact
+ * schedules and unserved reasons. Several searches at once (`threads`) are src/threads/'s to run; best-of.ts picks the winner.
  */
 import type { Problem } from '../model/problem.js';
 import { constructFirstPlan, fillUnserved } from './construct.js';
