@@ -1,38 +1,97 @@
 /**
- * Construction by regret-2 insertion, priority first: at each step the unrouted stop with the
- * highest priority is inserted, among equals the one with the largest regret (what is lost
- * if its best route is taken by others), then the cheapest. Insertion values per (stop,
- * vehicle) are cached and recomputed only for the route that changed.
+ * The first plan. A cheap greedy plan comes first and is the floor of every answer: whatever the
+ * time limit, the solver never returns less than it (the anytime guarantee). Then, while the
+ * construction's share of the limit lasts, regret-2 insertion, priority first: at each step the
+ * unrouted stop with the highest priority is inserted, among equals the one with the largest
+ * regret (what is lost if its best route is taken by others), then the cheapest; insertion
+ * values per (stop, vehicle) are cached and recomputed only for the route that changed. A regret
+ * construction cut by the deadline is finished greedily, and kept only when it beats the floor.
  */
+import type { CostEvaluator } from './cost.js';
 import type { SolverInstance } from './instance.js';
 import type { Inserter } from './insertion.js';
-import { BIG_REGRET, REGRET_CACHE_MAX_PAIRS } from './params.js';
+import { BIG_REGRET, GRANULAR_FLEET, GRANULAR_NEIGHBOURS, REGRET_CACHE_MAX_PAIRS } from './params.js';
 import type { RouteEvaluator } from './route/evaluator.js';
-import type { Solution } from './solution.js';
+import { Solution } from './solution.js';
 
 export interface ConstructionLimits {
   /** performance.now() value after which the rest is inserted greedily in priority order. */
   deadline: number;
 }
 
-export function constructRegret(sol: Solution, inserter: Inserter, evaluator: RouteEvaluator, limits: ConstructionLimits): void {
-  const inst = sol.inst;
+/** Each stop's nearest stops, `k` per stop (instance.ts's nearestNeighbours). */
+export interface NearStops {
+  neighbours: Int32Array;
+  k: number;
+}
+
+export interface FirstPlan {
+  plan: Solution;
+  /** The greedy floor was ready this many milliseconds after `started` (worth showing at once). */
+  floorMs: number;
+  /** Which construction the plan came from. */
+  from: 'greedy' | 'regret';
+}
+
+/**
+ * The greedy floor, then the regret construction until `limits.deadline`; answers the better
+ * of the two by the objective. `onFloor` sees the floor as soon as it exists.
+ */
+export function constructFirstPlan(
+  inst: SolverInstance,
+  costs: CostEvaluator,
+  inserter: Inserter,
+  evaluator: RouteEvaluator,
+  near: NearStops,
+  limits: ConstructionLimits,
+  onFloor?: (floor: Solution) => void,
+): FirstPlan {
+  const started = performance.now();
+  const floor = new Solution(inst, costs);
+  insertGreedily(floor, inserter, evaluator, routableStops(floor), near);
+  fillUnserved(floor, inserter, evaluator);
+  const floorMs = performance.now() - started;
+  onFloor?.(floor);
+  if (performance.now() >= limits.deadline) {
+    return { plan: floor, floorMs, from: 'greedy' };
+  }
+  const regret = new Solution(inst, costs);
+  constructRegret(regret, inserter, evaluator, limits, near);
+  fillUnserved(regret, inserter, evaluator);
+  const better = costs.compare(costs.objective(regret), costs.objective(floor)) < 0;
+  return better ? { plan: regret, floorMs, from: 'regret' } : { plan: floor, floorMs, from: 'greedy' };
+}
+
+/** Stops not yet in a route that have a location. */
+function routableStops(sol: Solution): number[] {
   const pending: number[] = [];
-  for (let s = 0; s < inst.nStops; s++) if (sol.routeOf[s] === -1 && inst.stopLoc[s]! >= 0) pending.push(s);
+  for (let s = 0; s < sol.inst.nStops; s++) if (sol.routeOf[s] === -1 && sol.inst.stopLoc[s]! >= 0) pending.push(s);
+  return pending;
+}
+
+export function constructRegret(
+  sol: Solution,
+  inserter: Inserter,
+  evaluator: RouteEvaluator,
+  limits: ConstructionLimits,
+  near?: NearStops,
+): void {
+  const inst = sol.inst;
+  const pending = routableStops(sol);
   if (pending.length === 0 || inst.nVehicles === 0) return;
   // The per-(stop, vehicle) cache costs 20 bytes a pair; beyond the cap, insert greedily.
   if (pending.length * inst.nVehicles > REGRET_CACHE_MAX_PAIRS) {
-    insertGreedily(sol, inserter, evaluator, pending, limits);
+    insertGreedily(sol, inserter, evaluator, pending, near);
     return;
   }
   const table = new RegretTable(sol, inserter);
   if (!scanAll(table, pending, limits)) {
-    insertGreedily(sol, inserter, evaluator, pending, limits);
+    insertGreedily(sol, inserter, evaluator, pending, near);
     return;
   }
   while (pending.length > 0) {
     if (performance.now() > limits.deadline) {
-      insertGreedily(sol, inserter, evaluator, pending, limits);
+      insertGreedily(sol, inserter, evaluator, pending, near);
       return;
     }
     const pick = selectNext(inst, pending, table);
@@ -183,21 +242,49 @@ function selectNext(inst: SolverInstance, pending: number[], table: RegretTable)
   return best;
 }
 
-/** Cheapest insertion one stop at a time, highest priority first. */
-export function insertGreedily(
-  sol: Solution,
-  inserter: Inserter,
-  evaluator: RouteEvaluator,
-  stops: number[],
-  _limits?: ConstructionLimits,
-): void {
+/**
+ * Cheapest insertion one stop at a time, highest priority first. With `near`, once more than
+ * GRANULAR_FLEET routes are open a stop first tries only the routes of its nearest stops (and
+ * one empty vehicle per class), as the search's recreate does; only when none of them can take
+ * it are all routes tried, so a stop is left out only when it fits nowhere.
+ */
+export function insertGreedily(sol: Solution, inserter: Inserter, evaluator: RouteEvaluator, stops: number[], near?: NearStops): void {
   const inst = sol.inst;
   const order = stops.slice().sort((a, b) => inst.stopPriority[b]! - inst.stopPriority[a]! || a - b);
+  const granular = near && new NearRoutes(inst, near);
   for (const s of order) {
     if (sol.routeOf[s] !== -1) continue;
-    if (inserter.bestOverall(sol, s)) {
-      if (!sol.insert(inserter.vehicle, inserter.pos, s, evaluator)) throw new Error('greedy insertion into an infeasible position');
-    }
+    const found = (granular !== undefined && granular.bestInsertion(sol, inserter, s)) || inserter.bestOverall(sol, s);
+    if (found && !sol.insert(inserter.vehicle, inserter.pos, s, evaluator)) throw new Error('greedy insertion into an infeasible position');
+  }
+}
+
+/** The routes near a stop, for insertions that need not try every route of a large fleet. */
+class NearRoutes {
+  private readonly list: Int32Array;
+  private readonly mark: Uint8Array;
+  private readonly use: number;
+
+  constructor(
+    inst: SolverInstance,
+    private readonly near: NearStops,
+  ) {
+    this.list = new Int32Array(inst.nVehicles);
+    this.mark = new Uint8Array(inst.nVehicles);
+    this.use = Math.min(GRANULAR_NEIGHBOURS, near.k);
+  }
+
+  /**
+   * Best insertion among the near routes, in the inserter's result; false when the fleet is
+   * small, when no near stop is routed yet (an open route elsewhere may still be cheaper than a
+   * new one), or when none fits.
+   */
+  bestInsertion(sol: Solution, inserter: Inserter, s: number): boolean {
+    if (sol.routesUsed() <= GRANULAR_FLEET) return false;
+    const count = inserter.collectNear(sol, s, this.near.neighbours, this.near.k, [], this.list, this.mark, this.use);
+    let open = 0;
+    for (let i = 0; i < count; i++) if (sol.len[this.list[i]!]! > 0) open++;
+    return open > 0 && inserter.bestAmong(sol, s, this.list, count);
   }
 }
 

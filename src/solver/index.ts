@@ -1,23 +1,25 @@
 /**
  * The built-in solver. Pure TypeScript, no I/O: reads a `Problem`, returns routes and unserved stops.
  *
- * Pipeline: priority-aware regret construction → fill (insert anything that still fits) →
- * ruin-and-recreate search with local search → fill again → exact schedules and unserved
- * reasons. Several searches at once (`threads`) are src/threads/'s to run; best-of.ts picks the winner.
+ * Pipeline: a greedy first plan, the floor of every answer, then the priority-aware regret
+ * construction within its share of the limit, kept when it beats the floor (construct.ts) →
+ * ruin-and-recreate search with local search → fill (insert anything that still fits) → exact
+ * schedules and unserved reasons. Several searches at once (`threads`) are src/threads/'s to run; best-of.ts picks the winner.
  */
 import type { Problem } from '../model/problem.js';
-import { constructRegret, fillUnserved } from './construct.js';
+import { constructFirstPlan, fillUnserved } from './construct.js';
 import { CostEvaluator, type ObjectiveValue } from './cost.js';
-import { instanceOf } from './instance.js';
+import { instanceOf, nearestNeighbours } from './instance.js';
 import { Inserter } from './insertion.js';
 import { RouteEvaluator } from './route/evaluator.js';
 import { scheduleRoute } from './route/schedule.js';
 import { ProgressReport } from './search/progress.js';
 import { search } from './search/search.js';
-import { Solution } from './solution.js';
+import type { Solution } from './solution.js';
 import {
   CONSTRUCTION_CAP_MS,
   CONSTRUCTION_SHARE,
+  NEIGHBOURS,
   COOL_ITERATIONS_PER_STOP,
   COOL_MIN_ITERATIONS,
   PLATEAU_ITERATIONS_PER_STOP,
@@ -49,15 +51,23 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
   const evaluator = new RouteEvaluator(inst);
   const costs = new CostEvaluator(inst);
   const inserter = new Inserter(inst, evaluator);
-  const sol = new Solution(inst, costs);
-  constructRegret(sol, inserter, evaluator, { deadline: started + Math.min(limit * CONSTRUCTION_SHARE, CONSTRUCTION_CAP_MS) });
-  fillUnserved(sol, inserter, evaluator);
-  const firstPlanMs = performance.now() - started;
-  // The first complete plan is worth showing at once: the search setup takes a while on large problems.
-  new ProgressReport(inst, costs, started, options.onProgress).report(sol, 0);
+  const near = { neighbours: nearestNeighbours(inst, NEIGHBOURS), k: Math.min(NEIGHBOURS, Math.max(0, inst.nStops - 1)) };
+  const progress = new ProgressReport(inst, costs, started, options.onProgress);
+  const first = constructFirstPlan(
+    inst,
+    costs,
+    inserter,
+    evaluator,
+    near,
+    { deadline: started + Math.min(limit * CONSTRUCTION_SHARE, CONSTRUCTION_CAP_MS) },
+    // The floor is worth showing at once: the regret construction takes a while on large problems.
+    (floor) => progress.report(floor, 0),
+  );
+  const firstPlanMs = first.floorMs;
+  if (first.from === 'regret') progress.report(first.plan, 0);
 
   const reserve = Math.min(limit * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * inst.nStops);
-  const outcome = await search(sol, inserter, evaluator, {
+  const outcome = await search(first.plan, inserter, evaluator, near, {
     started,
     deadline: started + limit - reserve,
     // The final prize pass on the best plan may use half the time kept back for the result.

@@ -4,7 +4,7 @@
  */
 import type { Problem } from '../model/problem.js';
 import { NO_ROAD } from '../model/travel.js';
-import { FAR } from './params.js';
+import { FAR, NEIGHBOUR_TILE } from './params.js';
 import { SmallestK } from './smallest-k.js';
 
 export { FAR } from './params.js';
@@ -248,17 +248,31 @@ export function nearestNeighbours(inst: SolverInstance, k: number): Int32Array {
   const n = inst.nStops;
   const kk = Math.min(k, Math.max(0, n - 1));
   const out = new Int32Array(n * kk).fill(-1);
-  const nearest = new SmallestK(kk);
+  const nearest = Array.from({ length: NEIGHBOUR_TILE }, () => new SmallestK(kk));
+  const bound = new Float64Array(NEIGHBOUR_TILE);
   const N = inst.nLoc;
-  for (let s = 0; s < n; s++) {
-    const ls = inst.stopLoc[s]!;
-    nearest.reset();
+  const dist = inst.dist;
+  const stopLoc = inst.stopLoc;
+  // Stops are taken a tile at a time, so that the way back (t → s, a column of the matrix) reads
+  // neighbouring cells of one row instead of one cache line per cell: on 5,000 stops the matrix
+  // is 200 MB. Each stop still sees the others in the same order, so the lists are unchanged.
+  for (let s0 = 0; s0 < n; s0 += NEIGHBOUR_TILE) {
+    const s1 = Math.min(n, s0 + NEIGHBOUR_TILE);
+    for (let s = s0; s < s1; s++) nearest[s - s0]!.reset();
+    bound.fill(Infinity);
     for (let t = 0; t < n; t++) {
-      if (t === s) continue;
-      const lt = inst.stopLoc[t]!;
-      nearest.offer(ls < 0 || lt < 0 ? FAR : inst.dist[ls * N + lt]! + inst.dist[lt * N + ls]!, t);
+      const lt = stopLoc[t]!;
+      for (let s = s0; s < s1; s++) {
+        if (t === s) continue;
+        const ls = stopLoc[s]!;
+        const key = ls < 0 || lt < 0 ? FAR : dist[ls * N + lt]! + dist[lt * N + ls]!;
+        if (key >= bound[s - s0]!) continue;
+        const list = nearest[s - s0]!;
+        list.offer(key, t);
+        bound[s - s0] = list.bound;
+      }
     }
-    nearest.copyIdsTo(out, s * kk);
+    for (let s = s0; s < s1; s++) nearest[s - s0]!.copyIdsTo(out, s * kk);
   }
   return out;
 }

@@ -103,6 +103,11 @@ export const SORT_KEYS: readonly SortKey[] = [
 
 // ── Local search (ls/) ──────────────────────────────────────────────────────────────────────
 
+/**
+ * Neighbour lists are built for this many stops at once, so that reading the matrix both ways
+ * stays within a few cache lines of one row (instance.ts, ls/neighbours.ts).
+ */
+export const NEIGHBOUR_TILE = 32;
 /** Size of the granular neighbourhood: HGS uses 20–40; 30 balances reach against pass time. */
 export const LS_NEIGHBOURS = 30;
 /** Stops examined between two clock reads: a clock read costs about as much as a cheap move. */

@@ -30,6 +30,11 @@ export class SmallestK {
     ids[i] = id;
   }
 
+  /** Keys at or above this cannot make the list (Infinity until it is full): lets hot loops skip the call. */
+  get bound(): number {
+    return this.count === this.k ? this.keys[this.k - 1]! : Infinity;
+  }
+
   /** Writes the ids, nearest first, into `out` from `offset`. */
   copyIdsTo(out: Int32Array, offset: number): void {
     out.set(this.ids.subarray(0, this.count), offset);

@@ -1,7 +1,7 @@
 /** Command-line options of `npm run bench`. Usage errors are thrown as UsageError (exit 2). */
 import { BENCHMARK_SETS, type BenchmarkSet } from './benchmark-data.js';
 
-export type BenchSet = BenchmarkSet | 'large';
+export type BenchSet = BenchmarkSet | 'large' | 'anytime';
 
 export interface BenchArgs {
   set: BenchSet;
@@ -22,15 +22,28 @@ export interface BenchArgs {
   outDir: string | null;
   /** Print the local search's per-operator counters summed per family. */
   stats: boolean;
+  /** `--vs vroom`: also run VROOM on every instance, interleaved with ours. */
+  vs: 'vroom' | null;
+  /** `--time vroom`: our limit per instance = VROOM's measured wall time on it (timeSeconds is NaN). */
+  timeFromVroom: boolean;
+  /** `--vroom-x`: VROOM's exploration level 0..5 (default 5); null when not given. */
+  vroomExploration: number | null;
+  /** `--vroom-bin`: null = $ROUTEPLAN_VROOM, else ../shared/peers/vroom/vroom. */
+  vroomBin: string | null;
+  /** `--markdown`: also print the versus table as Markdown (it is always written to results/). */
+  markdown: boolean;
 }
 
 export class UsageError extends Error {}
 
-export const USAGE = `usage: npm run bench -- --set <${[...BENCHMARK_SETS, 'large'].join('|')}> --time <seconds>
+export const USAGE = `usage: npm run bench -- --set <${[...BENCHMARK_SETS, 'large', 'anytime'].join('|')}> --time <seconds>
        [--filter R1,RC2] [--seed n] [--threads n] [--limit n] [--iterations n] [--out dir] [--stats]
+  versus VROOM (instance sets): --vs vroom [--vroom-x 0..5] [--vroom-bin path] [--markdown]
+       --time <seconds>: both get it (VROOM as -l, stopping earlier when its -x search ends)
+       --time vroom: VROOM runs first, then routeplan gets VROOM's measured wall time on that instance
   large only: [--stops 5000] [--vehicles 500] [--kind project|oneoff] [--input problem.json]`;
 
-const SETS = new Set<string>([...BENCHMARK_SETS, 'large']);
+const SETS = new Set<string>([...BENCHMARK_SETS, 'large', 'anytime']);
 
 export function parseBenchArgs(argv: string[]): BenchArgs {
   const args: BenchArgs = {
@@ -47,6 +60,11 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     input: null,
     outDir: null,
     stats: false,
+    vs: null,
+    timeFromVroom: false,
+    vroomExploration: null,
+    vroomBin: null,
+    markdown: false,
   };
   let setGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -65,8 +83,32 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         setGiven = true;
         break;
       }
-      case '--time':
-        args.timeSeconds = positiveNumber(name, value());
+      case '--time': {
+        const time = value();
+        if (time === 'vroom') {
+          args.timeFromVroom = true;
+          args.timeSeconds = NaN;
+        } else {
+          args.timeFromVroom = false;
+          args.timeSeconds = positiveNumber(name, time);
+        }
+        break;
+      }
+      case '--vs': {
+        const peer = value();
+        if (peer !== 'vroom') throw new UsageError(`--vs supports only vroom; got "${peer}"`);
+        args.vs = peer;
+        break;
+      }
+      case '--vroom-x':
+        args.vroomExploration = integer(name, value(), 0);
+        if (args.vroomExploration > 5) throw new UsageError(`--vroom-x must be 0..5; got ${args.vroomExploration}`);
+        break;
+      case '--vroom-bin':
+        args.vroomBin = value();
+        break;
+      case '--markdown':
+        args.markdown = true;
         break;
       case '--filter':
         args.filters = value()
@@ -115,7 +157,16 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     }
   }
   if (!setGiven) throw new UsageError('--set is required');
-  if (Number.isNaN(args.timeSeconds)) throw new UsageError('--time <seconds> is required');
+  // The anytime row sweeps its own limits.
+  if (Number.isNaN(args.timeSeconds) && !args.timeFromVroom && args.set !== 'anytime') throw new UsageError('--time <seconds> is required');
+  if (args.timeFromVroom && args.vs !== 'vroom') throw new UsageError('--time vroom needs --vs vroom');
+  if (args.vs !== null && (args.set === 'large' || args.set === 'anytime'))
+    throw new UsageError(`--vs vroom runs on the instance sets, not --set ${args.set}`);
+  if (args.vs === null && (args.vroomExploration !== null || args.vroomBin !== null || args.markdown)) {
+    throw new UsageError('--vroom-x, --vroom-bin and --markdown need --vs vroom');
+  }
+  if (args.vs !== null && args.iterations !== null)
+    throw new UsageError('--iterations does not apply with --vs vroom (compare at equal time)');
   return args;
 }
 

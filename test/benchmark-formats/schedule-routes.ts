@@ -1,17 +1,19 @@
 /**
  * Turns fixed routes (customer numbers, as in .sol files) into a SolveResult with earliest
  * schedules, departing as late as removes waiting at the first stop (flexible start). Used to push
- * the best-known solutions through buildPlan and the checker, independently of the solver.
+ * the best-known solutions, and VROOM's routes in the --vs vroom bench, through buildPlan and the
+ * checker, independently of the solver. Route r runs on vehicle `vehicles[r]` (default r); routes
+ * must not be empty.
  */
 import type { Problem } from '../../src/model/problem.js';
 import type { RouteSchedule, SolveResult, StopVisit } from '../../src/solver/types.js';
 
-export function scheduleRoutes(problem: Problem, routes: number[][]): SolveResult {
+export function scheduleRoutes(problem: Problem, routes: number[][], vehicles: number[] = routes.map((_, r) => r)): SolveResult {
   return {
     routes: routes.map((route, r) =>
       scheduleOne(
         problem,
-        r,
+        vehicles[r]!,
         route.map((customer) => customer - 1),
       ),
     ),

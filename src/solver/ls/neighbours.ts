@@ -5,14 +5,15 @@
  * and a larger share of the time warp it implies (j's window closes before i can get there).
  */
 import type { SolverInstance } from '../instance.js';
-import { WAIT_WEIGHT, WARP_WEIGHT } from '../params.js';
+import { NEIGHBOUR_TILE, WAIT_WEIGHT, WARP_WEIGHT } from '../params.js';
 import { SmallestK } from '../smallest-k.js';
 
 export function granularNeighbours(inst: SolverInstance, k: number): Int32Array {
   const n = inst.nStops;
   const kk = Math.min(k, Math.max(0, n - 1));
   const out = new Int32Array(n * kk).fill(-1);
-  const nearest = new SmallestK(kk);
+  const nearest = Array.from({ length: NEIGHBOUR_TILE }, () => new SmallestK(kk));
+  const bound = new Float64Array(NEIGHBOUR_TILE);
   const N = inst.nLoc;
   const dur = inst.vDur[0];
   const early = new Float64Array(n);
@@ -27,16 +28,25 @@ export function granularNeighbours(inst: SolverInstance, k: number): Int32Array 
     early[s] = lo === Infinity ? 0 : lo;
     late[s] = hi === -Infinity ? 0 : hi;
   }
-  for (let i = 0; i < n; i++) {
-    const li = inst.stopLoc[i]!;
-    if (li < 0) continue;
-    nearest.reset();
+  // A tile of stops at a time, as in instance.ts's nearestNeighbours: the way back reads one row.
+  for (let i0 = 0; i0 < n; i0 += NEIGHBOUR_TILE) {
+    const i1 = Math.min(n, i0 + NEIGHBOUR_TILE);
+    for (let i = i0; i < i1; i++) nearest[i - i0]!.reset();
+    bound.fill(Infinity);
     for (let j = 0; j < n; j++) {
       const lj = inst.stopLoc[j]!;
-      if (j === i || lj < 0) continue;
-      nearest.offer(Math.min(proximity(inst, dur, early, late, i, j, li, lj, N), proximity(inst, dur, early, late, j, i, lj, li, N)), j);
+      if (lj < 0) continue;
+      for (let i = i0; i < i1; i++) {
+        const li = inst.stopLoc[i]!;
+        if (j === i || li < 0) continue;
+        const key = Math.min(proximity(inst, dur, early, late, i, j, li, lj, N), proximity(inst, dur, early, late, j, i, lj, li, N));
+        if (key >= bound[i - i0]!) continue;
+        const list = nearest[i - i0]!;
+        list.offer(key, j);
+        bound[i - i0] = list.bound;
+      }
     }
-    nearest.copyIdsTo(out, i * kk);
+    for (let i = i0; i < i1; i++) if (inst.stopLoc[i]! >= 0) nearest[i - i0]!.copyIdsTo(out, i * kk);
   }
   return out;
 }

@@ -7,11 +7,12 @@
  * every state is feasible. The search ends when its stopping criterion (stop/) says so; then
  * the prize moves (ls/prize.ts) claim on the best plan what priority single moves can.
  */
-import { nearestNeighbours, type SolverInstance } from '../instance.js';
+import type { NearStops } from '../construct.js';
+import type { SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
 import { LocalSearch } from '../ls/local-search.js';
 import { PrizeMoves } from '../ls/prize.js';
-import { NEIGHBOURS, PRIZE_IN_SEARCH, YIELD_EVERY_MS } from '../params.js';
+import { PRIZE_IN_SEARCH, YIELD_EVERY_MS } from '../params.js';
 import { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
@@ -54,6 +55,7 @@ export async function search(
   initial: Solution,
   inserter: Inserter,
   evaluator: RouteEvaluator,
+  near: NearStops,
   limits: SearchLimits,
 ): Promise<SearchOutcome> {
   const inst = initial.inst;
@@ -74,12 +76,10 @@ export async function search(
   // limit, so then only candidates that beat the best plan are polished, each within a budget.
   if (localSearch?.fast) localSearch.run(initial, limits.deadline);
   const plans = new Plans(initial, costs);
-  const neighbours = nearestNeighbours(inst, NEIGHBOURS);
-  const k = Math.min(NEIGHBOURS, Math.max(0, inst.nStops - 1));
-  const prize = new PrizeMoves(inst, evaluator, inserter, neighbours, k, eligible);
+  const prize = new PrizeMoves(inst, evaluator, inserter, near.neighbours, near.k, eligible);
   const polisher = new Polisher(localSearch, limits, costs, PRIZE_IN_SEARCH ? prize : null);
-  const ruiner = new Ruiner(inst, neighbours, k, rng);
-  const recreator = new Recreator(inst, inserter, evaluator, neighbours, k, eligible, rng);
+  const ruiner = new Ruiner(inst, near.neighbours, near.k, rng);
+  const recreator = new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng);
   const arcCost = Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
   const acceptance = new Acceptance(arcCost, limits, costs, rng);
   const stop = stopCriterionOf(limits);

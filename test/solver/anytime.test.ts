@@ -1,0 +1,106 @@
+/**
+ * The anytime guarantee: more search never returns a worse plan, and no plan is worse than the
+ * greedy floor that even a 1 ms limit returns. Plans are compared on their JSON summary, level by
+ * level as the objective ranks them: priority served, then lateness and overtime, then cost.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Problem } from '../../src/model/problem.js';
+import { buildPlan } from '../../src/output/plan.js';
+import { constructFirstPlan, fillUnserved, insertGreedily } from '../../src/solver/construct.js';
+import { CostEvaluator, type ObjectiveValue } from '../../src/solver/cost.js';
+import { solve, solveOnce } from '../../src/solver/index.js';
+import { instanceOf, nearestNeighbours } from '../../src/solver/instance.js';
+import { Inserter } from '../../src/solver/insertion.js';
+import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
+import { Solution } from '../../src/solver/solution.js';
+import type { SolveOptions } from '../../src/solver/types.js';
+import { checkPlan } from '../support/checker.js';
+import { randomProblem } from '../support/problem-builder.js';
+
+/** Fewer vehicles than the stops need, so that priority is at stake at every level. */
+const SCARCE = [
+  { seed: 401, stops: 120, vehicles: 3 },
+  { seed: 402, stops: 160, vehicles: 4 },
+  { seed: 403, stops: 140, vehicles: 3 },
+  { seed: 404, stops: 150, vehicles: 5 },
+];
+
+interface Levels {
+  priority: number;
+  violations: number;
+  cost: number;
+}
+
+async function solvedLevels(problem: Problem, options: Partial<SolveOptions>): Promise<Levels> {
+  const result = await solve(problem, { timeLimitMs: 60_000, seed: 7, ...options });
+  const plan = JSON.parse(JSON.stringify(buildPlan(problem, result)));
+  expect(checkPlan(problem, plan)).toEqual([]);
+  const s = plan.summary;
+  return {
+    priority: s.priority_served,
+    violations: s.lateness_s + s.overtime_s,
+    cost: problem.objective.cost === 'distance' ? s.distance_m : s.working_s,
+  };
+}
+
+/** Negative when `a` is the better plan: higher priority, then fewer violations, then lower cost. */
+function compareLevels(a: Levels, b: Levels): number {
+  if (a.priority !== b.priority) return b.priority - a.priority;
+  if (Math.abs(a.violations - b.violations) > 0.5) return a.violations - b.violations;
+  return a.cost - b.cost;
+}
+
+describe('anytime guarantee', () => {
+  for (const c of SCARCE) {
+    it(`more iterations never give a worse plan (seed ${c.seed}: ${c.stops} stops, ${c.vehicles} vehicles)`, async () => {
+      const problem = randomProblem(c.seed, { stops: c.stops, vehicles: c.vehicles, allFeatures: true });
+      let previous: Levels | null = null;
+      for (const maxIterations of [0, 10, 40, 160]) {
+        const levels = await solvedLevels(problem, { maxIterations });
+        if (previous) expect(compareLevels(levels, previous), `at ${maxIterations} iterations`).toBeLessThanOrEqual(0.5);
+        previous = levels;
+      }
+    }, 60_000);
+  }
+
+  it('a plan cut short by the clock is never worse than the greedy floor', async () => {
+    for (const c of SCARCE) {
+      const problem = randomProblem(c.seed, { stops: c.stops, vehicles: c.vehicles, allFeatures: true });
+      const { costs, floor } = greedyFloor(problem);
+      for (const timeLimitMs of [1, 20]) {
+        const { objective } = await solveOnce(problem, { timeLimitMs, seed: 7 });
+        expect(costs.compare(objective, floor), `seed ${c.seed} at ${timeLimitMs} ms`).toBeLessThanOrEqual(0);
+      }
+    }
+  }, 60_000);
+
+  it('the first plan is the better of the greedy floor and the regret construction', () => {
+    for (const c of SCARCE) {
+      const problem = randomProblem(c.seed, { stops: c.stops, vehicles: c.vehicles, allFeatures: true });
+      const { inst, costs, inserter, evaluator, near } = parts(problem);
+      const cut = constructFirstPlan(inst, costs, inserter, evaluator, near, { deadline: -Infinity });
+      expect(cut.from, 'a construction out of time returns the floor').toBe('greedy');
+      const full = constructFirstPlan(inst, costs, inserter, evaluator, near, { deadline: Infinity });
+      expect(costs.compare(costs.objective(full.plan), costs.objective(cut.plan)), `seed ${c.seed}`).toBeLessThanOrEqual(0);
+    }
+  });
+});
+
+function parts(problem: Problem) {
+  const inst = instanceOf(problem);
+  const evaluator = new RouteEvaluator(inst);
+  const costs = new CostEvaluator(inst);
+  const inserter = new Inserter(inst, evaluator);
+  const k = Math.min(40, inst.nStops - 1);
+  return { inst, costs, inserter, evaluator, near: { neighbours: nearestNeighbours(inst, k), k } };
+}
+
+/** The floor built directly: every stop inserted greedily, highest priority first, then filled. */
+function greedyFloor(problem: Problem): { costs: CostEvaluator; floor: ObjectiveValue } {
+  const { inst, costs, inserter, evaluator, near } = parts(problem);
+  const floor = new Solution(inst, costs);
+  const stops = Array.from({ length: inst.nStops }, (_, s) => s).filter((s) => inst.stopLoc[s]! >= 0);
+  insertGreedily(floor, inserter, evaluator, stops, near);
+  fillUnserved(floor, inserter, evaluator);
+  return { costs, floor: costs.objective(floor) };
+}
