@@ -25,6 +25,7 @@ import type { GeocoderSettings } from '../geocode/types.js';
 import { DispatchService } from './dispatch/service.js';
 import { createNotifications, type Notifications } from './notify/index.js';
 import { ProjectGeocoding } from './geocoding.js';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 
 export interface ServeOptions {
   port: number;
@@ -99,13 +100,24 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const log = jsonLog(options.logLine ?? ((line: string) => process.stderr.write(`${line}\n`)));
   guardOpenAccess(options, log);
 
+  // One process owns the data directory: a second one refuses to start before touching anything.
+  const lock = await acquireDataDirLock(options.dataDir, log);
+  try {
+    return await startLocked(options, log, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function startLocked(options: ServeOptions, log: Log, lock: DataDirLock): Promise<RunningServer> {
   const store = new JsonStore(options.dataDir);
   await store.init();
   const queue = new JobQueue(options.concurrency, options.queueSize, options.timeLimitMs / 1000);
   const runner = options.runner ?? new WorkerSolveRunner(options.concurrency);
   const solveSettings = { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) };
   const actions = new ActionService(store, queue, runner, solveSettings, log, options.saveRetryDelaysMs);
-  const noteCrash = (): void => actions.noteRunningAtExit();
+  const noteCrash = (): void => void [actions.noteRunningAtExit(), lock.release()];
   process.on('exit', noteCrash);
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
   const projects = new ProjectService(store, (id) => `${publicUrl}/projects/${id}`, log, actions.optimizations);
@@ -151,7 +163,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   await geocoding.resume();
   log({ event: 'started', url, actions: recovered.total, requeued: recovered.pending, concurrency: options.concurrency });
 
-  const shutdown = { app, queue, actions, store, runner, sessions, notifications, log, timeoutMs: options.shutdownTimeoutMs };
+  const shutdown = { app, queue, actions, store, runner, sessions, notifications, lock, log, timeoutMs: options.shutdownTimeoutMs };
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     shuttingDown = true;
@@ -217,12 +229,13 @@ interface Shutdown {
   actions: ActionService;
   store: JsonStore;
   runner: SolveRunner;
+  lock: DataDirLock;
   log: Log;
   timeoutMs: number;
 }
 
 /** Stops accepting, waits for running solves (bounded), leaves the rest pending on disk. */
-async function stopServer({ app, queue, actions, store, runner, sessions, notifications, log, timeoutMs }: Shutdown): Promise<void> {
+async function stopServer({ app, queue, actions, store, runner, sessions, notifications, lock, log, timeoutMs }: Shutdown): Promise<void> {
   const server = app.server;
   const stopped = app.close();
   server.closeIdleConnections();
@@ -238,6 +251,7 @@ async function stopServer({ app, queue, actions, store, runner, sessions, notifi
   await runner.close?.();
   server.closeAllConnections();
   await stopped;
+  lock.release();
   log({ event: 'stopped', left_pending: leftWaiting, interrupted: !drained });
 }
 
