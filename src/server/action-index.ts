@@ -10,6 +10,7 @@ import type { Optimizations } from './projects.js';
 
 interface IndexedAction {
   owner: string;
+  projectId?: string;
   summary: OptimizationSummary;
   progress?: ActionProgress;
 }
@@ -21,13 +22,25 @@ export class ActionIndex implements Optimizations {
 
   add(owner: string, record: { actionUuid: string; status: ActionStatus; created_at: string; project_id?: string }): void {
     const summary: OptimizationSummary = { actionUuid: record.actionUuid, status: record.status, created_at: record.created_at };
-    this.actions.set(record.actionUuid, { owner, summary });
+    this.actions.set(record.actionUuid, { owner, summary, ...(record.project_id !== undefined ? { projectId: record.project_id } : {}) });
     if (record.project_id === undefined) return;
     const list = this.byProject.get(record.project_id) ?? [];
     // In front, then a stable sort: of two actions created in the same millisecond, the later added stays first.
     list.unshift(summary);
     list.sort((a, b) => b.created_at.localeCompare(a.created_at));
     this.byProject.set(record.project_id, list);
+  }
+
+  /** Forgets a deleted action, in its project's list too. */
+  remove(actionUuid: string): void {
+    const action = this.actions.get(actionUuid);
+    if (!action) return;
+    this.actions.delete(actionUuid);
+    if (action.projectId === undefined) return;
+    const list = this.byProject.get(action.projectId) ?? [];
+    const at = list.indexOf(action.summary);
+    if (at !== -1) list.splice(at, 1);
+    if (list.length === 0) this.byProject.delete(action.projectId);
   }
 
   ownerOf(actionUuid: string): string | undefined {

@@ -8,6 +8,7 @@
  *   GET  /v2/schedules/{actionUuid}         the action record (+ `progress` while it runs)
  *   GET  /v2/schedules/{actionUuid}/solution  the plan alone (409 until finished)
  *   POST /v2/schedules/{actionUuid}/cancel  → 200 the record, failed with code `cancelled` (409 not_cancellable once ended)
+ *   DELETE /v2/schedules/{actionUuid}       cancels it if pending, then deletes it and its plan → 204
  *   POST /v1.0/project                      create a project → 201 project record (+ `optimizations`, newest first)
  *   GET  /v1.0/project/{id}                 a project record (+ `optimizations`, newest first)
  *   GET  /v1.0/projects                     the caller's projects (+ `latest_optimization` each)

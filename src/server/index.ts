@@ -10,6 +10,7 @@ import { InputError } from '../errors.js';
 import { DEFAULT_TIME_LIMIT_SECONDS } from '../config/config.js';
 import { createKeyRing, isLoopbackHost } from './auth.js';
 import { JsonStore } from './store.js';
+import { DataDirActionStore } from './action-store.js';
 import { JobQueue } from './queue.js';
 import { WorkerSolveRunner, type SolveRunner } from './solve-runner.js';
 import { ActionService } from './actions.js';
@@ -116,7 +117,7 @@ async function startLocked(options: ServeOptions, log: Log, lock: DataDirLock): 
   const queue = new JobQueue(options.concurrency, options.queueSize, options.timeLimitMs / 1000);
   const runner = options.runner ?? new WorkerSolveRunner(options.concurrency);
   const solveSettings = { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) };
-  const actions = new ActionService(store, queue, runner, solveSettings, log, options.saveRetryDelaysMs);
+  const actions = new ActionService(new DataDirActionStore(store), queue, runner, solveSettings, log, options.saveRetryDelaysMs);
   const noteCrash = (): void => void [actions.noteRunningAtExit(), lock.release()];
   process.on('exit', noteCrash);
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';

@@ -249,7 +249,7 @@ describe('HTTP errors never crash the service', () => {
     expectErrorShape(wrong.body, 'method_not_allowed');
     const put = await api(svc.url, 'PUT', '/v2/schedules/abc');
     expect(put.status).toBe(405);
-    expect(put.headers.get('allow')).toBe('GET');
+    expect(put.headers.get('allow')).toBe('GET, DELETE');
     expect((await api(svc.url, 'GET', '/v2/schedules/no-such-action')).status).toBe(404);
   });
 

@@ -24,7 +24,7 @@ export function registerApi(app: FastifyInstance, ctx: AppContext): void {
   const on = (handle: ApiHandler): Handler => apiHandler(ctx, handle);
   const add = apiPath(app, ctx);
   add('/schedules', { POST: on(createSchedule) });
-  add(`/v2/schedules/${idParam('id')}`, { GET: on(getAction) });
+  add(`/v2/schedules/${idParam('id')}`, { GET: on(getAction), DELETE: on(deleteAction) });
   add(`/v2/schedules/${idParam('id')}/solution`, { GET: on(getSolution) });
   add(`/v2/schedules/${idParam('id')}/cancel`, { POST: on(cancelAction) });
   add('/v1.0/project', { POST: on(createProject) });
@@ -96,6 +96,13 @@ async function cancelAction(ctx: AppContext, call: ApiCall): Promise<void> {
     throw new HttpError(409, 'not_cancellable', `the action already ended (${cancel.status}); only a pending action can be cancelled`);
   }
   sendJson(call.reply, 200, cancel.record);
+}
+
+/** Deletes the action (cancelling it first if pending) → 204; 404 for an unknown one or another key's. */
+async function deleteAction(ctx: AppContext, call: ApiCall): Promise<void> {
+  if (!(await ctx.actions.remove(call.owner, call.id))) throw actionNotFound(call.id);
+  call.notes.actionId = call.id;
+  await call.reply.code(204).header('cache-control', 'no-store').send();
 }
 
 async function createProject(ctx: AppContext, call: ApiCall): Promise<void> {
