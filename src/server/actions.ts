@@ -13,6 +13,7 @@ import { ActionIndex } from './action-index.js';
 import type { ActionName, ActionRecord, ActionStatus } from './api-types.js';
 import type { Optimizations } from './projects.js';
 import type { ActionStore, StoredAction } from './action-store.js';
+import { IdempotencyConflictError, IdempotencyKeys, type IdempotencyClaim } from './idempotency.js';
 import type { Job, JobQueue } from './queue.js';
 import { JobAbortedError, type SolveRunner } from './solve-runner.js';
 import type { SolveJob } from './job.js';
@@ -57,12 +58,19 @@ export const SAVE_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_0
 
 const CANCELLED: ErrorBody['error'] = { code: 'cancelled', message: 'the optimization was cancelled', details: [] };
 
+/** An accepted action; `replayed` when an Idempotency-Key found the one an identical earlier request created. */
+export interface Accepted {
+  record: ActionRecord;
+  replayed: boolean;
+}
+
 /** What a cancel found: the cancelled record, or why there was nothing to cancel. */
 export type CancelOutcome =
   { outcome: 'cancelled'; record: ActionRecord } | { outcome: 'not_found' } | { outcome: 'not_cancellable'; status: ActionStatus };
 
 export class ActionService {
   private readonly index = new ActionIndex();
+  private readonly idempotencyKeys = new IdempotencyKeys();
   /** Pending actions (waiting or running), one object each, so a cancel and the run change the same record. */
   private readonly live = new Map<string, StoredAction>();
   /** The queued job of each action still waiting, so that a cancel can give its place back. */
@@ -96,7 +104,10 @@ export class ActionService {
     const { records, unreadable } = await this.store.loadAll();
     for (const bad of unreadable) this.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
     await this.countCrashes(records);
-    for (const stored of records) this.index.add(stored.owner, stored.record);
+    for (const stored of records) {
+      this.index.add(stored.owner, stored.record);
+      if (stored.idempotency) this.idempotencyKeys.remember(stored.owner, stored.idempotency.key, stored.record.actionUuid);
+    }
     this.recovered = records
       .filter((stored) => stored.record.status === 'pending')
       .sort((a, b) => a.record.created_at.localeCompare(b.record.created_at));
@@ -125,8 +136,36 @@ export class ActionService {
     }
   }
 
-  /** Persists a new pending action and queues it; throws QueueFullError before writing anything. */
-  async accept(request: NewAction): Promise<ActionRecord> {
+  /**
+   * Persists a new pending action and queues it; throws QueueFullError before writing anything.
+   * With an Idempotency-Key (idempotency.ts): the action that key created, if the request is the
+   * same (`replayed`); IdempotencyConflictError if it is another.
+   */
+  async accept(request: NewAction, idempotency?: IdempotencyClaim): Promise<Accepted> {
+    if (!idempotency) return { record: await this.create(request), replayed: false };
+    return this.idempotencyKeys.inTurn(request.owner, idempotency.key, async () => {
+      const earlier = await this.createdWith(request.owner, idempotency);
+      if (earlier) return { record: earlier, replayed: true };
+      const record = await this.create(request, idempotency);
+      this.idempotencyKeys.remember(request.owner, idempotency.key, record.actionUuid);
+      return { record, replayed: false };
+    });
+  }
+
+  /** The action an earlier request with this key created (null if none, or if it is gone); throws on another request. */
+  private async createdWith(owner: string, idempotency: IdempotencyClaim): Promise<ActionRecord | null> {
+    const actionUuid = this.idempotencyKeys.lookup(owner, idempotency.key);
+    if (actionUuid === undefined) return null;
+    const stored = this.live.get(actionUuid) ?? (await this.store.load(actionUuid));
+    if (!stored) {
+      this.idempotencyKeys.forget(actionUuid);
+      return null;
+    }
+    if (stored.idempotency?.fingerprint !== idempotency.fingerprint) throw new IdempotencyConflictError(actionUuid);
+    return stored.record;
+  }
+
+  private async create(request: NewAction, idempotency?: IdempotencyClaim): Promise<ActionRecord> {
     const reservation = this.queue.reserve();
     const now = new Date().toISOString();
     const record: ActionRecord = {
@@ -138,7 +177,14 @@ export class ActionService {
       ...(request.projectId !== undefined ? { project_id: request.projectId } : {}),
       ...(request.warnings.length > 0 ? { warnings: request.warnings } : {}),
     };
-    const stored: StoredAction = { owner: request.owner, kind: request.kind, document: request.document, attempts: 0, record };
+    const stored: StoredAction = {
+      owner: request.owner,
+      kind: request.kind,
+      document: request.document,
+      attempts: 0,
+      ...(idempotency ? { idempotency } : {}),
+      record,
+    };
     try {
       await this.store.save(stored);
     } catch (error) {
@@ -192,6 +238,7 @@ export class ActionService {
     await this.store.remove(actionUuid);
     this.live.delete(actionUuid);
     this.index.remove(actionUuid);
+    this.idempotencyKeys.forget(actionUuid);
     this.log({ event: 'action_deleted', action_id: actionUuid });
     return true;
   }
@@ -257,6 +304,8 @@ export class ActionService {
     await this.store.save(stored).catch((error: unknown) => {
       this.log({ event: 'store_write_failed', action_id: id, reason: (error as Error).message });
     });
+    // Cancelled (or deleted) while its start was being written: nothing is to run.
+    if (stored.record.status !== 'pending') return;
     this.log({ event: 'solve_started', action_id: id, attempt: stored.attempts });
     const startedAt = Date.now();
     const onProgress = (progress: SolveProgress): void => this.index.setProgress(id, progress);

@@ -32,6 +32,7 @@ import { InputError, RouteplanError } from '../errors.js';
 import { HttpError, pathOf, sendError, sendJson } from './http.js';
 import { QueueFullError } from './queue.js';
 import { StoreUnavailableError } from './store.js';
+import { IdempotencyConflictError } from './idempotency.js';
 import type { AppContext, RequestNotes } from './context.js';
 import { registerApi } from './routes/api.js';
 import { registerSession } from './routes/session.js';
@@ -172,6 +173,11 @@ function toHttpError(error: unknown): HttpError {
     return new HttpError(429, 'queue_full', 'too many solves are waiting; retry later', [], {
       'retry-after': String(error.retryAfterSeconds),
     });
+  }
+  if (error instanceof IdempotencyConflictError) {
+    return new HttpError(409, 'idempotency_conflict', error.message, [
+      { path: 'Idempotency-Key', message: `already used for action ${error.actionUuid}` },
+    ]);
   }
   if (error instanceof StoreUnavailableError) {
     return new HttpError(503, 'storage_unavailable', error.message, [], { 'retry-after': String(error.retryAfterSeconds) });

@@ -6,6 +6,8 @@ import type { AppContext, RequestNotes } from '../context.js';
 import { addPath, idParam, type Handler, type Method } from './table.js';
 import type { DispatchView, NotificationsView } from '../api-types.js';
 import type { ProjectView } from '../projects.js';
+import type { Accepted } from '../actions.js';
+import { idempotencyClaimOf } from '../idempotency.js';
 
 export interface ApiCall {
   req: IncomingMessage;
@@ -49,20 +51,30 @@ export function apiHandler(ctx: AppContext, handle: ApiHandler): Handler {
 
 async function createSchedule(ctx: AppContext, call: ApiCall): Promise<void> {
   const body = await readJsonBody(call.req, ctx.bodyLimitBytes);
+  const idempotency = idempotencyClaimOf(call.req, body);
   const warnings = ctx.validate('oneoff', body, ctx.loadOptions);
-  const record = await ctx.actions.accept({ owner: call.owner, kind: 'oneoff', document: body, actionName: 'schedule', warnings });
+  const accepted = await ctx.actions.accept(
+    { owner: call.owner, kind: 'oneoff', document: body, actionName: 'schedule', warnings },
+    idempotency,
+  );
+  const record = accepted.record;
   call.notes.actionId = record.actionUuid;
+  // A replay answers what the first request was answered: the action as accepted, pending.
   sendJson(
     call.reply,
     202,
     {
       actionUuid: record.actionUuid,
       actionName: record.actionName,
-      status: record.status,
+      status: 'pending',
       ...(record.warnings ? { warnings: record.warnings } : {}),
     },
-    { location: `/v2/schedules/${record.actionUuid}` },
+    acceptedHeaders(accepted),
   );
+}
+
+function acceptedHeaders(accepted: Accepted): Record<string, string> {
+  return { location: `/v2/schedules/${accepted.record.actionUuid}`, ...(accepted.replayed ? { 'idempotent-replayed': 'true' } : {}) };
 }
 
 async function getAction(ctx: AppContext, call: ApiCall): Promise<void> {
@@ -139,21 +151,19 @@ async function optimizeProject(ctx: AppContext, call: ApiCall): Promise<void> {
   const found = await ctx.projects.find(call.owner, call.id);
   if (!found) throw projectNotFound(call.id);
   call.notes.projectId = found.record.id;
+  const idempotency = idempotencyClaimOf(call.req, null);
   refuseUngeocoded(found.record);
-  const record = await ctx.actions.accept({
-    owner: call.owner,
-    kind: 'project',
-    document: found.document,
-    actionName: 'optimize',
-    warnings: [],
-    projectId: found.record.id,
-  });
+  const accepted = await ctx.actions.accept(
+    { owner: call.owner, kind: 'project', document: found.document, actionName: 'optimize', warnings: [], projectId: found.record.id },
+    idempotency,
+  );
+  const record = accepted.record;
   call.notes.actionId = record.actionUuid;
   sendJson(
     call.reply,
     202,
-    { actionUuid: record.actionUuid, actionName: record.actionName, status: record.status, project_id: found.record.id },
-    { location: `/v2/schedules/${record.actionUuid}` },
+    { actionUuid: record.actionUuid, actionName: record.actionName, status: 'pending', project_id: found.record.id },
+    acceptedHeaders(accepted),
   );
 }
 
