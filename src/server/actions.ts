@@ -132,7 +132,7 @@ export class ActionService {
         });
         continue;
       }
-      this.queue.pushAccepted(this.jobOf(stored));
+      this.queue.pushAccepted(stored.owner, this.jobOf(stored));
     }
   }
 
@@ -166,7 +166,7 @@ export class ActionService {
   }
 
   private async create(request: NewAction, idempotency?: IdempotencyClaim): Promise<ActionRecord> {
-    const reservation = this.queue.reserve();
+    const reservation = this.queue.reserve(request.owner);
     const now = new Date().toISOString();
     const record: ActionRecord = {
       actionUuid: randomUUID(),

@@ -11,7 +11,7 @@ import { DEFAULT_TIME_LIMIT_SECONDS } from '../config/config.js';
 import { createKeyRing, isLoopbackHost } from './auth.js';
 import { JsonStore } from './store.js';
 import { DataDirActionStore } from './action-store.js';
-import { JobQueue } from './queue.js';
+import { JobQueue, defaultPerKey } from './queue.js';
 import { WorkerSolveRunner, type SolveRunner } from './solve-runner.js';
 import { ActionService } from './actions.js';
 import { ProjectService } from './projects.js';
@@ -36,6 +36,8 @@ export interface ServeOptions {
   keys: string[];
   concurrency: number;
   queueSize: number;
+  /** Most solves one API key may have waiting (default: half of queueSize, at least one). */
+  queuePerKey?: number;
   timeLimitMs: number;
   seed: number;
   bodyLimitBytes: number;
@@ -114,10 +116,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 async function startLocked(options: ServeOptions, log: Log, lock: DataDirLock): Promise<RunningServer> {
   const store = new JsonStore(options.dataDir);
   await store.init();
-  const queue = new JobQueue(options.concurrency, options.queueSize, options.timeLimitMs / 1000);
-  const runner = options.runner ?? new WorkerSolveRunner(options.concurrency);
-  const solveSettings = { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) };
-  const actions = new ActionService(new DataDirActionStore(store), queue, runner, solveSettings, log, options.saveRetryDelaysMs);
+  const { queue, runner, actions } = actionServices(options, store, log);
   const noteCrash = (): void => void [actions.noteRunningAtExit(), lock.release()];
   process.on('exit', noteCrash);
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
@@ -143,6 +142,7 @@ async function startLocked(options: ServeOptions, log: Log, lock: DataDirLock): 
     web: { root: webRoot, tiles: options.tiles ?? null, secureCookies: publicUrl.startsWith('https:') },
     isShuttingDown: () => shuttingDown,
     storeHealth: () => store.health(),
+    queueStats: () => queue.stats(),
     ...(options.connectionLimits ? { connectionLimits: options.connectionLimits } : {}),
     log,
   });
@@ -175,6 +175,20 @@ async function startLocked(options: ServeOptions, log: Log, lock: DataDirLock): 
 }
 
 type Log = (event: Record<string, unknown>) => void;
+
+/** The solve queue (fair between keys), the solver threads and the actions on the data directory's store. */
+function actionServices(
+  options: ServeOptions,
+  store: JsonStore,
+  log: Log,
+): { queue: JobQueue; runner: SolveRunner; actions: ActionService } {
+  const perKey = options.queuePerKey ?? defaultPerKey(options.queueSize);
+  const queue = new JobQueue(options.concurrency, options.queueSize, options.timeLimitMs / 1000, perKey);
+  const runner = options.runner ?? new WorkerSolveRunner(options.concurrency);
+  const solveSettings = { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) };
+  const actions = new ActionService(new DataDirActionStore(store), queue, runner, solveSettings, log, options.saveRetryDelaysMs);
+  return { queue, runner, actions };
+}
 
 /** The web application's files; the JSON API works without them, so a missing build is only a warning. */
 function builtWebRoot(options: ServeOptions, log: Log): string {

@@ -61,6 +61,16 @@ describe('routeplan serve options', () => {
     }
   });
 
+  it('--queue-per-key (ROUTEPLAN_QUEUE_PER_KEY) caps one key’s waiting solves; the default is half of --queue-size, at least 1', async () => {
+    expect((await serveOptionsFrom({}, isolatedEnv())).queuePerKey).toBe(SERVE_DEFAULTS.queueSize / 2);
+    expect((await serveOptionsFrom({ queueSize: '7' }, isolatedEnv())).queuePerKey).toBe(4);
+    expect((await serveOptionsFrom({ queueSize: '0' }, isolatedEnv())).queuePerKey).toBe(1);
+    expect((await serveOptionsFrom({}, isolatedEnv({ ROUTEPLAN_QUEUE_PER_KEY: '9' }))).queuePerKey).toBe(9);
+    expect((await serveOptionsFrom({ queuePerKey: '3' }, isolatedEnv({ ROUTEPLAN_QUEUE_PER_KEY: '9' }))).queuePerKey).toBe(3);
+    const error = await serveOptionsFrom({ queuePerKey: '0' }, isolatedEnv()).catch((caught: unknown) => caught);
+    expect((error as InputError).details[0]!.path).toBe('--queue-per-key');
+  });
+
   it('ROUTEPLAN_TIME_LIMIT sets the solve time limit when no flag does (flags > environment)', async () => {
     expect((await serveOptionsFrom({}, isolatedEnv({ ROUTEPLAN_TIME_LIMIT: '2' }))).timeLimitMs).toBe(2000);
     expect((await serveOptionsFrom({ timeLimit: '1' }, isolatedEnv({ ROUTEPLAN_TIME_LIMIT: '2' }))).timeLimitMs).toBe(1000);
