@@ -230,7 +230,7 @@ export class ActionService {
    * Deletes the action, its request and its plan: a pending one is cancelled first (its solve
    * stopped), so nothing runs for a deleted action. False when there is no such action of `owner`.
    */
-  async remove(owner: string, actionUuid: string): Promise<boolean> {
+  async remove(owner: string, actionUuid: string, why: 'request' | 'retention' = 'request'): Promise<boolean> {
     if (this.index.ownerOf(actionUuid) !== owner) return false;
     const live = this.live.get(actionUuid);
     if (live?.record.status === 'pending') await this.cancel(owner, actionUuid);
@@ -239,8 +239,22 @@ export class ActionService {
     this.live.delete(actionUuid);
     this.index.remove(actionUuid);
     this.idempotencyKeys.forget(actionUuid);
-    this.log({ event: 'action_deleted', action_id: actionUuid });
+    this.log({ event: 'action_deleted', action_id: actionUuid, by: why });
     return true;
+  }
+
+  /**
+   * Retention: deletes the actions (with their requests, plans and idempotency keys) that ended
+   * more than `retentionMs` before `now`; pending ones, waiting or running, never. Returns how many.
+   */
+  async sweep(now: Date, retentionMs: number): Promise<number> {
+    const before = new Date(now.getTime() - retentionMs).toISOString();
+    let deleted = 0;
+    for (const { actionUuid, owner } of this.index.endedBefore(before)) {
+      if (this.live.get(actionUuid)?.record.status === 'pending') continue;
+      if (await this.remove(owner, actionUuid, 'retention')) deleted += 1;
+    }
+    return deleted;
   }
 
   /**
@@ -355,7 +369,7 @@ export class ActionService {
   ): Promise<void> {
     const now = new Date().toISOString();
     stored.record = { ...stored.record, ...ending, finished_at: now, updated_at: now };
-    this.index.setStatus(stored.record.actionUuid, ending.status);
+    this.index.setStatus(stored.record.actionUuid, ending.status, now);
     if (await this.save(stored)) return;
     void this.saveEnded(stored);
   }

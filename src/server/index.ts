@@ -38,6 +38,8 @@ export interface ServeOptions {
   queueSize: number;
   /** Most solves one API key may have waiting (default: half of queueSize, at least one). */
   queuePerKey?: number;
+  /** How long ended actions are kept (default 30 days); a sweep at start and then periodically deletes older ones. */
+  retentionMs?: number;
   timeLimitMs: number;
   seed: number;
   bodyLimitBytes: number;
@@ -83,7 +85,10 @@ export const SERVE_DEFAULTS = {
   shutdownTimeoutSeconds: 30,
   sessionTtlHours: DEFAULT_SESSION_TTL_HOURS,
   driverLinkGraceHours: 24,
+  retentionDays: 30,
 } as const;
+
+const DAY_MS = 86_400_000;
 
 /** One solve per core, keeping one core for the HTTP loop on bigger machines. */
 export function defaultConcurrency(): number {
@@ -150,8 +155,10 @@ async function startLocked(options: ServeOptions, log: Log, lock: DataDirLock): 
   await projects.recover();
   const recovered = await actions.recover();
   await sessions.recover();
+  const retention = await startRetention(actions, options, log);
   await listen(app, options.port, options.host).catch(async (error: unknown) => {
     process.off('exit', noteCrash);
+    await retention.stop();
     sessions.stop();
     await app.close();
     throw error;
@@ -164,7 +171,8 @@ async function startLocked(options: ServeOptions, log: Log, lock: DataDirLock): 
   await geocoding.resume();
   log({ event: 'started', url, actions: recovered.total, requeued: recovered.pending, concurrency: options.concurrency });
 
-  const shutdown = { app, queue, actions, store, runner, sessions, notifications, lock, log, timeoutMs: options.shutdownTimeoutMs };
+  const timeoutMs = options.shutdownTimeoutMs;
+  const shutdown = { app, queue, actions, store, runner, sessions, notifications, lock, retention, log, timeoutMs };
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     shuttingDown = true;
@@ -175,6 +183,42 @@ async function startLocked(options: ServeOptions, log: Log, lock: DataDirLock): 
 }
 
 type Log = (event: Record<string, unknown>) => void;
+
+interface Retention {
+  stop(): Promise<void>;
+}
+
+/**
+ * Retention of ended actions: one sweep now (before the service answers, so nothing past its time
+ * is served), then one every tenth of the retention period (at least every second, at most every
+ * hour). A sweep that fails (the store cannot be written) is logged and tried again next time.
+ */
+async function startRetention(actions: ActionService, options: ServeOptions, log: Log): Promise<Retention> {
+  const retentionMs = options.retentionMs ?? SERVE_DEFAULTS.retentionDays * DAY_MS;
+  const now = options.now ?? ((): Date => new Date());
+  let sweeping: Promise<void> | null = null;
+  const sweep = (): Promise<void> => {
+    sweeping ??= actions
+      .sweep(now(), retentionMs)
+      .then(
+        (deleted) => {
+          if (deleted > 0) log({ event: 'retention_sweep', deleted, retention_days: retentionMs / DAY_MS });
+        },
+        (error: unknown) => log({ event: 'retention_sweep_failed', reason: (error as Error).message }),
+      )
+      .finally(() => (sweeping = null));
+    return sweeping;
+  };
+  await sweep();
+  const timer = setInterval(() => void sweep(), Math.min(3_600_000, Math.max(1_000, retentionMs / 10)));
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await sweeping;
+    },
+  };
+}
 
 /** The solve queue (fair between keys), the solver threads and the actions on the data directory's store. */
 function actionServices(
@@ -245,16 +289,19 @@ interface Shutdown {
   store: JsonStore;
   runner: SolveRunner;
   lock: DataDirLock;
+  retention: Retention;
   log: Log;
   timeoutMs: number;
 }
 
 /** Stops accepting, waits for running solves (bounded), leaves the rest pending on disk. */
-async function stopServer({ app, queue, actions, store, runner, sessions, notifications, lock, log, timeoutMs }: Shutdown): Promise<void> {
+async function stopServer(shutdown: Shutdown): Promise<void> {
+  const { app, queue, actions, store, runner, sessions, notifications, lock, retention, log, timeoutMs } = shutdown;
   const server = app.server;
   const stopped = app.close();
   server.closeIdleConnections();
   sessions.stop();
+  await retention.stop();
   const leftWaiting = queue.stop();
   const drained = await queue.whenIdle(timeoutMs);
   if (!drained) {

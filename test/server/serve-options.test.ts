@@ -71,6 +71,18 @@ describe('routeplan serve options', () => {
     expect((error as InputError).details[0]!.path).toBe('--queue-per-key');
   });
 
+  it('--retention <days> (ROUTEPLAN_RETENTION_DAYS) keeps ended actions that long; default 30, fractions allowed, bad values name the flag', async () => {
+    expect((await serveOptionsFrom({}, isolatedEnv())).retentionMs).toBe(30 * 86_400_000);
+    expect((await serveOptionsFrom({ retention: '7' }, isolatedEnv())).retentionMs).toBe(7 * 86_400_000);
+    expect((await serveOptionsFrom({ retention: '0.5' }, isolatedEnv())).retentionMs).toBe(43_200_000);
+    expect((await serveOptionsFrom({}, isolatedEnv({ ROUTEPLAN_RETENTION_DAYS: '90' }))).retentionMs).toBe(90 * 86_400_000);
+    expect((await serveOptionsFrom({ retention: '1' }, isolatedEnv({ ROUTEPLAN_RETENTION_DAYS: '90' }))).retentionMs).toBe(86_400_000);
+    for (const bad of ['0', '-1', 'forever', '']) {
+      const error = await serveOptionsFrom({ retention: bad }, isolatedEnv()).catch((caught: unknown) => caught);
+      expect((error as InputError).details[0]!.path, bad).toBe('--retention');
+    }
+  });
+
   it('ROUTEPLAN_TIME_LIMIT sets the solve time limit when no flag does (flags > environment)', async () => {
     expect((await serveOptionsFrom({}, isolatedEnv({ ROUTEPLAN_TIME_LIMIT: '2' }))).timeLimitMs).toBe(2000);
     expect((await serveOptionsFrom({ timeLimit: '1' }, isolatedEnv({ ROUTEPLAN_TIME_LIMIT: '2' }))).timeLimitMs).toBe(1000);

@@ -21,6 +21,7 @@ interface ServeFlags extends TravelFlags {
   concurrency?: string;
   queueSize?: string;
   queuePerKey?: string;
+  retention?: string;
   timeLimit?: string;
   seed?: string;
   bodyLimit?: string;
@@ -50,6 +51,10 @@ export function registerServe(program: Command): void {
     .option(
       '--queue-per-key <n>',
       'solves one API key may have waiting; beyond it that key gets 429 while others still get in (default half of --queue-size; also ROUTEPLAN_QUEUE_PER_KEY)',
+    )
+    .option(
+      '--retention <days>',
+      `delete ended actions (their requests and plans) this many days after they ended; fractions allowed (default ${SERVE_DEFAULTS.retentionDays}; also ROUTEPLAN_RETENTION_DAYS)`,
     )
     .option('--time-limit <seconds>', `time limit of each solve (default ${SERVE_DEFAULTS.timeLimitSeconds})`)
     .option('--seed <n>', 'seed of each solve (default 0)')
@@ -101,6 +106,7 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
     concurrency: integerFlag(flags.concurrency, '--concurrency', defaultConcurrency(), 1, 256),
     queueSize,
     queuePerKey: integerFlag(flags.queuePerKey ?? env.ROUTEPLAN_QUEUE_PER_KEY, '--queue-per-key', defaultPerKey(queueSize), 1, 1_000_000),
+    retentionMs: parseRetention(flags.retention ?? env.ROUTEPLAN_RETENTION_DAYS),
     timeLimitMs: Math.round((config.timeLimit ?? SERVE_DEFAULTS.timeLimitSeconds) * 1000),
     seed: config.seed ?? 0,
     bodyLimitBytes: flags.bodyLimit !== undefined ? parseByteSize(flags.bodyLimit) : SERVE_DEFAULTS.bodyLimitBytes,
@@ -157,6 +163,18 @@ export function parseByteSize(text: string): number {
     ]);
   }
   return bytes;
+}
+
+/** Days, fractions allowed (a test may keep actions for seconds), up to a hundred years. */
+function parseRetention(text: string | undefined): number {
+  if (text === undefined) return SERVE_DEFAULTS.retentionDays * 86_400_000;
+  const days = Number(text.trim());
+  if (text.trim() === '' || !Number.isFinite(days) || days <= 0 || days > 36_500) {
+    throw new InputError(`invalid --retention "${text}": expected days, more than 0 and at most 36500`, [
+      { path: '--retention', message: 'expected a number of days, more than 0 and at most 36500' },
+    ]);
+  }
+  return Math.max(1, Math.round(days * 86_400_000));
 }
 
 /** Hours, fractions allowed, up to a year. */
