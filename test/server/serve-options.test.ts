@@ -6,6 +6,7 @@ import { parseByteSize, serveOptionsFrom } from '../../src/cli/commands/serve.js
 import { InputError } from '../../src/errors.js';
 import { SERVE_DEFAULTS } from '../../src/server/index.js';
 import { DEFAULT_TIME_LIMIT_SECONDS } from '../../src/config/config.js';
+import { assertBuilt, runCli } from './built.js';
 
 /** No config files and no ROUTEPLAN_* variables from the developer's machine. */
 const isolatedEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
@@ -81,6 +82,18 @@ describe('routeplan serve options', () => {
       const error = await serveOptionsFrom({ retention: bad }, isolatedEnv()).catch((caught: unknown) => caught);
       expect((error as InputError).details[0]!.path, bad).toBe('--retention');
     }
+  });
+
+  it('routeplan serve --help shows --queue-per-key, --retention and the data directory’s single owner', async () => {
+    assertBuilt();
+    const help = await runCli(['serve', '--help']);
+    expect(help.code).toBe(0);
+    const text = help.stdout.replace(/\s+/g, ' ');
+    expect(text).toContain('--queue-per-key <n>');
+    expect(text).toContain('ROUTEPLAN_QUEUE_PER_KEY');
+    expect(text).toContain('--retention <days>');
+    expect(text).toContain('ROUTEPLAN_RETENTION_DAYS');
+    expect(text).toContain('a second one refuses to start');
   });
 
   it('ROUTEPLAN_TIME_LIMIT sets the solve time limit when no flag does (flags > environment)', async () => {

@@ -44,7 +44,10 @@ export function registerServe(program: Command): void {
     )
     .option('--port <port>', `TCP port, 0 = any free port (default ${SERVE_DEFAULTS.port})`)
     .option('--host <host>', `interface to bind (default ${SERVE_DEFAULTS.host})`)
-    .option('--data-dir <dir>', `where projects and actions are stored (default ${SERVE_DEFAULTS.dataDir})`)
+    .option(
+      '--data-dir <dir>',
+      `where projects and actions are stored, by one serve at a time: a second one refuses to start (default ${SERVE_DEFAULTS.dataDir})`,
+    )
     .option('--keys-file <file>', 'API keys, one per line (also ROUTEPLAN_SERVER_KEYS, comma-separated)')
     .option('--concurrency <n>', `solves running at once (default ${defaultConcurrency()} here: one per core, less one)`)
     .option('--queue-size <n>', `solves that may wait; beyond it requests get 429 (default ${SERVE_DEFAULTS.queueSize})`)
