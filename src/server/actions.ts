@@ -161,7 +161,7 @@ export class ActionService {
       this.idempotencyKeys.forget(actionUuid);
       return null;
     }
-    if (stored.idempotency?.fingerprint !== idempotency.fingerprint) throw new IdempotencyConflictError(actionUuid);
+    if (stored.idempotency?.fingerprint !== idempotency.fingerprint) throw new IdempotencyConflictError({ kind: 'action', id: actionUuid });
     return stored.record;
   }
 

@@ -191,9 +191,8 @@ function toHttpError(error: unknown): HttpError {
     return new HttpError(429, 'queue_full', 'too many solves are waiting; retry later', [], headers);
   }
   if (error instanceof IdempotencyConflictError) {
-    return new HttpError(409, 'idempotency_conflict', error.message, [
-      { path: 'Idempotency-Key', message: `already used for action ${error.actionUuid}` },
-    ]);
+    const detail = { path: 'Idempotency-Key', message: `already used for ${error.created.kind} ${error.created.id}` };
+    return new HttpError(409, 'idempotency_conflict', error.message, [detail]);
   }
   if (error instanceof StoreUnavailableError) {
     return new HttpError(503, 'storage_unavailable', error.message, [], { 'retry-after': String(error.retryAfterSeconds) });

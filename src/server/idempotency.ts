@@ -1,10 +1,12 @@
 /**
- * `Idempotency-Key` on the POSTs that create an action (POST /schedules, POST …/optimize), as
+ * `Idempotency-Key` on the POSTs that create something (POST /schedules, POST …/optimize and
+ * POST /v1.0/project), as
  * Stripe has it: the same key with the same request (method, path and body, the body compared as
  * JSON, so key order and spacing do not matter) gets the first action's 202 again; the same key with
  * another request is a 409 `idempotency_conflict`. Keys are per API key (owner): two keys may use
- * the same value. A key is kept in its action's record, so it lasts exactly as long as the action
- * (across restarts; deleted with it, by DELETE or by the retention sweep). Requests with one key are
+ * the same value. A key is kept in the record it created, so it lasts exactly as long as that
+ * action or project (across restarts; an action's goes with it, by DELETE or by the retention
+ * sweep). Requests with one key are
  * handled one at a time, so two sent at once still create one action.
  */
 import { createHash } from 'node:crypto';
@@ -21,7 +23,10 @@ const MAX_KEY_LENGTH = 255;
 
 /** A key used before with another request (ActionService.accept); the service answers 409. */
 export class IdempotencyConflictError extends Error {
-  constructor(readonly actionUuid: string) {
+  constructor(
+    /** What the key created first: an action or a project, and its id. */
+    readonly created: { kind: 'action' | 'project'; id: string },
+  ) {
     super('this Idempotency-Key was already used with a different request; use a new key for a new request');
     this.name = 'IdempotencyConflictError';
   }
@@ -62,10 +67,10 @@ export class IdempotencyKeys {
   private readonly slotOf = new Map<string, string>();
   private readonly turns = new Map<string, Promise<unknown>>();
 
-  remember(owner: string, key: string, actionUuid: string): void {
+  remember(owner: string, key: string, id: string): void {
     const slot = slotName(owner, key);
-    this.actionOf.set(slot, actionUuid);
-    this.slotOf.set(actionUuid, slot);
+    this.actionOf.set(slot, id);
+    this.slotOf.set(id, slot);
   }
 
   lookup(owner: string, key: string): string | undefined {

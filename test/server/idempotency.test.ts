@@ -144,4 +144,24 @@ describe('Idempotency-Key', () => {
     expect(elsewhere.status).toBe(409);
     expect(elsewhere.body.error.code).toBe('idempotency_conflict');
   });
+
+  it('POST /v1.0/project: the same key and body is one project (201 again, Idempotent-Replayed, after a restart too); another body → 409', async () => {
+    const svc = await service();
+    const first = await post(svc, '/v1.0/project', 'project-1', { body: smallProject() });
+    expect(first.status).toBe(201);
+    const again = await post(svc, '/v1.0/project', 'project-1', { body: smallProject() });
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect((await api(svc.url, 'GET', '/v1.0/projects')).body.projects).toHaveLength(1);
+    const other = await post(svc, '/v1.0/project', 'project-1', { body: smallProject({ name: 'Evening' }) });
+    expect(other.status).toBe(409);
+    expect(other.body.error.details).toEqual([{ path: 'Idempotency-Key', message: `already used for project ${first.body.id}` }]);
+
+    await svc.running.close();
+    const restarted = await service({ dataDir: svc.dataDir });
+    const replay = await post(restarted, '/v1.0/project', 'project-1', { body: smallProject() });
+    expect([replay.status, replay.body.id, replay.headers.get('idempotent-replayed')]).toEqual([201, first.body.id, 'true']);
+    expect((await api(restarted.url, 'GET', '/v1.0/projects')).body.projects).toHaveLength(1);
+  });
 });

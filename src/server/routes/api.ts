@@ -123,10 +123,16 @@ async function createProject(ctx: AppContext, call: ApiCall): Promise<void> {
   const warnings = ctx.validate('project', body, ctx.loadOptions);
   const document = body as Record<string, unknown>;
   const geocode = ctx.geocoding.needed(document);
-  const record = await ctx.projects.create(call.owner, document, warnings, geocode);
-  if (geocode) ctx.geocoding.start(record.id, document);
+  const idempotency = idempotencyClaimOf(call.req, body);
+  const { record, replayed } = idempotency
+    ? await ctx.projects.createOnce(call.owner, document, warnings, geocode, idempotency)
+    : { record: await ctx.projects.create(call.owner, document, warnings, geocode), replayed: false };
+  if (geocode && !replayed) ctx.geocoding.start(record.id, document);
   call.notes.projectId = record.id;
-  sendJson(call.reply, 201, projectAnswer(ctx, record), { location: `/v1.0/project/${record.id}` });
+  sendJson(call.reply, 201, projectAnswer(ctx, record), {
+    location: `/v1.0/project/${record.id}`,
+    ...(replayed ? { 'idempotent-replayed': 'true' } : {}),
+  });
 }
 
 async function getProject(ctx: AppContext, call: ApiCall): Promise<void> {
