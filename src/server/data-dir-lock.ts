@@ -17,6 +17,8 @@ export const LOCK_FILE = 'serve.lock';
 const TAKEOVER_FILE = 'serve.lock.takeover';
 /** A takeover guard older than this was left by a process that died taking over: it is ignored. */
 const STALE_TAKEOVER_MS = 10_000;
+/** The owner of a lock file still empty: created this instant by a process that is writing it. */
+const BEING_WRITTEN = 'being written';
 
 interface LockRecord {
   pid: number;
@@ -163,8 +165,8 @@ async function isFresh(path: string): Promise<'unreadable' | LockRecord> {
     (info) => Date.now() - info.mtimeMs,
     () => Infinity,
   );
-  // Treated as alive (this very process's pid) while it may still be being written.
-  return age < 2_000 ? { pid: process.pid, host: hostname(), started_at: 'being written' } : 'unreadable';
+  // Treated as alive while it may still be being written, by a process whose pid is not known yet.
+  return age < 2_000 ? { pid: 0, host: hostname(), started_at: BEING_WRITTEN } : 'unreadable';
 }
 
 /**
@@ -172,7 +174,8 @@ async function isFresh(path: string): Promise<'unreadable' | LockRecord> {
  * (checked before) is stale: a container restarted after a kill often gets the same small pid again.
  */
 function isAlive(owner: LockRecord): boolean {
-  if (owner.pid === process.pid) return owner.started_at === 'being written';
+  if (owner.started_at === BEING_WRITTEN) return true;
+  if (owner.pid === process.pid) return false;
   try {
     process.kill(owner.pid, 0);
     return true;
@@ -182,6 +185,13 @@ function isAlive(owner: LockRecord): boolean {
 }
 
 function inUse(directory: string, owner: LockRecord): InputError {
+  if (owner.started_at === BEING_WRITTEN) {
+    return new InputError(
+      `the data directory ${directory} is being taken by another routeplan serve starting now; stop it first, or give this one another --data-dir`,
+      [{ path: '--data-dir', message: 'in use by a process starting now' }],
+      'data_dir_in_use',
+    );
+  }
   const since = owner.started_at ? ` since ${owner.started_at}` : '';
   return new InputError(
     `the data directory ${directory} is in use by another routeplan serve (pid ${owner.pid} on ${owner.host}${since}); ` +

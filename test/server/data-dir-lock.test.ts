@@ -74,6 +74,17 @@ describe('the data-directory lock', () => {
     expect(action.status).toBe(200);
   });
 
+  it('two serve processes started at the same moment on one new directory: exactly one runs, the other exits 2', async () => {
+    const dataDir = join(work, 'race');
+    const outcomes = await Promise.allSettled([serve(dataDir), serve(dataDir)]);
+    const running = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    const refused = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    expect(running).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(String(refused[0]!.reason)).toContain('exited with 2');
+    expect(String(refused[0]!.reason)).toContain('in use');
+  });
+
   it('two services in one process cannot share a data directory either; once the first closes, it can', async () => {
     const first = await startTestService();
     const refused = await startTestService({ dataDir: first.dataDir }).catch((error: unknown) => error);
