@@ -12,7 +12,8 @@ import type { SolveProgress } from '../solver/types.js';
 import { ActionIndex } from './action-index.js';
 import type { ActionName, ActionRecord, ActionStatus } from './api-types.js';
 import type { Optimizations } from './projects.js';
-import type { JsonStore } from './store.js';
+import type { ActionStore, StoredAction } from './action-store.js';
+import { IdempotencyConflictError, IdempotencyKeys, type IdempotencyClaim } from './idempotency.js';
 import type { Job, JobQueue } from './queue.js';
 import { JobAbortedError, type SolveRunner } from './solve-runner.js';
 import type { SolveJob } from './job.js';
@@ -20,18 +21,6 @@ import type { TravelSettings } from '../travel/types.js';
 import type { GeocoderSettings } from '../geocode/types.js';
 
 export type { ActionName, ActionRecord, ActionStatus } from './api-types.js';
-
-/** The file on disk: the public record plus what is needed to run it again, never shown. */
-interface StoredAction {
-  owner: string;
-  kind: DocumentKind;
-  document: unknown;
-  /** Times a run was started (a kill or a power cut in between is no fault of the action's). */
-  attempts: number;
-  /** Times the service died of an error while this action ran; the action is failed after MAX_CRASHES. */
-  crashes?: number;
-  record: ActionRecord;
-}
 
 export interface SolveSettings {
   timeLimitMs: number;
@@ -69,12 +58,19 @@ export const SAVE_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_0
 
 const CANCELLED: ErrorBody['error'] = { code: 'cancelled', message: 'the optimization was cancelled', details: [] };
 
+/** An accepted action; `replayed` when an Idempotency-Key found the one an identical earlier request created. */
+export interface Accepted {
+  record: ActionRecord;
+  replayed: boolean;
+}
+
 /** What a cancel found: the cancelled record, or why there was nothing to cancel. */
 export type CancelOutcome =
   { outcome: 'cancelled'; record: ActionRecord } | { outcome: 'not_found' } | { outcome: 'not_cancellable'; status: ActionStatus };
 
 export class ActionService {
   private readonly index = new ActionIndex();
+  private readonly idempotencyKeys = new IdempotencyKeys();
   /** Pending actions (waiting or running), one object each, so a cancel and the run change the same record. */
   private readonly live = new Map<string, StoredAction>();
   /** The queued job of each action still waiting, so that a cancel can give its place back. */
@@ -84,11 +80,13 @@ export class ActionService {
    * shutdown (which leaves it pending); the record's status tells the run which one it was.
    */
   private readonly stoppers = new Map<string, AbortController>();
+  /** Deleted actions whose ended record may still be being saved again (saveEnded): it must not come back. */
+  private readonly deleted = new WeakSet<StoredAction>();
   private interrupted = false;
   private recovered: StoredAction[] = [];
 
   constructor(
-    private readonly store: JsonStore,
+    private readonly store: ActionStore,
     private readonly queue: JobQueue,
     private readonly runner: SolveRunner,
     private readonly settings: SolveSettings,
@@ -103,10 +101,13 @@ export class ActionService {
 
   /** Loads every stored action (so polls find them) and remembers the ones still pending. */
   async recover(): Promise<{ total: number; pending: number }> {
-    const { records, unreadable } = await this.store.readAll<StoredAction>('actions');
+    const { records, unreadable } = await this.store.loadAll();
     for (const bad of unreadable) this.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
     await this.countCrashes(records);
-    for (const stored of records) this.index.add(stored.owner, stored.record);
+    for (const stored of records) {
+      this.index.add(stored.owner, stored.record);
+      if (stored.idempotency) this.idempotencyKeys.remember(stored.owner, stored.idempotency.key, stored.record.actionUuid);
+    }
     this.recovered = records
       .filter((stored) => stored.record.status === 'pending')
       .sort((a, b) => a.record.created_at.localeCompare(b.record.created_at));
@@ -131,13 +132,41 @@ export class ActionService {
         });
         continue;
       }
-      this.queue.pushAccepted(this.jobOf(stored));
+      this.queue.pushAccepted(stored.owner, this.jobOf(stored));
     }
   }
 
-  /** Persists a new pending action and queues it; throws QueueFullError before writing anything. */
-  async accept(request: NewAction): Promise<ActionRecord> {
-    const reservation = this.queue.reserve();
+  /**
+   * Persists a new pending action and queues it; throws QueueFullError before writing anything.
+   * With an Idempotency-Key (idempotency.ts): the action that key created, if the request is the
+   * same (`replayed`); IdempotencyConflictError if it is another.
+   */
+  async accept(request: NewAction, idempotency?: IdempotencyClaim): Promise<Accepted> {
+    if (!idempotency) return { record: await this.create(request), replayed: false };
+    return this.idempotencyKeys.inTurn(request.owner, idempotency.key, async () => {
+      const earlier = await this.createdWith(request.owner, idempotency);
+      if (earlier) return { record: earlier, replayed: true };
+      const record = await this.create(request, idempotency);
+      this.idempotencyKeys.remember(request.owner, idempotency.key, record.actionUuid);
+      return { record, replayed: false };
+    });
+  }
+
+  /** The action an earlier request with this key created (null if none, or if it is gone); throws on another request. */
+  private async createdWith(owner: string, idempotency: IdempotencyClaim): Promise<ActionRecord | null> {
+    const actionUuid = this.idempotencyKeys.lookup(owner, idempotency.key);
+    if (actionUuid === undefined) return null;
+    const stored = this.live.get(actionUuid) ?? (await this.store.load(actionUuid));
+    if (!stored) {
+      this.idempotencyKeys.forget(actionUuid);
+      return null;
+    }
+    if (stored.idempotency?.fingerprint !== idempotency.fingerprint) throw new IdempotencyConflictError({ kind: 'action', id: actionUuid });
+    return stored.record;
+  }
+
+  private async create(request: NewAction, idempotency?: IdempotencyClaim): Promise<ActionRecord> {
+    const reservation = this.queue.reserve(request.owner);
     const now = new Date().toISOString();
     const record: ActionRecord = {
       actionUuid: randomUUID(),
@@ -148,9 +177,16 @@ export class ActionService {
       ...(request.projectId !== undefined ? { project_id: request.projectId } : {}),
       ...(request.warnings.length > 0 ? { warnings: request.warnings } : {}),
     };
-    const stored: StoredAction = { owner: request.owner, kind: request.kind, document: request.document, attempts: 0, record };
+    const stored: StoredAction = {
+      owner: request.owner,
+      kind: request.kind,
+      document: request.document,
+      attempts: 0,
+      ...(idempotency ? { idempotency } : {}),
+      record,
+    };
     try {
-      await this.store.write('actions', record.actionUuid, stored);
+      await this.store.save(stored);
     } catch (error) {
       reservation.cancel();
       throw error;
@@ -164,7 +200,7 @@ export class ActionService {
   /** The action if it exists and belongs to `owner`, with its progress while it runs; null otherwise (so others get a 404). */
   async get(owner: string, actionUuid: string): Promise<ActionRecord | null> {
     if (this.index.ownerOf(actionUuid) !== owner) return null;
-    const stored = this.live.get(actionUuid) ?? (await this.store.read<StoredAction>('actions', actionUuid));
+    const stored = this.live.get(actionUuid) ?? (await this.store.load(actionUuid));
     if (!stored || stored.owner !== owner) return null;
     const progress = this.index.progressOf(actionUuid);
     return progress && stored.record.status === 'pending' ? { ...stored.record, progress } : stored.record;
@@ -191,26 +227,56 @@ export class ActionService {
   }
 
   /**
+   * Deletes the action, its request and its plan: a pending one is cancelled first (its solve
+   * stopped), so nothing runs for a deleted action. False when there is no such action of `owner`.
+   */
+  async remove(owner: string, actionUuid: string, why: 'request' | 'retention' = 'request'): Promise<boolean> {
+    if (this.index.ownerOf(actionUuid) !== owner) return false;
+    const live = this.live.get(actionUuid);
+    if (live?.record.status === 'pending') await this.cancel(owner, actionUuid);
+    if (live) this.deleted.add(live);
+    await this.store.remove(actionUuid);
+    this.live.delete(actionUuid);
+    this.index.remove(actionUuid);
+    this.idempotencyKeys.forget(actionUuid);
+    this.log({ event: 'action_deleted', action_id: actionUuid, by: why });
+    return true;
+  }
+
+  /**
+   * Retention: deletes the actions (with their requests, plans and idempotency keys) that ended
+   * more than `retentionMs` before `now`; pending ones, waiting or running, never. Returns how many.
+   */
+  async sweep(now: Date, retentionMs: number): Promise<number> {
+    const before = new Date(now.getTime() - retentionMs).toISOString();
+    let deleted = 0;
+    for (const { actionUuid, owner } of this.index.endedBefore(before)) {
+      if (this.live.get(actionUuid)?.record.status === 'pending') continue;
+      if (await this.remove(owner, actionUuid, 'retention')) deleted += 1;
+    }
+    return deleted;
+  }
+
+  /**
    * Called as the process exits: when it dies of an error (not after interruptRunning, a clean
    * shutdown), the actions still running are noted, and counted against them at the next start.
    */
   noteRunningAtExit(): void {
     if (this.interrupted || this.stoppers.size === 0) return;
-    this.store.writeNow('crashes', randomUUID(), { at: new Date().toISOString(), running: [...this.stoppers.keys()] });
+    this.store.noteCrash([...this.stoppers.keys()]);
   }
 
   /** Each crash note adds one crash to the actions it names, then is removed. */
   private async countCrashes(records: StoredAction[]): Promise<void> {
-    const { records: notes } = await this.store.readAll<{ running: string[] }>('crashes');
-    const ids = await this.store.ids('crashes');
+    const notes = await this.store.crashNotes();
     for (const note of notes) {
       for (const stored of records.filter((candidate) => note.running.includes(candidate.record.actionUuid))) {
         stored.crashes = (stored.crashes ?? 0) + 1;
-        await this.store.write('actions', stored.record.actionUuid, stored);
+        await this.store.save(stored);
         this.log({ event: 'crash_counted', action_id: stored.record.actionUuid, crashes: stored.crashes });
       }
     }
-    for (const id of ids) await this.store.remove('crashes', id);
+    for (const note of notes) await this.store.removeCrashNote(note.id);
   }
 
   /** Interrupts running solves; their actions stay pending on disk and run again at the next start. */
@@ -249,9 +315,11 @@ export class ActionService {
     stored.attempts += 1;
     stored.record = { ...stored.record, started_at: new Date().toISOString(), updated_at: new Date().toISOString() };
     // The start is written for crash recovery only: a disk without room must not stop the solve.
-    await this.store.write('actions', id, stored).catch((error: unknown) => {
+    await this.store.save(stored).catch((error: unknown) => {
       this.log({ event: 'store_write_failed', action_id: id, reason: (error as Error).message });
     });
+    // Cancelled (or deleted) while its start was being written: nothing is to run.
+    if (stored.record.status !== 'pending') return;
     this.log({ event: 'solve_started', action_id: id, attempt: stored.attempts });
     const startedAt = Date.now();
     const onProgress = (progress: SolveProgress): void => this.index.setProgress(id, progress);
@@ -266,7 +334,7 @@ export class ActionService {
       if (error instanceof JobAbortedError) {
         stored.attempts -= 1;
         this.log({ event: 'solve_interrupted', action_id: id });
-        await this.store.write('actions', id, stored).catch((failure: unknown) => {
+        await this.store.save(stored).catch((failure: unknown) => {
           this.log({ event: 'store_write_failed', action_id: id, reason: (failure as Error).message });
         });
         return;
@@ -301,15 +369,16 @@ export class ActionService {
   ): Promise<void> {
     const now = new Date().toISOString();
     stored.record = { ...stored.record, ...ending, finished_at: now, updated_at: now };
-    this.index.setStatus(stored.record.actionUuid, ending.status);
+    this.index.setStatus(stored.record.actionUuid, ending.status, now);
     if (await this.save(stored)) return;
     void this.saveEnded(stored);
   }
 
   /** Writes an ended action; true once it is on disk (it then leaves the live ones). */
   private async save(stored: StoredAction): Promise<boolean> {
+    if (this.deleted.has(stored)) return true;
     try {
-      await this.store.write('actions', stored.record.actionUuid, stored);
+      await this.store.save(stored);
       this.live.delete(stored.record.actionUuid);
       return true;
     } catch (error) {

@@ -8,6 +8,7 @@
  *   GET  /v2/schedules/{actionUuid}         the action record (+ `progress` while it runs)
  *   GET  /v2/schedules/{actionUuid}/solution  the plan alone (409 until finished)
  *   POST /v2/schedules/{actionUuid}/cancel  → 200 the record, failed with code `cancelled` (409 not_cancellable once ended)
+ *   DELETE /v2/schedules/{actionUuid}       cancels it if pending, then deletes it and its plan → 204
  *   POST /v1.0/project                      create a project → 201 project record (+ `optimizations`, newest first)
  *   GET  /v1.0/project/{id}                 a project record (+ `optimizations`, newest first)
  *   GET  /v1.0/projects                     the caller's projects (+ `latest_optimization` each)
@@ -22,15 +23,16 @@
  *   GET  /                                  sign-in and project list (dist/web/index.html)
  *   GET  /projects/{id}, /projects/{id}/print  the project page, its printable driver sheets (303 to / without a session)
  *   GET  /assets/{file}                     scripts, styles and images of the pages
- *   GET  /healthz                           liveness, without credentials
+ *   GET  /healthz                           liveness, the store and the queue, without credentials
  */
 import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import { InputError, RouteplanError } from '../errors.js';
 import { HttpError, pathOf, sendError, sendJson } from './http.js';
-import { QueueFullError } from './queue.js';
+import { QueueFullError, type QueueStats } from './queue.js';
 import { StoreUnavailableError } from './store.js';
+import { IdempotencyConflictError } from './idempotency.js';
 import type { AppContext, RequestNotes } from './context.js';
 import { registerApi } from './routes/api.js';
 import { registerSession } from './routes/session.js';
@@ -121,8 +123,21 @@ function isHealthCheck(request: FastifyRequest): boolean {
 async function answerHealth(ctx: AppContext, reply: FastifyReply): Promise<void> {
   if (ctx.isShuttingDown()) return sendJson(reply, 503, { status: 'shutting_down' });
   const store = await ctx.storeHealth();
-  if (!store.writable) return sendJson(reply, 503, { status: 'unhealthy', store: { writable: false, reason: store.reason } });
-  sendJson(reply, 200, { status: 'ok', store: { writable: true } });
+  const queue = queueView(ctx.queueStats());
+  if (!store.writable) return sendJson(reply, 503, { status: 'unhealthy', store: { writable: false, reason: store.reason }, queue });
+  sendJson(reply, 200, { status: 'ok', store: { writable: true }, queue });
+}
+
+/** The queue as /healthz shows it: per key, by owner id (a digest prefix, never the key). */
+function queueView(stats: QueueStats): Record<string, unknown> {
+  return {
+    running: stats.running,
+    waiting: stats.waiting,
+    concurrency: stats.concurrency,
+    capacity: stats.capacity,
+    per_key: stats.perKey,
+    waiting_by_key: stats.waitingByKey,
+  };
 }
 
 function shuttingDown(): HttpError {
@@ -168,9 +183,16 @@ function answerError(ctx: AppContext, reply: FastifyReply, error: unknown): void
 function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof QueueFullError) {
-    return new HttpError(429, 'queue_full', 'too many solves are waiting; retry later', [], {
-      'retry-after': String(error.retryAfterSeconds),
-    });
+    const headers = { 'retry-after': String(error.retryAfterSeconds) };
+    if (error.scope === 'key') {
+      const message = `this key already has ${error.perKey} solves waiting, its share of the queue; retry later`;
+      return new HttpError(429, 'key_quota_exceeded', message, [], headers);
+    }
+    return new HttpError(429, 'queue_full', 'too many solves are waiting; retry later', [], headers);
+  }
+  if (error instanceof IdempotencyConflictError) {
+    const detail = { path: 'Idempotency-Key', message: `already used for ${error.created.kind} ${error.created.id}` };
+    return new HttpError(409, 'idempotency_conflict', error.message, [detail]);
   }
   if (error instanceof StoreUnavailableError) {
     return new HttpError(503, 'storage_unavailable', error.message, [], { 'retry-after': String(error.retryAfterSeconds) });

@@ -10,6 +10,7 @@ import type { ProjectMessages } from './dispatch-events.js';
 import type { SessionService } from './session.js';
 import type { TileSource } from './web.js';
 import type { StoreHealth } from './store.js';
+import type { QueueStats } from './queue.js';
 
 export interface AppContext {
   access: Access;
@@ -31,6 +32,8 @@ export interface AppContext {
   isShuttingDown: () => boolean;
   /** Whether records can be written (store.ts): /healthz reports a full disk. */
   storeHealth: () => Promise<StoreHealth>;
+  /** The solve queue's counts, for /healthz. */
+  queueStats: () => QueueStats;
   /** Overrides of app.ts's CONNECTION_LIMITS (tests). */
   connectionLimits?: Partial<{ headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number }>;
   log: (event: Record<string, unknown>) => void;

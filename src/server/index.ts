@@ -10,7 +10,8 @@ import { InputError } from '../errors.js';
 import { DEFAULT_TIME_LIMIT_SECONDS } from '../config/config.js';
 import { createKeyRing, isLoopbackHost } from './auth.js';
 import { JsonStore } from './store.js';
-import { JobQueue } from './queue.js';
+import { DataDirActionStore } from './action-store.js';
+import { JobQueue, defaultPerKey } from './queue.js';
 import { WorkerSolveRunner, type SolveRunner } from './solve-runner.js';
 import { ActionService } from './actions.js';
 import { ProjectService } from './projects.js';
@@ -25,6 +26,7 @@ import type { GeocoderSettings } from '../geocode/types.js';
 import { DispatchService } from './dispatch/service.js';
 import { createNotifications, type Notifications } from './notify/index.js';
 import { ProjectGeocoding } from './geocoding.js';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 
 export interface ServeOptions {
   port: number;
@@ -34,6 +36,10 @@ export interface ServeOptions {
   keys: string[];
   concurrency: number;
   queueSize: number;
+  /** Most solves one API key may have waiting (default: half of queueSize, at least one). */
+  queuePerKey?: number;
+  /** How long ended actions are kept (default 30 days); a sweep at start and then periodically deletes older ones. */
+  retentionMs?: number;
   timeLimitMs: number;
   seed: number;
   bodyLimitBytes: number;
@@ -79,7 +85,10 @@ export const SERVE_DEFAULTS = {
   shutdownTimeoutSeconds: 30,
   sessionTtlHours: DEFAULT_SESSION_TTL_HOURS,
   driverLinkGraceHours: 24,
+  retentionDays: 30,
 } as const;
+
+const DAY_MS = 86_400_000;
 
 /** One solve per core, keeping one core for the HTTP loop on bigger machines. */
 export function defaultConcurrency(): number {
@@ -99,13 +108,21 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const log = jsonLog(options.logLine ?? ((line: string) => process.stderr.write(`${line}\n`)));
   guardOpenAccess(options, log);
 
+  // One process owns the data directory: a second one refuses to start before touching anything.
+  const lock = await acquireDataDirLock(options.dataDir, log);
+  try {
+    return await startLocked(options, log, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function startLocked(options: ServeOptions, log: Log, lock: DataDirLock): Promise<RunningServer> {
   const store = new JsonStore(options.dataDir);
   await store.init();
-  const queue = new JobQueue(options.concurrency, options.queueSize, options.timeLimitMs / 1000);
-  const runner = options.runner ?? new WorkerSolveRunner(options.concurrency);
-  const solveSettings = { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) };
-  const actions = new ActionService(store, queue, runner, solveSettings, log, options.saveRetryDelaysMs);
-  const noteCrash = (): void => actions.noteRunningAtExit();
+  const { queue, runner, actions } = actionServices(options, store, log);
+  const noteCrash = (): void => void [actions.noteRunningAtExit(), lock.release()];
   process.on('exit', noteCrash);
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
   const projects = new ProjectService(store, (id) => `${publicUrl}/projects/${id}`, log, actions.optimizations);
@@ -130,6 +147,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     web: { root: webRoot, tiles: options.tiles ?? null, secureCookies: publicUrl.startsWith('https:') },
     isShuttingDown: () => shuttingDown,
     storeHealth: () => store.health(),
+    queueStats: () => queue.stats(),
     ...(options.connectionLimits ? { connectionLimits: options.connectionLimits } : {}),
     log,
   });
@@ -137,8 +155,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   await projects.recover();
   const recovered = await actions.recover();
   await sessions.recover();
+  const retention = await startRetention(actions, options, log);
   await listen(app, options.port, options.host).catch(async (error: unknown) => {
     process.off('exit', noteCrash);
+    await retention.stop();
     sessions.stop();
     await app.close();
     throw error;
@@ -151,7 +171,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   await geocoding.resume();
   log({ event: 'started', url, actions: recovered.total, requeued: recovered.pending, concurrency: options.concurrency });
 
-  const shutdown = { app, queue, actions, store, runner, sessions, notifications, log, timeoutMs: options.shutdownTimeoutMs };
+  const timeoutMs = options.shutdownTimeoutMs;
+  const shutdown = { app, queue, actions, store, runner, sessions, notifications, lock, retention, log, timeoutMs };
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     shuttingDown = true;
@@ -162,6 +183,56 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 }
 
 type Log = (event: Record<string, unknown>) => void;
+
+interface Retention {
+  stop(): Promise<void>;
+}
+
+/**
+ * Retention of ended actions: one sweep now (before the service answers, so nothing past its time
+ * is served), then one every tenth of the retention period (at least every second, at most every
+ * hour). A sweep that fails (the store cannot be written) is logged and tried again next time.
+ */
+async function startRetention(actions: ActionService, options: ServeOptions, log: Log): Promise<Retention> {
+  const retentionMs = options.retentionMs ?? SERVE_DEFAULTS.retentionDays * DAY_MS;
+  const now = options.now ?? ((): Date => new Date());
+  let sweeping: Promise<void> | null = null;
+  const sweep = (): Promise<void> => {
+    sweeping ??= actions
+      .sweep(now(), retentionMs)
+      .then(
+        (deleted) => {
+          if (deleted > 0) log({ event: 'retention_sweep', deleted, retention_days: retentionMs / DAY_MS });
+        },
+        (error: unknown) => log({ event: 'retention_sweep_failed', reason: (error as Error).message }),
+      )
+      .finally(() => (sweeping = null));
+    return sweeping;
+  };
+  await sweep();
+  const timer = setInterval(() => void sweep(), Math.min(3_600_000, Math.max(1_000, retentionMs / 10)));
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await sweeping;
+    },
+  };
+}
+
+/** The solve queue (fair between keys), the solver threads and the actions on the data directory's store. */
+function actionServices(
+  options: ServeOptions,
+  store: JsonStore,
+  log: Log,
+): { queue: JobQueue; runner: SolveRunner; actions: ActionService } {
+  const perKey = options.queuePerKey ?? defaultPerKey(options.queueSize);
+  const queue = new JobQueue(options.concurrency, options.queueSize, options.timeLimitMs / 1000, perKey);
+  const runner = options.runner ?? new WorkerSolveRunner(options.concurrency);
+  const solveSettings = { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) };
+  const actions = new ActionService(new DataDirActionStore(store), queue, runner, solveSettings, log, options.saveRetryDelaysMs);
+  return { queue, runner, actions };
+}
 
 /** The web application's files; the JSON API works without them, so a missing build is only a warning. */
 function builtWebRoot(options: ServeOptions, log: Log): string {
@@ -217,16 +288,20 @@ interface Shutdown {
   actions: ActionService;
   store: JsonStore;
   runner: SolveRunner;
+  lock: DataDirLock;
+  retention: Retention;
   log: Log;
   timeoutMs: number;
 }
 
 /** Stops accepting, waits for running solves (bounded), leaves the rest pending on disk. */
-async function stopServer({ app, queue, actions, store, runner, sessions, notifications, log, timeoutMs }: Shutdown): Promise<void> {
+async function stopServer(shutdown: Shutdown): Promise<void> {
+  const { app, queue, actions, store, runner, sessions, notifications, lock, retention, log, timeoutMs } = shutdown;
   const server = app.server;
   const stopped = app.close();
   server.closeIdleConnections();
   sessions.stop();
+  await retention.stop();
   const leftWaiting = queue.stop();
   const drained = await queue.whenIdle(timeoutMs);
   if (!drained) {
@@ -238,6 +313,7 @@ async function stopServer({ app, queue, actions, store, runner, sessions, notifi
   await runner.close?.();
   server.closeAllConnections();
   await stopped;
+  lock.release();
   log({ event: 'stopped', left_pending: leftWaiting, interrupted: !drained });
 }
 

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Warning } from '../errors.js';
 import type { JsonStore } from './store.js';
 import type { GeocodingFailure, OptimizationSummary } from './api-types.js';
+import { IdempotencyConflictError, IdempotencyKeys, type IdempotencyClaim } from './idempotency.js';
 
 /** What POST /v1.0/project and GET /v1.0/project/{id} answer. */
 export interface ProjectRecord {
@@ -47,6 +48,8 @@ export type ProjectListItem = ProjectSummary & { latest_optimization: Optimizati
 
 interface StoredProject {
   owner: string;
+  /** The `Idempotency-Key` it was created with, and the fingerprint of that request. */
+  idempotency?: IdempotencyClaim;
   /** The request as accepted, solved again by each optimize action. */
   document: Record<string, unknown>;
   record: ProjectRecord;
@@ -54,6 +57,7 @@ interface StoredProject {
 
 export class ProjectService {
   private readonly index = new Map<string, { owner: string; summary: ProjectSummary }>();
+  private readonly idempotencyKeys = new IdempotencyKeys();
 
   constructor(
     private readonly store: JsonStore,
@@ -65,11 +69,45 @@ export class ProjectService {
   async recover(): Promise<number> {
     const { records, unreadable } = await this.store.readAll<StoredProject>('projects');
     for (const bad of unreadable) this.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
-    for (const stored of records) this.index.set(stored.record.id, { owner: stored.owner, summary: summarize(stored.record) });
+    for (const stored of records) {
+      this.index.set(stored.record.id, { owner: stored.owner, summary: summarize(stored.record) });
+      if (stored.idempotency) this.idempotencyKeys.remember(stored.owner, stored.idempotency.key, stored.record.id);
+    }
     return records.length;
   }
 
-  async create(owner: string, document: Record<string, unknown>, warnings: Warning[], geocodingPending = false): Promise<ProjectView> {
+  /**
+   * create(), once per Idempotency-Key (idempotency.ts): a repeat of the request that created a
+   * project finds that project (`replayed`, as it is now); another request with the key throws
+   * IdempotencyConflictError.
+   */
+  async createOnce(
+    owner: string,
+    document: Record<string, unknown>,
+    warnings: Warning[],
+    geocodingPending: boolean,
+    idempotency: IdempotencyClaim,
+  ): Promise<{ record: ProjectView; replayed: boolean }> {
+    return this.idempotencyKeys.inTurn(owner, idempotency.key, async () => {
+      const id = this.idempotencyKeys.lookup(owner, idempotency.key);
+      const stored = id === undefined ? null : await this.store.read<StoredProject>('projects', id);
+      if (stored && id !== undefined) {
+        if (stored.idempotency?.fingerprint !== idempotency.fingerprint) throw new IdempotencyConflictError({ kind: 'project', id });
+        return { record: { ...stored.record, optimizations: this.optimizations.of(id) }, replayed: true };
+      }
+      const record = await this.create(owner, document, warnings, geocodingPending, idempotency);
+      this.idempotencyKeys.remember(owner, idempotency.key, record.id);
+      return { record, replayed: false };
+    });
+  }
+
+  async create(
+    owner: string,
+    document: Record<string, unknown>,
+    warnings: Warning[],
+    geocodingPending = false,
+    idempotency?: IdempotencyClaim,
+  ): Promise<ProjectView> {
     const id = randomUUID();
     const record: ProjectRecord = {
       id,
@@ -83,7 +121,7 @@ export class ProjectService {
       ...(warnings.length > 0 ? { warnings } : {}),
       ...(geocodingPending ? { geocoding_status: 'pending' as const } : {}),
     };
-    await this.store.write('projects', id, { owner, document, record } satisfies StoredProject);
+    await this.store.write('projects', id, { owner, ...(idempotency ? { idempotency } : {}), document, record } satisfies StoredProject);
     this.index.set(id, { owner, summary: summarize(record) });
     return { ...record, optimizations: [] };
   }

@@ -2,13 +2,23 @@
  * A bounded job queue: at most `concurrency` jobs run, at most `capacity` wait. A request first
  * reserves a place (synchronously, so concurrent requests cannot overfill the queue while the
  * action is being written to disk), then starts its job or gives the place back.
+ *
+ * Fair between API keys (owners): waiting jobs are started round-robin by owner, the owner served
+ * least recently first, so a key that submitted a hundred actions does not make another key's one action
+ * wait behind them all; and no owner may have more than `perKey` jobs waiting while it would have to
+ * wait (QueueFullError with scope `key`, for that owner only: the others still get in).
  */
 
 export type Job = () => Promise<void>;
 
 export class QueueFullError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super('the solve queue is full');
+  constructor(
+    readonly retryAfterSeconds: number,
+    /** `queue`: no place is left at all; `key`: this owner already has its share waiting. */
+    readonly scope: 'queue' | 'key' = 'queue',
+    readonly perKey?: number,
+  ) {
+    super(scope === 'key' ? `this key already has ${perKey} solves waiting` : 'the solve queue is full');
     this.name = 'QueueFullError';
   }
 }
@@ -24,10 +34,25 @@ export interface QueueStats {
   reserved: number;
   concurrency: number;
   capacity: number;
+  /** Most jobs one owner may have waiting. */
+  perKey: number;
+  /** Jobs waiting, per owner that has any. */
+  waitingByKey: Record<string, number>;
+}
+
+/** Half the capacity (at least one): two keys can always both have work waiting. */
+export function defaultPerKey(capacity: number): number {
+  return Math.max(1, Math.ceil(capacity / 2));
 }
 
 export class JobQueue {
-  private readonly waiting: Job[] = [];
+  /** Waiting jobs per owner, in the order the owners began to wait. */
+  private readonly waiting = new Map<string, Job[]>();
+  private waitingCount = 0;
+  private readonly reservedBy = new Map<string, number>();
+  /** When each owner last had a job started (a running count of starts): the least recent goes next. */
+  private readonly lastServed = new Map<string, number>();
+  private served = 0;
   private reserved = 0;
   private running = 0;
   private stopped = false;
@@ -38,36 +63,51 @@ export class JobQueue {
     readonly capacity: number,
     /** Typical job length, for the Retry-After hint when full. */
     private readonly typicalJobSeconds: number,
+    readonly perKey: number = defaultPerKey(capacity),
   ) {
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError('concurrency must be an integer ≥ 1');
     if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError('capacity must be an integer ≥ 0');
+    if (!Number.isInteger(perKey) || perKey < 1) throw new RangeError('perKey must be an integer ≥ 1');
   }
 
   stats(): QueueStats {
+    const waitingByKey: Record<string, number> = {};
+    for (const [owner, jobs] of this.waiting) waitingByKey[owner] = jobs.length;
     return {
       running: this.running,
-      waiting: this.waiting.length,
+      waiting: this.waitingCount,
       reserved: this.reserved,
       concurrency: this.concurrency,
       capacity: this.capacity,
+      perKey: this.perKey,
+      waitingByKey,
     };
   }
 
-  /** Throws QueueFullError when no job could start or wait now. */
-  reserve(): Reservation {
-    const free = this.running + this.waiting.length + this.reserved < this.concurrency + this.capacity;
-    if (this.stopped || !free) throw new QueueFullError(this.retryAfterSeconds());
+  /** Throws QueueFullError when no job of `owner` could start or wait now. */
+  reserve(owner: string): Reservation {
+    const queued = this.running + this.waitingCount + this.reserved;
+    if (this.stopped || queued >= this.concurrency + this.capacity) throw new QueueFullError(this.retryAfterSeconds());
+    // The share counts only when the job would have to wait, and only when it is less than the whole queue.
+    const ownerQueued = (this.waiting.get(owner)?.length ?? 0) + (this.reservedBy.get(owner) ?? 0);
+    if (this.perKey < this.capacity && queued >= this.concurrency && ownerQueued >= this.perKey) {
+      throw new QueueFullError(this.keyRetryAfterSeconds(), 'key', this.perKey);
+    }
     this.reserved += 1;
+    this.reservedBy.set(owner, (this.reservedBy.get(owner) ?? 0) + 1);
     let settled = false;
     const settle = (): boolean => {
       if (settled) return false;
       settled = true;
       this.reserved -= 1;
+      const left = (this.reservedBy.get(owner) ?? 1) - 1;
+      if (left > 0) this.reservedBy.set(owner, left);
+      else this.reservedBy.delete(owner);
       return true;
     };
     return {
       start: (job) => {
-        if (settle()) this.push(job);
+        if (settle()) this.push(owner, job);
       },
       cancel: () => {
         if (settle()) this.notifyIfIdle();
@@ -75,25 +115,31 @@ export class JobQueue {
     };
   }
 
-  /** Adds a job past the capacity: it was accepted earlier (recovery after a restart). */
-  pushAccepted(job: Job): void {
-    this.push(job);
+  /** Adds a job past the capacity and the owner's share: it was accepted earlier (recovery after a restart). */
+  pushAccepted(owner: string, job: Job): void {
+    this.push(owner, job);
   }
 
   /** Takes a job out before it starts (its action was cancelled), freeing its place; false once it has started. */
   withdraw(job: Job): boolean {
-    const at = this.waiting.indexOf(job);
-    if (at === -1) return false;
-    this.waiting.splice(at, 1);
-    this.notifyIfIdle();
-    return true;
+    for (const [owner, jobs] of this.waiting) {
+      const at = jobs.indexOf(job);
+      if (at === -1) continue;
+      jobs.splice(at, 1);
+      this.waitingCount -= 1;
+      if (jobs.length === 0) this.waiting.delete(owner);
+      this.notifyIfIdle();
+      return true;
+    }
+    return false;
   }
 
   /** Stops starting jobs; returns how many were waiting (they stay pending on disk). */
   stop(): number {
     this.stopped = true;
-    const dropped = this.waiting.length;
-    this.waiting.length = 0;
+    const dropped = this.waitingCount;
+    this.waiting.clear();
+    this.waitingCount = 0;
     this.notifyIfIdle();
     return dropped;
   }
@@ -114,15 +160,36 @@ export class JobQueue {
     });
   }
 
-  private push(job: Job): void {
+  private push(owner: string, job: Job): void {
     if (this.stopped) return;
-    this.waiting.push(job);
+    const jobs = this.waiting.get(owner);
+    if (jobs) jobs.push(job);
+    else this.waiting.set(owner, [job]);
+    this.waitingCount += 1;
     this.pump();
   }
 
+  /**
+   * The next job: the first of the waiting owner served least recently (one never served first;
+   * ties in the order they began to wait), so each key gets a turn before any key gets a second.
+   */
+  private next(): Job | undefined {
+    let chosen: string | undefined;
+    for (const owner of this.waiting.keys()) {
+      if (chosen === undefined || (this.lastServed.get(owner) ?? -1) < (this.lastServed.get(chosen) ?? -1)) chosen = owner;
+    }
+    if (chosen === undefined) return undefined;
+    const jobs = this.waiting.get(chosen)!;
+    const job = jobs.shift()!;
+    if (jobs.length === 0) this.waiting.delete(chosen);
+    this.waitingCount -= 1;
+    this.lastServed.set(chosen, (this.served += 1));
+    return job;
+  }
+
   private pump(): void {
-    while (!this.stopped && this.running < this.concurrency && this.waiting.length > 0) {
-      const job = this.waiting.shift()!;
+    while (!this.stopped && this.running < this.concurrency && this.waitingCount > 0) {
+      const job = this.next()!;
       this.running += 1;
       void job()
         .catch(() => undefined)
@@ -135,7 +202,7 @@ export class JobQueue {
   }
 
   private isIdle(): boolean {
-    return this.running === 0 && (this.stopped || (this.waiting.length === 0 && this.reserved === 0));
+    return this.running === 0 && (this.stopped || (this.waitingCount === 0 && this.reserved === 0));
   }
 
   private notifyIfIdle(): void {
@@ -146,7 +213,15 @@ export class JobQueue {
   }
 
   private retryAfterSeconds(): number {
-    const rounds = Math.ceil((this.waiting.length + this.reserved + 1) / this.concurrency);
+    return this.secondsFor(Math.ceil((this.waitingCount + this.reserved + 1) / this.concurrency));
+  }
+
+  /** An owner's next waiting job starts (freeing a place in its share) once each owner waiting has had a turn. */
+  private keyRetryAfterSeconds(): number {
+    return this.secondsFor(Math.ceil(Math.max(1, this.waiting.size) / this.concurrency));
+  }
+
+  private secondsFor(rounds: number): number {
     return Math.min(600, Math.max(1, Math.ceil(rounds * this.typicalJobSeconds)));
   }
 }

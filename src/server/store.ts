@@ -119,13 +119,20 @@ export class JsonStore {
     return files.flatMap((file) => RECORD_FILE.exec(file)?.[1] ?? []).sort();
   }
 
-  /** Deletes a record (after any write to it still under way); a record already gone is fine. */
+  /**
+   * Deletes a record (after any write to it still under way); a record already gone is fine. One
+   * that cannot be deleted (an unwritable directory) is a StoreUnavailableError, as a failed write is.
+   */
   remove(collection: Collection, id: string): Promise<void> {
     assertSafeId(id);
     return this.inTurn(`${collection}/${id}`, () =>
-      unlink(this.pathOf(collection, id)).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      }),
+      unlink(this.pathOf(collection, id)).then(
+        () => syncDirectory(join(this.dataDir, collection)),
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return;
+          throw new StoreUnavailableError(`${join(this.dataDir, collection)}: ${error.code ?? error.message}`, { cause: error });
+        },
+      ),
     );
   }
 

@@ -96,7 +96,9 @@ describe('the nesting limit', () => {
     const refused = await api(svc.url, 'POST', '/v1.0/project', { rawBody: body });
     expect([refused.status, refused.body.error.code]).toEqual([400, 'malformed_json']);
     expect(refused.body.error.details[0].path).toMatch(/^notes(\.a)+$/);
-    for (const collection of await readdir(svc.dataDir)) {
+    for (const entry of await readdir(svc.dataDir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue; // serve.lock
+      const collection = entry.name;
       expect((await readdir(join(svc.dataDir, collection))).filter((name) => name.includes('.tmp-'))).toEqual([]);
     }
   });

@@ -120,6 +120,23 @@ describe('an unwritable data directory (a full disk)', () => {
   });
 });
 
+describe('deleting on an unwritable data directory', () => {
+  it('DELETE answers 503 storage_unavailable with Retry-After and keeps the action; once the disk is back it deletes (204)', async () => {
+    const svc = await service();
+    const id = (await api(svc.url, 'POST', '/schedules', { key: KEY, body: smallOneOff() })).body.actionUuid as string;
+    await svc.runner.waitForStarts(1);
+    svc.runner.finishNext({ ok: true, plan: cannedPlan('kept') });
+    await eventually(async () => (await api(svc.url, 'GET', `/v2/schedules/${id}`, { key: KEY })).body.status === 'finished');
+    const restore = await breakCollection(svc.dataDir, 'actions');
+    const refused = await api(svc.url, 'DELETE', `/v2/schedules/${id}`, { key: KEY });
+    expect([refused.status, refused.body.error.code, refused.headers.get('retry-after')]).toEqual([503, 'storage_unavailable', '30']);
+    await restore();
+    expect((await api(svc.url, 'GET', `/v2/schedules/${id}`, { key: KEY })).body.status).toBe('finished');
+    expect((await api(svc.url, 'DELETE', `/v2/schedules/${id}`, { key: KEY })).status).toBe(204);
+    expect((await api(svc.url, 'GET', `/v2/schedules/${id}`, { key: KEY })).status).toBe(404);
+  });
+});
+
 describe('crashes counted against an action', () => {
   it('the service dying of an error while an action runs notes it; three such deaths fail it with too_many_attempts', async () => {
     const svc = await service();

@@ -22,7 +22,7 @@ describe('bounded solve queue', () => {
   it('runs at most `concurrency` jobs at once and starts the next when one ends', async () => {
     const queue = new JobQueue(2, 10, 1);
     const jobs = [gate(), gate(), gate()];
-    for (const job of jobs) queue.reserve().start(job.job);
+    for (const job of jobs) queue.reserve('a').start(job.job);
     await tick();
     expect(jobs.map((job) => job.started)).toEqual([true, true, false]);
     jobs[0]!.release();
@@ -35,31 +35,32 @@ describe('bounded solve queue', () => {
 
   it('queue full: a reservation beyond concurrency + capacity throws QueueFullError with a Retry-After hint', () => {
     const queue = new JobQueue(1, 2, 4);
-    queue.reserve();
-    queue.reserve();
-    queue.reserve();
+    queue.reserve('a');
+    queue.reserve('b');
+    queue.reserve('c');
     let caught: unknown;
     try {
-      queue.reserve();
+      queue.reserve('d');
     } catch (error) {
       caught = error;
     }
     expect(caught).toBeInstanceOf(QueueFullError);
     expect((caught as QueueFullError).retryAfterSeconds).toBeGreaterThanOrEqual(4);
+    expect((caught as QueueFullError).scope).toBe('queue');
   });
 
   it('a cancelled reservation gives its place back', () => {
     const queue = new JobQueue(1, 0, 1);
-    const first = queue.reserve();
-    expect(() => queue.reserve()).toThrow(QueueFullError);
+    const first = queue.reserve('a');
+    expect(() => queue.reserve('a')).toThrow(QueueFullError);
     first.cancel();
-    expect(() => queue.reserve()).not.toThrow();
+    expect(() => queue.reserve('a')).not.toThrow();
   });
 
   it('recovered (already accepted) jobs are queued past the capacity', async () => {
     const queue = new JobQueue(1, 0, 1);
     const jobs = [gate(), gate(), gate()];
-    for (const job of jobs) queue.pushAccepted(job.job);
+    for (const job of jobs) queue.pushAccepted('a', job.job);
     await tick();
     expect(queue.stats()).toMatchObject({ running: 1, waiting: 2 });
     for (const job of jobs) job.release();
@@ -72,11 +73,11 @@ describe('bounded solve queue', () => {
     const queue = new JobQueue(1, 5, 1);
     const running = gate();
     const waiting = gate();
-    queue.reserve().start(running.job);
-    queue.reserve().start(waiting.job);
+    queue.reserve('a').start(running.job);
+    queue.reserve('a').start(waiting.job);
     await tick();
     expect(queue.stop()).toBe(1);
-    expect(() => queue.reserve()).toThrow(QueueFullError);
+    expect(() => queue.reserve('a')).toThrow(QueueFullError);
     expect(await queue.whenIdle(0)).toBe(false);
     running.release();
     expect(await queue.whenIdle(1000)).toBe(true);
@@ -85,11 +86,11 @@ describe('bounded solve queue', () => {
 
   it('a failing job frees its slot', async () => {
     const queue = new JobQueue(1, 1, 1);
-    queue.reserve().start(async () => {
+    queue.reserve('a').start(async () => {
       throw new Error('boom');
     });
     const next = gate();
-    queue.reserve().start(next.job);
+    queue.reserve('a').start(next.job);
     await tick();
     await tick();
     expect(next.started).toBe(true);
@@ -100,14 +101,14 @@ describe('bounded solve queue', () => {
     const queue = new JobQueue(1, 1, 1);
     const running = gate();
     const withdrawn = gate();
-    queue.reserve().start(running.job);
-    queue.reserve().start(withdrawn.job);
+    queue.reserve('a').start(running.job);
+    queue.reserve('a').start(withdrawn.job);
     await tick();
-    expect(() => queue.reserve()).toThrow(QueueFullError);
+    expect(() => queue.reserve('a')).toThrow(QueueFullError);
     expect(queue.withdraw(withdrawn.job)).toBe(true);
     expect(queue.withdraw(running.job)).toBe(false);
     const next = gate();
-    queue.reserve().start(next.job);
+    queue.reserve('a').start(next.job);
     running.release();
     await tick();
     await tick();
@@ -115,5 +116,74 @@ describe('bounded solve queue', () => {
     expect(next.started).toBe(true);
     next.release();
     expect(await queue.whenIdle(1000)).toBe(true);
+  });
+});
+
+describe('fairness between API keys', () => {
+  it('round-robin: waiting jobs start one per key in turn, not first come first served', async () => {
+    const queue = new JobQueue(1, 20, 1, 20);
+    const order: string[] = [];
+    const gates: ReturnType<typeof gate>[] = [];
+    const submit = (owner: string, name: string): void => {
+      const handle = gate();
+      gates.push(handle);
+      queue.reserve(owner).start(async () => {
+        order.push(name);
+        await handle.job();
+      });
+    };
+    for (let i = 1; i <= 4; i += 1) submit('flood', `A${i}`);
+    submit('single', 'B1');
+    submit('other', 'C1');
+    const released = new Set<ReturnType<typeof gate>>();
+    for (let i = 0; i < 6; i += 1) {
+      await tick();
+      const runningNow = gates.find((handle) => handle.started && !released.has(handle))!;
+      released.add(runningNow);
+      runningNow.release();
+    }
+    await queue.whenIdle(1000);
+    // A1 was running; then the keys not yet served: B's and C's single jobs do not wait behind A's backlog.
+    expect(order).toEqual(['A1', 'B1', 'C1', 'A2', 'A3', 'A4']);
+  });
+
+  it('per-key share: past `perKey` waiting jobs that key is refused (scope key) while another key still gets in', async () => {
+    const queue = new JobQueue(1, 10, 2, 3);
+    const gates = [gate(), gate(), gate(), gate()];
+    // One runs, three wait: the key's whole share.
+    for (const handle of gates) queue.reserve('a').start(handle.job);
+    await tick();
+    expect(queue.stats()).toMatchObject({ running: 1, waiting: 3 });
+    let caught: unknown;
+    try {
+      queue.reserve('a');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(QueueFullError);
+    expect((caught as QueueFullError).scope).toBe('key');
+    expect((caught as QueueFullError).retryAfterSeconds).toBeGreaterThanOrEqual(2);
+    expect(() => queue.reserve('b').cancel()).not.toThrow();
+    for (const handle of gates) handle.release();
+    await queue.whenIdle(1000);
+  });
+
+  it('stats report running, waiting and waiting per key', async () => {
+    const queue = new JobQueue(1, 10, 1, 5);
+    const gates = [gate(), gate(), gate(), gate()];
+    queue.reserve('a').start(gates[0]!.job);
+    queue.reserve('a').start(gates[1]!.job);
+    queue.reserve('a').start(gates[2]!.job);
+    queue.reserve('b').start(gates[3]!.job);
+    await tick();
+    expect(queue.stats()).toMatchObject({ running: 1, waiting: 3, perKey: 5, waitingByKey: { a: 2, b: 1 } });
+    for (const handle of gates) handle.release();
+    await queue.whenIdle(1000);
+  });
+
+  it('the default share is half the capacity, at least one', () => {
+    expect(new JobQueue(1, 100, 1).perKey).toBe(50);
+    expect(new JobQueue(1, 1, 1).perKey).toBe(1);
+    expect(new JobQueue(1, 0, 1).perKey).toBe(1);
   });
 });

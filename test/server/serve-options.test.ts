@@ -6,6 +6,7 @@ import { parseByteSize, serveOptionsFrom } from '../../src/cli/commands/serve.js
 import { InputError } from '../../src/errors.js';
 import { SERVE_DEFAULTS } from '../../src/server/index.js';
 import { DEFAULT_TIME_LIMIT_SECONDS } from '../../src/config/config.js';
+import { assertBuilt, runCli } from './built.js';
 
 /** No config files and no ROUTEPLAN_* variables from the developer's machine. */
 const isolatedEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
@@ -59,6 +60,40 @@ describe('routeplan serve options', () => {
       expect(error, flag).toBeInstanceOf(InputError);
       expect((error as InputError).details[0]!.path).toBe(flag);
     }
+  });
+
+  it('--queue-per-key (ROUTEPLAN_QUEUE_PER_KEY) caps one key’s waiting solves; the default is half of --queue-size, at least 1', async () => {
+    expect((await serveOptionsFrom({}, isolatedEnv())).queuePerKey).toBe(SERVE_DEFAULTS.queueSize / 2);
+    expect((await serveOptionsFrom({ queueSize: '7' }, isolatedEnv())).queuePerKey).toBe(4);
+    expect((await serveOptionsFrom({ queueSize: '0' }, isolatedEnv())).queuePerKey).toBe(1);
+    expect((await serveOptionsFrom({}, isolatedEnv({ ROUTEPLAN_QUEUE_PER_KEY: '9' }))).queuePerKey).toBe(9);
+    expect((await serveOptionsFrom({ queuePerKey: '3' }, isolatedEnv({ ROUTEPLAN_QUEUE_PER_KEY: '9' }))).queuePerKey).toBe(3);
+    const error = await serveOptionsFrom({ queuePerKey: '0' }, isolatedEnv()).catch((caught: unknown) => caught);
+    expect((error as InputError).details[0]!.path).toBe('--queue-per-key');
+  });
+
+  it('--retention <days> (ROUTEPLAN_RETENTION_DAYS) keeps ended actions that long; default 30, fractions allowed, bad values name the flag', async () => {
+    expect((await serveOptionsFrom({}, isolatedEnv())).retentionMs).toBe(30 * 86_400_000);
+    expect((await serveOptionsFrom({ retention: '7' }, isolatedEnv())).retentionMs).toBe(7 * 86_400_000);
+    expect((await serveOptionsFrom({ retention: '0.5' }, isolatedEnv())).retentionMs).toBe(43_200_000);
+    expect((await serveOptionsFrom({}, isolatedEnv({ ROUTEPLAN_RETENTION_DAYS: '90' }))).retentionMs).toBe(90 * 86_400_000);
+    expect((await serveOptionsFrom({ retention: '1' }, isolatedEnv({ ROUTEPLAN_RETENTION_DAYS: '90' }))).retentionMs).toBe(86_400_000);
+    for (const bad of ['0', '-1', 'forever', '']) {
+      const error = await serveOptionsFrom({ retention: bad }, isolatedEnv()).catch((caught: unknown) => caught);
+      expect((error as InputError).details[0]!.path, bad).toBe('--retention');
+    }
+  });
+
+  it('routeplan serve --help shows --queue-per-key, --retention and the data directory’s single owner', async () => {
+    assertBuilt();
+    const help = await runCli(['serve', '--help']);
+    expect(help.code).toBe(0);
+    const text = help.stdout.replace(/\s+/g, ' ');
+    expect(text).toContain('--queue-per-key <n>');
+    expect(text).toContain('ROUTEPLAN_QUEUE_PER_KEY');
+    expect(text).toContain('--retention <days>');
+    expect(text).toContain('ROUTEPLAN_RETENTION_DAYS');
+    expect(text).toContain('a second one refuses to start');
   });
 
   it('ROUTEPLAN_TIME_LIMIT sets the solve time limit when no flag does (flags > environment)', async () => {

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { InputError } from '../../errors.js';
 import { parseKeyList, readKeysFile } from '../../server/auth.js';
 import { SERVE_DEFAULTS, defaultConcurrency, startServer, type ServeOptions } from '../../server/index.js';
+import { defaultPerKey } from '../../server/queue.js';
 import { parseConfigFlag, resolveConfig, type RouteplanConfig } from '../../config/config.js';
 import { runCommand } from '../present.js';
 import { addTravelOptions, parseTravelFlags, type TravelFlags } from '../options.js';
@@ -19,6 +20,8 @@ interface ServeFlags extends TravelFlags {
   keysFile?: string;
   concurrency?: string;
   queueSize?: string;
+  queuePerKey?: string;
+  retention?: string;
   timeLimit?: string;
   seed?: string;
   bodyLimit?: string;
@@ -41,10 +44,21 @@ export function registerServe(program: Command): void {
     )
     .option('--port <port>', `TCP port, 0 = any free port (default ${SERVE_DEFAULTS.port})`)
     .option('--host <host>', `interface to bind (default ${SERVE_DEFAULTS.host})`)
-    .option('--data-dir <dir>', `where projects and actions are stored (default ${SERVE_DEFAULTS.dataDir})`)
+    .option(
+      '--data-dir <dir>',
+      `where projects and actions are stored, by one serve at a time: a second one refuses to start (default ${SERVE_DEFAULTS.dataDir})`,
+    )
     .option('--keys-file <file>', 'API keys, one per line (also ROUTEPLAN_SERVER_KEYS, comma-separated)')
     .option('--concurrency <n>', `solves running at once (default ${defaultConcurrency()} here: one per core, less one)`)
     .option('--queue-size <n>', `solves that may wait; beyond it requests get 429 (default ${SERVE_DEFAULTS.queueSize})`)
+    .option(
+      '--queue-per-key <n>',
+      'solves one API key may have waiting; beyond it that key gets 429 while others still get in (default half of --queue-size; also ROUTEPLAN_QUEUE_PER_KEY)',
+    )
+    .option(
+      '--retention <days>',
+      `delete ended actions (their requests and plans) this many days after they ended; fractions allowed (default ${SERVE_DEFAULTS.retentionDays}; also ROUTEPLAN_RETENTION_DAYS)`,
+    )
     .option('--time-limit <seconds>', `time limit of each solve (default ${SERVE_DEFAULTS.timeLimitSeconds})`)
     .option('--seed <n>', 'seed of each solve (default 0)')
     .option('--body-limit <size>', 'largest request body, in bytes or with k/m suffix (default 10m)')
@@ -86,13 +100,16 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
   const travel = travelSettingsFrom(config);
   const geocoder = geocoderSettingsFrom(config, packageVersion());
   const keys = [...parseKeyList(env.ROUTEPLAN_SERVER_KEYS), ...(flags.keysFile ? await readKeysFile(flags.keysFile) : [])];
+  const queueSize = integerFlag(flags.queueSize, '--queue-size', SERVE_DEFAULTS.queueSize, 0, 1_000_000);
   return {
     port: integerFlag(flags.port, '--port', SERVE_DEFAULTS.port, 0, 65_535),
     host: flags.host ?? SERVE_DEFAULTS.host,
     dataDir: flags.dataDir ?? SERVE_DEFAULTS.dataDir,
     keys,
     concurrency: integerFlag(flags.concurrency, '--concurrency', defaultConcurrency(), 1, 256),
-    queueSize: integerFlag(flags.queueSize, '--queue-size', SERVE_DEFAULTS.queueSize, 0, 1_000_000),
+    queueSize,
+    queuePerKey: integerFlag(flags.queuePerKey ?? env.ROUTEPLAN_QUEUE_PER_KEY, '--queue-per-key', defaultPerKey(queueSize), 1, 1_000_000),
+    retentionMs: parseRetention(flags.retention ?? env.ROUTEPLAN_RETENTION_DAYS),
     timeLimitMs: Math.round((config.timeLimit ?? SERVE_DEFAULTS.timeLimitSeconds) * 1000),
     seed: config.seed ?? 0,
     bodyLimitBytes: flags.bodyLimit !== undefined ? parseByteSize(flags.bodyLimit) : SERVE_DEFAULTS.bodyLimitBytes,
@@ -149,6 +166,18 @@ export function parseByteSize(text: string): number {
     ]);
   }
   return bytes;
+}
+
+/** Days, fractions allowed (a test may keep actions for seconds), up to a hundred years. */
+function parseRetention(text: string | undefined): number {
+  if (text === undefined) return SERVE_DEFAULTS.retentionDays * 86_400_000;
+  const days = Number(text.trim());
+  if (text.trim() === '' || !Number.isFinite(days) || days <= 0 || days > 36_500) {
+    throw new InputError(`invalid --retention "${text}": expected days, more than 0 and at most 36500`, [
+      { path: '--retention', message: 'expected a number of days, more than 0 and at most 36500' },
+    ]);
+  }
+  return Math.max(1, Math.round(days * 86_400_000));
 }
 
 /** Hours, fractions allowed, up to a year. */

@@ -6,6 +6,8 @@ import type { AppContext, RequestNotes } from '../context.js';
 import { addPath, idParam, type Handler, type Method } from './table.js';
 import type { DispatchView, NotificationsView } from '../api-types.js';
 import type { ProjectView } from '../projects.js';
+import type { Accepted } from '../actions.js';
+import { idempotencyClaimOf } from '../idempotency.js';
 
 export interface ApiCall {
   req: IncomingMessage;
@@ -24,7 +26,7 @@ export function registerApi(app: FastifyInstance, ctx: AppContext): void {
   const on = (handle: ApiHandler): Handler => apiHandler(ctx, handle);
   const add = apiPath(app, ctx);
   add('/schedules', { POST: on(createSchedule) });
-  add(`/v2/schedules/${idParam('id')}`, { GET: on(getAction) });
+  add(`/v2/schedules/${idParam('id')}`, { GET: on(getAction), DELETE: on(deleteAction) });
   add(`/v2/schedules/${idParam('id')}/solution`, { GET: on(getSolution) });
   add(`/v2/schedules/${idParam('id')}/cancel`, { POST: on(cancelAction) });
   add('/v1.0/project', { POST: on(createProject) });
@@ -49,20 +51,30 @@ export function apiHandler(ctx: AppContext, handle: ApiHandler): Handler {
 
 async function createSchedule(ctx: AppContext, call: ApiCall): Promise<void> {
   const body = await readJsonBody(call.req, ctx.bodyLimitBytes);
+  const idempotency = idempotencyClaimOf(call.req, body);
   const warnings = ctx.validate('oneoff', body, ctx.loadOptions);
-  const record = await ctx.actions.accept({ owner: call.owner, kind: 'oneoff', document: body, actionName: 'schedule', warnings });
+  const accepted = await ctx.actions.accept(
+    { owner: call.owner, kind: 'oneoff', document: body, actionName: 'schedule', warnings },
+    idempotency,
+  );
+  const record = accepted.record;
   call.notes.actionId = record.actionUuid;
+  // A replay answers what the first request was answered: the action as accepted, pending.
   sendJson(
     call.reply,
     202,
     {
       actionUuid: record.actionUuid,
       actionName: record.actionName,
-      status: record.status,
+      status: 'pending',
       ...(record.warnings ? { warnings: record.warnings } : {}),
     },
-    { location: `/v2/schedules/${record.actionUuid}` },
+    acceptedHeaders(accepted),
   );
+}
+
+function acceptedHeaders(accepted: Accepted): Record<string, string> {
+  return { location: `/v2/schedules/${accepted.record.actionUuid}`, ...(accepted.replayed ? { 'idempotent-replayed': 'true' } : {}) };
 }
 
 async function getAction(ctx: AppContext, call: ApiCall): Promise<void> {
@@ -98,16 +110,29 @@ async function cancelAction(ctx: AppContext, call: ApiCall): Promise<void> {
   sendJson(call.reply, 200, cancel.record);
 }
 
+/** Deletes the action (cancelling it first if pending) → 204; 404 for an unknown one or another key's. */
+async function deleteAction(ctx: AppContext, call: ApiCall): Promise<void> {
+  if (!(await ctx.actions.remove(call.owner, call.id))) throw actionNotFound(call.id);
+  call.notes.actionId = call.id;
+  await call.reply.code(204).header('cache-control', 'no-store').send();
+}
+
 async function createProject(ctx: AppContext, call: ApiCall): Promise<void> {
   const body = await readJsonBody(call.req, ctx.bodyLimitBytes);
   // The project schema requires `name` and `date`: validation answers their absence with the rest.
   const warnings = ctx.validate('project', body, ctx.loadOptions);
   const document = body as Record<string, unknown>;
   const geocode = ctx.geocoding.needed(document);
-  const record = await ctx.projects.create(call.owner, document, warnings, geocode);
-  if (geocode) ctx.geocoding.start(record.id, document);
+  const idempotency = idempotencyClaimOf(call.req, body);
+  const { record, replayed } = idempotency
+    ? await ctx.projects.createOnce(call.owner, document, warnings, geocode, idempotency)
+    : { record: await ctx.projects.create(call.owner, document, warnings, geocode), replayed: false };
+  if (geocode && !replayed) ctx.geocoding.start(record.id, document);
   call.notes.projectId = record.id;
-  sendJson(call.reply, 201, projectAnswer(ctx, record), { location: `/v1.0/project/${record.id}` });
+  sendJson(call.reply, 201, projectAnswer(ctx, record), {
+    location: `/v1.0/project/${record.id}`,
+    ...(replayed ? { 'idempotent-replayed': 'true' } : {}),
+  });
 }
 
 async function getProject(ctx: AppContext, call: ApiCall): Promise<void> {
@@ -132,21 +157,19 @@ async function optimizeProject(ctx: AppContext, call: ApiCall): Promise<void> {
   const found = await ctx.projects.find(call.owner, call.id);
   if (!found) throw projectNotFound(call.id);
   call.notes.projectId = found.record.id;
+  const idempotency = idempotencyClaimOf(call.req, null);
   refuseUngeocoded(found.record);
-  const record = await ctx.actions.accept({
-    owner: call.owner,
-    kind: 'project',
-    document: found.document,
-    actionName: 'optimize',
-    warnings: [],
-    projectId: found.record.id,
-  });
+  const accepted = await ctx.actions.accept(
+    { owner: call.owner, kind: 'project', document: found.document, actionName: 'optimize', warnings: [], projectId: found.record.id },
+    idempotency,
+  );
+  const record = accepted.record;
   call.notes.actionId = record.actionUuid;
   sendJson(
     call.reply,
     202,
-    { actionUuid: record.actionUuid, actionName: record.actionName, status: record.status, project_id: found.record.id },
-    { location: `/v2/schedules/${record.actionUuid}` },
+    { actionUuid: record.actionUuid, actionName: record.actionName, status: 'pending', project_id: found.record.id },
+    acceptedHeaders(accepted),
   );
 }
 

@@ -1,0 +1,105 @@
+/**
+ * `Idempotency-Key` on the POSTs that create something (POST /schedules, POST …/optimize and
+ * POST /v1.0/project), as
+ * Stripe has it: the same key with the same request (method, path and body, the body compared as
+ * JSON, so key order and spacing do not matter) gets the first action's 202 again; the same key with
+ * another request is a 409 `idempotency_conflict`. Keys are per API key (owner): two keys may use
+ * the same value. A key is kept in the record it created, so it lasts exactly as long as that
+ * action or project (across restarts; an action's goes with it, by DELETE or by the retention
+ * sweep). Requests with one key are
+ * handled one at a time, so two sent at once still create one action.
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { HttpError } from './http.js';
+
+export interface IdempotencyClaim {
+  key: string;
+  fingerprint: string;
+}
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const MAX_KEY_LENGTH = 255;
+
+/** A key used before with another request (ActionService.accept); the service answers 409. */
+export class IdempotencyConflictError extends Error {
+  constructor(
+    /** What the key created first: an action or a project, and its id. */
+    readonly created: { kind: 'action' | 'project'; id: string },
+  ) {
+    super('this Idempotency-Key was already used with a different request; use a new key for a new request');
+    this.name = 'IdempotencyConflictError';
+  }
+}
+
+/** The request's claim, or undefined without the header; 400 `invalid_idempotency_key` for a bad one. */
+export function idempotencyClaimOf(req: IncomingMessage, body: unknown): IdempotencyClaim | undefined {
+  const header = req.headers[IDEMPOTENCY_HEADER];
+  if (header === undefined) return undefined;
+  const key = Array.isArray(header) ? header.join(',') : header;
+  if (key.length < 1 || key.length > MAX_KEY_LENGTH || !/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(key)) {
+    throw new HttpError(
+      400,
+      'invalid_idempotency_key',
+      `the Idempotency-Key header must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters (a UUID is a good one)`,
+      [{ path: 'Idempotency-Key', message: `expected 1 to ${MAX_KEY_LENGTH} visible ASCII characters` }],
+    );
+  }
+  const request = `${req.method ?? 'POST'} ${(req.url ?? '').split('?')[0]}\n${canonicalJson(body)}`;
+  return { key, fingerprint: createHash('sha256').update(request, 'utf8').digest('hex') };
+}
+
+/** JSON with every object's keys sorted, so that equal documents read the same. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, entry]) => entry !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([name, entry]) => `${JSON.stringify(name)}:${canonicalJson(entry)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** Each owner's keys and the action each created, with one request per key at a time. */
+export class IdempotencyKeys {
+  private readonly actionOf = new Map<string, string>();
+  private readonly slotOf = new Map<string, string>();
+  private readonly turns = new Map<string, Promise<unknown>>();
+
+  remember(owner: string, key: string, id: string): void {
+    const slot = slotName(owner, key);
+    this.actionOf.set(slot, id);
+    this.slotOf.set(id, slot);
+  }
+
+  lookup(owner: string, key: string): string | undefined {
+    return this.actionOf.get(slotName(owner, key));
+  }
+
+  /** Forgets the key of a deleted action. */
+  forget(actionUuid: string): void {
+    const slot = this.slotOf.get(actionUuid);
+    if (slot === undefined) return;
+    this.slotOf.delete(actionUuid);
+    if (this.actionOf.get(slot) === actionUuid) this.actionOf.delete(slot);
+  }
+
+  /** Runs `body` after every earlier request with the same owner and key has been handled. */
+  inTurn<T>(owner: string, key: string, body: () => Promise<T>): Promise<T> {
+    const slot = slotName(owner, key);
+    const previous = this.turns.get(slot) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(body);
+    this.turns.set(slot, next);
+    void next
+      .finally(() => {
+        if (this.turns.get(slot) === next) this.turns.delete(slot);
+      })
+      .catch(() => undefined);
+    return next;
+  }
+}
+
+function slotName(owner: string, key: string): string {
+  return `${owner}\n${key}`;
+}
