@@ -47,7 +47,11 @@ export interface ImproveOutcome {
   stoppedBy: SolveResult['stats']['stoppedBy'];
 }
 
-export async function improvePlan(problem: Problem, initial: readonly Int32Array[] | null, options: ImproveOptions): Promise<ImproveOutcome> {
+export async function improvePlan(
+  problem: Problem,
+  initial: readonly Int32Array[] | null,
+  options: ImproveOptions,
+): Promise<ImproveOutcome> {
   const started = performance.now();
   const limit = Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0 ? options.timeLimitMs : Infinity;
   const inst = instanceOf(problem);
@@ -93,7 +97,12 @@ export async function improvePlan(problem: Problem, initial: readonly Int32Array
 }
 
 /** A working plan from route sequences (one per vehicle); every route must pass the exact evaluator. */
-export function planOfRoutes(inst: SolverInstance, costs: CostEvaluator, evaluator: RouteEvaluator, routes: readonly Int32Array[]): Solution {
+export function planOfRoutes(
+  inst: SolverInstance,
+  costs: CostEvaluator,
+  evaluator: RouteEvaluator,
+  routes: readonly Int32Array[],
+): Solution {
   if (routes.length !== inst.nVehicles) throw new Error(`internal error: ${routes.length} routes for ${inst.nVehicles} vehicles`);
   const sol = new Solution(inst, costs);
   let priority = 0;
@@ -111,7 +120,7 @@ export function planOfRoutes(inst: SolverInstance, costs: CostEvaluator, evaluat
 /** The route sequences of a plan, one per vehicle, as copies. */
 export function routesOf(sol: Solution): Int32Array[] {
   const out: Int32Array[] = [];
-  for (let v = 0; v < sol.inst.nVehicles; v++) out.push(sol.seq[v]!.slice(0, sol.len[v]!));
+  for (let v = 0; v < sol.inst.nVehicles; v++) out.push(sol.seq[v]!.slice(0, sol.len[v]));
   return out;
 }
 

@@ -46,7 +46,13 @@ type Plain = Omit<ImproveOptions, 'signal' | 'onProgress'>;
 
 /** Runs one search of a plan on thread `index` (a worker, or the calling thread). */
 export interface ImproveRunner {
-  run(index: number, problem: Problem, initial: Int32Array[] | null, options: Plain, onProgress?: (p: SolveProgress) => void): Promise<ImproveOutcome>;
+  run(
+    index: number,
+    problem: Problem,
+    initial: Int32Array[] | null,
+    options: Plain,
+    onProgress?: (p: SolveProgress) => void,
+  ): Promise<ImproveOutcome>;
   /** Asks every running search for its best plan now. */
   abort(): void;
 }
@@ -77,144 +83,196 @@ interface Best {
   objective: ObjectiveValue;
 }
 
+type StopReason = SolveResult['stats']['stoppedBy'];
+
 /**
  * Solves `problem` by decomposition on `threads` threads through `runner`. `problem` should hold its
  * matrices in shared memory when the runner uses workers (searches.ts's withSharedMatrices).
  */
-export async function solveBySplitting(problem: Problem, options: SolveOptions, threads: number, runner: ImproveRunner): Promise<SolveResult> {
-  const started = performance.now();
-  const limit = timeLimitOf(options);
-  const n = problem.stops.length;
-  const reserve = Math.min(limit * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * n);
-  const end = started + limit - reserve;
-  const seed = options.seed ?? 0;
-  const budget = options.maxIterations;
-  const minimizeRoutes = problem.objective.minimizeRoutes;
-  const stalls = options.stopWhenStalled ?? budget === undefined;
-  const signal = options.signal;
+export async function solveBySplitting(
+  problem: Problem,
+  options: SolveOptions,
+  threads: number,
+  runner: ImproveRunner,
+): Promise<SolveResult> {
   const onAbort = (): void => runner.abort();
-  signal?.addEventListener('abort', onAbort, { once: true });
-
+  options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    // Independent searches of the whole problem, each from its own first plan.
-    const constructionMs = Math.min(limit * CONSTRUCTION_SHARE, CONSTRUCTION_CAP_MS);
-    const warmupMs = constructionMs + SPLIT_WARMUP_SHARE * Math.max(0, end - started - constructionMs);
-    const warmupIterations = budget === undefined ? undefined : Math.round(budget * SPLIT_WARMUP_SHARE);
+    return await new Decomposition(problem, options, threads, runner).solve();
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+class Decomposition {
+  private readonly started = performance.now();
+  /** When the searches must be done (the result is built after). */
+  private readonly end: number;
+  private readonly limit: number;
+  private readonly seed: number;
+  private readonly budget: number | undefined;
+  private readonly stalls: boolean;
+  private best: Best = { routes: [], objective: { priority: 0, violations: 0, routes: 0, cost: 0 } };
+  private bestFoundMs = 0;
+  private firstPlanMs = 0;
+  private arcCost = 1;
+  /** Iterations of all searches, and along one thread (what an iteration limit bounds). */
+  private iterations = 0;
+  private perThread = 0;
+  /** When the epochs began. */
+  private searchStart = 0;
+  /** Set when no part had anything to search in an epoch: the plan is as good as these searches make it. */
+  private idle = false;
+
+  constructor(
+    private readonly problem: Problem,
+    private readonly options: SolveOptions,
+    private readonly threads: number,
+    private readonly runner: ImproveRunner,
+  ) {
+    this.limit = timeLimitOf(options);
+    const reserve = Math.min(this.limit * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * problem.stops.length);
+    this.end = this.started + this.limit - reserve;
+    this.seed = options.seed ?? 0;
+    this.budget = options.maxIterations;
+    this.stalls = options.stopWhenStalled ?? this.budget === undefined;
+  }
+
+  async solve(): Promise<SolveResult> {
+    let stoppedBy = await this.warmUp();
+    if (stoppedBy !== 'no_improvement') stoppedBy = await this.epochs();
+    return resultOfRoutes(this.problem, this.best.routes, {
+      elapsedMs: performance.now() - this.started,
+      iterations: this.iterations,
+      firstPlanMs: this.firstPlanMs,
+      bestFoundMs: this.bestFoundMs,
+      seed: this.seed,
+      threads: this.threads,
+      stoppedBy,
+    });
+  }
+
+  /** Independent searches of the whole problem, each from its own first plan; the best is the start. */
+  private async warmUp(): Promise<StopReason> {
+    const { options, threads, budget } = this;
+    const constructionMs = Math.min(this.limit * CONSTRUCTION_SHARE, CONSTRUCTION_CAP_MS);
+    const warmupMs = constructionMs + SPLIT_WARMUP_SHARE * Math.max(0, this.end - this.started - constructionMs);
     const latest = new Array<SolveProgress | null>(threads).fill(null);
+    const forward = (i: number) => (progress: SolveProgress) => {
+      latest[i] = progress;
+      options.onProgress!(combineProgress(latest));
+    };
     const warmups = await Promise.all(
       Array.from({ length: threads }, (_, i) =>
-        runner.run(
+        this.runner.run(
           i,
-          problem,
+          this.problem,
           null,
           {
-            timeLimitMs: Math.max(1, Math.min(warmupMs, end - performance.now())),
-            seed: seedOf(seed, i),
-            maxIterations: warmupIterations,
+            timeLimitMs: Math.max(1, Math.min(warmupMs, this.end - performance.now())),
+            seed: seedOf(this.seed, i),
+            maxIterations: budget === undefined ? undefined : Math.round(budget * SPLIT_WARMUP_SHARE),
             constructionMs,
             coolWindow: { from: 0, to: SPLIT_WARMUP_SHARE },
-            stopWhenStalled: stalls,
+            stopWhenStalled: this.stalls,
           },
-          options.onProgress
-            ? (p) => {
-                latest[i] = p;
-                options.onProgress!(combineProgress(latest));
-              }
-            : undefined,
+          options.onProgress ? forward(i) : undefined,
         ),
       ),
     );
-    let bestIndex = 0;
-    warmups.forEach((w, i) => {
-      if (compareObjective(w.objective, warmups[bestIndex]!.objective, minimizeRoutes) < 0) bestIndex = i;
-    });
-    const first = warmups[bestIndex]!;
-    let best: Best = { routes: first.routes, objective: first.objective };
-    let bestFoundMs = first.bestFoundMs;
-    const arcCost = first.arcCost;
-    let iterations = warmups.reduce((sum, w) => sum + w.iterations, 0);
-    let perThread = Math.max(...warmups.map((w) => w.iterations));
-    let stoppedBy: SolveResult['stats']['stoppedBy'] = warmups.every((w) => w.stoppedBy === 'no_improvement') ? 'no_improvement' : 'time';
+    // The lowest objective; ties go to the lowest thread, so that a seed reproduces.
+    let first = warmups[0]!;
+    for (const w of warmups) if (compareObjective(w.objective, first.objective, this.problem.objective.minimizeRoutes) < 0) first = w;
+    this.best = { routes: first.routes, objective: first.objective };
+    this.bestFoundMs = first.bestFoundMs;
+    this.firstPlanMs = Math.min(...warmups.map((w) => w.firstPlanMs ?? Infinity));
+    this.arcCost = first.arcCost;
+    this.iterations = warmups.reduce((sum, w) => sum + w.iterations, 0);
+    this.perThread = Math.max(...warmups.map((w) => w.iterations));
+    return warmups.every((w) => w.stoppedBy === 'no_improvement') ? 'no_improvement' : 'time';
+  }
 
-    // Epochs: the parts searched apart, then merged.
-    const rng = new Rng(seedOf(seed, threads) ^ 0x5bd1e995);
-    const epochIterations =
-      budget === undefined ? undefined : Math.max(1, Math.ceil((budget - (warmupIterations ?? 0)) / SPLIT_EPOCHS_UNDER_ITERATIONS));
-    const searchStart = performance.now();
+  /** Epoch after epoch: the parts searched apart, then merged. */
+  private async epochs(): Promise<StopReason> {
+    const rng = new Rng(seedOf(this.seed, this.threads) ^ 0x5bd1e995);
+    this.searchStart = performance.now();
     let stale = 0;
-    for (let epoch = 0; stoppedBy !== 'no_improvement'; epoch++) {
-      if (signal?.aborted) {
-        stoppedBy = 'aborted';
-        break;
-      }
-      const now = performance.now();
-      if (now >= end) {
-        stoppedBy = 'time';
-        break;
-      }
-      let epochMs = Math.min(SPLIT_EPOCH_MS, end - now);
-      // A short last piece goes to the epoch before it.
-      if (end - now - epochMs < SPLIT_EPOCH_MS / 2) epochMs = end - now;
-      let maxIterations: number | undefined;
-      let coolWindow: { from: number; to: number };
-      if (budget !== undefined) {
-        const left = budget - perThread;
-        if (left <= 0) {
-          stoppedBy = 'iterations';
-          break;
-        }
-        maxIterations = Math.min(epochIterations!, left);
-        coolWindow = { from: perThread / budget, to: (perThread + maxIterations) / budget };
-      } else {
-        const span = Math.max(1, end - searchStart);
-        const at = SPLIT_WARMUP_SHARE + (1 - SPLIT_WARMUP_SHARE) * ((now - searchStart) / span);
-        coolWindow = { from: at, to: SPLIT_WARMUP_SHARE + (1 - SPLIT_WARMUP_SHARE) * ((now + epochMs - searchStart) / span) };
-      }
-      const parts = splitByAngle(problem, best.routes, threads, rng.next());
-      let outcomes: ImproveOutcome[];
-      try {
-        outcomes = await Promise.all(
-          parts.map((part, i) =>
-            runner.run(i, subProblem(problem, part), routesInPart(part, best.routes, n), {
-              timeLimitMs: epochMs,
-              seed: seedOf(seed, threads * (epoch + 1) + i),
-              maxIterations,
-              arcCost,
-              coolWindow,
-            }),
-          ),
-        );
-      } catch (error) {
-        // Searches stopped after an abort: the best plan so far is the answer.
-        if (signal?.aborted !== true) throw error;
-        stoppedBy = 'aborted';
-        break;
-      }
-      const epochIterationsDone = outcomes.reduce((sum, o) => sum + o.iterations, 0);
-      iterations += epochIterationsDone;
-      perThread += Math.max(...outcomes.map((o) => o.iterations));
-      const merged = mergeParts(problem.vehicles.length, parts, outcomes.map((o) => o.routes));
-      const objective = objectiveOfRoutes(problem, merged);
-      if (compareObjective(objective, best.objective, minimizeRoutes) < 0) {
-        best = { routes: merged, objective };
-        bestFoundMs = performance.now() - started;
-        stale = 0;
-      } else if (++stale >= SPLIT_STALL_EPOCHS && stalls) {
-        stoppedBy = 'no_improvement';
-      }
-      options.onProgress?.(progressOf(best, iterations, performance.now() - started, n));
+    for (let epoch = 0; ; epoch++) {
+      if (this.options.signal?.aborted === true) return 'aborted';
+      if (this.idle) return 'complete';
+      const budget = this.epochBudget();
+      if (typeof budget === 'string') return budget;
+      const improved = await this.epoch(epoch, rng.next(), budget);
+      if (improved === null) return 'aborted';
+      stale = improved ? 0 : stale + 1;
+      if (this.stalls && stale >= SPLIT_STALL_EPOCHS) return 'no_improvement';
     }
-    return resultOfRoutes(problem, best.routes, {
-      elapsedMs: performance.now() - started,
-      iterations,
-      firstPlanMs: Math.min(...warmups.map((w) => w.firstPlanMs ?? Infinity)),
-      bestFoundMs,
-      seed,
-      threads,
-      stoppedBy,
-    });
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
+  }
+
+  /** The next epoch's time, iterations and slice of the cooling; or why there is none. */
+  private epochBudget(): { ms: number; iterations: number | undefined; cool: { from: number; to: number } } | StopReason {
+    const { end, budget } = this;
+    const now = performance.now();
+    if (now >= end) return 'time';
+    let ms = Math.min(SPLIT_EPOCH_MS, end - now);
+    // A short last piece goes to the epoch before it.
+    if (end - now - ms < SPLIT_EPOCH_MS / 2) ms = end - now;
+    if (budget !== undefined) {
+      const left = budget - this.perThread;
+      if (left <= 0) return 'iterations';
+      const perEpoch = Math.max(1, Math.ceil((budget - Math.round(budget * SPLIT_WARMUP_SHARE)) / SPLIT_EPOCHS_UNDER_ITERATIONS));
+      const iterations = Math.min(perEpoch, left);
+      return { ms, iterations, cool: { from: this.perThread / budget, to: (this.perThread + iterations) / budget } };
+    }
+    const span = Math.max(1, end - this.searchStart);
+    const at = (t: number): number => SPLIT_WARMUP_SHARE + (1 - SPLIT_WARMUP_SHARE) * Math.min(1, (t - this.searchStart) / span);
+    return { ms, iterations: undefined, cool: { from: at(now), to: at(now + ms) } };
+  }
+
+  /** One epoch: whether it improved the best plan; null when an abort stopped it. */
+  private async epoch(
+    epoch: number,
+    rotation: number,
+    budget: { ms: number; iterations: number | undefined; cool: { from: number; to: number } },
+  ): Promise<boolean | null> {
+    const { problem, best } = this;
+    const parts = splitByAngle(problem, best.routes, this.threads, rotation);
+    let outcomes: ImproveOutcome[];
+    try {
+      outcomes = await Promise.all(
+        parts.map((part, i) =>
+          this.runner.run(i, subProblem(problem, part), routesInPart(part, best.routes, problem.stops.length), {
+            timeLimitMs: budget.ms,
+            seed: seedOf(this.seed, this.threads * (epoch + 1) + i),
+            maxIterations: budget.iterations,
+            arcCost: this.arcCost,
+            coolWindow: budget.cool,
+          }),
+        ),
+      );
+    } catch (error) {
+      // Searches stopped after an abort: the best plan so far is the answer.
+      if (this.options.signal?.aborted !== true) throw error;
+      return null;
+    }
+    this.iterations += outcomes.reduce((sum, o) => sum + o.iterations, 0);
+    // The epoch's share of an iteration limit is spent even by a part with nothing to search.
+    this.perThread += budget.iterations ?? Math.max(...outcomes.map((o) => o.iterations));
+    if (outcomes.every((o) => o.iterations === 0)) this.idle = true;
+    const merged = mergeParts(
+      problem.vehicles.length,
+      parts,
+      outcomes.map((o) => o.routes),
+    );
+    const objective = objectiveOfRoutes(problem, merged);
+    // Kept only when better by the whole objective: never worse than the epoch's start.
+    const improved = compareObjective(objective, best.objective, problem.objective.minimizeRoutes) < 0;
+    if (improved) {
+      this.best = { routes: merged, objective };
+      this.bestFoundMs = performance.now() - this.started;
+    }
+    this.options.onProgress?.(progressOf(this.best, this.iterations, performance.now() - this.started, problem.stops.length));
+    return improved;
   }
 }
 
