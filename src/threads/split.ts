@@ -28,6 +28,7 @@ import {
   SPLIT_EPOCH_MS,
   SPLIT_EPOCHS_UNDER_ITERATIONS,
   SPLIT_MIN_STOPS,
+  SPLIT_PARTS_PER_THREAD,
   SPLIT_STALL_EPOCHS,
   SPLIT_WARMUP_SHARE,
 } from '../solver/params.js';
@@ -236,20 +237,26 @@ class Decomposition {
     budget: { ms: number; iterations: number | undefined; cool: { from: number; to: number } },
   ): Promise<boolean | null> {
     const { problem, best } = this;
-    const parts = splitByAngle(problem, best.routes, this.threads, rotation);
-    let outcomes: ImproveOutcome[];
+    const perThread = SPLIT_PARTS_PER_THREAD;
+    const count = this.threads * perThread;
+    const parts = splitByAngle(problem, best.routes, count, rotation);
+    const epochEnd = performance.now() + budget.ms;
+    const outcomes: ImproveOutcome[] = new Array<ImproveOutcome>(count);
+    // Thread t searches parts t, t + threads, … one after the other, sharing the epoch.
+    const runThread = async (t: number): Promise<void> => {
+      for (let j = 0, i = t; i < count; j++, i += this.threads) {
+        const part = parts[i]!;
+        outcomes[i] = await this.runner.run(t, subProblem(problem, part), routesInPart(part, best.routes, problem.stops.length), {
+          timeLimitMs: Math.max(1, (epochEnd - performance.now()) / (perThread - j)),
+          seed: seedOf(this.seed, count * (epoch + 1) + i),
+          maxIterations: budget.iterations === undefined ? undefined : Math.max(1, Math.round(budget.iterations / perThread)),
+          arcCost: this.arcCost,
+          coolWindow: budget.cool,
+        });
+      }
+    };
     try {
-      outcomes = await Promise.all(
-        parts.map((part, i) =>
-          this.runner.run(i, subProblem(problem, part), routesInPart(part, best.routes, problem.stops.length), {
-            timeLimitMs: budget.ms,
-            seed: seedOf(this.seed, this.threads * (epoch + 1) + i),
-            maxIterations: budget.iterations,
-            arcCost: this.arcCost,
-            coolWindow: budget.cool,
-          }),
-        ),
-      );
+      await Promise.all(Array.from({ length: this.threads }, (_, t) => runThread(t)));
     } catch (error) {
       // Searches stopped after an abort: the best plan so far is the answer.
       if (this.options.signal?.aborted !== true) throw error;
