@@ -99,6 +99,14 @@ describe('bench runner pieces', () => {
     expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--bogus'])).toThrow(/unknown option --bogus/);
   });
 
+  it('arguments: --split on|off|both (default: the solver decides); both is not for --vs vroom', () => {
+    expect(parseBenchArgs(['--set', 'solomon', '--time', '1']).split).toBeNull();
+    for (const split of ['on', 'off', 'both'] as const)
+      expect(parseBenchArgs(['--set', 'large', '--time', '1', '--split', split]).split).toBe(split);
+    expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--split', 'maybe'])).toThrow(/--split must be on, off or both/);
+    expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--split', 'both', '--vs', 'vroom'])).toThrow(/--split both/);
+  });
+
   it('.sol files: routes of customer numbers and the stated cost', () => {
     expect(parseSolutionFile('Route #1: 2 21 73 \r\nRoute #2: 5\r\nCost 1637.7\r\n')).toEqual({ routes: [[2, 21, 73], [5]], cost: 1637.7 });
   });
