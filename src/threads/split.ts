@@ -39,7 +39,8 @@ import { WorkerThread } from './thread.js';
 
 /** Whether `threads` threads solve this problem by decomposition (`options.split`, else by its size). */
 export function usesSplit(problem: Problem, options: Pick<SolveOptions, 'split'>, threads: number): boolean {
-  if (threads < 2 || !decomposable(problem)) return false;
+  // Fewer vehicles than threads leave a part without any: nothing to share.
+  if (threads < 2 || !decomposable(problem) || problem.vehicles.length < threads) return false;
   return options.split ?? problem.stops.length >= SPLIT_MIN_STOPS;
 }
 

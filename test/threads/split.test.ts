@@ -48,6 +48,7 @@ describe('decomposition on threads', () => {
     expect(usesSplit(small, {}, 2)).toBe(false);
     expect(usesSplit(small, { split: true }, 2)).toBe(true);
     expect(usesSplit({ ...big, objective: { ...big.objective, balance: 'time' } }, { split: true }, 2)).toBe(false);
+    expect(usesSplit({ ...big, vehicles: big.vehicles.slice(0, 1) }, { split: true }, 2)).toBe(false);
   });
 
   const CASES = [
@@ -82,6 +83,24 @@ describe('decomposition on threads', () => {
       if (c.allFeatures) expect(result.unserved.length).toBeGreaterThan(0);
     }, 120_000);
   }
+
+  it('a part may hold no used route or no stop: the plan is still whole and checked', async () => {
+    // Three threads on three vehicles: parts with an empty vehicle only.
+    const problem = unbalanced(randomProblem(631, { stops: 400, vehicles: 3, allFeatures: true }));
+    const result = await solveBySplitting(problem, { timeLimitMs: 120_000, seed: 6, threads: 3, maxIterations: 30 }, 3, inlineRunner());
+    expect(checked(problem, result)).toEqual([]);
+    expect(result.stats.threads).toBe(3);
+  }, 120_000);
+
+  it('an abort answers the best plan so far', async () => {
+    const problem = unbalanced(randomProblem(632, { stops: 420, vehicles: 30, uniformSpeed: true }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 1500);
+    const result = await solveInline(problem, { timeLimitMs: 120_000, seed: 7, threads: 2, split: true, signal: controller.signal });
+    expect(result.stats.stoppedBy).toBe('aborted');
+    expect(result.stats.elapsedMs).toBeLessThan(60_000);
+    expect(checked(problem, result)).toEqual([]);
+  }, 120_000);
 
   it.skipIf(workerUrl() === null)(
     'on worker threads it finds the plan it finds inline',
