@@ -25,9 +25,14 @@ export const DEFAULT_TRAVEL_MODEL: TravelModelOptions = {
 const RAD = Math.PI / 180;
 
 export function haversineMetres(a: Point, b: Point): number {
+  return haversineWithCosines(a, b, Math.cos(a.lat * RAD), Math.cos(b.lat * RAD));
+}
+
+/** The same, given the cosines of both latitudes: a matrix computes each point's once, not once a pair. */
+function haversineWithCosines(a: Point, b: Point, cosLatA: number, cosLatB: number): number {
   const dLat = (b.lat - a.lat) * RAD;
   const dLng = (b.lng - a.lng) * RAD;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * RAD) * Math.cos(b.lat * RAD) * Math.sin(dLng / 2) ** 2;
+  const h = Math.sin(dLat / 2) ** 2 + cosLatA * cosLatB * Math.sin(dLng / 2) ** 2;
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
@@ -53,9 +58,12 @@ export function buildGeoTravelMatrix(
 ): { travel: TravelMatrix; profileOf: number[] } {
   const size = points.length;
   const distance = new Int32Array(size * size);
+  const cosLat = points.map((p) => Math.cos(p.lat * RAD));
   for (let i = 0; i < size; i++) {
+    const a = points[i]!;
+    const cosA = cosLat[i]!;
     for (let j = i + 1; j < size; j++) {
-      const d = roadDistanceMetres(points[i]!, points[j]!, model.roadFactor);
+      const d = Math.round(haversineWithCosines(a, points[j]!, cosA, cosLat[j]!) * model.roadFactor);
       distance[i * size + j] = d;
       distance[j * size + i] = d;
     }

@@ -1,9 +1,10 @@
 /**
  * The built-in solver. Pure TypeScript, no I/O: reads a `Problem`, returns routes and unserved stops.
  *
- * Pipeline: priority-aware regret construction → fill (insert anything that still fits) →
- * ruin-and-recreate search with local search → fill again → exact schedules and unserved
- * reasons. Several searches at once (`threads`) are src/threads/'s to run; best-of.ts picks the winner.
+ * Pipeline: a greedy first plan, the floor of every answer, then the priority-aware regret
+ * construction within its share of the limit, kept when it beats the floor (construct.ts) →
+ * ruin-and-recreate search with local search → fill (insert anything that still fits) → exact
+ * schedules and unserved reasons. Several searches at once (`threads`) are src/threads/'s to run; best-of.ts picks the winner.
  */
 import type { Problem } from '../model/problem.js';
 import { constructFirstPlan, fillUnserved } from './construct.js';
@@ -66,9 +67,12 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
   const firstPlanMs = first.floorMs;
   if (first.from === 'regret') progress.report(first.plan, 0);
 
+  const reserve = Math.min(limit * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * inst.nStops);
   const outcome = await search(first.plan, inserter, evaluator, near, {
     started,
-    deadline: started + limit - Math.min(limit * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * inst.nStops),
+    deadline: started + limit - reserve,
+    // The final prize pass on the best plan may use half the time kept back for the result.
+    finishBy: started + limit - reserve / 2,
     seed: options.seed ?? 0,
     maxIterations: options.maxIterations,
     maxNoImprove: options.maxNoImprove,

@@ -210,6 +210,10 @@ function progressView(action: Action, timeLimitSeconds: number): HTMLElement {
           'aria-label': 'Time used of the time limit',
         })
       : null,
+    // The search ends once its plan stops improving: the bar is an upper bound, not a countdown.
+    started && timeLimitSeconds > 0
+      ? h('p', { class: 'muted' }, `Ends by ${timeLimitSeconds} s at the latest, sooner once the plan stops improving.`)
+      : null,
     progress
       ? h(
           'dl',

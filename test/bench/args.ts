@@ -1,7 +1,7 @@
 /** Command-line options of `npm run bench`. Usage errors are thrown as UsageError (exit 2). */
 import { BENCHMARK_SETS, type BenchmarkSet } from './benchmark-data.js';
 
-export type BenchSet = BenchmarkSet | 'large';
+export type BenchSet = BenchmarkSet | 'large' | 'anytime';
 
 export interface BenchArgs {
   set: BenchSet;
@@ -42,14 +42,14 @@ export interface BenchArgs {
 
 export class UsageError extends Error {}
 
-export const USAGE = `usage: npm run bench -- --set <${[...BENCHMARK_SETS, 'large'].join('|')}> --time <seconds>
+export const USAGE = `usage: npm run bench -- --set <${[...BENCHMARK_SETS, 'large', 'anytime'].join('|')}> --time <seconds>
        [--filter R1,RC2] [--seed n] [--threads n] [--split on|off|both] [--limit n] [--iterations n] [--out dir] [--stats]
   versus VROOM (instance sets): --vs vroom [--vroom-x 0..5] [--vroom-bin path] [--markdown]
        --time <seconds>: both get it (VROOM as -l, stopping earlier when its -x search ends)
        --time vroom: VROOM runs first, then routeplan gets VROOM's measured wall time on that instance
   large only: [--stops 5000] [--vehicles 500] [--kind project|oneoff] [--input problem.json]`;
 
-const SETS = new Set<string>([...BENCHMARK_SETS, 'large']);
+const SETS = new Set<string>([...BENCHMARK_SETS, 'large', 'anytime']);
 
 export function parseBenchArgs(argv: string[]): BenchArgs {
   const args: BenchArgs = {
@@ -170,9 +170,11 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     }
   }
   if (!setGiven) throw new UsageError('--set is required');
-  if (Number.isNaN(args.timeSeconds) && !args.timeFromVroom) throw new UsageError('--time <seconds> is required');
+  // The anytime row sweeps its own limits.
+  if (Number.isNaN(args.timeSeconds) && !args.timeFromVroom && args.set !== 'anytime') throw new UsageError('--time <seconds> is required');
   if (args.timeFromVroom && args.vs !== 'vroom') throw new UsageError('--time vroom needs --vs vroom');
-  if (args.vs !== null && args.set === 'large') throw new UsageError('--vs vroom runs on the instance sets, not --set large');
+  if (args.vs !== null && (args.set === 'large' || args.set === 'anytime'))
+    throw new UsageError(`--vs vroom runs on the instance sets, not --set ${args.set}`);
   if (args.vs === null && (args.vroomExploration !== null || args.vroomBin !== null || args.markdown)) {
     throw new UsageError('--vroom-x, --vroom-bin and --markdown need --vs vroom');
   }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --set solomon|homberger-200|homberger-1000|cvrp-x|large --time <s> …`
+ * `npm run bench -- --set solomon|homberger-200|homberger-1000|cvrp-x|large --time <s> …`, or `--set anytime`
  *
  * Solves each instance (one at a time; the solver may use its threads), builds the JSON plan,
  * checks it with the independent checker, compares with the best-known value and prints per
@@ -14,6 +14,7 @@ import { benchmarksRoot, readBks, repoRoot, type BenchmarkSet } from './benchmar
 import { readFileSync } from 'node:fs';
 import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
 import { benchInstance, selectInstances } from './instance-bench.js';
+import { formatAnytimeRows, runAnytimeBench } from './anytime-bench.js';
 import { formatLargeResult, runLargeBench } from './large-bench.js';
 import { formatOperatorTable, sumOperatorsPerFamily } from './operator-report.js';
 import {
@@ -205,6 +206,20 @@ async function runLarge(args: BenchArgs): Promise<boolean> {
   return result.feasible && result.probeFeasible;
 }
 
+async function runAnytime(args: BenchArgs): Promise<boolean> {
+  const rows = await runAnytimeBench(args);
+  console.log(formatAnytimeRows(rows));
+  const paths = writeResultFiles(
+    args.outDir ?? join(repoRoot(), 'results'),
+    timestampStem('anytime'),
+    { set: 'anytime', seed: args.seed, threads: args.threads, anytime: rows },
+    [],
+    [],
+  );
+  console.log(`\nwrote ${paths[0]}`);
+  return rows.every((row) => row.monotone && row.runs.every((run) => run.feasible));
+}
+
 async function main(): Promise<void> {
   let args: BenchArgs;
   try {
@@ -217,9 +232,14 @@ async function main(): Promise<void> {
     return;
   }
   try {
-    const ok = args.set === 'large' ? await runLarge(args) : await runInstanceSet(args as BenchArgs & { set: BenchmarkSet });
+    const ok =
+      args.set === 'large'
+        ? await runLarge(args)
+        : args.set === 'anytime'
+          ? await runAnytime(args)
+          : await runInstanceSet(args as BenchArgs & { set: BenchmarkSet });
     if (!ok) {
-      console.error('bench: at least one plan is infeasible or a solve crashed');
+      console.error('bench: at least one plan is infeasible, a solve crashed, or (anytime) priority fell as the limit grew');
       process.exitCode = 1;
     }
   } catch (error) {

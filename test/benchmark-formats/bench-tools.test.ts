@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadProblemDocument } from '../../src/input/index.js';
 import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
 import type { SolveResult } from '../../src/solver/types.js';
+import { isMonotone, type AnytimeRun } from '../bench/anytime-bench.js';
 import { parseBenchArgs, UsageError } from '../bench/args.js';
 import { familyOf, parseSolutionFile } from '../bench/benchmark-data.js';
 import { generateLargeProblem } from '../bench/generate-large.js';
@@ -105,6 +106,23 @@ describe('bench runner pieces', () => {
       expect(parseBenchArgs(['--set', 'large', '--time', '1', '--split', split]).split).toBe(split);
     expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--split', 'maybe'])).toThrow(/--split must be on, off or both/);
     expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--split', 'both', '--vs', 'vroom'])).toThrow(/--split both/);
+  });
+
+  it('anytime: --set anytime needs no --time; a run that serves less priority than a shorter one breaks the row', () => {
+    expect(parseBenchArgs(['--set', 'anytime']).set).toBe('anytime');
+    expect(() => parseBenchArgs(['--set', 'anytime', '--vs', 'vroom'])).toThrow(UsageError);
+    const run = (limitSec: number, priority: number, violations: number): AnytimeRun => ({
+      limitSec,
+      elapsedSec: limitSec,
+      served: priority / 5,
+      priority,
+      violations,
+      working: 1000,
+      feasible: true,
+    });
+    expect(isMonotone([run(0.01, 100, 50), run(0.1, 100, 20), run(1, 105, 90)])).toBe(true);
+    expect(isMonotone([run(0.01, 100, 0), run(0.1, 95, 0)])).toBe(false);
+    expect(isMonotone([run(0.01, 100, 10), run(0.1, 100, 30)])).toBe(false);
   });
 
   it('.sol files: routes of customer numbers and the stated cost', () => {

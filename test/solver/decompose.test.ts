@@ -28,7 +28,7 @@ describe('decomposition by angle', () => {
         expect(sum).toBeCloseTo(start.objective.cost, 6);
       }
     }
-  }, 60_000);
+  }, 120_000);
 
   it('sectors are contiguous in angle: used routes of one part are not interleaved with the other', async () => {
     const problem = unbalanced(randomProblem(502, { stops: 200, vehicles: 10, uniformSpeed: true, allFeatures: false }));
@@ -48,7 +48,7 @@ describe('decomposition by angle', () => {
     expect(used(a!.vehicles).length).toBeGreaterThan(0);
     expect(used(b!.vehicles).length).toBeGreaterThan(0);
     expect(Math.max(...used(a!.vehicles))).toBeLessThanOrEqual(Math.min(...used(b!.vehicles)));
-  }, 60_000);
+  }, 120_000);
 
   it('a warm-started search is never worse than its start (lexicographic) and reproduces for a seed', async () => {
     for (const seed of [503, 504]) {
@@ -67,5 +67,5 @@ describe('decomposition by angle', () => {
         expect(objectiveOfRoutes(sub, a.routes)).toEqual(a.objective);
       }
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -4,13 +4,15 @@
  * all unserved stops back, polish.ts runs the granular local search (ls/) on the result, and
  * accept.ts decides whether the search moves on to it. The first plan is polished too when
  * moves are priced by summaries. Routes are only ever changed through the exact evaluator, so
- * every state is feasible. The search ends when its stopping criterion (stop/) says so.
+ * every state is feasible. The search ends when its stopping criterion (stop/) says so; then
+ * the prize moves (ls/prize.ts) claim on the best plan what priority single moves can.
  */
 import type { NearStops } from '../construct.js';
 import type { SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
 import { LocalSearch } from '../ls/local-search.js';
-import { YIELD_EVERY_MS } from '../params.js';
+import { PrizeMoves } from '../ls/prize.js';
+import { PRIZE_IN_SEARCH, YIELD_EVERY_MS } from '../params.js';
 import { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
@@ -39,6 +41,8 @@ export interface SearchLimits {
   arcCost?: number | undefined;
   /** The part of the whole cooling schedule this search covers (see accept.ts). */
   coolWindow?: { from: number; to: number } | undefined;
+  /** When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent. */
+  finishBy?: number | undefined;
 }
 
 export interface SearchOutcome {
@@ -78,7 +82,8 @@ export async function search(
   // limit, so then only candidates that beat the best plan are polished, each within a budget.
   if (localSearch?.fast) localSearch.run(initial, limits.deadline);
   const plans = new Plans(initial, costs);
-  const polisher = new Polisher(localSearch, limits, costs);
+  const prize = new PrizeMoves(inst, evaluator, inserter, near.neighbours, near.k, eligible);
+  const polisher = new Polisher(localSearch, limits, costs, PRIZE_IN_SEARCH ? prize : null);
   const ruiner = new Ruiner(inst, near.neighbours, near.k, rng);
   const recreator = new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng);
   const arcCost = limits.arcCost ?? Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
@@ -99,6 +104,7 @@ export async function search(
       stoppedBy = stop.check(iterations, plans.sinceImprovement, now);
     }
     if (stoppedBy !== null) {
+      finalPrizePass(plans.best, prize, localSearch, limits.finishBy ?? limits.deadline);
       progress.report(plans.best, iterations);
       return { best: plans.best, iterations, bestFoundAt, stoppedBy, operators: localSearch?.counters?.snapshot(), arcCost };
     }
@@ -109,6 +115,17 @@ export async function search(
     plans.settle(candidateObj, acceptance.accepts(candidateObj, plans.currentObj));
     if (plans.sinceImprovement === 0) bestFoundAt = performance.now();
   }
+}
+
+/**
+ * The best plan may still leave priority that one prize move claims (ls/prize.ts; recreate only
+ * inserts where a stop fits as the routes are): thorough passes over the whole neighbour lists, each
+ * followed by the local search on what it changed, until one claims nothing.
+ */
+function finalPrizePass(best: Solution, prize: PrizeMoves, localSearch: LocalSearch | null, finishBy: number): void {
+  if (!prize.worthTrying(best)) return;
+  // The local search may open room for another claim; each round raises the priority served.
+  while (prize.run(best, finishBy, true) > 0) localSearch?.run(best, finishBy);
 }
 
 /** Stops some vehicle could serve alone: the only ones worth offering to the routes. */
