@@ -9,6 +9,7 @@
 import type { Problem } from '../model/problem.js';
 import { constructFirstPlan, fillUnserved } from './construct.js';
 import { CostEvaluator, type ObjectiveValue } from './cost.js';
+import { planOfRoutes } from './improve.js';
 import { instanceOf, nearestNeighbours } from './instance.js';
 import { Inserter } from './insertion.js';
 import { RouteEvaluator } from './route/evaluator.js';
@@ -102,6 +103,19 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     },
   };
   return { result, objective: costs.objective(best) };
+}
+
+/**
+ * The result of a plan given as route sequences (one per vehicle), found by searches elsewhere
+ * (src/threads/split.ts): unserved stops that fit are inserted, then schedules and reasons.
+ */
+export function resultOfRoutes(problem: Problem, routes: readonly Int32Array[], stats: SolveResult['stats']): SolveResult {
+  const inst = instanceOf(problem);
+  const evaluator = new RouteEvaluator(inst);
+  const costs = new CostEvaluator(inst);
+  const plan = planOfRoutes(inst, costs, evaluator, routes);
+  fillUnserved(plan, new Inserter(inst, evaluator), evaluator);
+  return { routes: buildSchedules(problem, plan), unserved: explainUnserved(plan, evaluator), stats };
 }
 
 /** The stall stop is on by default, and off under an iteration limit (which must reproduce a plan). */

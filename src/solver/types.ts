@@ -17,6 +17,11 @@ export interface SolveOptions {
   stopWhenStalled?: boolean;
   /** Independent searches, each on a worker thread (src/threads/; default 1). solve() itself runs one. */
   threads?: number;
+  /**
+   * With two threads or more: improve one plan by decomposition (src/threads/split.ts) instead of
+   * running independent searches. Absent: the default for the problem's size (SPLIT_MIN_STOPS).
+   */
+  split?: boolean;
   /** Called now and then with the best plan so far (for the TTY spinner). */
   onProgress?: (progress: SolveProgress) => void;
   /** Aborting returns the best plan found so far. */

@@ -5,6 +5,7 @@
 import type { Problem } from '../model/problem.js';
 import type { SolveOptions, SolveProgress } from '../solver/types.js';
 import type { SerializedError } from './errors.js';
+import type { ImproveOptions } from '../solver/improve.js';
 import type { TravelSettings } from '../travel/types.js';
 import type { GeocoderSettings } from '../geocode/types.js';
 
@@ -44,7 +45,15 @@ export interface PlanTask {
   job: DocumentSolve;
 }
 
-export type Task = SearchTask | PlanTask;
+/** A search of a plan handed over as route sequences, or built first (solver/improve.ts); a part of a decomposition. */
+export interface ImproveTask {
+  kind: 'improve';
+  problem: Problem;
+  initial: Int32Array[] | null;
+  options: Omit<ImproveOptions, 'signal' | 'onProgress'>;
+}
+
+export type Task = SearchTask | PlanTask | ImproveTask;
 
 export type ToWorker = { type: 'run'; task: Task } | { type: 'abort' };
 

@@ -15,6 +15,7 @@ import type { SolveOptions, SolveProgress, SolveResult } from '../solver/types.j
 import type { PlainSolveOptions, SearchTask } from './protocol.js';
 import { WorkerThread } from './thread.js';
 import { workerUrl } from './worker-url.js';
+import { inlineRunner, solveBySplitting, usesSplit, workerRunner } from './split.js';
 
 /** How long aborted searches may take to hand back their best plans before they are stopped. */
 export const ABORT_GRACE_MS = 2000;
@@ -40,6 +41,7 @@ export interface ThreadOptions {
 export async function solveInThreads(problem: Problem, options: SolveOptions, how: ThreadOptions = {}): Promise<SolveResult> {
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
   const url = how.inline === true ? null : workerUrl();
+  if (usesSplit(problem, options, threads)) return split(url, problem, options, threads);
   const started = performance.now();
   const outcomes =
     url === null
@@ -97,6 +99,25 @@ async function searchOnWorkers(
   }
 }
 
+/** One plan improved by decomposition (split.ts): on worker threads, or inline without them. */
+async function split(url: URL | null, problem: Problem, options: SolveOptions, threads: number): Promise<SolveResult> {
+  if (url === null) return solveBySplitting(problem, options, threads, inlineRunner(options.signal));
+  const workers = Array.from({ length: threads }, () => new WorkerThread(url));
+  const stopAll = (failure?: Error): Promise<void[]> => Promise.all(workers.map((worker) => worker.terminate(failure)));
+  let grace: NodeJS.Timeout | undefined;
+  // Searches that cannot answer an abort within the grace period (still building a first plan) are stopped.
+  const onAbort = (): void => void (grace = setTimeout(() => void stopAll(new InterruptedError()), ABORT_GRACE_MS));
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await solveBySplitting(withSharedMatrices(problem), options, threads, workerRunner(workers));
+  } finally {
+    clearTimeout(grace);
+    options.signal?.removeEventListener('abort', onAbort);
+    void stopAll();
+  }
+}
+
 /** One search, its matrices moved to its worker or copied. */
 function runAlone(
   worker: WorkerThread,
@@ -141,7 +162,7 @@ function travelBuffers(problem: Problem): ArrayBuffer[] {
  * The problem with its travel matrices copied once into shared memory, so that every worker
  * reads the same bytes instead of receiving its own copy.
  */
-function withSharedMatrices(problem: Problem): Problem {
+export function withSharedMatrices(problem: Problem): Problem {
   const share = (matrix: Int32Array): Int32Array => {
     const copy = new Int32Array(new SharedArrayBuffer(matrix.byteLength));
     copy.set(matrix);

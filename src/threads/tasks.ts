@@ -3,6 +3,7 @@ import { resolveProblemDocument } from '../input/index.js';
 import { buildPlan } from '../output/plan.js';
 import type { Plan } from '../output/plan-types.js';
 import { solve, solveOnce } from '../solver/index.js';
+import { improvePlan } from '../solver/improve.js';
 import type { SearchOutcome } from '../solver/best-of.js';
 import type { SolveProgress } from '../solver/types.js';
 import type { DocumentSolve, SearchTask, Task } from './protocol.js';
@@ -21,6 +22,8 @@ export function runTask(task: Task, signal: AbortSignal, onProgress: ProgressSin
       return runSearch(task, signal, onProgress);
     case 'plan':
       return planOfDocument(task.job, throttle(onProgress, PLAN_PROGRESS_EVERY_MS));
+    case 'improve':
+      return improvePlan(task.problem, task.initial, { ...task.options, signal, onProgress });
   }
 }
 

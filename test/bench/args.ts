@@ -10,6 +10,12 @@ export interface BenchArgs {
   filters: string[];
   seed: number;
   threads: number;
+  /**
+   * `--split on|off`: with --threads ≥ 2, decomposition (src/threads/split.ts) or independent
+   * searches; `both`: each instance solved both ways, interleaved (order alternating per instance);
+   * null: the solver's default.
+   */
+  split: 'on' | 'off' | 'both' | null;
   limit: number | null;
   /** Stop each solve after this many search iterations (reproducible runs); null = time only. */
   iterations: number | null;
@@ -37,7 +43,7 @@ export interface BenchArgs {
 export class UsageError extends Error {}
 
 export const USAGE = `usage: npm run bench -- --set <${[...BENCHMARK_SETS, 'large', 'anytime'].join('|')}> --time <seconds>
-       [--filter R1,RC2] [--seed n] [--threads n] [--limit n] [--iterations n] [--out dir] [--stats]
+       [--filter R1,RC2] [--seed n] [--threads n] [--split on|off|both] [--limit n] [--iterations n] [--out dir] [--stats]
   versus VROOM (instance sets): --vs vroom [--vroom-x 0..5] [--vroom-bin path] [--markdown]
        --time <seconds>: both get it (VROOM as -l, stopping earlier when its -x search ends)
        --time vroom: VROOM runs first, then routeplan gets VROOM's measured wall time on that instance
@@ -52,6 +58,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     filters: [],
     seed: 0,
     threads: 1,
+    split: null,
     limit: null,
     iterations: null,
     stops: 5000,
@@ -122,6 +129,12 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       case '--threads':
         args.threads = integer(name, value(), 1);
         break;
+      case '--split': {
+        const split = value();
+        if (split !== 'on' && split !== 'off' && split !== 'both') throw new UsageError(`--split must be on, off or both; got "${split}"`);
+        args.split = split;
+        break;
+      }
       case '--limit':
         args.limit = integer(name, value(), 1);
         break;
@@ -165,6 +178,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   if (args.vs === null && (args.vroomExploration !== null || args.vroomBin !== null || args.markdown)) {
     throw new UsageError('--vroom-x, --vroom-bin and --markdown need --vs vroom');
   }
+  if (args.split === 'both' && args.vs !== null) throw new UsageError('--split both does not combine with --vs vroom');
   if (args.vs !== null && args.iterations !== null)
     throw new UsageError('--iterations does not apply with --vs vroom (compare at equal time)');
   return args;

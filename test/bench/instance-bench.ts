@@ -16,6 +16,8 @@ export interface InstanceBenchOptions {
   timeLimitMs: number;
   seed: number;
   threads: number;
+  /** Decomposition on (true) or off (false) with several threads; absent: the solver's default. */
+  split?: boolean | undefined;
   maxIterations: number | null;
   /** Count local-search moves per operator (`--stats`). */
   operatorStats: boolean;
@@ -50,6 +52,7 @@ export async function benchInstance(
       timeLimitMs: options.timeLimitMs,
       seed: options.seed,
       threads: options.threads,
+      ...(options.split === undefined ? {} : { split: options.split }),
       operatorStats: options.operatorStats,
       // Quality is compared at equal time: the search uses the whole limit.
       stopWhenStalled: false,

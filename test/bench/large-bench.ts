@@ -74,7 +74,7 @@ class MemoryWatch {
   }
 }
 
-export async function runLargeBench(args: BenchArgs): Promise<LargeBenchResult> {
+export async function runLargeBench(args: BenchArgs, split?: boolean): Promise<LargeBenchResult> {
   const memory = new MemoryWatch();
   const source = args.input ?? `generated ${args.kind} --stops ${args.stops} --vehicles ${args.vehicles} --seed ${args.seed}`;
   const document: unknown =
@@ -103,6 +103,7 @@ export async function runLargeBench(args: BenchArgs): Promise<LargeBenchResult> 
     timeLimitMs: args.timeSeconds * 1000,
     seed: args.seed,
     threads: args.threads,
+    ...(split === undefined ? {} : { split }),
     onProgress,
     stopWhenStalled: false,
     ...(args.iterations === null ? {} : { maxIterations: args.iterations }),

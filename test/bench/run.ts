@@ -62,22 +62,35 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
   }
   console.log(formatInstanceHeader(vroom !== null));
   const results: InstanceResult[] = [];
+  const splitResults: InstanceResult[] = [];
   for (const [i, entry] of entries.entries()) {
     const problem = vroom === null ? null : loadBenchmarkText(readFileSync(entry.path, 'utf8'), entry.format, entry.name);
     const bksDistance = bks.get(entry.name)?.distance ?? null;
     const vroomFirst = args.timeFromVroom || i % 2 === 0;
     let peer: PeerResult | undefined;
     if (vroom !== null && vroomFirst) peer = await benchVroom(problem!, bksDistance, vroom.options);
+    const instanceOptions = {
+      timeLimitMs: (args.timeFromVroom ? peer!.timeSec : args.timeSeconds) * 1000,
+      seed: args.seed,
+      threads: args.threads,
+      maxIterations: args.iterations,
+      operatorStats: args.stats,
+    };
+    if (args.split === 'both') {
+      // Both ways, interleaved, the order alternating per instance; each row tagged.
+      for (const split of i % 2 === 0 ? [false, true] : [true, false]) {
+        const result = await benchInstance(args.set, entry, { ...instanceOptions, split }, bks);
+        result.instance = `${result.instance}${split ? ' split' : ' indep'}`;
+        (split ? splitResults : results).push(result);
+        console.log(formatInstanceRow(result, costDigits));
+        for (const problem of result.problems.slice(0, 5)) console.log(`    ! ${problem}`);
+      }
+      continue;
+    }
     const result = await benchInstance(
       args.set,
       entry,
-      {
-        timeLimitMs: (args.timeFromVroom ? peer!.timeSec : args.timeSeconds) * 1000,
-        seed: args.seed,
-        threads: args.threads,
-        maxIterations: args.iterations,
-        operatorStats: args.stats,
-      },
+      { ...instanceOptions, ...(args.split === null ? {} : { split: args.split === 'on' }) },
       bks,
     );
     if (vroom !== null && !vroomFirst) peer = await benchVroom(problem!, bksDistance, vroom.options);
@@ -93,8 +106,14 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
     for (const note of peer?.notes ?? []) console.log(`    note VROOM: ${note}`);
   }
   const families = summarizeFamilies(results);
-  console.log('\nMean gap to BKS per family (only feasible plans that serve every customer count):');
+  const both = args.split === 'both' ? ' — independent searches (--split off)' : '';
+  console.log(`\nMean gap to BKS per family (only feasible plans that serve every customer count)${both}:`);
   console.log(formatFamilyTable(families));
+  if (args.split === 'both') {
+    console.log('\n… and by decomposition (--split on), same run:');
+    console.log(formatFamilyTable(summarizeFamilies(splitResults)));
+    results.push(...splitResults);
+  }
   if (args.stats) {
     console.log(
       '\nLocal-search operators per family (tries: moves priced; improvements: moves applied; ms: local-search time split by sampled calls):',
@@ -107,6 +126,7 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
     iterations: args.iterations,
     seed: args.seed,
     threads: args.threads,
+    split: args.split,
     filters: args.filters,
     date: new Date().toISOString(),
     ...(vroom !== null && { vroom: { version: vroom.version, ...vroom.options } }),
@@ -162,7 +182,18 @@ function versusCaption(args: BenchArgs, version: string, options: VroomRunOption
 }
 
 async function runLarge(args: BenchArgs): Promise<boolean> {
-  const result = await runLargeBench(args);
+  if (args.split === 'both') {
+    // Both ways, independent searches first, then decomposition.
+    let ok = true;
+    for (const split of [false, true]) {
+      const result = await runLargeBench(args, split);
+      console.log(`\n--split ${split ? 'on' : 'off'}:`);
+      console.log(formatLargeResult(result));
+      ok &&= result.feasible && result.probeFeasible;
+    }
+    return ok;
+  }
+  const result = await runLargeBench(args, args.split === null ? undefined : args.split === 'on');
   console.log(formatLargeResult(result));
   const paths = writeResultFiles(
     args.outDir ?? join(repoRoot(), 'results'),

@@ -100,6 +100,14 @@ describe('bench runner pieces', () => {
     expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--bogus'])).toThrow(/unknown option --bogus/);
   });
 
+  it('arguments: --split on|off|both (default: the solver decides); both is not for --vs vroom', () => {
+    expect(parseBenchArgs(['--set', 'solomon', '--time', '1']).split).toBeNull();
+    for (const split of ['on', 'off', 'both'] as const)
+      expect(parseBenchArgs(['--set', 'large', '--time', '1', '--split', split]).split).toBe(split);
+    expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--split', 'maybe'])).toThrow(/--split must be on, off or both/);
+    expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--split', 'both', '--vs', 'vroom'])).toThrow(/--split both/);
+  });
+
   it('anytime: --set anytime needs no --time; a run that serves less priority than a shorter one breaks the row', () => {
     expect(parseBenchArgs(['--set', 'anytime']).set).toBe('anytime');
     expect(() => parseBenchArgs(['--set', 'anytime', '--vs', 'vroom'])).toThrow(UsageError);

@@ -16,6 +16,11 @@ export interface ScheduleLimits {
    * that comes first): the search is done cooling about when it stalls, whatever the limit.
    */
   coolIterations?: number | undefined;
+  /**
+   * The part of a longer cooling this search covers (a decomposition epoch): its own progress
+   * 0..1 maps onto `from..to` of the whole schedule. Absent: the whole schedule, 0..1.
+   */
+  coolWindow?: { from: number; to: number } | undefined;
 }
 
 export class Acceptance {
@@ -45,7 +50,9 @@ export class Acceptance {
           : Number.isFinite(timeBudget)
             ? byTime
             : Math.min(1, iterations / UNLIMITED_SCHEDULE_ITERATIONS);
-    this.temperature = this.arcCost * T_START * Math.pow(T_END / T_START, progress);
+    const window = limits.coolWindow;
+    const overall = window ? window.from + (window.to - window.from) * progress : progress;
+    this.temperature = this.arcCost * T_START * Math.pow(T_END / T_START, overall);
   }
 
   /** Whether the search moves on from `current` to `candidate`; draws a random number only when levels 1–3 are equal. */

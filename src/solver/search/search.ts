@@ -37,6 +37,10 @@ export interface SearchLimits {
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: SolveProgress) => void) | undefined;
   operatorStats?: boolean | undefined;
+  /** The temperature unit (an arc's cost) to use instead of the one measured on `initial` (decomposition epochs share one). */
+  arcCost?: number | undefined;
+  /** The part of the whole cooling schedule this search covers (see accept.ts). */
+  coolWindow?: { from: number; to: number } | undefined;
   /** When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent. */
   finishBy?: number | undefined;
 }
@@ -49,6 +53,8 @@ export interface SearchOutcome {
   stoppedBy: SolveResult['stats']['stoppedBy'];
   /** The local search's counters, when it ran. */
   operators?: OperatorStats[] | undefined;
+  /** The temperature unit the search used (absent when it did not search). */
+  arcCost?: number | undefined;
 }
 
 export async function search(
@@ -80,7 +86,7 @@ export async function search(
   const polisher = new Polisher(localSearch, limits, costs, PRIZE_IN_SEARCH ? prize : null);
   const ruiner = new Ruiner(inst, near.neighbours, near.k, rng);
   const recreator = new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng);
-  const arcCost = Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
+  const arcCost = limits.arcCost ?? Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
   const acceptance = new Acceptance(arcCost, limits, costs, rng);
   const stop = stopCriterionOf(limits);
 
@@ -100,7 +106,7 @@ export async function search(
     if (stoppedBy !== null) {
       finalPrizePass(plans.best, prize, localSearch, limits.finishBy ?? limits.deadline);
       progress.report(plans.best, iterations);
-      return { best: plans.best, iterations, bestFoundAt, stoppedBy, operators: localSearch?.counters?.snapshot() };
+      return { best: plans.best, iterations, bestFoundAt, stoppedBy, operators: localSearch?.counters?.snapshot(), arcCost };
     }
     acceptance.cool(iterations, now);
     iterations++;

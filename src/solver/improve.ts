@@ -1,0 +1,132 @@
+/**
+ * A search handed its starting plan: the unit of work of the decomposition (src/threads/split.ts).
+ * `improvePlan` takes a problem (the whole one or a sub-problem of decompose.ts) and either a plan
+ * as plain route sequences (a warm start) or none (it builds the first plan itself), runs the
+ * ruin-and-recreate search for its budget and answers the best plan as route sequences again:
+ * plain data, so that it crosses a thread boundary. The answer is never worse than the start.
+ */
+import type { Problem } from '../model/problem.js';
+import { constructFirstPlan, fillUnserved } from './construct.js';
+import { CostEvaluator, type ObjectiveValue } from './cost.js';
+import { instanceOf, nearestNeighbours, type SolverInstance } from './instance.js';
+import { Inserter } from './insertion.js';
+import { NEIGHBOURS, PLATEAU_ITERATIONS_PER_STOP, PLATEAU_MIN_ITERATIONS } from './params.js';
+import { RouteEvaluator } from './route/evaluator.js';
+import { search } from './search/search.js';
+import { Solution } from './solution.js';
+import type { SolveProgress, SolveResult } from './types.js';
+
+export interface ImproveOptions {
+  /** Wall-clock budget from the call, in milliseconds (Infinity: none). */
+  timeLimitMs: number;
+  seed: number;
+  /** Search iterations (a reproducible budget); absent: time only. */
+  maxIterations?: number | undefined;
+  /** Without a start plan: how long the regret construction may run before it finishes greedily. */
+  constructionMs?: number | undefined;
+  /** The temperature unit and the part of the cooling this search covers (see search/accept.ts). */
+  arcCost?: number | undefined;
+  coolWindow?: { from: number; to: number } | undefined;
+  /** Also stop once the search stalls (search/../stop/plateau.ts). */
+  stopWhenStalled?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+  onProgress?: ((progress: SolveProgress) => void) | undefined;
+}
+
+export interface ImproveOutcome {
+  /** One stop sequence per vehicle of the problem (empty for an unused vehicle). */
+  routes: Int32Array[];
+  objective: ObjectiveValue;
+  iterations: number;
+  /** The temperature unit used, for later searches of the same plan. */
+  arcCost: number;
+  /** When the first plan was ready (ms since the call), when this call built it; else null. */
+  firstPlanMs: number | null;
+  /** When the best plan was found, in ms since the call. */
+  bestFoundMs: number;
+  stoppedBy: SolveResult['stats']['stoppedBy'];
+}
+
+export async function improvePlan(
+  problem: Problem,
+  initial: readonly Int32Array[] | null,
+  options: ImproveOptions,
+): Promise<ImproveOutcome> {
+  const started = performance.now();
+  const limit = Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0 ? options.timeLimitMs : Infinity;
+  const inst = instanceOf(problem);
+  const evaluator = new RouteEvaluator(inst);
+  const costs = new CostEvaluator(inst);
+  const inserter = new Inserter(inst, evaluator);
+  const near = { neighbours: nearestNeighbours(inst, NEIGHBOURS), k: Math.min(NEIGHBOURS, Math.max(0, inst.nStops - 1)) };
+  let start: Solution;
+  let firstPlanMs: number | null = null;
+  if (initial === null) {
+    const constructionMs = Math.min(limit, options.constructionMs ?? limit / 2);
+    const first = constructFirstPlan(inst, costs, inserter, evaluator, near, { deadline: started + constructionMs });
+    start = first.plan;
+    firstPlanMs = first.floorMs;
+  } else {
+    start = planOfRoutes(inst, costs, evaluator, initial);
+  }
+  const outcome = await search(start, inserter, evaluator, near, {
+    started,
+    deadline: started + limit,
+    seed: options.seed,
+    maxIterations: options.maxIterations,
+    ...(options.stopWhenStalled === true
+      ? { plateauIterations: Math.max(PLATEAU_MIN_ITERATIONS, PLATEAU_ITERATIONS_PER_STOP * inst.nStops) }
+      : {}),
+    arcCost: options.arcCost,
+    coolWindow: options.coolWindow,
+    signal: options.signal,
+    onProgress: options.onProgress,
+  });
+  const best = outcome.best;
+  fillUnserved(best, inserter, evaluator);
+  const objective = costs.objective(best);
+  return {
+    routes: routesOf(best),
+    objective,
+    iterations: outcome.iterations,
+    arcCost: outcome.arcCost ?? Math.max(1e-9, objective.cost / Math.max(1, inst.nStops + best.routesUsed())),
+    firstPlanMs,
+    bestFoundMs: Math.max(firstPlanMs ?? 0, outcome.bestFoundAt - started),
+    stoppedBy: outcome.stoppedBy,
+  };
+}
+
+/** A working plan from route sequences (one per vehicle); every route must pass the exact evaluator. */
+export function planOfRoutes(
+  inst: SolverInstance,
+  costs: CostEvaluator,
+  evaluator: RouteEvaluator,
+  routes: readonly Int32Array[],
+): Solution {
+  if (routes.length !== inst.nVehicles) throw new Error(`internal error: ${routes.length} routes for ${inst.nVehicles} vehicles`);
+  const sol = new Solution(inst, costs);
+  let priority = 0;
+  for (let v = 0; v < inst.nVehicles; v++) {
+    const route = routes[v]!;
+    sol.assignRoute(v, route, route.length);
+    if (!sol.refreshRoute(v, evaluator)) throw new Error(`internal error: the route given for vehicle ${v} breaks a rule`);
+    for (const s of route) priority += inst.stopPriority[s]!;
+  }
+  sol.servedPriority = priority;
+  sol.clearTouched();
+  return sol;
+}
+
+/** The route sequences of a plan, one per vehicle, as copies. */
+export function routesOf(sol: Solution): Int32Array[] {
+  const out: Int32Array[] = [];
+  for (let v = 0; v < sol.inst.nVehicles; v++) out.push(sol.seq[v]!.slice(0, sol.len[v]));
+  return out;
+}
+
+/** The objective of a plan given as route sequences. */
+export function objectiveOfRoutes(problem: Problem, routes: readonly Int32Array[]): ObjectiveValue {
+  const inst = instanceOf(problem);
+  const costs = new CostEvaluator(inst);
+  return costs.objective(planOfRoutes(inst, costs, new RouteEvaluator(inst), routes));
+}

@@ -1,0 +1,295 @@
+/**
+ * Several threads on one plan, by decomposition. First every thread searches the whole problem
+ * from its own first plan (independent searches, as searches.ts runs them) for a share of the
+ * budget; the best plan wins. Then, epoch after epoch, that plan's routes are cut by angle into one
+ * part per thread (solver/decompose.ts, the borders turned at random each epoch), each part is
+ * searched apart on its own thread from its share of the plan (solver/improve.ts), and the parts'
+ * routes merge back. The merged plan is kept only when it beats the best by the whole objective,
+ * so the answer is never worse than the plan an epoch started from. The temperature cools over the
+ * whole run, each search covering its slice of the schedule.
+ *
+ * Everything crossing threads is plain data: the sub-problem (travel matrices in shared memory)
+ * and route sequences. Under an iteration limit each epoch is an iteration budget and each search
+ * has a seed derived from the given one, so a seed and a limit reproduce the plan, on worker
+ * threads or inline (one after the other on the calling thread).
+ */
+import type { Problem } from '../model/problem.js';
+import { combineProgress, seedOf } from '../solver/best-of.js';
+import { compareObjective, type ObjectiveValue } from '../solver/cost.js';
+import { decomposable, mergeParts, routesInPart, splitByAngle, subProblem } from '../solver/decompose.js';
+import { improvePlan, objectiveOfRoutes, type ImproveOptions, type ImproveOutcome } from '../solver/improve.js';
+import { resultOfRoutes, timeLimitOf } from '../solver/index.js';
+import {
+  CONSTRUCTION_CAP_MS,
+  CONSTRUCTION_SHARE,
+  RESERVE_BASE_MS,
+  RESERVE_PER_STOP_MS,
+  RESERVE_SHARE,
+  SPLIT_EPOCH_MS,
+  SPLIT_EPOCHS_UNDER_ITERATIONS,
+  SPLIT_MIN_STOPS,
+  SPLIT_PARTS_PER_THREAD,
+  SPLIT_STALL_EPOCHS,
+  SPLIT_WARMUP_SHARE,
+} from '../solver/params.js';
+import { Rng } from '../solver/rng.js';
+import type { SolveOptions, SolveProgress, SolveResult } from '../solver/types.js';
+import type { ImproveTask } from './protocol.js';
+import { WorkerThread } from './thread.js';
+
+/** Whether `threads` threads solve this problem by decomposition (`options.split`, else by its size). */
+export function usesSplit(problem: Problem, options: Pick<SolveOptions, 'split'>, threads: number): boolean {
+  // Fewer vehicles than threads leave a part without any: nothing to share.
+  if (threads < 2 || !decomposable(problem) || problem.vehicles.length < threads) return false;
+  return options.split ?? problem.stops.length >= SPLIT_MIN_STOPS;
+}
+
+type Plain = Omit<ImproveOptions, 'signal' | 'onProgress'>;
+
+/** Runs one search of a plan on thread `index` (a worker, or the calling thread). */
+export interface ImproveRunner {
+  run(
+    index: number,
+    problem: Problem,
+    initial: Int32Array[] | null,
+    options: Plain,
+    onProgress?: (p: SolveProgress) => void,
+  ): Promise<ImproveOutcome>;
+  /** Asks every running search for its best plan now. */
+  abort(): void;
+}
+
+/** The searches one after the other on the calling thread (tests of the sources; no build). */
+export function inlineRunner(signal?: AbortSignal): ImproveRunner {
+  return {
+    run: (_index, problem, initial, options, onProgress) => improvePlan(problem, initial, { ...options, signal, onProgress }),
+    abort: () => {},
+  };
+}
+
+/** One worker thread per index. */
+export function workerRunner(workers: WorkerThread[]): ImproveRunner {
+  return {
+    run: (index, problem, initial, options, onProgress) => {
+      const task: ImproveTask = { kind: 'improve', problem, initial, options };
+      return workers[index]!.run<ImproveOutcome>(task, onProgress);
+    },
+    abort: () => {
+      for (const worker of workers) worker.abort();
+    },
+  };
+}
+
+interface Best {
+  routes: Int32Array[];
+  objective: ObjectiveValue;
+}
+
+type StopReason = SolveResult['stats']['stoppedBy'];
+
+/**
+ * Solves `problem` by decomposition on `threads` threads through `runner`. `problem` should hold its
+ * matrices in shared memory when the runner uses workers (searches.ts's withSharedMatrices).
+ */
+export async function solveBySplitting(
+  problem: Problem,
+  options: SolveOptions,
+  threads: number,
+  runner: ImproveRunner,
+): Promise<SolveResult> {
+  const onAbort = (): void => runner.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await new Decomposition(problem, options, threads, runner).solve();
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+class Decomposition {
+  private readonly started = performance.now();
+  /** When the searches must be done (the result is built after). */
+  private readonly end: number;
+  private readonly limit: number;
+  private readonly seed: number;
+  private readonly budget: number | undefined;
+  private readonly stalls: boolean;
+  private best: Best = { routes: [], objective: { priority: 0, violations: 0, routes: 0, cost: 0 } };
+  private bestFoundMs = 0;
+  private firstPlanMs = 0;
+  private arcCost = 1;
+  /** Iterations of all searches, and along one thread (what an iteration limit bounds). */
+  private iterations = 0;
+  private perThread = 0;
+  /** When the epochs began. */
+  private searchStart = 0;
+  /** Set when no part had anything to search in an epoch: the plan is as good as these searches make it. */
+  private idle = false;
+
+  constructor(
+    private readonly problem: Problem,
+    private readonly options: SolveOptions,
+    private readonly threads: number,
+    private readonly runner: ImproveRunner,
+  ) {
+    this.limit = timeLimitOf(options);
+    const reserve = Math.min(this.limit * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * problem.stops.length);
+    this.end = this.started + this.limit - reserve;
+    this.seed = options.seed ?? 0;
+    this.budget = options.maxIterations;
+    this.stalls = options.stopWhenStalled ?? this.budget === undefined;
+  }
+
+  async solve(): Promise<SolveResult> {
+    let stoppedBy = await this.warmUp();
+    if (stoppedBy !== 'no_improvement') stoppedBy = await this.epochs();
+    return resultOfRoutes(this.problem, this.best.routes, {
+      elapsedMs: performance.now() - this.started,
+      iterations: this.iterations,
+      firstPlanMs: this.firstPlanMs,
+      bestFoundMs: this.bestFoundMs,
+      seed: this.seed,
+      threads: this.threads,
+      stoppedBy,
+    });
+  }
+
+  /** Independent searches of the whole problem, each from its own first plan; the best is the start. */
+  private async warmUp(): Promise<StopReason> {
+    const { options, threads, budget } = this;
+    const constructionMs = Math.min(this.limit * CONSTRUCTION_SHARE, CONSTRUCTION_CAP_MS);
+    const warmupMs = constructionMs + SPLIT_WARMUP_SHARE * Math.max(0, this.end - this.started - constructionMs);
+    const latest = new Array<SolveProgress | null>(threads).fill(null);
+    const forward = (i: number) => (progress: SolveProgress) => {
+      latest[i] = progress;
+      options.onProgress!(combineProgress(latest));
+    };
+    const warmups = await Promise.all(
+      Array.from({ length: threads }, (_, i) =>
+        this.runner.run(
+          i,
+          this.problem,
+          null,
+          {
+            timeLimitMs: Math.max(1, Math.min(warmupMs, this.end - performance.now())),
+            seed: seedOf(this.seed, i),
+            maxIterations: budget === undefined ? undefined : Math.round(budget * SPLIT_WARMUP_SHARE),
+            constructionMs,
+            coolWindow: { from: 0, to: SPLIT_WARMUP_SHARE },
+            stopWhenStalled: this.stalls,
+          },
+          options.onProgress ? forward(i) : undefined,
+        ),
+      ),
+    );
+    // The lowest objective; ties go to the lowest thread, so that a seed reproduces.
+    let first = warmups[0]!;
+    for (const w of warmups) if (compareObjective(w.objective, first.objective, this.problem.objective.minimizeRoutes) < 0) first = w;
+    this.best = { routes: first.routes, objective: first.objective };
+    this.bestFoundMs = first.bestFoundMs;
+    this.firstPlanMs = Math.min(...warmups.map((w) => w.firstPlanMs ?? Infinity));
+    this.arcCost = first.arcCost;
+    this.iterations = warmups.reduce((sum, w) => sum + w.iterations, 0);
+    this.perThread = Math.max(...warmups.map((w) => w.iterations));
+    return warmups.every((w) => w.stoppedBy === 'no_improvement') ? 'no_improvement' : 'time';
+  }
+
+  /** Epoch after epoch: the parts searched apart, then merged. */
+  private async epochs(): Promise<StopReason> {
+    const rng = new Rng(seedOf(this.seed, this.threads) ^ 0x5bd1e995);
+    this.searchStart = performance.now();
+    let stale = 0;
+    for (let epoch = 0; ; epoch++) {
+      if (this.options.signal?.aborted === true) return 'aborted';
+      if (this.idle) return 'complete';
+      const budget = this.epochBudget();
+      if (typeof budget === 'string') return budget;
+      const improved = await this.epoch(epoch, rng.next(), budget);
+      if (improved === null) return 'aborted';
+      stale = improved ? 0 : stale + 1;
+      if (this.stalls && stale >= SPLIT_STALL_EPOCHS) return 'no_improvement';
+    }
+  }
+
+  /** The next epoch's time, iterations and slice of the cooling; or why there is none. */
+  private epochBudget(): { ms: number; iterations: number | undefined; cool: { from: number; to: number } } | StopReason {
+    const { end, budget } = this;
+    const now = performance.now();
+    if (now >= end) return 'time';
+    let ms = Math.min(SPLIT_EPOCH_MS, end - now);
+    // A short last piece goes to the epoch before it.
+    if (end - now - ms < SPLIT_EPOCH_MS / 2) ms = end - now;
+    if (budget !== undefined) {
+      const left = budget - this.perThread;
+      if (left <= 0) return 'iterations';
+      const perEpoch = Math.max(1, Math.ceil((budget - Math.round(budget * SPLIT_WARMUP_SHARE)) / SPLIT_EPOCHS_UNDER_ITERATIONS));
+      const iterations = Math.min(perEpoch, left);
+      return { ms, iterations, cool: { from: this.perThread / budget, to: (this.perThread + iterations) / budget } };
+    }
+    const span = Math.max(1, end - this.searchStart);
+    const at = (t: number): number => SPLIT_WARMUP_SHARE + (1 - SPLIT_WARMUP_SHARE) * Math.min(1, (t - this.searchStart) / span);
+    return { ms, iterations: undefined, cool: { from: at(now), to: at(now + ms) } };
+  }
+
+  /** One epoch: whether it improved the best plan; null when an abort stopped it. */
+  private async epoch(
+    epoch: number,
+    rotation: number,
+    budget: { ms: number; iterations: number | undefined; cool: { from: number; to: number } },
+  ): Promise<boolean | null> {
+    const { problem, best } = this;
+    const perThread = SPLIT_PARTS_PER_THREAD;
+    const count = this.threads * perThread;
+    const parts = splitByAngle(problem, best.routes, count, rotation);
+    const epochEnd = performance.now() + budget.ms;
+    const outcomes: ImproveOutcome[] = new Array<ImproveOutcome>(count);
+    // Thread t searches parts t, t + threads, … one after the other, sharing the epoch.
+    const runThread = async (t: number): Promise<void> => {
+      for (let j = 0, i = t; i < count; j++, i += this.threads) {
+        const part = parts[i]!;
+        outcomes[i] = await this.runner.run(t, subProblem(problem, part), routesInPart(part, best.routes, problem.stops.length), {
+          timeLimitMs: Math.max(1, (epochEnd - performance.now()) / (perThread - j)),
+          seed: seedOf(this.seed, count * (epoch + 1) + i),
+          maxIterations: budget.iterations === undefined ? undefined : Math.max(1, Math.round(budget.iterations / perThread)),
+          arcCost: this.arcCost,
+          coolWindow: budget.cool,
+        });
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: this.threads }, (_, t) => runThread(t)));
+    } catch (error) {
+      // Searches stopped after an abort: the best plan so far is the answer.
+      if (this.options.signal?.aborted !== true) throw error;
+      return null;
+    }
+    this.iterations += outcomes.reduce((sum, o) => sum + o.iterations, 0);
+    // The epoch's share of an iteration limit is spent even by a part with nothing to search.
+    this.perThread += budget.iterations ?? Math.max(...outcomes.map((o) => o.iterations));
+    if (outcomes.every((o) => o.iterations === 0)) this.idle = true;
+    const merged = mergeParts(
+      problem.vehicles.length,
+      parts,
+      outcomes.map((o) => o.routes),
+    );
+    const objective = objectiveOfRoutes(problem, merged);
+    // Kept only when better by the whole objective: never worse than the epoch's start.
+    const improved = compareObjective(objective, best.objective, problem.objective.minimizeRoutes) < 0;
+    if (improved) {
+      this.best = { routes: merged, objective };
+      this.bestFoundMs = performance.now() - this.started;
+    }
+    this.options.onProgress?.(progressOf(this.best, this.iterations, performance.now() - this.started, problem.stops.length));
+    return improved;
+  }
+}
+
+function progressOf(best: Best, iterations: number, elapsedMs: number, nStops: number): SolveProgress {
+  let served = 0;
+  let routesUsed = 0;
+  for (const route of best.routes) {
+    served += route.length;
+    if (route.length > 0) routesUsed++;
+  }
+  return { elapsedMs, iterations, served, unserved: nStops - served, routesUsed, cost: best.objective.cost };
+}
