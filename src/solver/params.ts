@@ -71,6 +71,13 @@ export const PLATEAU_ITERATIONS_PER_STOP = 10;
  * low temperature and stalls, in a number of iterations that does not depend on the limit.
  */
 export const COOL_MIN_ITERATIONS = 2000;
+/**
+ * The first time the search stalls it cools again from the start temperature (from the plan it
+ * is at) instead of stopping; it stops at the next stall. The bakery fixture, seeds 0–9: without a
+ * reheat 8 of 10 plans came within 0.5% of the 10 s plan (three stuck up to 2% above it), with one
+ * 10 of 10, mean +0.08%, in 0.45 s of search instead of 0.28 s.
+ */
+export const STALL_REHEATS = 1;
 export const COOL_ITERATIONS_PER_STOP = 100;
 /** Without a time or iteration limit, the temperature cools over this many iterations. */
 export const UNLIMITED_SCHEDULE_ITERATIONS = 100_000;

@@ -12,7 +12,7 @@ import type { SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
 import { LocalSearch } from '../ls/local-search.js';
 import { PrizeMoves } from '../ls/prize.js';
-import { PRIZE_IN_SEARCH, YIELD_EVERY_MS } from '../params.js';
+import { PRIZE_IN_SEARCH, STALL_REHEATS, YIELD_EVERY_MS } from '../params.js';
 import { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
@@ -91,6 +91,7 @@ export async function search(
   const stop = stopCriterionOf(limits);
 
   let iterations = 0;
+  const cooling = new Cooling();
   let bestFoundAt = performance.now();
   let lastYield = performance.now();
   for (;;) {
@@ -103,17 +104,36 @@ export async function search(
       // Asked again with the same clock reading: only an abort can have come in meanwhile.
       stoppedBy = stop.check(iterations, plans.sinceImprovement, now);
     }
+    if (stoppedBy === 'no_improvement' && cooling.reheat(iterations, plans)) stoppedBy = null;
     if (stoppedBy !== null) {
       finalPrizePass(plans.best, prize, localSearch, limits.finishBy ?? limits.deadline);
       progress.report(plans.best, iterations);
       return { best: plans.best, iterations, bestFoundAt, stoppedBy, operators: localSearch?.counters?.snapshot(), arcCost };
     }
-    acceptance.cool(iterations, now);
+    acceptance.cool(iterations - cooling.from, now);
     iterations++;
     recreator.recreate(plans.candidate, ruiner.ruin(plans.candidate, evaluator));
     const candidateObj = polisher.polish(plans.candidate, plans.bestObj);
     plans.settle(candidateObj, acceptance.accepts(candidateObj, plans.currentObj));
     if (plans.sinceImprovement === 0) bestFoundAt = performance.now();
+  }
+}
+
+/** Where the annealing's cooling starts: iteration 0, then again at each reheat of a stalled search. */
+class Cooling {
+  from = 0;
+  private reheats = 0;
+
+  /**
+   * Whether a stall becomes a reheat (at most STALL_REHEATS times): a stalled search may sit in
+   * a valley that a second cooling from the start temperature leaves.
+   */
+  reheat(iterations: number, plans: Plans): boolean {
+    if (this.reheats >= STALL_REHEATS) return false;
+    this.reheats++;
+    this.from = iterations;
+    plans.sinceImprovement = 0;
+    return true;
   }
 }
 
