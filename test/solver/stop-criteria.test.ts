@@ -47,6 +47,11 @@ describe('stop criteria', () => {
     const quick = new Plateau(100, 0);
     expect(quick.check(99, 99, 5)).toBeNull();
     expect(quick.check(100, 100, 6)).toBe('no_improvement');
+    // A share of the time: a quarter as long again as the best took.
+    const quarter = new Plateau(100, 0, 0.25);
+    expect(quarter.check(10, 0, 400)).toBeNull();
+    expect(quarter.check(110, 100, 450)).toBeNull();
+    expect(quarter.check(120, 110, 500)).toBe('no_improvement');
   });
 
   it('plateau from limits: only when asked for, after the iteration and no-improvement limits', () => {

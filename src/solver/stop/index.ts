@@ -5,6 +5,7 @@ import { Deadline } from './deadline.js';
 import { MaxIterations } from './max-iterations.js';
 import { NoImprovement } from './no-improvement.js';
 import { Plateau } from './plateau.js';
+import { PLATEAU_TIME_SHARE } from '../params.js';
 
 export { Aborted, AnyOf, Deadline, MaxIterations, NoImprovement, Plateau };
 export type { StopCriterion, StopReason } from './criterion.js';
@@ -25,7 +26,8 @@ export function stopCriterionOf(limits: StopLimits): StopCriterion {
   const criteria: StopCriterion[] = [];
   if (limits.maxIterations !== undefined) criteria.push(new MaxIterations(limits.maxIterations));
   if (limits.maxNoImprove !== undefined) criteria.push(new NoImprovement(limits.maxNoImprove));
-  if (limits.plateauIterations !== undefined) criteria.push(new Plateau(limits.plateauIterations, limits.started ?? performance.now()));
+  if (limits.plateauIterations !== undefined)
+    criteria.push(new Plateau(limits.plateauIterations, limits.started ?? performance.now(), PLATEAU_TIME_SHARE));
   if (limits.signal) criteria.push(new Aborted(limits.signal));
   criteria.push(new Deadline(limits.deadline));
   return new AnyOf(criteria);
