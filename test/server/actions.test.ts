@@ -3,24 +3,13 @@
  * project's optimizations, with the scripted runner so that the test decides every ordering.
  * The same with the real worker threads: actions-worker.test.ts.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SolveProgress } from '../../src/solver/types.js';
-import { ScriptedRunner, api, cannedPlan, removeDir, smallOneOff, smallProject, startTestService, type TestService } from './harness.js';
+import { ScriptedRunner, api, cannedPlan, smallOneOff, smallProject, type TestService, servicesStoppedAfterEach } from './harness.js';
 
-const services: TestService[] = [];
-async function service(...args: Parameters<typeof startTestService>): Promise<TestService> {
-  const started = await startTestService(...args);
-  services.push(started);
-  return started;
-}
-afterEach(async () => {
-  for (const started of services.splice(0)) {
-    await started.stop();
-    await removeDir(started.dataDir);
-  }
-});
+const service = servicesStoppedAfterEach();
 
 const report: SolveProgress = { elapsedMs: 1234.56, iterations: 870, served: 2, unserved: 0, routesUsed: 1, cost: 5400.5 };
 

@@ -2,35 +2,14 @@
  * The service's HTTP contract (decisions.md, "The service"), in-process with a scripted runner so
  * that orderings are decided by the test. The real solver is exercised in e2e.test.ts.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startServer } from '../../src/server/index.js';
 import { InputError } from '../../src/errors.js';
-import {
-  ScriptedRunner,
-  api,
-  cannedPlan,
-  makeDataDir,
-  removeDir,
-  smallOneOff,
-  smallProject,
-  startTestService,
-  type TestService,
-} from './harness.js';
+import { ScriptedRunner, api, cannedPlan, makeDataDir, removeDir, smallOneOff, smallProject, servicesStoppedAfterEach } from './harness.js';
 
-const services: TestService[] = [];
-async function service(...args: Parameters<typeof startTestService>): Promise<TestService> {
-  const started = await startTestService(...args);
-  services.push(started);
-  return started;
-}
-afterEach(async () => {
-  for (const started of services.splice(0)) {
-    await started.stop();
-    await removeDir(started.dataDir);
-  }
-});
+const service = servicesStoppedAfterEach();
 
 function expectErrorShape(body: any, code?: string): void {
   expect(body).toHaveProperty('error');

@@ -2,23 +2,12 @@
  * DELETE /v2/schedules/{actionUuid} (issue 11; Google's long-running operations: get, cancel,
  * delete): a pending action is cancelled first, then the action, its request and its plan go.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { api, cannedPlan, removeDir, smallOneOff, smallProject, startTestService, type TestService } from './harness.js';
+import { api, cannedPlan, smallOneOff, smallProject, type TestService, servicesStoppedAfterEach } from './harness.js';
 
-const services: TestService[] = [];
-async function service(...args: Parameters<typeof startTestService>): Promise<TestService> {
-  const started = await startTestService(...args);
-  services.push(started);
-  return started;
-}
-afterEach(async () => {
-  for (const started of services.splice(0)) {
-    await started.stop();
-    await removeDir(started.dataDir);
-  }
-});
+const service = servicesStoppedAfterEach();
 
 async function schedule(svc: TestService, key = 'key-alpha'): Promise<string> {
   const reply = await api(svc.url, 'POST', '/schedules', { body: smallOneOff(), key });

@@ -2,21 +2,10 @@
  * Per-key fairness in the solve queue (issue 11): keys are served round-robin, and one key may not
  * hold more than its share of the waiting places (`--queue-per-key`); /healthz shows the counts.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { api, cannedPlan, removeDir, smallOneOff, startTestService, type TestService } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { api, cannedPlan, smallOneOff, type TestService, servicesStoppedAfterEach } from './harness.js';
 
-const services: TestService[] = [];
-async function service(...args: Parameters<typeof startTestService>): Promise<TestService> {
-  const started = await startTestService(...args);
-  services.push(started);
-  return started;
-}
-afterEach(async () => {
-  for (const started of services.splice(0)) {
-    await started.stop();
-    await removeDir(started.dataDir);
-  }
-});
+const service = servicesStoppedAfterEach();
 
 const submit = (svc: TestService, key: string) => api(svc.url, 'POST', '/schedules', { body: smallOneOff(), key });
 const startedIds = (svc: TestService): string[] =>

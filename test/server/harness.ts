@@ -1,4 +1,5 @@
 /** In-process service for API tests: the real server and store, with a scripted solve runner. */
+import { afterEach } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,6 +131,30 @@ export async function startTestService(options: Partial<ServeOptions> & { runner
     stop: async () => {
       await running.close();
     },
+  };
+}
+
+type TestServiceOptions = Parameters<typeof startTestService>[0];
+
+/**
+ * A starter for the services of a test file: each one is stopped and its data directory removed
+ * after the test that started it. `defaults` (read when a service starts, so it may name what a
+ * beforeAll made) lie under each call's own options.
+ */
+export function servicesStoppedAfterEach(
+  defaults: () => TestServiceOptions = () => ({}),
+): (options?: TestServiceOptions) => Promise<TestService> {
+  const services: TestService[] = [];
+  afterEach(async () => {
+    for (const started of services.splice(0)) {
+      await started.stop();
+      await removeDir(started.dataDir);
+    }
+  });
+  return async (options = {}) => {
+    const started = await startTestService({ ...defaults(), ...options });
+    services.push(started);
+    return started;
   };
 }
 

@@ -3,23 +3,12 @@
  * a repeat gets the first action, a different request with the same key a 409, per API key,
  * for as long as the action exists, across restarts.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { api, cannedPlan, removeDir, smallOneOff, smallProject, startTestService, type ApiReply, type TestService } from './harness.js';
+import { api, cannedPlan, smallOneOff, smallProject, type ApiReply, type TestService, servicesStoppedAfterEach } from './harness.js';
 
-const services: TestService[] = [];
-async function service(...args: Parameters<typeof startTestService>): Promise<TestService> {
-  const started = await startTestService(...args);
-  services.push(started);
-  return started;
-}
-afterEach(async () => {
-  for (const started of services.splice(0)) {
-    await started.stop();
-    await removeDir(started.dataDir);
-  }
-});
+const service = servicesStoppedAfterEach();
 
 async function post(svc: TestService, path: string, key: string, options: { body?: unknown; apiKey?: string } = {}): Promise<ApiReply> {
   const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey ?? 'key-alpha'}`, 'idempotency-key': key };

@@ -2,10 +2,10 @@
  * The web application's pages and assets as the service serves them (web-contract §3), from a web
  * root of stand-in pages: which page, which status, which headers, and nothing outside assets/.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { removeDir, smallProject, startTestService, type TestService } from './harness.js';
+import { smallProject, type TestService, servicesStoppedAfterEach } from './harness.js';
 import { call, makeWebRoot, rawGet, signIn } from './web-harness.js';
 import { pageHeaders, tilesOrigin } from '../../src/server/web.js';
 
@@ -17,18 +17,7 @@ afterAll(async () => {
   await rm(webRoot, { recursive: true, force: true });
 });
 
-const services: TestService[] = [];
-async function service(...args: Parameters<typeof startTestService>): Promise<TestService> {
-  const started = await startTestService({ webRoot, ...args[0] });
-  services.push(started);
-  return started;
-}
-afterEach(async () => {
-  for (const started of services.splice(0)) {
-    await started.stop();
-    await removeDir(started.dataDir);
-  }
-});
+const service = servicesStoppedAfterEach(() => ({ webRoot }));
 
 const TILES = { url: 'https://{s}.tile.example.org/{z}/{x}/{y}.png', attribution: '© Example' };
 

@@ -3,24 +3,13 @@
  * with their requests, plans and idempotency keys, are deleted `--retention` days after they
  * ended, by a sweep at start and a periodic one; pending actions never are.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { api, cannedPlan, removeDir, smallOneOff, startTestService, type TestService } from './harness.js';
+import { api, cannedPlan, smallOneOff, type TestService, servicesStoppedAfterEach } from './harness.js';
 
 const DAY_MS = 86_400_000;
-const services: TestService[] = [];
-async function service(...args: Parameters<typeof startTestService>): Promise<TestService> {
-  const started = await startTestService(...args);
-  services.push(started);
-  return started;
-}
-afterEach(async () => {
-  for (const started of services.splice(0)) {
-    await started.stop();
-    await removeDir(started.dataDir);
-  }
-});
+const service = servicesStoppedAfterEach();
 
 async function schedule(svc: TestService, idempotencyKey?: string): Promise<string> {
   const response = await fetch(`${svc.url}/schedules`, {

@@ -2,11 +2,11 @@
  * Signing in to the web application, its session cookie and the CSRF rules of cookie-authenticated
  * API calls (web-contract §2), against the real service and store.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { makeDataDir, removeDir, smallProject, startTestService, type TestService } from './harness.js';
+import { makeDataDir, removeDir, smallProject, servicesStoppedAfterEach } from './harness.js';
 import { call, makeWebRoot, sessionCookieOf, signIn } from './web-harness.js';
 import { localPath } from '../../src/server/routes/session.js';
 import { SessionService } from '../../src/server/session.js';
@@ -20,18 +20,7 @@ afterAll(async () => {
   await rm(webRoot, { recursive: true, force: true });
 });
 
-const services: TestService[] = [];
-async function service(...args: Parameters<typeof startTestService>): Promise<TestService> {
-  const started = await startTestService({ webRoot, ...args[0] });
-  services.push(started);
-  return started;
-}
-afterEach(async () => {
-  for (const started of services.splice(0)) {
-    await started.stop();
-    await removeDir(started.dataDir);
-  }
-});
+const service = servicesStoppedAfterEach(() => ({ webRoot }));
 
 function cookieLine(reply: { headers: Headers }): string {
   return reply.headers.getSetCookie().find((line) => line.startsWith('routeplan_session=')) ?? '';
