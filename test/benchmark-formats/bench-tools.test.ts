@@ -8,27 +8,8 @@ import { familyOf, parseSolutionFile } from '../bench/benchmark-data.js';
 import { generateLargeProblem } from '../bench/generate-large.js';
 import { routeDistanceFromMatrix } from '../bench/instance-bench.js';
 import { formatOperatorTable, sumOperatorsPerFamily } from '../bench/operator-report.js';
-import { gapPercent, summarizeFamilies, toCsv, type InstanceResult } from '../bench/report.js';
-
-function result(instance: string, gapPct: number | null, extra: Partial<InstanceResult> = {}): InstanceResult {
-  return {
-    instance,
-    family: familyOf(instance),
-    customers: 100,
-    cost: 1,
-    bks: 1,
-    gapPct,
-    routes: 10,
-    bksRoutes: 10,
-    timeSec: 1,
-    feasible: true,
-    unserved: 0,
-    problems: [],
-    missedInserts: [],
-    error: null,
-    ...extra,
-  };
-}
+import { gapPercent, summarizeFamilies, toCsv } from '../bench/report.js';
+import { instanceResult as result } from './instance-result.js';
 
 describe('bench runner pieces', () => {
   it('families: Solomon and Homberger by class and series, X by customer band', () => {

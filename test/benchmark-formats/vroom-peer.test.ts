@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
 import { parseBenchArgs } from '../bench/args.js';
-import { benchmarksAvailable, familyOf, listInstances, parseSolutionFile, readBks } from '../bench/benchmark-data.js';
+import { benchmarksAvailable, listInstances, parseSolutionFile, readBks } from '../bench/benchmark-data.js';
 import { formatVersusMarkdown, summarizeVersus, toCsv, type InstanceResult, type PeerResult } from '../bench/report.js';
+import { instanceResult } from './instance-result.js';
 import {
   assessVroom,
   benchVroom,
@@ -183,24 +184,7 @@ function peer(gapPct: number | null, extra: Partial<PeerResult> = {}): PeerResul
 }
 
 function ours(instance: string, gapPct: number | null, vroom: PeerResult, extra: Partial<InstanceResult> = {}): InstanceResult {
-  return {
-    instance,
-    family: familyOf(instance),
-    customers: 100,
-    cost: 1,
-    bks: 1,
-    gapPct,
-    routes: 10,
-    bksRoutes: 10,
-    timeSec: 1,
-    feasible: true,
-    unserved: 0,
-    problems: [],
-    missedInserts: [],
-    error: null,
-    vroom,
-    ...extra,
-  };
+  return instanceResult(instance, gapPct, { vroom, ...extra });
 }
 
 describe('versus table', () => {
