@@ -6,7 +6,7 @@
  * that cannot beat the best so far.
  */
 import type { Rng } from './rng.js';
-import type { SolverInstance } from './instance.js';
+import { vehicleClassCount, type SolverInstance } from './instance.js';
 import { KEY_EPS } from './params.js';
 import { loadExceeds } from './route/capacity.js';
 import type { RouteEvaluator } from './route/evaluator.js';
@@ -29,9 +29,7 @@ export class Inserter {
     this.evaluator = evaluator;
     this.loadBuf = new Float64Array(inst.dims);
     this.candidateBuf = new Int32Array(inst.nVehicles);
-    let classes = 0;
-    for (let v = 0; v < inst.nVehicles; v++) classes = Math.max(classes, inst.vClass[v]! + 1);
-    this.classSeen = new Uint8Array(classes);
+    this.classSeen = new Uint8Array(vehicleClassCount(inst));
   }
 
   /**

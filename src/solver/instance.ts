@@ -243,6 +243,13 @@ function vehicleClasses(problem: Problem): Int32Array {
   return classes;
 }
 
+/** How many vehicle classes there are (vClass runs from 0 to this minus one). */
+export function vehicleClassCount(inst: SolverInstance): number {
+  let classes = 0;
+  for (let v = 0; v < inst.nVehicles; v++) classes = Math.max(classes, inst.vClass[v]! + 1);
+  return classes;
+}
+
 /** For each stop, up to k other stops ordered by increasing distance from it (both directions); -1 pads. */
 export function nearestNeighbours(inst: SolverInstance, k: number): Int32Array {
   const n = inst.nStops;

@@ -224,6 +224,16 @@ export class Solution {
     return count;
   }
 
+  /** Fills `out[c]` with the first unused vehicle of class c, or -1 (unused vehicles of a class are alike). */
+  firstEmptyOfEachClass(out: Int32Array): void {
+    out.fill(-1);
+    for (let v = 0; v < this.inst.nVehicles; v++) {
+      if (this.len[v] !== 0) continue;
+      const c = this.inst.vClass[v]!;
+      if (out[c] === -1) out[c] = v;
+    }
+  }
+
   unservedStops(): number[] {
     const out: number[] = [];
     for (let s = 0; s < this.inst.nStops; s++) if (this.routeOf[s] === -1) out.push(s);

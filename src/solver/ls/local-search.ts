@@ -11,7 +11,7 @@
  * the fast path says. `fast` tells which pricing is in use: exact pricing costs O(route) per
  * move, so the search then runs the local search less often.
  */
-import type { SolverInstance } from '../instance.js';
+import { vehicleClassCount, type SolverInstance } from '../instance.js';
 import type { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import { nextStamp, type Solution } from '../solution.js';
@@ -84,10 +84,8 @@ export class LocalSearch {
     this.order = new Int32Array(inst.nStops);
     this.mark = new Uint8Array(inst.nStops);
     [this.reverse, this.reverseStart] = reverseLists(this.neighbours, inst.nStops, this.k);
-    let classes = 0;
-    for (let v = 0; v < inst.nVehicles; v++) classes = Math.max(classes, inst.vClass[v]! + 1);
-    this.classCount = classes;
-    this.emptyOfClass = new Int32Array(classes);
+    this.classCount = vehicleClassCount(inst);
+    this.emptyOfClass = new Int32Array(this.classCount);
   }
 
   /**
@@ -137,7 +135,7 @@ export class LocalSearch {
           }
         }
         if (sol.stamp[sol.routeOf[u]!]! > tested) {
-          if (emptyStale) this.findEmptyVehicles(sol);
+          if (emptyStale) sol.firstEmptyOfEachClass(this.emptyOfClass);
           emptyStale = false;
           if (this.tryEmptyRoute(sol, u)) {
             applied++;
@@ -237,16 +235,6 @@ export class LocalSearch {
     }
     this.stats.rejectedByExact++;
     return false;
-  }
-
-  private findEmptyVehicles(sol: Solution): void {
-    this.emptyOfClass.fill(-1);
-    const inst = this.inst;
-    for (let v = 0; v < inst.nVehicles; v++) {
-      if (sol.len[v] !== 0) continue;
-      const c = inst.vClass[v]!;
-      if (this.emptyOfClass[c] === -1) this.emptyOfClass[c] = v;
-    }
   }
 }
 

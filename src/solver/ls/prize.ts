@@ -19,7 +19,7 @@
  * (`thorough` false: fewer neighbours and stops, a stop looked at again only once a route near
  * it changed) is for the search's candidates, off by default (PRIZE_IN_SEARCH says why).
  */
-import type { SolverInstance } from '../instance.js';
+import { vehicleClassCount, type SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
 import { IMPROVEMENT_EPS, PRIZE_NEIGHBOURS, PRIZE_STOPS_PER_RUN } from '../params.js';
 import { loadExceeds } from '../route/capacity.js';
@@ -111,9 +111,7 @@ export class PrizeMoves {
     this.atMark = new Int32Array(inst.nStops + 1);
     this.vehicleList = new Int32Array(inst.nVehicles);
     this.vehicleMark = new Uint8Array(inst.nVehicles);
-    let classes = 0;
-    for (let v = 0; v < inst.nVehicles; v++) classes = Math.max(classes, inst.vClass[v]! + 1);
-    this.emptyOfClass = new Int32Array(classes);
+    this.emptyOfClass = new Int32Array(vehicleClassCount(inst));
   }
 
   /** Whether `sol` leaves some eligible stop unserved and serves at least `floor` priority. */
@@ -186,7 +184,7 @@ export class PrizeMoves {
     const { inst, moves, best, place } = this;
     const nStops = inst.nStops;
     best.reset();
-    this.findEmptyVehicles(sol);
+    sol.firstEmptyOfEachClass(this.emptyOfClass);
     for (let j = 0; j < use; j++) {
       const w = this.neighbours[u * this.k + j]!;
       if (w < 0) break;
@@ -412,16 +410,6 @@ export class PrizeMoves {
       sol.servedPriority -= priority[dropped]!;
     }
     return true;
-  }
-
-  private findEmptyVehicles(sol: Solution): void {
-    this.emptyOfClass.fill(-1);
-    const inst = this.inst;
-    for (let v = 0; v < inst.nVehicles; v++) {
-      if (sol.len[v] !== 0) continue;
-      const c = inst.vClass[v]!;
-      if (this.emptyOfClass[c] === -1) this.emptyOfClass[c] = v;
-    }
   }
 }
 
