@@ -14,7 +14,7 @@ const DIST = fileURLToPath(new URL('../src/', import.meta.url));
 const OUT = `${DIST}bundle/`;
 
 /** Packages `serve` alone uses: loaded from node_modules as they are, never bundled. */
-const SERVER_PACKAGES = ['fastify', '@fastify/cookie', '@fastify/static', 'nodemailer'];
+const SERVER_PACKAGES = ['fastify', '@fastify/cookie', '@fastify/static', 'nodemailer', 'pg', 'pg-boss'];
 
 async function main(): Promise<void> {
   await rm(OUT, { recursive: true, force: true });

@@ -53,9 +53,14 @@ export class Access {
     this.keys.authenticate(undefined);
   }
 
+  /** Looks up the request's session once, before its route runs (the store may be another machine's). */
+  async resolveSession(request: FastifyRequest): Promise<void> {
+    request.session = await this.sessions.find(request.cookies[SESSION_COOKIE]);
+  }
+
   /** The live session of the request's cookie, or null. */
   session(request: FastifyRequest): Session | null {
-    return this.sessions.find(request.cookies[SESSION_COOKIE]);
+    return request.session;
   }
 
   /** The owner of an API key typed into the sign-in form; null when it is not a key of ours. */

@@ -1,15 +1,16 @@
 /**
- * What the actions need from storage (actions.ts), apart from how it is kept: the seam for a second
- * store (decisions.md, "Running the service on more than one machine"). Today's implementation is
- * the data directory (DataDirActionStore, on store.ts's JsonStore): `actions/<uuid>.json`, each the
- * action with its request, its plan once finished and its idempotency key, and `crashes/<id>.json`.
- * Every method that writes resolves only once the change is durable, and throws
+ * What the actions need from storage (actions.ts), apart from how it is kept (decisions.md, "Running
+ * the service on more than one machine"): the data directory (DataDirActionStore below, the one
+ * process that owns it keeping an index in memory) or PostgreSQL (postgres/action-store.ts, shared
+ * by every process). Every method that writes resolves only once the change is durable, and throws
  * StoreUnavailableError (503 with Retry-After) when it cannot be made.
  */
 import { randomUUID } from 'node:crypto';
 import type { DocumentKind } from '../input/index.js';
-import type { ActionRecord } from './api-types.js';
+import type { ActionProgress, ActionRecord, OptimizationSummary } from './api-types.js';
+import type { Optimizations } from './projects.js';
 import type { JsonStore, LoadedRecords, StoreHealth } from './store.js';
+import { ActionIndex, type ActionRef } from './action-index.js';
 
 /** The stored action: the public record plus what is needed to run it again, never shown. */
 export interface StoredAction {
@@ -25,43 +26,108 @@ export interface StoredAction {
   record: ActionRecord;
 }
 
-export interface ActionStore {
-  /** Creates or replaces the action, durably. */
-  save(stored: StoredAction): Promise<void>;
+export type { ActionRef } from './action-index.js';
+
+export interface ActionStore extends Optimizations {
+  /** Stores a new action, durably; IdempotencyKeyTakenError when another has its owner and key. */
+  create(stored: StoredAction): Promise<void>;
+  /**
+   * Creates the action or replaces it, durably, unless the stored one has already ended (another
+   * process cancelled or finished it): then nothing is written and the answer is false.
+   */
+  save(stored: StoredAction): Promise<boolean>;
   /** The action, or null when there is none. */
   load(actionUuid: string): Promise<StoredAction | null>;
-  /** Every action, and what could not be read (left for a human to inspect). */
-  loadAll(): Promise<LoadedRecords<StoredAction>>;
+  /** The action `owner` created with this Idempotency-Key, or null. */
+  findByIdempotencyKey(owner: string, key: string): Promise<StoredAction | null>;
   /** Deletes the action (its request and plan with it); one already gone is fine. */
   remove(actionUuid: string): Promise<void>;
+  /** The ended actions (finished or failed) that ended before `before`, for retention. */
+  endedBefore(before: Date): Promise<ActionRef[]>;
+  /** The latest progress of a running solve: kept where polls of any process can read it, not durably. */
+  setProgress(actionUuid: string, progress: ActionProgress): void;
+  progressOf(actionUuid: string): Promise<ActionProgress | undefined>;
+  clearProgress(actionUuid: string): void;
+  /** Whether the store can be written now (/healthz). */
+  health(): Promise<StoreHealth>;
+}
+
+/** The data directory's crash notes: which actions ran when the one process died of an error. */
+export interface CrashNotes {
   /** Notes, synchronously and best effort, the actions running as the process dies of an error. */
   noteCrash(running: string[]): void;
   /** The crash notes left since the last start: each, the actions then running. */
   crashNotes(): Promise<{ id: string; running: string[] }[]>;
   /** Removes a crash note once it has been counted. */
   removeCrashNote(id: string): Promise<void>;
-  /** Whether the store can be written now (/healthz). */
-  health(): Promise<StoreHealth>;
 }
 
-/** Actions as JSON files in the data directory. */
-export class DataDirActionStore implements ActionStore {
+/** Actions as JSON files in the data directory, `actions/<uuid>.json`, with an index in memory. */
+export class DataDirActionStore implements ActionStore, CrashNotes {
+  private readonly index = new ActionIndex();
+
   constructor(private readonly json: JsonStore) {}
 
-  save(stored: StoredAction): Promise<void> {
-    return this.json.write('actions', stored.record.actionUuid, stored);
+  /** Reads every action into the index; answers them all, and the files that could not be read. */
+  async loadAll(): Promise<LoadedRecords<StoredAction>> {
+    const loaded = await this.json.readAll<StoredAction>('actions');
+    for (const stored of loaded.records) this.index.add(stored);
+    return loaded;
   }
 
-  load(actionUuid: string): Promise<StoredAction | null> {
+  async create(stored: StoredAction): Promise<void> {
+    try {
+      await this.save(stored);
+    } catch (error) {
+      this.index.remove(stored.record.actionUuid);
+      throw error;
+    }
+  }
+
+  /** The index changes first, so that a project lists an ending as soon as a poll of the action shows it. */
+  async save(stored: StoredAction): Promise<boolean> {
+    this.index.add(stored);
+    await this.json.write('actions', stored.record.actionUuid, stored);
+    return true;
+  }
+
+  async load(actionUuid: string): Promise<StoredAction | null> {
+    if (!this.index.has(actionUuid)) return null;
     return this.json.read<StoredAction>('actions', actionUuid);
   }
 
-  loadAll(): Promise<LoadedRecords<StoredAction>> {
-    return this.json.readAll<StoredAction>('actions');
+  async findByIdempotencyKey(owner: string, key: string): Promise<StoredAction | null> {
+    const actionUuid = this.index.createdWith(owner, key);
+    return actionUuid === undefined ? null : this.load(actionUuid);
   }
 
-  remove(actionUuid: string): Promise<void> {
-    return this.json.remove('actions', actionUuid);
+  async remove(actionUuid: string): Promise<void> {
+    await this.json.remove('actions', actionUuid);
+    this.index.remove(actionUuid);
+  }
+
+  endedBefore(before: Date): Promise<ActionRef[]> {
+    return Promise.resolve(this.index.endedBefore(before.toISOString()));
+  }
+
+  setProgress(actionUuid: string, progress: ActionProgress): void {
+    this.index.setProgress(actionUuid, progress);
+  }
+
+  progressOf(actionUuid: string): Promise<ActionProgress | undefined> {
+    return Promise.resolve(this.index.progressOf(actionUuid));
+  }
+
+  clearProgress(actionUuid: string): void {
+    this.index.clearProgress(actionUuid);
+  }
+
+  of(projectId: string): Promise<OptimizationSummary[]> {
+    return Promise.resolve(this.index.of(projectId));
+  }
+
+  latestOf(projectId: string): Promise<OptimizationSummary | null> {
+    return Promise.resolve(this.index.latestOf(projectId));
   }
 
   noteCrash(running: string[]): void {

@@ -1,20 +1,23 @@
 /**
  * Actions: one asynchronous solve each (`schedule` for POST /schedules, `optimize` for a project).
- * An action is written to disk as `pending` before it is acknowledged, and is rewritten when it
- * starts and when it ends, so that every acknowledged action survives a crash and runs again.
- * A cancel ends it as `failed` with the code `cancelled`, on disk too, so it never runs again.
+ * An action is stored as `pending` before it is acknowledged, and is rewritten when it starts and
+ * when it ends, so that every acknowledged action survives a crash and runs again. A cancel ends it
+ * as `failed` with the code `cancelled`, in the store too, so it never runs again. The store and
+ * the queue are the data directory's (this process alone) or PostgreSQL's (any number of
+ * processes): an ending is written only over a pending action, so of two processes that end the
+ * same action the first wins and the second leaves it.
  */
 import { randomUUID } from 'node:crypto';
 import type { ErrorBody, Warning } from '../errors.js';
 import type { DocumentKind } from '../input/index.js';
 import type { Plan } from '../output/plan-types.js';
 import type { SolveProgress } from '../solver/types.js';
-import { ActionIndex } from './action-index.js';
-import type { ActionName, ActionRecord, ActionStatus } from './api-types.js';
+import type { ActionName, ActionProgress, ActionRecord, ActionStatus } from './api-types.js';
 import type { Optimizations } from './projects.js';
-import type { ActionStore, StoredAction } from './action-store.js';
-import { IdempotencyConflictError, IdempotencyKeys, type IdempotencyClaim } from './idempotency.js';
-import type { Job, JobQueue } from './queue.js';
+import type { ActionStore, CrashNotes, StoredAction } from './action-store.js';
+import type { LoadedRecords } from './store.js';
+import { IdempotencyConflictError, IdempotencyKeyTakenError, IdempotencyTurns, type IdempotencyClaim } from './idempotency.js';
+import type { SolveQueue } from './solve-queue.js';
 import { JobAbortedError, type SolveRunner } from './solve-runner.js';
 import type { SolveJob } from './job.js';
 import type { TravelSettings } from '../travel/types.js';
@@ -56,6 +59,12 @@ const MAX_CRASHES = 3;
  */
 export const SAVE_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000, 15_000];
 
+const TOO_MANY_ATTEMPTS = (times: number): ErrorBody['error'] => ({
+  code: 'too_many_attempts',
+  message: `the service crashed ${times} times while solving it; it is not run again`,
+  details: [],
+});
+
 const CANCELLED: ErrorBody['error'] = { code: 'cancelled', message: 'the optimization was cancelled', details: [] };
 
 /** An accepted action; `replayed` when an Idempotency-Key found the one an identical earlier request created. */
@@ -65,49 +74,62 @@ export interface Accepted {
 }
 
 /** What a cancel found: the cancelled record, or why there was nothing to cancel. */
+/** The data directory's recovery at start: every action, and the crash notes of the last run. */
+export type Recovery = CrashNotes & { loadAll(): Promise<LoadedRecords<StoredAction>> };
+
+type Ending = { status: 'finished'; solution: Plan } | { status: 'failed'; error: ErrorBody['error'] };
+
+/** What writing an ended action came to: written, found already ended by another process, or not written yet (retried). */
+type SaveOutcome = 'saved' | 'ended_elsewhere' | 'failed';
+
 export type CancelOutcome =
   { outcome: 'cancelled'; record: ActionRecord } | { outcome: 'not_found' } | { outcome: 'not_cancellable'; status: ActionStatus };
 
 export class ActionService {
-  private readonly index = new ActionIndex();
-  private readonly idempotencyKeys = new IdempotencyKeys();
-  /** Pending actions (waiting or running), one object each, so a cancel and the run change the same record. */
-  private readonly live = new Map<string, StoredAction>();
-  /** The queued job of each action still waiting, so that a cancel can give its place back. */
-  private readonly waiting = new Map<string, Job>();
+  /** One request per Idempotency-Key at a time within this process (the store's unique key guards between processes). */
+  private readonly idempotencyTurns = new IdempotencyTurns();
   /**
-   * Per running action, what stops its solve: a cancel (which has failed the record first) or a
-   * shutdown (which leaves it pending); the record's status tells the run which one it was.
+   * The actions whose run this process holds, one object each, so that a cancel and the run change
+   * the same record: with a queue that is not durable, from acceptance to their end; with a durable
+   * one, while they run here.
    */
-  private readonly stoppers = new Map<string, AbortController>();
+  private readonly live = new Map<string, StoredAction>();
   /** Deleted actions whose ended record may still be being saved again (saveEnded): it must not come back. */
   private readonly deleted = new WeakSet<StoredAction>();
-  private interrupted = false;
+  /** A clean shutdown has begun: an aborted solve was interrupted, not cancelled, and no crash is noted. */
+  private stopping = false;
   private recovered: StoredAction[] = [];
 
   constructor(
     private readonly store: ActionStore,
-    private readonly queue: JobQueue,
+    private readonly queue: SolveQueue,
     private readonly runner: SolveRunner,
     private readonly settings: SolveSettings,
     private readonly log: (event: Record<string, unknown>) => void,
     private readonly saveRetryDelaysMs: readonly number[] = SAVE_RETRY_DELAYS_MS,
+    /** The data directory's: its actions are read at start, and its crash notes counted. */
+    private readonly recovery?: Recovery,
   ) {}
 
   /** Each project's optimize actions, status current (for the project records). */
   get optimizations(): Optimizations {
-    return this.index;
+    return this.store;
   }
 
-  /** Loads every stored action (so polls find them) and remembers the ones still pending. */
+  /** Starts running queued actions in this process (the roles `worker` and `all`). */
+  work(): Promise<void> {
+    return this.queue.work({
+      solve: (actionUuid, signal) => this.execute(actionUuid, signal),
+      gaveUp: (actionUuid) => this.gaveUp(actionUuid),
+    });
+  }
+
+  /** Loads every stored action (so polls find them) and remembers the ones still pending (the data directory). */
   async recover(): Promise<{ total: number; pending: number }> {
-    const { records, unreadable } = await this.store.loadAll();
+    if (!this.recovery) return { total: 0, pending: 0 };
+    const { records, unreadable } = await this.recovery.loadAll();
     for (const bad of unreadable) this.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
-    await this.countCrashes(records);
-    for (const stored of records) {
-      this.index.add(stored.owner, stored.record);
-      if (stored.idempotency) this.idempotencyKeys.remember(stored.owner, stored.idempotency.key, stored.record.actionUuid);
-    }
+    await this.countCrashes(this.recovery, records);
     this.recovered = records
       .filter((stored) => stored.record.status === 'pending')
       .sort((a, b) => a.record.created_at.localeCompare(b.record.created_at));
@@ -122,107 +144,92 @@ export class ActionService {
     for (const stored of pending) {
       if (stored.record.status !== 'pending') continue;
       if ((stored.crashes ?? 0) >= MAX_CRASHES) {
-        await this.end(stored, {
-          status: 'failed',
-          error: {
-            code: 'too_many_attempts',
-            message: `the service crashed ${stored.crashes} times while solving it; it is not run again`,
-            details: [],
-          },
-        });
+        await this.end(stored, { status: 'failed', error: TOO_MANY_ATTEMPTS(stored.crashes ?? 0) });
         continue;
       }
-      this.queue.pushAccepted(stored.owner, this.jobOf(stored));
+      this.queue.requeue(stored.owner, stored.record.actionUuid);
     }
   }
 
   /**
-   * Persists a new pending action and queues it; throws QueueFullError before writing anything.
+   * Stores a new pending action and queues it; throws QueueFullError before writing anything.
    * With an Idempotency-Key (idempotency.ts): the action that key created, if the request is the
    * same (`replayed`); IdempotencyConflictError if it is another.
    */
   async accept(request: NewAction, idempotency?: IdempotencyClaim): Promise<Accepted> {
     if (!idempotency) return { record: await this.create(request), replayed: false };
-    return this.idempotencyKeys.inTurn(request.owner, idempotency.key, async () => {
+    return this.idempotencyTurns.inTurn(request.owner, idempotency.key, async () => {
       const earlier = await this.createdWith(request.owner, idempotency);
       if (earlier) return { record: earlier, replayed: true };
-      const record = await this.create(request, idempotency);
-      this.idempotencyKeys.remember(request.owner, idempotency.key, record.actionUuid);
-      return { record, replayed: false };
+      try {
+        return { record: await this.create(request, idempotency), replayed: false };
+      } catch (error) {
+        // Another process created the key's action a moment ago: that one is the answer.
+        const created = error instanceof IdempotencyKeyTakenError ? await this.createdWith(request.owner, idempotency) : null;
+        if (created) return { record: created, replayed: true };
+        throw error;
+      }
     });
   }
 
   /** The action an earlier request with this key created (null if none, or if it is gone); throws on another request. */
   private async createdWith(owner: string, idempotency: IdempotencyClaim): Promise<ActionRecord | null> {
-    const actionUuid = this.idempotencyKeys.lookup(owner, idempotency.key);
-    if (actionUuid === undefined) return null;
-    const stored = this.live.get(actionUuid) ?? (await this.store.load(actionUuid));
-    if (!stored) {
-      this.idempotencyKeys.forget(actionUuid);
-      return null;
-    }
+    const stored = await this.store.findByIdempotencyKey(owner, idempotency.key);
+    if (!stored) return null;
+    const actionUuid = stored.record.actionUuid;
     if (stored.idempotency?.fingerprint !== idempotency.fingerprint) throw new IdempotencyConflictError({ kind: 'action', id: actionUuid });
-    return stored.record;
+    return this.live.get(actionUuid)?.record ?? stored.record;
   }
 
   private async create(request: NewAction, idempotency?: IdempotencyClaim): Promise<ActionRecord> {
-    const reservation = this.queue.reserve(request.owner);
-    const now = new Date().toISOString();
-    const record: ActionRecord = {
-      actionUuid: randomUUID(),
-      actionName: request.actionName,
-      status: 'pending',
-      created_at: now,
-      updated_at: now,
-      ...(request.projectId !== undefined ? { project_id: request.projectId } : {}),
-      ...(request.warnings.length > 0 ? { warnings: request.warnings } : {}),
-    };
-    const stored: StoredAction = {
-      owner: request.owner,
-      kind: request.kind,
-      document: request.document,
-      attempts: 0,
-      ...(idempotency ? { idempotency } : {}),
-      record,
-    };
+    const ticket = await this.queue.reserve(request.owner);
+    const stored = newStoredAction(request, idempotency);
+    const actionUuid = stored.record.actionUuid;
     try {
-      await this.store.save(stored);
+      await this.store.create(stored);
     } catch (error) {
-      reservation.cancel();
+      ticket.cancel();
       throw error;
     }
-    this.index.add(request.owner, record);
-    this.live.set(record.actionUuid, stored);
-    reservation.start(this.jobOf(stored));
-    return record;
+    if (!this.queue.durable) this.live.set(actionUuid, stored);
+    try {
+      await ticket.start(actionUuid);
+    } catch (error) {
+      // Not queued, so not accepted: nothing is left behind that would never run.
+      this.live.delete(actionUuid);
+      await this.store.remove(actionUuid).catch(() => undefined);
+      throw error;
+    }
+    return stored.record;
   }
 
   /** The action if it exists and belongs to `owner`, with its progress while it runs; null otherwise (so others get a 404). */
   async get(owner: string, actionUuid: string): Promise<ActionRecord | null> {
-    if (this.index.ownerOf(actionUuid) !== owner) return null;
+    const stored = await this.find(owner, actionUuid);
+    if (!stored) return null;
+    if (stored.record.status !== 'pending') return stored.record;
+    const progress = await this.store.progressOf(actionUuid);
+    return progress ? { ...stored.record, progress } : stored.record;
+  }
+
+  private async find(owner: string, actionUuid: string): Promise<StoredAction | null> {
     const stored = this.live.get(actionUuid) ?? (await this.store.load(actionUuid));
-    if (!stored || stored.owner !== owner) return null;
-    const progress = this.index.progressOf(actionUuid);
-    return progress && stored.record.status === 'pending' ? { ...stored.record, progress } : stored.record;
+    return stored && stored.owner === owner ? stored : null;
   }
 
   /** Ends a pending action as failed/cancelled: a waiting one never runs, a running one has its solve stopped. */
   async cancel(owner: string, actionUuid: string): Promise<CancelOutcome> {
-    const existing = await this.get(owner, actionUuid);
-    if (!existing) return { outcome: 'not_found' };
-    const stored = this.live.get(actionUuid);
-    if (!stored || stored.record.status !== 'pending') return { outcome: 'not_cancellable', status: existing.status };
-    const waiting = this.waiting.get(actionUuid);
-    if (waiting) {
-      this.queue.withdraw(waiting);
-      this.waiting.delete(actionUuid);
-    }
-    const running = this.stoppers.get(actionUuid);
+    const stored = await this.find(owner, actionUuid);
+    if (!stored) return { outcome: 'not_found' };
+    if (stored.record.status !== 'pending') return { outcome: 'not_cancellable', status: stored.record.status };
+    const wasRunning = this.queue.runningHere().includes(actionUuid) || stored.record.started_at !== undefined;
     // The record is failed before the solve is stopped, so that the run, seeing it end, leaves it so.
-    const written = this.end(stored, { status: 'failed', error: CANCELLED });
-    running?.abort();
-    await written;
-    this.log({ event: 'solve_cancelled', action_id: actionUuid, was: running ? 'running' : 'waiting' });
+    if (!(await this.end(stored, { status: 'failed', error: CANCELLED }))) {
+      const now = await this.find(owner, actionUuid);
+      return now ? { outcome: 'not_cancellable', status: now.record.status } : { outcome: 'not_found' };
+    }
+    await this.queue.cancel(actionUuid);
+    this.log({ event: 'solve_cancelled', action_id: actionUuid, was: wasRunning ? 'running' : 'waiting' });
     return { outcome: 'cancelled', record: stored.record };
   }
 
@@ -231,14 +238,13 @@ export class ActionService {
    * stopped), so nothing runs for a deleted action. False when there is no such action of `owner`.
    */
   async remove(owner: string, actionUuid: string, why: 'request' | 'retention' = 'request'): Promise<boolean> {
-    if (this.index.ownerOf(actionUuid) !== owner) return false;
+    const stored = await this.find(owner, actionUuid);
+    if (!stored) return false;
+    if (stored.record.status === 'pending') await this.cancel(owner, actionUuid);
     const live = this.live.get(actionUuid);
-    if (live?.record.status === 'pending') await this.cancel(owner, actionUuid);
     if (live) this.deleted.add(live);
     await this.store.remove(actionUuid);
     this.live.delete(actionUuid);
-    this.index.remove(actionUuid);
-    this.idempotencyKeys.forget(actionUuid);
     this.log({ event: 'action_deleted', action_id: actionUuid, by: why });
     return true;
   }
@@ -248,9 +254,8 @@ export class ActionService {
    * more than `retentionMs` before `now`; pending ones, waiting or running, never. Returns how many.
    */
   async sweep(now: Date, retentionMs: number): Promise<number> {
-    const before = new Date(now.getTime() - retentionMs).toISOString();
     let deleted = 0;
-    for (const { actionUuid, owner } of this.index.endedBefore(before)) {
+    for (const { actionUuid, owner } of await this.store.endedBefore(new Date(now.getTime() - retentionMs))) {
       if (this.live.get(actionUuid)?.record.status === 'pending') continue;
       if (await this.remove(owner, actionUuid, 'retention')) deleted += 1;
     }
@@ -258,55 +263,48 @@ export class ActionService {
   }
 
   /**
-   * Called as the process exits: when it dies of an error (not after interruptRunning, a clean
-   * shutdown), the actions still running are noted, and counted against them at the next start.
+   * Called as the process exits: when it dies of an error (not during a clean shutdown), the
+   * actions still running are noted (the data directory), and counted against them at the next start.
    */
   noteRunningAtExit(): void {
-    if (this.interrupted || this.stoppers.size === 0) return;
-    this.store.noteCrash([...this.stoppers.keys()]);
+    const running = this.queue.runningHere();
+    if (this.stopping || running.length === 0) return;
+    this.recovery?.noteCrash(running);
   }
 
   /** Each crash note adds one crash to the actions it names, then is removed. */
-  private async countCrashes(records: StoredAction[]): Promise<void> {
-    const notes = await this.store.crashNotes();
-    for (const note of notes) {
+  private async countCrashes(notes: CrashNotes, records: StoredAction[]): Promise<void> {
+    const found = await notes.crashNotes();
+    for (const note of found) {
       for (const stored of records.filter((candidate) => note.running.includes(candidate.record.actionUuid))) {
         stored.crashes = (stored.crashes ?? 0) + 1;
         await this.store.save(stored);
         this.log({ event: 'crash_counted', action_id: stored.record.actionUuid, crashes: stored.crashes });
       }
     }
-    for (const note of notes) await this.store.removeCrashNote(note.id);
+    for (const note of found) await notes.removeCrashNote(note.id);
   }
 
-  /** Interrupts running solves; their actions stay pending on disk and run again at the next start. */
-  interruptRunning(): void {
-    this.interrupted = true;
-    for (const stopper of this.stoppers.values()) stopper.abort();
+  /**
+   * A clean shutdown: no new solve starts, running ones get `timeoutMs` to finish and are then
+   * interrupted; their actions stay pending and run again (at the next start, or on another worker).
+   */
+  async shutdown(timeoutMs: number): Promise<{ leftWaiting: number; interrupted: boolean }> {
+    this.stopping = true;
+    return this.queue.stop(timeoutMs);
   }
 
-  private jobOf(stored: StoredAction): Job {
-    const id = stored.record.actionUuid;
-    const job = (): Promise<void> => {
-      this.waiting.delete(id);
-      return this.execute(stored);
-    };
-    this.waiting.set(id, job);
-    return job;
-  }
-
-  private async execute(stored: StoredAction): Promise<void> {
-    const id = stored.record.actionUuid;
-    // Cancelled while it waited (and the queue had already handed it out).
-    if (stored.record.status !== 'pending') return;
-    const stopper = new AbortController();
-    if (this.interrupted) stopper.abort();
-    this.stoppers.set(id, stopper);
+  private async execute(actionUuid: string, signal: AbortSignal): Promise<void> {
+    const stored = this.live.get(actionUuid) ?? (await this.store.load(actionUuid));
+    // Cancelled or deleted while it waited (and the queue had already handed it out).
+    if (!stored || stored.record.status !== 'pending') return;
+    this.live.set(actionUuid, stored);
     try {
-      await this.runOnce(stored, stopper.signal);
+      await this.runOnce(stored, signal);
     } finally {
-      this.stoppers.delete(id);
-      this.index.clearProgress(id);
+      this.store.clearProgress(actionUuid);
+      // A durable queue holds the action again once it no longer runs here.
+      if (this.queue.durable && this.live.get(actionUuid) === stored) this.live.delete(actionUuid);
     }
   }
 
@@ -314,33 +312,59 @@ export class ActionService {
     const id = stored.record.actionUuid;
     stored.attempts += 1;
     stored.record = { ...stored.record, started_at: new Date().toISOString(), updated_at: new Date().toISOString() };
-    // The start is written for crash recovery only: a disk without room must not stop the solve.
-    await this.store.save(stored).catch((error: unknown) => {
+    // The start is written for crash recovery only: a store that cannot be written must not stop the solve.
+    const started = await this.store.save(stored).catch((error: unknown) => {
       this.log({ event: 'store_write_failed', action_id: id, reason: (error as Error).message });
+      return true;
     });
     // Cancelled (or deleted) while its start was being written: nothing is to run.
-    if (stored.record.status !== 'pending') return;
+    if (!started || stored.record.status !== 'pending') return;
     this.log({ event: 'solve_started', action_id: id, attempt: stored.attempts });
     const startedAt = Date.now();
-    const onProgress = (progress: SolveProgress): void => this.index.setProgress(id, progress);
     try {
-      const outcome = await this.runner.run(this.solveOf(stored), signal, onProgress);
+      const outcome = await this.runner.run(this.solveOf(stored), signal, (progress) => this.store.setProgress(id, progressOf(progress)));
       // A cancel ended the action while it ran; its outcome, if any, is not wanted.
       if (stored.record.status !== 'pending') return;
-      await this.end(stored, outcome.ok ? { status: 'finished', solution: outcome.plan } : { status: 'failed', error: outcome.error });
-      this.log({ event: 'solve_ended', action_id: id, status: stored.record.status, duration_ms: Date.now() - startedAt });
+      const ending: Ending = outcome.ok ? { status: 'finished', solution: outcome.plan } : { status: 'failed', error: outcome.error };
+      const recorded = await this.end(stored, ending);
+      this.log({
+        event: recorded ? 'solve_ended' : 'solve_discarded',
+        action_id: id,
+        status: ending.status,
+        duration_ms: Date.now() - startedAt,
+      });
     } catch (error) {
       if (stored.record.status !== 'pending') return;
-      if (error instanceof JobAbortedError) {
-        stored.attempts -= 1;
-        this.log({ event: 'solve_interrupted', action_id: id });
-        await this.store.save(stored).catch((failure: unknown) => {
-          this.log({ event: 'store_write_failed', action_id: id, reason: (failure as Error).message });
-        });
-        return;
-      }
+      if (error instanceof JobAbortedError) return this.interrupted(stored, error);
       await this.end(stored, { status: 'failed', error: { code: 'internal_error', message: (error as Error).message, details: [] } });
     }
+  }
+
+  /**
+   * A solve stopped without an outcome: by a shutdown, when its action stays pending (and the error
+   * goes on to the queue), or by its queue, whose claim on it lapsed (another process cancelled it,
+   * or took it over), when the action is no longer this process's to write.
+   */
+  private async interrupted(stored: StoredAction, error: JobAbortedError): Promise<void> {
+    const id = stored.record.actionUuid;
+    if (!this.stopping) {
+      this.log({ event: 'solve_released', action_id: id });
+      return;
+    }
+    stored.attempts -= 1;
+    this.log({ event: 'solve_interrupted', action_id: id });
+    await this.store.save(stored).catch((failure: unknown) => {
+      this.log({ event: 'store_write_failed', action_id: id, reason: (failure as Error).message });
+    });
+    throw error;
+  }
+
+  /** Fails an action whose runs the queue gave up on (their workers died each time). */
+  private async gaveUp(actionUuid: string): Promise<void> {
+    const stored = await this.store.load(actionUuid);
+    if (!stored || stored.record.status !== 'pending') return;
+    await this.end(stored, { status: 'failed', error: TOO_MANY_ATTEMPTS(stored.attempts) });
+    this.log({ event: 'solve_abandoned', action_id: actionUuid, attempts: stored.attempts });
   }
 
   private solveOf(stored: StoredAction): SolveJob {
@@ -359,31 +383,33 @@ export class ActionService {
   }
 
   /**
-   * Finishes or fails the action: the record changes at once (every reader sees it from now on),
-   * then it is written; it stays among the live ones until the write is done, so a read cannot
-   * find the older file meanwhile. A failed write is retried in the background (saveEnded).
+   * Finishes or fails the action: the record changes at once (every reader in this process sees
+   * it from now on), then it is written; it stays among the live ones until the write is done, so a
+   * read cannot find the older record meanwhile. A failed write is retried in the background
+   * (saveEnded). False when another process had already ended the action: its ending stands.
    */
-  private async end(
-    stored: StoredAction,
-    ending: { status: 'finished'; solution: Plan } | { status: 'failed'; error: ErrorBody['error'] },
-  ): Promise<void> {
+  private async end(stored: StoredAction, ending: Ending): Promise<boolean> {
     const now = new Date().toISOString();
+    const before = stored.record;
     stored.record = { ...stored.record, ...ending, finished_at: now, updated_at: now };
-    this.index.setStatus(stored.record.actionUuid, ending.status, now);
-    if (await this.save(stored)) return;
-    void this.saveEnded(stored);
+    const saved = await this.save(stored);
+    if (saved === 'failed') void this.saveEnded(stored);
+    if (saved !== 'ended_elsewhere') return true;
+    stored.record = before;
+    this.live.delete(before.actionUuid);
+    return false;
   }
 
-  /** Writes an ended action; true once it is on disk (it then leaves the live ones). */
-  private async save(stored: StoredAction): Promise<boolean> {
-    if (this.deleted.has(stored)) return true;
+  /** Writes an ended action; it then leaves the live ones. */
+  private async save(stored: StoredAction): Promise<SaveOutcome> {
+    if (this.deleted.has(stored)) return 'saved';
     try {
-      await this.store.save(stored);
+      const written = await this.store.save(stored);
       this.live.delete(stored.record.actionUuid);
-      return true;
+      return written ? 'saved' : 'ended_elsewhere';
     } catch (error) {
       this.log({ event: 'store_write_failed', action_id: stored.record.actionUuid, reason: (error as Error).message });
-      return false;
+      return 'failed';
     }
   }
 
@@ -391,8 +417,40 @@ export class ActionService {
   private async saveEnded(stored: StoredAction): Promise<void> {
     for (const delayMs of this.saveRetryDelaysMs) {
       await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
-      if (await this.save(stored)) return;
+      if ((await this.save(stored)) !== 'failed') return;
     }
     this.log({ event: 'record_not_saved', action_id: stored.record.actionUuid, status: stored.record.status });
   }
+}
+
+function newStoredAction(request: NewAction, idempotency?: IdempotencyClaim): StoredAction {
+  const now = new Date().toISOString();
+  const record: ActionRecord = {
+    actionUuid: randomUUID(),
+    actionName: request.actionName,
+    status: 'pending',
+    created_at: now,
+    updated_at: now,
+    ...(request.projectId !== undefined ? { project_id: request.projectId } : {}),
+    ...(request.warnings.length > 0 ? { warnings: request.warnings } : {}),
+  };
+  return {
+    owner: request.owner,
+    kind: request.kind,
+    document: request.document,
+    attempts: 0,
+    ...(idempotency ? { idempotency } : {}),
+    record,
+  };
+}
+
+function progressOf(progress: SolveProgress): ActionProgress {
+  return {
+    elapsed_ms: Math.round(progress.elapsedMs),
+    iterations: progress.iterations,
+    served: progress.served,
+    unserved: progress.unserved,
+    routes_used: progress.routesUsed,
+    cost: progress.cost,
+  };
 }

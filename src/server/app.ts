@@ -74,6 +74,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Set per request in onRequest; a request refused before it (a malformed URL) keeps the null.
   app.decorateRequest('notes', null as unknown as RequestNotes);
   app.decorateRequest('startedAt', 0n);
+  app.decorateRequest('session', null);
   app.addHook('onRequest', (request, _reply, done) => {
     request.notes = {};
     request.startedAt = process.hrtime.bigint();
@@ -89,7 +90,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     sendError(reply, new HttpError(404, 'not_found', `no such route: ${pathOf(request.url)}`));
   });
   await app.register(fastifyCookie);
+  app.addHook('onRequest', (request) => ctx.access.resolveSession(request));
   app.get('/healthz', async (_request, reply) => answerHealth(ctx, reply));
+  if (ctx.role === 'worker') return app;
   registerApi(app, ctx);
   registerDispatch(app, ctx);
   registerDrivers(app, ctx);
@@ -123,9 +126,11 @@ function isHealthCheck(request: FastifyRequest): boolean {
 async function answerHealth(ctx: AppContext, reply: FastifyReply): Promise<void> {
   if (ctx.isShuttingDown()) return sendJson(reply, 503, { status: 'shutting_down' });
   const store = await ctx.storeHealth();
-  const queue = queueView(ctx.queueStats());
-  if (!store.writable) return sendJson(reply, 503, { status: 'unhealthy', store: { writable: false, reason: store.reason }, queue });
-  sendJson(reply, 200, { status: 'ok', store: { writable: true }, queue });
+  // The queue's counts come from the store too when it is PostgreSQL: unreadable then, if it is down.
+  const queue = store.writable ? queueView(await ctx.queueStats()) : null;
+  const kind = store.kind ?? 'data_dir';
+  if (!store.writable) return sendJson(reply, 503, { status: 'unhealthy', store: { kind, writable: false, reason: store.reason }, queue });
+  sendJson(reply, 200, { status: 'ok', store: { kind, writable: true }, queue });
 }
 
 /** The queue as /healthz shows it: per key, by owner id (a digest prefix, never the key). */

@@ -7,12 +7,15 @@ import type { ProjectService } from './projects.js';
 import type { DispatchService } from './dispatch/service.js';
 import type { ProjectGeocoding } from './geocoding.js';
 import type { ProjectMessages } from './dispatch-events.js';
-import type { SessionService } from './session.js';
+import type { Session, SessionService } from './session.js';
 import type { TileSource } from './web.js';
 import type { StoreHealth } from './store.js';
 import type { QueueStats } from './queue.js';
+import type { ConnectionLimits, ServeRole } from './serve-options.js';
 
 export interface AppContext {
+  /** A `worker` answers /healthz only; `api` and `all` the whole service. */
+  role: ServeRole;
   access: Access;
   sessions: SessionService;
   /** Accepts a request body: its warnings, or throws the InputError (job.ts validateRequest). */
@@ -33,9 +36,9 @@ export interface AppContext {
   /** Whether records can be written (store.ts): /healthz reports a full disk. */
   storeHealth: () => Promise<StoreHealth>;
   /** The solve queue's counts, for /healthz. */
-  queueStats: () => QueueStats;
+  queueStats: () => Promise<QueueStats>;
   /** Overrides of app.ts's CONNECTION_LIMITS (tests). */
-  connectionLimits?: Partial<{ headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number }>;
+  connectionLimits?: ConnectionLimits;
   log: (event: Record<string, unknown>) => void;
 }
 
@@ -58,5 +61,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     notes: RequestNotes;
     startedAt: bigint;
+    /** The session of the request's cookie (Access.resolveSession), or null. */
+    session: Session | null;
   }
 }

@@ -6,8 +6,8 @@
  * another request is a 409 `idempotency_conflict`. Keys are per API key (owner): two keys may use
  * the same value. A key is kept in the record it created, so it lasts exactly as long as that
  * action or project (across restarts; an action's goes with it, by DELETE or by the retention
- * sweep). Requests with one key are
- * handled one at a time, so two sent at once still create one action.
+ * sweep). Requests with one key are handled one at a time, so two sent at once still create one
+ * action; between processes sharing PostgreSQL, its unique key on (owner, key) does the same.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -61,33 +61,24 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** Each owner's keys and the action each created, with one request per key at a time. */
-export class IdempotencyKeys {
-  private readonly actionOf = new Map<string, string>();
-  private readonly slotOf = new Map<string, string>();
+/**
+ * Another process stored a record with the same owner and key first (the store's unique key on
+ * them): the caller looks that record up and answers with it.
+ */
+export class IdempotencyKeyTakenError extends Error {
+  constructor(options?: ErrorOptions) {
+    super('another request with this Idempotency-Key was stored first', options);
+    this.name = 'IdempotencyKeyTakenError';
+  }
+}
+
+/** Requests with one owner's key are handled one at a time in this process. */
+export class IdempotencyTurns {
   private readonly turns = new Map<string, Promise<unknown>>();
-
-  remember(owner: string, key: string, id: string): void {
-    const slot = slotName(owner, key);
-    this.actionOf.set(slot, id);
-    this.slotOf.set(id, slot);
-  }
-
-  lookup(owner: string, key: string): string | undefined {
-    return this.actionOf.get(slotName(owner, key));
-  }
-
-  /** Forgets the key of a deleted action. */
-  forget(actionUuid: string): void {
-    const slot = this.slotOf.get(actionUuid);
-    if (slot === undefined) return;
-    this.slotOf.delete(actionUuid);
-    if (this.actionOf.get(slot) === actionUuid) this.actionOf.delete(slot);
-  }
 
   /** Runs `body` after every earlier request with the same owner and key has been handled. */
   inTurn<T>(owner: string, key: string, body: () => Promise<T>): Promise<T> {
-    const slot = slotName(owner, key);
+    const slot = `${owner}\n${key}`;
     const previous = this.turns.get(slot) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(body);
     this.turns.set(slot, next);
@@ -98,8 +89,4 @@ export class IdempotencyKeys {
       .catch(() => undefined);
     return next;
   }
-}
-
-function slotName(owner: string, key: string): string {
-  return `${owner}\n${key}`;
 }

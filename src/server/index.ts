@@ -9,71 +9,22 @@ import { availableParallelism } from 'node:os';
 import { InputError } from '../errors.js';
 import { DEFAULT_TIME_LIMIT_SECONDS } from '../config/config.js';
 import { createKeyRing, isLoopbackHost } from './auth.js';
-import { JsonStore } from './store.js';
-import { DataDirActionStore } from './action-store.js';
-import { JobQueue, defaultPerKey } from './queue.js';
+import type { RecordStore } from './store.js';
 import { WorkerSolveRunner, type SolveRunner } from './solve-runner.js';
 import { ActionService } from './actions.js';
 import { ProjectService } from './projects.js';
-import { buildApp, type AppContext } from './app.js';
+import { dataDirStores, type Stores } from './stores.js';
+import type { ServeOptions, ServeRole } from './serve-options.js';
+import { buildApp } from './app.js';
 import { validateRequest } from './job.js';
 import { Access } from './access.js';
 import { DEFAULT_SESSION_TTL_HOURS, SessionService } from './session.js';
-import { defaultWebRoot, isWebBuilt, type TileSource } from './web.js';
-import type { SmtpSettings } from './notify/settings.js';
+import { defaultWebRoot, isWebBuilt } from './web.js';
 import type { TravelSettings } from '../travel/types.js';
 import type { GeocoderSettings } from '../geocode/types.js';
 import { DispatchService } from './dispatch/service.js';
 import { createNotifications, type Notifications } from './notify/index.js';
 import { ProjectGeocoding } from './geocoding.js';
-import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
-
-export interface ServeOptions {
-  port: number;
-  host: string;
-  dataDir: string;
-  /** API keys; empty = open access, allowed on a loopback host only. */
-  keys: string[];
-  concurrency: number;
-  queueSize: number;
-  /** Most solves one API key may have waiting (default: half of queueSize, at least one). */
-  queuePerKey?: number;
-  /** How long ended actions are kept (default 30 days); a sweep at start and then periodically deletes older ones. */
-  retentionMs?: number;
-  timeLimitMs: number;
-  seed: number;
-  bodyLimitBytes: number;
-  /** How long a shutdown waits for running solves before leaving them pending for the next start. */
-  shutdownTimeoutMs: number;
-  /** Base of project page URLs; defaults to the bound URL. An https one makes the session cookie Secure. */
-  publicUrl?: string;
-  /** Lifetime of a browser session (default 12 h). */
-  sessionTtlMs?: number;
-  /** Map tiles for the web application's map; without them it draws on a plain background. */
-  tiles?: TileSource;
-  /** The built web application (default: dist/web/ beside the compiled service). */
-  webRoot?: string;
-  roadFactor?: number;
-  baseSpeedKmh?: number;
-  /** Road travel times for every solve (a server-wide setting); the offline model when absent. */
-  travel?: TravelSettings;
-  /** Geocodes stops given by address only, when each action is solved; without it they are refused at creation. */
-  geocoder?: GeocoderSettings;
-  /** Where the JSON log lines go (default: stderr). */
-  logLine?: (line: string) => void;
-  /** Replaces the worker-thread runner (tests). */
-  runner?: SolveRunner;
-  /** Customer e-mails on dispatch and delivery; without it nothing is sent and the pages say so. */
-  smtp?: SmtpSettings;
-  /** How long after the end of the project's date (UTC) a driver link still opens (default 24 h). */
-  driverLinkGraceMs?: number;
-  /** The clock of link expiry and stop statuses (tests). */
-  now?: () => Date;
-  /** Overrides of the connection limits (tests): headers and request timeouts, connection cap. */
-  connectionLimits?: AppContext['connectionLimits'];
-  /** Waits between retries of a finished action's failed write (tests; actions.ts SAVE_RETRY_DELAYS_MS). */
-  saveRetryDelaysMs?: readonly number[];
-}
 
 export const SERVE_DEFAULTS = {
   port: 8080,
@@ -96,6 +47,8 @@ export function defaultConcurrency(): number {
   return Math.max(1, cores > 2 ? cores - 1 : cores);
 }
 
+export { SERVE_ROLES, type ServeOptions, type ServeRole } from './serve-options.js';
+
 export interface RunningServer {
   /** `http://host:port` as bound (port 0 resolved). */
   url: string;
@@ -106,33 +59,36 @@ export interface RunningServer {
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = jsonLog(options.logLine ?? ((line: string) => process.stderr.write(`${line}\n`)));
-  guardOpenAccess(options, log);
-
-  // One process owns the data directory: a second one refuses to start before touching anything.
-  const lock = await acquireDataDirLock(options.dataDir, log);
+  const role = options.role ?? 'all';
+  if (role !== 'worker') guardOpenAccess(options, log);
+  const stores =
+    options.database !== undefined ? await databaseStoresOf(options.database, options, log) : await dataDirStores(options, log);
   try {
-    return await startLocked(options, log, lock);
+    return await startOn(stores, options, role, log);
   } catch (error) {
-    lock.release();
+    await stores.queue.stop(0).catch(() => undefined);
+    await stores.close();
     throw error;
   }
 }
 
-async function startLocked(options: ServeOptions, log: Log, lock: DataDirLock): Promise<RunningServer> {
-  const store = new JsonStore(options.dataDir);
-  await store.init();
-  const { queue, runner, actions } = actionServices(options, store, log);
-  const noteCrash = (): void => void [actions.noteRunningAtExit(), lock.release()];
+async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, log: Log): Promise<RunningServer> {
+  const runner = options.runner ?? new WorkerSolveRunner(options.concurrency);
+  const solveSettings = { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) };
+  const { actions: actionStore, queue, recovery } = stores;
+  const actions = new ActionService(actionStore, queue, runner, solveSettings, log, options.saveRetryDelaysMs, recovery);
+  const noteCrash = (): void => void [actions.noteRunningAtExit(), stores.releaseNow()];
   process.on('exit', noteCrash);
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
-  const projects = new ProjectService(store, (id) => `${publicUrl}/projects/${id}`, log, actions.optimizations);
-  const sessions = new SessionService(store, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
-  const { dispatch, notifications } = await dispatchServices(store, actions, options, log, () => publicUrl);
+  const projects = new ProjectService(stores.projects, (id) => `${publicUrl}/projects/${id}`, actions.optimizations);
+  const sessions = new SessionService(stores.sessions, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
+  const { dispatch, notifications } = await dispatchServices(stores.records, actions, options, log, () => publicUrl);
   const geocoding = new ProjectGeocoding(options.geocoder, projects, log);
   const webRoot = builtWebRoot(options, log);
 
   let shuttingDown = false;
   const app = await buildApp({
+    role,
     access: new Access(createKeyRing(options.keys), sessions, () => new URL(publicUrl).origin),
     sessions,
     validate: validateRequest,
@@ -146,33 +102,27 @@ async function startLocked(options: ServeOptions, log: Log, lock: DataDirLock): 
     timeLimitSeconds: options.timeLimitMs / 1000,
     web: { root: webRoot, tiles: options.tiles ?? null, secureCookies: publicUrl.startsWith('https:') },
     isShuttingDown: () => shuttingDown,
-    storeHealth: () => store.health(),
+    storeHealth: () => stores.health(),
     queueStats: () => queue.stats(),
     ...(options.connectionLimits ? { connectionLimits: options.connectionLimits } : {}),
     log,
   });
 
-  await projects.recover();
+  await stores.recover();
   const recovered = await actions.recover();
-  await sessions.recover();
-  const retention = await startRetention(actions, options, log);
-  await listen(app, options.port, options.host).catch(async (error: unknown) => {
-    process.off('exit', noteCrash);
-    await retention.stop();
-    sessions.stop();
-    await app.close();
-    throw error;
-  });
-  const address = app.server.address() as AddressInfo;
-  const url = `http://${formatHost(address.address)}:${address.port}`;
+  await sessions.start();
+  const retention = role === 'worker' ? noRetention() : await startRetention(actions, options, log);
+  const url = await listenOrUndo(app, options, async () => void [process.off('exit', noteCrash), await retention.stop(), sessions.stop()]);
   if (publicUrl === '') publicUrl = url;
   // Stored solves restart only once the port is ours, so a failed start never runs (and counts) them.
+  if (role !== 'api') await actions.work();
   await actions.resumePending();
-  await geocoding.resume();
-  log({ event: 'started', url, actions: recovered.total, requeued: recovered.pending, concurrency: options.concurrency });
+  if (role !== 'worker') await geocoding.resume();
+  const started = { url, role, store: stores.kind, actions: recovered.total, requeued: recovered.pending };
+  log({ event: 'started', ...started, concurrency: role === 'api' ? 0 : options.concurrency });
 
   const timeoutMs = options.shutdownTimeoutMs;
-  const shutdown = { app, queue, actions, store, runner, sessions, notifications, lock, retention, log, timeoutMs };
+  const shutdown = { app, actions, stores, runner, sessions, notifications, retention, log, timeoutMs };
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     shuttingDown = true;
@@ -184,8 +134,19 @@ async function startLocked(options: ServeOptions, log: Log, lock: DataDirLock): 
 
 type Log = (event: Record<string, unknown>) => void;
 
+/** PostgreSQL's stores, loaded only when asked for, so that the embedded default never loads pg or pg-boss. */
+async function databaseStoresOf(url: string, options: ServeOptions, log: Log): Promise<Stores> {
+  const { databaseStores } = await import('./postgres/stores.js');
+  return databaseStores(url, options, log);
+}
+
 interface Retention {
   stop(): Promise<void>;
+}
+
+/** A worker answers no API, so it deletes nothing: the API processes sweep. */
+function noRetention(): Retention {
+  return { stop: () => Promise.resolve() };
 }
 
 /**
@@ -220,20 +181,6 @@ async function startRetention(actions: ActionService, options: ServeOptions, log
   };
 }
 
-/** The solve queue (fair between keys), the solver threads and the actions on the data directory's store. */
-function actionServices(
-  options: ServeOptions,
-  store: JsonStore,
-  log: Log,
-): { queue: JobQueue; runner: SolveRunner; actions: ActionService } {
-  const perKey = options.queuePerKey ?? defaultPerKey(options.queueSize);
-  const queue = new JobQueue(options.concurrency, options.queueSize, options.timeLimitMs / 1000, perKey);
-  const runner = options.runner ?? new WorkerSolveRunner(options.concurrency);
-  const solveSettings = { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) };
-  const actions = new ActionService(new DataDirActionStore(store), queue, runner, solveSettings, log, options.saveRetryDelaysMs);
-  return { queue, runner, actions };
-}
-
 /** The web application's files; the JSON API works without them, so a missing build is only a warning. */
 function builtWebRoot(options: ServeOptions, log: Log): string {
   const webRoot = options.webRoot ?? defaultWebRoot();
@@ -244,7 +191,7 @@ function builtWebRoot(options: ServeOptions, log: Log): string {
 
 /** Dispatch to drivers, and the customer messages it sends when SMTP is configured. */
 async function dispatchServices(
-  store: JsonStore,
+  store: RecordStore,
   actions: ActionService,
   options: ServeOptions,
   log: Log,
@@ -284,37 +231,29 @@ interface Shutdown {
   app: FastifyInstance;
   sessions: SessionService;
   notifications: Notifications;
-  queue: JobQueue;
   actions: ActionService;
-  store: JsonStore;
+  stores: Stores;
   runner: SolveRunner;
-  lock: DataDirLock;
   retention: Retention;
   log: Log;
   timeoutMs: number;
 }
 
-/** Stops accepting, waits for running solves (bounded), leaves the rest pending on disk. */
+/** Stops accepting, waits for running solves (bounded), leaves the rest pending for the next start or another worker. */
 async function stopServer(shutdown: Shutdown): Promise<void> {
-  const { app, queue, actions, store, runner, sessions, notifications, lock, retention, log, timeoutMs } = shutdown;
+  const { app, actions, stores, runner, sessions, notifications, retention, log, timeoutMs } = shutdown;
   const server = app.server;
   const stopped = app.close();
   server.closeIdleConnections();
   sessions.stop();
   await retention.stop();
-  const leftWaiting = queue.stop();
-  const drained = await queue.whenIdle(timeoutMs);
-  if (!drained) {
-    actions.interruptRunning();
-    await queue.whenIdle(5_000);
-  }
+  const { leftWaiting, interrupted } = await actions.shutdown(timeoutMs);
   await notifications.close();
-  await store.flush();
   await runner.close?.();
   server.closeAllConnections();
   await stopped;
-  lock.release();
-  log({ event: 'stopped', left_pending: leftWaiting, interrupted: !drained });
+  await stores.close();
+  log({ event: 'stopped', left_pending: leftWaiting, interrupted });
 }
 
 function guardOpenAccess(options: ServeOptions, log: Log): void {
@@ -326,6 +265,19 @@ function guardOpenAccess(options: ServeOptions, log: Log): void {
     );
   }
   log({ event: 'warning', message: 'no API keys configured: open access on loopback (set ROUTEPLAN_SERVER_KEYS or --keys-file)' });
+}
+
+/** Listens and answers the bound URL; when it cannot, undoes what was started and closes the app. */
+async function listenOrUndo(app: FastifyInstance, options: ServeOptions, undo: () => Promise<void>): Promise<string> {
+  try {
+    await listen(app, options.port, options.host);
+  } catch (error) {
+    await undo();
+    await app.close();
+    throw error;
+  }
+  const address = app.server.address() as AddressInfo;
+  return `http://${formatHost(address.address)}:${address.port}`;
 }
 
 async function listen(app: FastifyInstance, port: number, host: string): Promise<void> {

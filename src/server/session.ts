@@ -5,7 +5,7 @@
  * Each session carries its own CSRF token, which the page reads from GET /session.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { JsonStore } from './store.js';
+import type { SessionStore, StoredSession } from './session-store.js';
 
 export const SESSION_COOKIE = 'routeplan_session';
 
@@ -24,14 +24,6 @@ export interface Session {
   expiresAt: string;
 }
 
-/** The record in the `sessions` collection. */
-interface StoredSession {
-  owner: string;
-  csrf_token: string;
-  created_at: string;
-  expires_at: string;
-}
-
 function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
@@ -45,26 +37,19 @@ function sessionOf(stored: StoredSession): Session {
 }
 
 export class SessionService {
-  private readonly sessions = new Map<string, StoredSession>();
   private sweeper: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly store: JsonStore,
+    private readonly store: SessionStore,
     readonly ttlMs: number,
     private readonly log: (event: Record<string, unknown>) => void,
   ) {}
 
-  /** Loads the stored sessions, drops the expired ones and starts the periodic sweep. */
-  async recover(): Promise<number> {
-    const { records, unreadable } = await this.store.readAll<StoredSession & { id?: string }>('sessions');
-    for (const bad of unreadable) this.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
-    for (const stored of records) {
-      if (typeof stored.id === 'string') this.sessions.set(stored.id, stored);
-    }
+  /** Drops the expired sessions and starts the periodic sweep. */
+  async start(): Promise<void> {
     await this.sweep();
     this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), Math.min(SWEEP_INTERVAL_MS, this.ttlMs));
     this.sweeper.unref();
-    return this.sessions.size;
   }
 
   stop(): void {
@@ -82,20 +67,18 @@ export class SessionService {
       created_at: new Date(now).toISOString(),
       expires_at: new Date(now + this.ttlMs).toISOString(),
     };
-    const id = idOf(token);
-    await this.store.write('sessions', id, { id, ...stored });
-    this.sessions.set(id, stored);
+    await this.store.save(idOf(token), stored);
     return { token, session: sessionOf(stored) };
   }
 
   /** The live session of a cookie token; null for an unknown, ended or expired one. */
-  find(token: string | undefined): Session | null {
+  async find(token: string | undefined): Promise<Session | null> {
     if (token === undefined || !TOKEN_SHAPE.test(token)) return null;
     const id = idOf(token);
-    const stored = this.sessions.get(id);
+    const stored = await this.store.load(id);
     if (!stored) return null;
     if (Date.parse(stored.expires_at) <= Date.now()) {
-      void this.forget(id).catch(() => undefined);
+      void this.store.remove(id).catch(() => undefined);
       return null;
     }
     return sessionOf(stored);
@@ -104,20 +87,13 @@ export class SessionService {
   /** Ends the session of a cookie token (signing out); an unknown token is fine. */
   async end(token: string | undefined): Promise<void> {
     if (token === undefined || !TOKEN_SHAPE.test(token)) return;
-    await this.forget(idOf(token));
+    await this.store.remove(idOf(token));
   }
 
   /** Removes every expired session; answers how many. */
   async sweep(): Promise<number> {
-    const now = Date.now();
-    const expired = [...this.sessions].filter(([, stored]) => Date.parse(stored.expires_at) <= now).map(([id]) => id);
-    for (const id of expired) await this.forget(id);
-    if (expired.length > 0) this.log({ event: 'sessions_swept', count: expired.length });
-    return expired.length;
-  }
-
-  private async forget(id: string): Promise<void> {
-    if (!this.sessions.delete(id)) return;
-    await this.store.remove('sessions', id);
+    const count = await this.store.removeExpired(new Date());
+    if (count > 0) this.log({ event: 'sessions_swept', count });
+    return count;
   }
 }

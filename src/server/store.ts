@@ -39,12 +39,25 @@ export class StoreUnavailableError extends Error {
 }
 
 export interface StoreHealth {
+  /** Which store answers (/healthz); the data directory when absent. */
+  kind?: 'data_dir' | 'postgres';
   writable: boolean;
   /** Why the last write failed, while the store is not writable. */
   reason?: string;
 }
 
-export class JsonStore {
+/**
+ * Records kept by collection and id, as dispatch and the outbox keep theirs: JsonStore's files,
+ * or PostgreSQL's `routeplan_records` table (postgres/record-store.ts).
+ */
+export interface RecordStore {
+  write(collection: Collection, id: string, record: unknown): Promise<void>;
+  read<T>(collection: Collection, id: string): Promise<T | null>;
+  readAll<T>(collection: Collection): Promise<LoadedRecords<T>>;
+  remove(collection: Collection, id: string): Promise<void>;
+}
+
+export class JsonStore implements RecordStore {
   /** Writes to one record are chained so that a later state never loses to an earlier one. */
   private readonly pendingWrites = new Map<string, Promise<void>>();
   /** Why the last write failed; null once a write has succeeded again. */

@@ -71,7 +71,7 @@ describe('per-key fairness', () => {
     const health = await api(svc.url, 'GET', '/healthz', { key: null });
     expect(health.status).toBe(200);
     expect(health.body.status).toBe('ok');
-    expect(health.body.store).toEqual({ writable: true });
+    expect(health.body.store).toEqual({ kind: 'data_dir', writable: true });
     expect(health.body.queue).toMatchObject({ running: 1, waiting: 3, concurrency: 1, capacity: 10, per_key: 4 });
     expect(Object.values(health.body.queue.waiting_by_key).sort()).toEqual([1, 2]);
     expect(JSON.stringify(health.body)).not.toContain('key-alpha');

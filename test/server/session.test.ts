@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { makeDataDir, removeDir, smallProject, servicesStoppedAfterEach } from './harness.js';
 import { call, makeWebRoot, sessionCookieOf, signIn } from './web-harness.js';
 import { localPath } from '../../src/server/routes/session.js';
+import { DataDirSessionStore } from '../../src/server/session-store.js';
 import { SessionService } from '../../src/server/session.js';
 import { JsonStore } from '../../src/server/store.js';
 
@@ -174,8 +175,9 @@ describe('GET /session and the stored session', () => {
   it('the sweep removes expired sessions nobody asks for, and a restart does not bring them back', async () => {
     const dataDir = await makeDataDir();
     try {
-      const store = new JsonStore(dataDir);
-      await store.init();
+      const json = new JsonStore(dataDir);
+      await json.init();
+      const store = new DataDirSessionStore(json, () => undefined);
       const shortLived = new SessionService(store, 50, () => undefined);
       await shortLived.create('owner-a');
       await shortLived.create('owner-b');
@@ -187,10 +189,12 @@ describe('GET /session and the stored session', () => {
       const expiring = new SessionService(store, 50, () => undefined);
       const { token } = await expiring.create('owner-c');
       await new Promise((resolve) => setTimeout(resolve, 80));
-      const restarted = new SessionService(store, 50, () => undefined);
-      expect(await restarted.recover()).toBe(0);
+      const reread = new DataDirSessionStore(json, () => undefined);
+      const restarted = new SessionService(reread, 50, () => undefined);
+      expect(await reread.recover()).toBe(1);
+      await restarted.start();
       restarted.stop();
-      expect(restarted.find(token)).toBeNull();
+      expect(await restarted.find(token)).toBeNull();
       expect(await readdir(join(dataDir, 'sessions'))).toEqual([]);
     } finally {
       await removeDir(dataDir);

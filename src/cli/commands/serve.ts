@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { InputError } from '../../errors.js';
 import { parseKeyList, readKeysFile } from '../../server/auth.js';
-import { SERVE_DEFAULTS, defaultConcurrency, startServer, type ServeOptions } from '../../server/index.js';
+import { SERVE_DEFAULTS, SERVE_ROLES, defaultConcurrency, startServer, type ServeOptions, type ServeRole } from '../../server/index.js';
 import { defaultPerKey } from '../../server/queue.js';
 import { parseConfigFlag, resolveConfig, type RouteplanConfig } from '../../config/config.js';
 import { runCommand } from '../present.js';
@@ -17,6 +17,8 @@ interface ServeFlags extends TravelFlags {
   port?: string;
   host?: string;
   dataDir?: string;
+  database?: string;
+  role?: string;
   keysFile?: string;
   concurrency?: string;
   queueSize?: string;
@@ -88,7 +90,21 @@ export function registerServe(program: Command): void {
         await untilSignalled(() => running.close());
       });
     });
+  addScaleOutOptions(command);
   addTravelOptions(command);
+}
+
+/** Several serve processes on one PostgreSQL (decisions.md, "Running the service on more than one machine"). */
+function addScaleOutOptions(command: Command): void {
+  command
+    .option(
+      '--database <url>',
+      'keep projects, actions and the solve queue in PostgreSQL (postgres://user:password@host/db), shared by any number of serve processes; the data directory is then unused (also ROUTEPLAN_DATABASE_URL)',
+    )
+    .option(
+      '--role <role>',
+      'all: answer the API and run solves; api: answer only; worker: run solves only (and /healthz); api and worker need --database (default all)',
+    );
 }
 
 export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): Promise<ServeOptions> {
@@ -105,6 +121,8 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
     port: integerFlag(flags.port, '--port', SERVE_DEFAULTS.port, 0, 65_535),
     host: flags.host ?? SERVE_DEFAULTS.host,
     dataDir: flags.dataDir ?? SERVE_DEFAULTS.dataDir,
+    ...databaseFrom(flags.database ?? env.ROUTEPLAN_DATABASE_URL),
+    role: parseRole(flags.role),
     keys,
     concurrency: integerFlag(flags.concurrency, '--concurrency', defaultConcurrency(), 1, 256),
     queueSize,
@@ -124,6 +142,27 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
     ...(travel.source !== 'haversine' ? { travel } : {}),
     ...(geocoder ? { geocoder } : {}),
   };
+}
+
+function databaseFrom(url: string | undefined): { database?: string } {
+  if (url === undefined || url === '') return {};
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new InputError('invalid --database: expected a PostgreSQL URL, postgres://user:password@host:5432/database', [
+      { path: '--database', message: 'expected postgres:// or postgresql://' },
+    ]);
+  }
+  return { database: url };
+}
+
+function parseRole(text: string | undefined): ServeRole {
+  if (text === undefined) return 'all';
+  const role = SERVE_ROLES.find((candidate) => candidate === text);
+  if (role === undefined) {
+    throw new InputError(`invalid --role "${text}": expected ${SERVE_ROLES.join(', ')}`, [
+      { path: '--role', message: `expected one of ${SERVE_ROLES.join(', ')}` },
+    ]);
+  }
+  return role;
 }
 
 /** Resolves after the first SIGTERM/SIGINT has shut the service down; a second one exits at once. */

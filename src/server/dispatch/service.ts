@@ -10,7 +10,7 @@ import type { DispatchView, DriverRouteView, DriverStopView } from '../api-types
 import type { DispatchListener } from '../dispatch-events.js';
 import { HttpError } from '../http.js';
 import type { ProjectRecord } from '../projects.js';
-import type { JsonStore } from '../store.js';
+import type { RecordStore } from '../store.js';
 import { freezePlan, linkExpiryMs, type FrozenDispatch, type FrozenDriver } from './frozen.js';
 import { checkStatusUpdate } from './status-update.js';
 import { dispatchView, dispatchedStop, driverRouteView, driverStop } from './views.js';
@@ -44,7 +44,7 @@ export class DispatchService {
   private readonly turns = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly store: JsonStore,
+    private readonly store: RecordStore,
     private readonly actions: ActionService,
     private readonly listener: DispatchListener,
     private readonly settings: DispatchSettings,
@@ -148,7 +148,7 @@ export class DispatchService {
   }
 
   private async chosenPlan(owner: string, projectId: string, actionUuid: string | undefined): Promise<{ actionUuid: string; plan: Plan }> {
-    const chosen = actionUuid ?? this.latestFinished(projectId);
+    const chosen = actionUuid ?? (await this.latestFinished(projectId));
     if (chosen === undefined)
       throw new HttpError(409, 'no_plan', 'the project has no finished optimization to dispatch; press Optimize first');
     const action = await this.actions.get(owner, chosen);
@@ -163,8 +163,8 @@ export class DispatchService {
     return { actionUuid: chosen, plan: action.solution };
   }
 
-  private latestFinished(projectId: string): string | undefined {
-    return this.actions.optimizations.of(projectId).find((summary) => summary.status === 'finished')?.actionUuid;
+  private async latestFinished(projectId: string): Promise<string | undefined> {
+    return (await this.actions.optimizations.of(projectId)).find((summary) => summary.status === 'finished')?.actionUuid;
   }
 
   /** The end of the project's date plus the grace, and never sooner than the grace after dispatching (a late or past date). */

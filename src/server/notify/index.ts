@@ -14,7 +14,7 @@ import type {
   ProjectMessages,
   StopDoneEvent,
 } from '../dispatch-events.js';
-import type { JsonStore } from '../store.js';
+import type { RecordStore } from '../store.js';
 import { Outbox, RETRY_DELAYS_MS, type Send } from './outbox.js';
 import type { SmtpSettings } from './settings.js';
 import { deliveredText, loadTemplates, render, windowText, type MessageFields, type Templates } from './templates.js';
@@ -46,7 +46,7 @@ export interface NotifyOptions {
 
 export async function createNotifications(
   smtp: SmtpSettings | undefined,
-  store: JsonStore,
+  store: RecordStore,
   log: (event: Record<string, unknown>) => void,
   options: NotifyOptions = {},
 ): Promise<Notifications> {

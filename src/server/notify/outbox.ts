@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { NotificationKind, NotificationView, NotificationsView } from '../api-types.js';
-import type { JsonStore } from '../store.js';
+import type { RecordStore } from '../store.js';
 
 export interface OutboxMessage extends NotificationView {
   project_id: string;
@@ -40,7 +40,7 @@ export class Outbox {
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
-    private readonly store: JsonStore,
+    private readonly store: RecordStore,
     private readonly send: Send,
     private readonly log: (event: Record<string, unknown>) => void,
     private readonly now: () => Date,

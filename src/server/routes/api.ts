@@ -148,9 +148,8 @@ function projectAnswer(ctx: AppContext, project: ProjectView): ProjectView & { d
   return { ...project, ...(dispatch ? { dispatch } : {}), notifications: ctx.messages.of(project.id) };
 }
 
-function listProjects(ctx: AppContext, call: ApiCall): Promise<void> {
-  sendJson(call.reply, 200, { projects: ctx.projects.list(call.owner) });
-  return Promise.resolve();
+async function listProjects(ctx: AppContext, call: ApiCall): Promise<void> {
+  sendJson(call.reply, 200, { projects: await ctx.projects.list(call.owner) });
 }
 
 async function optimizeProject(ctx: AppContext, call: ApiCall): Promise<void> {

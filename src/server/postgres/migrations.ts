@@ -1,0 +1,63 @@
+/**
+ * The service's own tables, created and changed by versioned migrations that the first process
+ * to start applies (postgres/database.ts); pg-boss keeps its queue in its own schema and migrates
+ * that itself. Documents are `json`, not `jsonb`, so that requests and plans come back exactly as
+ * they were stored, their keys in the same order.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'actions, projects, sessions and records',
+    sql: `
+      CREATE TABLE routeplan_actions (
+        action_uuid text PRIMARY KEY,
+        owner text NOT NULL,
+        project_id text,
+        status text NOT NULL,
+        created_at timestamptz NOT NULL,
+        started_at timestamptz,
+        ended_at timestamptz,
+        idempotency_key text,
+        stored json NOT NULL,
+        progress json
+      );
+      CREATE UNIQUE INDEX routeplan_actions_idempotency ON routeplan_actions (owner, idempotency_key) WHERE idempotency_key IS NOT NULL;
+      CREATE INDEX routeplan_actions_project ON routeplan_actions (project_id, created_at DESC) WHERE project_id IS NOT NULL;
+      CREATE INDEX routeplan_actions_ended ON routeplan_actions (ended_at) WHERE status <> 'pending';
+      CREATE INDEX routeplan_actions_pending ON routeplan_actions (owner) WHERE status = 'pending';
+
+      CREATE TABLE routeplan_projects (
+        id text PRIMARY KEY,
+        owner text NOT NULL,
+        created_at timestamptz NOT NULL,
+        idempotency_key text,
+        geocoding_pending boolean NOT NULL,
+        stored json NOT NULL
+      );
+      CREATE UNIQUE INDEX routeplan_projects_idempotency ON routeplan_projects (owner, idempotency_key) WHERE idempotency_key IS NOT NULL;
+      CREATE INDEX routeplan_projects_owner ON routeplan_projects (owner);
+
+      CREATE TABLE routeplan_sessions (
+        id text PRIMARY KEY,
+        owner text NOT NULL,
+        expires_at timestamptz NOT NULL,
+        stored json NOT NULL
+      );
+      CREATE INDEX routeplan_sessions_expiry ON routeplan_sessions (expires_at);
+
+      CREATE TABLE routeplan_records (
+        collection text NOT NULL,
+        id text NOT NULL,
+        body json NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (collection, id)
+      );
+    `,
+  },
+];

@@ -1,0 +1,64 @@
+/** What `routeplan serve` is started with (index.ts startServer); the CLI builds it from flags (cli/commands/serve.ts). */
+import type { SolveRunner } from './solve-runner.js';
+import type { TileSource } from './web.js';
+import type { SmtpSettings } from './notify/settings.js';
+import type { TravelSettings } from '../travel/types.js';
+import type { GeocoderSettings } from '../geocode/types.js';
+
+/** Overrides of app.ts's CONNECTION_LIMITS (tests). */
+export type ConnectionLimits = Partial<{ headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number }>;
+
+/** What a process does: answer the API, run solves, or both (decisions.md, "Running the service on more than one machine"). */
+export type ServeRole = 'api' | 'worker' | 'all';
+export const SERVE_ROLES: readonly ServeRole[] = ['api', 'worker', 'all'];
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL (`postgres://…`): projects, actions and the queue shared by every process; the data directory is then unused. */
+  database?: string;
+  /** Default `all`; `api` and `worker` need a database (with a data directory, its one process does both). */
+  role?: ServeRole;
+  /** API keys; empty = open access, allowed on a loopback host only. */
+  keys: string[];
+  concurrency: number;
+  queueSize: number;
+  /** Most solves one API key may have waiting (default: half of queueSize, at least one). */
+  queuePerKey?: number;
+  /** How long ended actions are kept (default 30 days); a sweep at start and then periodically deletes older ones. */
+  retentionMs?: number;
+  timeLimitMs: number;
+  seed: number;
+  bodyLimitBytes: number;
+  /** How long a shutdown waits for running solves before leaving them pending for the next start. */
+  shutdownTimeoutMs: number;
+  /** Base of project page URLs; defaults to the bound URL. An https one makes the session cookie Secure. */
+  publicUrl?: string;
+  /** Lifetime of a browser session (default 12 h). */
+  sessionTtlMs?: number;
+  /** Map tiles for the web application's map; without them it draws on a plain background. */
+  tiles?: TileSource;
+  /** The built web application (default: dist/web/ beside the compiled service). */
+  webRoot?: string;
+  roadFactor?: number;
+  baseSpeedKmh?: number;
+  /** Road travel times for every solve (a server-wide setting); the offline model when absent. */
+  travel?: TravelSettings;
+  /** Geocodes stops given by address only, when each action is solved; without it they are refused at creation. */
+  geocoder?: GeocoderSettings;
+  /** Where the JSON log lines go (default: stderr). */
+  logLine?: (line: string) => void;
+  /** Replaces the worker-thread runner (tests). */
+  runner?: SolveRunner;
+  /** Customer e-mails on dispatch and delivery; without it nothing is sent and the pages say so. */
+  smtp?: SmtpSettings;
+  /** How long after the end of the project's date (UTC) a driver link still opens (default 24 h). */
+  driverLinkGraceMs?: number;
+  /** The clock of link expiry and stop statuses (tests). */
+  now?: () => Date;
+  /** Overrides of the connection limits (tests): headers and request timeouts, connection cap. */
+  connectionLimits?: ConnectionLimits;
+  /** Waits between retries of a finished action's failed write (tests; actions.ts SAVE_RETRY_DELAYS_MS). */
+  saveRetryDelaysMs?: readonly number[];
+}
