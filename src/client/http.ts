@@ -28,9 +28,12 @@ export interface RequestOptions {
   body?: unknown;
   /**
    * Whether sending twice is harmless. A POST is only retried when the service cannot have
-   * accepted it (429, 503, connection refused), so a retry never creates a duplicate.
+   * accepted it (429, 503, connection refused), so a retry never creates a duplicate; a POST with
+   * an `idempotencyKey` is harmless to repeat, so its caller marks it idempotent.
    */
   idempotent: boolean;
+  /** Sent as `Idempotency-Key`, the same on every retry, so the service answers a repeat with its first result. */
+  idempotencyKey?: string;
   /** Absolute time (ms, `now()` clock) after which no retry is started. */
   deadline?: number;
 }
@@ -52,6 +55,15 @@ export function parseRetryAfterMs(header: string | null, now: number): number | 
   const at = Date.parse(text);
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
+
+/** A 2xx answer: its parsed JSON body and its headers (e.g. `Idempotent-Replayed`). */
+export interface ServiceAnswer<T> {
+  body: T;
+  headers: Headers;
+}
+
+type AttemptOutcome =
+  { kind: 'ok'; body: unknown; headers: Headers } | { kind: 'retry' | 'fail'; error: Error; retryAfterMs?: number | null };
 
 export class ServiceClient {
   readonly baseUrl: string;
@@ -78,9 +90,14 @@ export class ServiceClient {
 
   /** Sends one request, retrying what may be retried; returns the parsed JSON body of a 2xx answer. */
   async request<T>(options: RequestOptions): Promise<T> {
+    return (await this.exchange<T>(options)).body;
+  }
+
+  /** As `request`, with the answer's headers too. */
+  async exchange<T>(options: RequestOptions): Promise<ServiceAnswer<T>> {
     for (let attempt = 0; ; attempt += 1) {
       const outcome = await this.attempt(options);
-      if (outcome.kind === 'ok') return outcome.body as T;
+      if (outcome.kind === 'ok') return { body: outcome.body as T, headers: outcome.headers };
       const retryable = outcome.kind === 'retry' && attempt < this.maxRetries;
       const delay = outcome.kind === 'retry' ? (outcome.retryAfterMs ?? backoffDelayMs(attempt, this.random)) : 0;
       const pastDeadline = options.deadline !== undefined && this.now() + delay > options.deadline;
@@ -90,15 +107,13 @@ export class ServiceClient {
     }
   }
 
-  private async attempt(
-    options: RequestOptions,
-  ): Promise<{ kind: 'ok'; body: unknown } | { kind: 'retry' | 'fail'; error: Error; retryAfterMs?: number | null }> {
+  private async attempt(options: RequestOptions): Promise<AttemptOutcome> {
     const url = `${this.baseUrl}${options.path}`;
     let response: Response;
     try {
       response = await this.fetchImpl(url, {
         method: options.method,
-        headers: this.headers(options.body !== undefined),
+        headers: this.headers(options),
         ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
         signal: AbortSignal.timeout(this.requestTimeoutMs),
       });
@@ -110,7 +125,7 @@ export class ServiceClient {
       return { kind: options.idempotent || reason.neverSent ? 'retry' : 'fail', error: failure };
     }
     const text = await response.text().catch(() => '');
-    if (response.ok) return this.parsedBody(text, response.status);
+    if (response.ok) return this.parsedBody(text, response);
     const error =
       response.status === 401 && !this.apiKey
         ? noApiKey()
@@ -119,9 +134,10 @@ export class ServiceClient {
     return { kind: isRetryableStatus(response.status, options.idempotent) ? 'retry' : 'fail', error, retryAfterMs };
   }
 
-  private parsedBody(text: string, status: number): { kind: 'ok'; body: unknown } | { kind: 'fail'; error: Error } {
+  private parsedBody(text: string, response: Response): AttemptOutcome {
+    const status = response.status;
     try {
-      return { kind: 'ok', body: JSON.parse(text) as unknown };
+      return { kind: 'ok', body: JSON.parse(text) as unknown, headers: response.headers };
     } catch (error) {
       return {
         kind: 'fail',
@@ -130,9 +146,10 @@ export class ServiceClient {
     }
   }
 
-  private headers(hasBody: boolean): Record<string, string> {
+  private headers(options: RequestOptions): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (hasBody) headers['content-type'] = 'application/json';
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
     return headers;
   }
@@ -201,7 +218,19 @@ function noApiKey(): AuthError {
   );
 }
 
-/** 400 → invalid input (exit 2), 401/403 → auth (exit 4), anything else → remote failure (exit 3). */
+/**
+ * The key was used before for another request: only the caller can fix that (a new key for a new
+ * request, or the old request for the old key), so it is invalid input, not a service failure.
+ */
+function idempotencyConflict(body: ErrorBody['error']): InputError {
+  return new InputError(
+    'the service already used this idempotency key for a different request; a new problem needs a new --idempotency-key (or none: submit picks a fresh one)',
+    body.details,
+    'idempotency_conflict',
+  );
+}
+
+/** 400 and an idempotency conflict → invalid input (exit 2), 401/403 → auth (exit 4), anything else → remote failure (exit 3). */
 function errorForStatus(status: number, body: ErrorBody['error'] | null, what: string): Error {
   const said = body ? `: ${body.message}` : '';
   if (status === 401 || status === 403) {
@@ -210,6 +239,7 @@ function errorForStatus(status: number, body: ErrorBody['error'] | null, what: s
   if (status === 400 || status === 413 || status === 415) {
     return new InputError(`the service rejected the request (${status})${said}`, body?.details ?? [], body?.code ?? 'invalid_input');
   }
+  if (status === 409 && body?.code === 'idempotency_conflict') return idempotencyConflict(body);
   if (status === 404) return new RoutingError(`not found on the service (${what})${said}`, 'not_found', body?.details ?? []);
   return new RoutingError(`the service answered ${status} to ${what}${said}`, body?.code ?? 'remote_error', body?.details ?? []);
 }

@@ -1,4 +1,5 @@
 /** The service's operations as the CLI uses them: submit one-off problems and projects, poll actions. */
+import { randomUUID } from 'node:crypto';
 import { RoutingError, type ErrorBody } from '../errors.js';
 import type { Plan } from '../output/plan-types.js';
 import { backoffDelayMs, type ServiceClient } from './http.js';
@@ -23,21 +24,46 @@ export interface RemoteProject {
   [field: string]: unknown;
 }
 
-export function submitSchedule(client: ServiceClient, document: unknown): Promise<ActionAck> {
-  return client.request<ActionAck>({ method: 'POST', path: '/schedules', body: document, idempotent: false }).then((ack) => {
-    if (typeof ack?.actionUuid !== 'string' || ack.actionUuid === '') {
-      throw new RoutingError('the service accepted the problem but returned no actionUuid', 'remote_bad_response');
-    }
-    return ack;
-  });
+/** What a submission created, and whether the service had already created it for this idempotency key. */
+export interface Submitted<T> {
+  created: T;
+  replayed: boolean;
 }
 
-export function submitProject(client: ServiceClient, document: unknown): Promise<RemoteProject> {
-  return client.request<RemoteProject>({ method: 'POST', path: '/v1.0/project', body: document, idempotent: false }).then((project) => {
-    if (typeof project?.id !== 'string')
-      throw new RoutingError('the service created the project but returned no id', 'remote_bad_response');
-    return project;
-  });
+/** A fresh key for one submission; every retry of that submission sends the same one. */
+export function newIdempotencyKey(): string {
+  return randomUUID();
+}
+
+export async function submitSchedule(client: ServiceClient, document: unknown, idempotencyKey: string): Promise<Submitted<ActionAck>> {
+  const submitted = await postWithIdempotencyKey<ActionAck>(client, '/schedules', document, idempotencyKey);
+  const ack = submitted.created;
+  if (typeof ack?.actionUuid !== 'string' || ack.actionUuid === '') {
+    throw new RoutingError('the service accepted the problem but returned no actionUuid', 'remote_bad_response');
+  }
+  return submitted;
+}
+
+export async function submitProject(client: ServiceClient, document: unknown, idempotencyKey: string): Promise<Submitted<RemoteProject>> {
+  const submitted = await postWithIdempotencyKey<RemoteProject>(client, '/v1.0/project', document, idempotencyKey);
+  if (typeof submitted.created?.id !== 'string') {
+    throw new RoutingError('the service created the project but returned no id', 'remote_bad_response');
+  }
+  return submitted;
+}
+
+/**
+ * With the key, a repeat can only get the first answer back, never make a second action or project,
+ * so the POST is retried after a lost answer (a reset, a timeout, a 502) just like a GET.
+ */
+async function postWithIdempotencyKey<T>(
+  client: ServiceClient,
+  path: string,
+  document: unknown,
+  idempotencyKey: string,
+): Promise<Submitted<T>> {
+  const answer = await client.exchange<T>({ method: 'POST', path, body: document, idempotent: true, idempotencyKey });
+  return { created: answer.body, replayed: answer.headers.get('idempotent-replayed') === 'true' };
 }
 
 export function getAction(client: ServiceClient, actionUuid: string, deadline?: number): Promise<RemoteAction> {

@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './http.js';
+import { isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH as MAX_KEY_LENGTH } from '../idempotency-key.js';
 
 export interface IdempotencyClaim {
   key: string;
@@ -19,7 +20,6 @@ export interface IdempotencyClaim {
 }
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
-const MAX_KEY_LENGTH = 255;
 
 /** A key used before with another request (ActionService.accept); the service answers 409. */
 export class IdempotencyConflictError extends Error {
@@ -37,7 +37,7 @@ export function idempotencyClaimOf(req: IncomingMessage, body: unknown): Idempot
   const header = req.headers[IDEMPOTENCY_HEADER];
   if (header === undefined) return undefined;
   const key = Array.isArray(header) ? header.join(',') : header;
-  if (key.length < 1 || key.length > MAX_KEY_LENGTH || !/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(key)) {
+  if (!isValidIdempotencyKey(key)) {
     throw new HttpError(
       400,
       'invalid_idempotency_key',

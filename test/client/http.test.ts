@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AuthError, ExitCode, InputError, RoutingError } from '../../src/errors.js';
 import { ServiceClient, backoffDelayMs, parseRetryAfterMs } from '../../src/client/http.js';
-import { planOf, waitForAction } from '../../src/client/service.js';
+import { planOf, submitProject, submitSchedule, waitForAction } from '../../src/client/service.js';
 import { inputError } from '../support/input-error.js';
 
 type Reply = { status: number; body?: unknown; headers?: Record<string, string> } | Error;
@@ -160,6 +160,53 @@ describe('service client', () => {
     expect(parseRetryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
     expect(parseRetryAfterMs(null, 0)).toBeNull();
     expect(parseRetryAfterMs('soon', 0)).toBeNull();
+  });
+});
+
+describe('Idempotency-Key on submissions', () => {
+  const ack = { actionUuid: 'a-1', actionName: 'schedule', status: 'pending' };
+  const keyOf = (call: { init: RequestInit }): string | undefined => (call.init.headers as Record<string, string>)['idempotency-key'];
+
+  it('the header is sent on POST /schedules and POST /v1.0/project', async () => {
+    const { client, calls } = harness([
+      { status: 202, body: ack },
+      { status: 201, body: { id: 'p-1', name: 'n', date: '2026-01-01', url: 'http://x/p-1' } },
+    ]);
+    await submitSchedule(client, {}, 'key-schedule');
+    await submitProject(client, {}, 'key-project');
+    expect(calls.map((call) => [call.url, keyOf(call)])).toEqual([
+      ['http://127.0.0.1:9/schedules', 'key-schedule'],
+      ['http://127.0.0.1:9/v1.0/project', 'key-project'],
+    ]);
+  });
+
+  it('the same key is reused across retries, which a keyed POST now gets after a reset, a timeout or a 502', async () => {
+    const timeout = Object.assign(new Error('timed out'), { name: 'TimeoutError' });
+    const { client, calls } = harness([reset(), timeout, { status: 502 }, { status: 504 }, { status: 202, body: ack }], { maxRetries: 5 });
+    const submitted = await submitSchedule(client, {}, 'key-once');
+    expect(submitted.created).toEqual(ack);
+    expect(calls.map(keyOf)).toEqual(['key-once', 'key-once', 'key-once', 'key-once', 'key-once']);
+  });
+
+  it('an answer marked Idempotent-Replayed: true is reported as replayed, its body unchanged', async () => {
+    const { client } = harness([
+      { status: 202, body: ack, headers: { 'idempotent-replayed': 'true' } },
+      { status: 202, body: ack },
+    ]);
+    expect(await submitSchedule(client, {}, 'k')).toEqual({ created: ack, replayed: true });
+    expect(await submitSchedule(client, {}, 'k')).toEqual({ created: ack, replayed: false });
+  });
+
+  it('a 409 idempotency_conflict is invalid input (exit 2) that says to use a new key, and is not retried', async () => {
+    const details = [{ path: 'Idempotency-Key', message: 'already used for action a-0' }];
+    const { client, calls } = harness([{ status: 409, body: { error: { code: 'idempotency_conflict', message: 'used', details } } }]);
+    const error = await caught(submitSchedule(client, {}, 'k'));
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).exitCode).toBe(ExitCode.invalidInput);
+    expect((error as InputError).code).toBe('idempotency_conflict');
+    expect((error as InputError).details).toEqual(details);
+    expect((error as Error).message).toMatch(/different request.*new --idempotency-key/);
+    expect(calls).toHaveLength(1);
   });
 });
 

@@ -2,10 +2,13 @@
  * `routeplan submit <file>`: validate locally (same errors and warnings as `validate`, without
  * building the travel matrix: the service builds the problem), then send a one-off
  * problem to POST /schedules or a project to POST /v1.0/project; `--wait` follows the action.
+ * Each submission carries an Idempotency-Key (fresh, or `--idempotency-key`), so a retry after a
+ * lost answer, or a CI re-run with the same key, gets the first action instead of a second one.
  */
 import type { Command } from 'commander';
 import { connect, parseTimeoutSeconds, type ConnectionFlags } from '../../client/connection.js';
-import { planOf, submitProject, submitSchedule, waitForAction } from '../../client/service.js';
+import { newIdempotencyKey, planOf, submitProject, submitSchedule, waitForAction } from '../../client/service.js';
+import { isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../idempotency-key.js';
 import { InputError } from '../../errors.js';
 import { validateProblemFile } from '../../input/index.js';
 import { addGeocoderOptions, loadFormat, parseTravelFlags, type TravelFlags } from '../options.js';
@@ -20,6 +23,7 @@ import { DEFAULT_WAIT_SECONDS } from './poll.js';
 
 interface SubmitFlags extends ConnectionFlags, TravelFlags {
   inputFormat?: string;
+  idempotencyKey?: string;
   wait?: boolean;
   timeout?: string;
   json?: boolean;
@@ -36,6 +40,10 @@ export function registerSubmit(program: Command): void {
     .option('--api-key <key>', 'API key (or ROUTEPLAN_API_KEY, or api_key in the config file)')
     .option('--api-key-file <file>', 'a file holding the API key (safer than --api-key, which other users can see in ps)')
     .option('--input-format <format>', 'format of the input: json, yaml or csv (required for "-")')
+    .option(
+      '--idempotency-key <key>',
+      'send this Idempotency-Key (1-255 visible ASCII characters) instead of a fresh random one: re-running the same submit with the same key gets the same action or project, never a second one',
+    )
     .option('--wait', 'one-off problems: wait for the action to end and print the plan')
     .option('--timeout <seconds>', `with --wait: give up after this long (default ${DEFAULT_WAIT_SECONDS})`)
     .option('--json', 'print the service response (or, with --wait, the plan) as JSON')
@@ -45,35 +53,24 @@ export function registerSubmit(program: Command): void {
       const color = colorEnabled(flags);
       await runCommand({ json: flags.json === true, color }, async () => {
         const timeoutSeconds = parseTimeoutSeconds(flags.timeout, DEFAULT_WAIT_SECONDS);
-        const format = loadFormat(file, { ...(flags.inputFormat !== undefined ? { inputFormat: flags.inputFormat } : {}) });
-        const geocoder = geocoderSettingsFrom(resolveConfig(parseTravelFlags(flags)), packageVersion());
-        // Without a geocoder here, addresses without coordinates are the service's to geocode (it refuses them if it cannot).
-        const validated = await validateProblemFile(file, {
-          ...(geocoder ? { geocoder } : { addressesGeocodedElsewhere: true }),
-          ...(format !== undefined ? { format } : {}),
-        });
-        const loaded = await geocodedInMemory(validated, geocoder);
-        printWarnings(loaded.warnings, { quiet: flags.quiet === true, color });
-        if (loaded.kind === 'benchmark') {
-          throw new InputError('benchmark instances cannot be submitted to the service; solve them locally with "routeplan solve"', [
-            { path: file, message: 'a benchmark instance, not a project or a one-off problem' },
-          ]);
-        }
-        if (loaded.kind === 'project' && flags.wait) {
-          throw new InputError('--wait applies to one-off problems: a project is optimized from its page, not by its submission', [
-            { path: '--wait', message: 'not available for projects' },
-          ]);
-        }
+        const idempotencyKey = idempotencyKeyFrom(flags.idempotencyKey);
+        const loaded = await loadedForSubmission(file, flags, color);
         const note = (message: string): void => {
           if (!flags.quiet) process.stderr.write(`routeplan: ${message}\n`);
         };
+        // The replay line is for people; a script reading --json gets exactly the answer it always got.
+        const noteReplay = (what: string): void => {
+          if (!flags.json) note(`the service already had this request: ${what}`);
+        };
         const client = connect(flags, { note });
         if (loaded.kind === 'project') {
-          const project = await submitProject(client, loaded.document);
+          const { created: project, replayed } = await submitProject(client, loaded.document, idempotencyKey);
+          if (replayed) noteReplay(`project ${project.id}`);
           process.stdout.write(flags.json ? `${JSON.stringify(project, null, 2)}\n` : `${project.id} ${project.url}\n`);
           return;
         }
-        const ack = await submitSchedule(client, loaded.document);
+        const { created: ack, replayed } = await submitSchedule(client, loaded.document, idempotencyKey);
+        if (replayed) noteReplay(`action ${ack.actionUuid}`);
         if (!flags.wait) {
           process.stdout.write(flags.json ? `${JSON.stringify(ack, null, 2)}\n` : `${ack.actionUuid}\n`);
           note(`submitted; follow it with "routeplan poll ${ack.actionUuid}"`);
@@ -85,6 +82,47 @@ export function registerSubmit(program: Command): void {
       });
     });
   addGeocoderOptions(command);
+}
+
+/** The flag's key, checked as the service checks it so a bad one fails here, before anything is sent; else a fresh one. */
+export function idempotencyKeyFrom(flag: string | undefined): string {
+  if (flag === undefined) return newIdempotencyKey();
+  if (!isValidIdempotencyKey(flag)) {
+    throw new InputError(
+      `invalid --idempotency-key: expected 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters (a UUID is a good one)`,
+      [
+        {
+          path: '--idempotency-key',
+          message: `expected 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters, no spaces at either end`,
+        },
+      ],
+    );
+  }
+  return flag;
+}
+
+/** Validated (and, with a geocoder here, geocoded) like `validate` does; refuses what the service cannot take. */
+async function loadedForSubmission(file: string, flags: SubmitFlags, color: boolean): Promise<ValidatedDocument> {
+  const format = loadFormat(file, { ...(flags.inputFormat !== undefined ? { inputFormat: flags.inputFormat } : {}) });
+  const geocoder = geocoderSettingsFrom(resolveConfig(parseTravelFlags(flags)), packageVersion());
+  // Without a geocoder here, addresses without coordinates are the service's to geocode (it refuses them if it cannot).
+  const validated = await validateProblemFile(file, {
+    ...(geocoder ? { geocoder } : { addressesGeocodedElsewhere: true }),
+    ...(format !== undefined ? { format } : {}),
+  });
+  const loaded = await geocodedInMemory(validated, geocoder);
+  printWarnings(loaded.warnings, { quiet: flags.quiet === true, color });
+  if (loaded.kind === 'benchmark') {
+    throw new InputError('benchmark instances cannot be submitted to the service; solve them locally with "routeplan solve"', [
+      { path: file, message: 'a benchmark instance, not a project or a one-off problem' },
+    ]);
+  }
+  if (loaded.kind === 'project' && flags.wait) {
+    throw new InputError('--wait applies to one-off problems: a project is optimized from its page, not by its submission', [
+      { path: '--wait', message: 'not available for projects' },
+    ]);
+  }
+  return loaded;
 }
 
 /** With a geocoder configured here, the service gets coordinates: addresses are geocoded before sending. */
