@@ -1,6 +1,8 @@
 /**
  * End to end over loopback: the built `routeplan serve` on an ephemeral port, driven by the built
- * CLI (`submit`, `poll`) and by raw fetch. Plans are checked by the independent checker.
+ * CLI (`submit`, `poll`) and by raw fetch. Plans are checked by the independent checker. One suite,
+ * two stores: every test runs on the data directory and on PostgreSQL (a real server, see
+ * test/support/postgres.ts), where each named service gets its own database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -10,7 +12,9 @@ import { loadProblemDocument } from '../../src/input/index.js';
 import type { Plan } from '../../src/output/plan-types.js';
 import { checkPlan } from '../support/checker.js';
 import { generateOneOff } from '../support/generate.js';
+import pg from 'pg';
 import { api, smallOneOff, smallProject } from './harness.js';
+import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
 import { assertBuilt, runCli, startBuiltServer, type BuiltServer } from './built.js';
 
 const KEYS = 'e2e-key-one,e2e-key-two';
@@ -19,6 +23,8 @@ const OTHER_KEY = 'e2e-key-two';
 
 let work: string;
 const servers: BuiltServer[] = [];
+/** Per service name, its database (the PostgreSQL runs): a restart under the same name finds it again. */
+const databases = new Map<string, TestDatabase>();
 
 beforeAll(async () => {
   assertBuilt();
@@ -26,13 +32,40 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const server of servers) await server.kill9();
+  for (const database of databases.values()) await database.drop();
   await rm(work, { recursive: true, force: true });
 });
 
+type StoreKind = 'data directory' | 'PostgreSQL';
+const STORES: StoreKind[] = postgresUnavailable() === null ? ['data directory', 'PostgreSQL'] : ['data directory'];
+let store: StoreKind = 'data directory';
+
+async function storeArgs(name: string): Promise<string[]> {
+  if (store === 'data directory') return ['--data-dir', join(work, name)];
+  const key = `${store}/${name}`;
+  if (!databases.has(key)) databases.set(key, await freshDatabase());
+  return ['--data-dir', join(work, name), '--database', databases.get(key)!.url];
+}
+
 async function serve(name: string, args: string[] = [], env: Record<string, string> = { ROUTEPLAN_SERVER_KEYS: KEYS }) {
-  const server = await startBuiltServer(['--data-dir', join(work, name), '--time-limit', '0.3', ...args], env);
+  const server = await startBuiltServer([...(await storeArgs(name)), '--time-limit', '0.3', ...args], env);
   servers.push(server);
   return server;
+}
+
+/** The stored actions of a named service, as the store keeps them. */
+async function storedActions(name: string): Promise<any[]> {
+  if (store === 'data directory') {
+    const directory = join(work, name, 'actions');
+    return Promise.all((await readdir(directory)).map(async (file) => JSON.parse(await readFile(join(directory, file), 'utf8'))));
+  }
+  const client = new pg.Client({ connectionString: databases.get(`${store}/${name}`)!.url });
+  await client.connect();
+  try {
+    return (await client.query('SELECT stored FROM routeplan_actions')).rows.map((row) => row.stored);
+  } finally {
+    await client.end();
+  }
 }
 
 async function writeJson(name: string, document: unknown): Promise<string> {
@@ -58,7 +91,11 @@ async function settle(url: string, actionUuid: string, key = KEY, limitMs = 60_0
   }
 }
 
-describe('routeplan serve + submit/poll (built binaries, loopback)', () => {
+describe.each(STORES)('routeplan serve + submit/poll on the %s (built binaries, loopback)', (kind) => {
+  beforeAll(() => {
+    store = kind;
+  });
+
   it('submit → poll → plan: the CLI submits a one-off, polls it, and the plan passes the checker', async () => {
     const server = await serve('basic');
     const document = generateOneOff(11, { stops: 40 });
@@ -108,7 +145,7 @@ describe('routeplan serve + submit/poll (built binaries, loopback)', () => {
     const result = await runCli(['submit', file, '--remote', server.url, '--api-key', KEY, '--json']);
     expect(result.code).toBe(2);
     expect(JSON.parse(result.stdout).error.details.map((detail: { path: string }) => detail.path)).toContain('date');
-    expect(await readdir(join(work, 'invalid', 'actions'))).toEqual([]);
+    expect(await storedActions('invalid')).toEqual([]);
   });
 
   it('auth: a wrong or missing key exits 4 and the key is never printed; lower-case bearer works', async () => {
@@ -227,7 +264,7 @@ describe('routeplan serve + submit/poll (built binaries, loopback)', () => {
       expect(action.status, JSON.stringify(action.error)).toBe('finished');
       expectValidPlan(documents[i], action.solution as Plan);
     });
-    expect((await readdir(join(work, 'many', 'actions'))).length).toBe(CONCURRENT_SUBMISSIONS);
+    expect((await storedActions('many')).length).toBe(CONCURRENT_SUBMISSIONS);
   });
 
   it('kill -9 during a solve, three times, then restart: the action is still there and completes (kills are not held against it)', async () => {
@@ -241,15 +278,16 @@ describe('routeplan serve + submit/poll (built binaries, loopback)', () => {
         expect(ack.status).toBe(202);
         actionUuid = ack.body.actionUuid;
       }
-      const deadline = Date.now() + 10_000;
+      // On PostgreSQL the killed process's claim must lapse first (its heartbeat stops): seconds, not minutes.
+      const deadline = Date.now() + (kind === 'PostgreSQL' ? 40_000 : 10_000);
       while (!/solve_started/.test(server.stderr()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       await server.kill9();
-      const stored = JSON.parse(await readFile(join(work, 'crash', 'actions', `${actionUuid}.json`), 'utf8'));
+      const [stored] = await storedActions('crash');
       expect([stored.record.status, stored.attempts]).toEqual(['pending', kill]);
     }
 
     const last = await serve('crash', ['--concurrency', '1', '--time-limit', '0.5']);
-    expect(last.stderr()).toMatch(/"requeued":1/);
+    if (kind === 'data directory') expect(last.stderr()).toMatch(/"requeued":1/);
     const action = await settle(last.url, actionUuid);
     expect(action.status, JSON.stringify(action.error)).toBe('finished');
     expectValidPlan(document, action.solution as Plan);

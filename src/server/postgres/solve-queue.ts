@@ -45,7 +45,9 @@ export class PgSolveQueue implements SolveQueue {
 
   /** Starts pg-boss on the database (it creates and migrates its own schema) and makes sure both queues exist. */
   static async open(url: string, actions: PgActionStore, settings: PgQueueSettings): Promise<PgSolveQueue> {
-    const boss = new PgBoss({ connectionString: url, schema: 'routeplan_jobs', superviseIntervalSeconds: SUPERVISE_SECONDS, max: 4 });
+    // Both intervals: the supervisor fails stalled jobs only in a pass its queue monitor also claims.
+    const intervals = { superviseIntervalSeconds: SUPERVISE_SECONDS, monitorIntervalSeconds: SUPERVISE_SECONDS };
+    const boss = new PgBoss({ connectionString: url, schema: 'routeplan_jobs', ...intervals, max: 4 });
     boss.on('error', (error: Error) => settings.log({ event: 'queue_error', reason: error.message }));
     await boss.start();
     await boss.createQueue(GAVE_UP_QUEUE);
