@@ -8,6 +8,7 @@ import pg from 'pg';
 import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
 import { api, cannedPlan, removeDir, ScriptedRunner, smallOneOff, smallProject, startTestService, type TestService } from './harness.js';
 import { call, signIn } from './web-harness.js';
+import { InProcessRunner, optimizedProject, tokenOf } from './dispatch-harness.js';
 
 const DAY_MS = 86_400_000;
 
@@ -93,6 +94,25 @@ describe.skipIf(postgresUnavailable())('the PostgreSQL store', () => {
     const onB = await call(b.url, 'GET', '/session', { cookie: session.cookie });
     expect(onB.status).toBe(200);
     expect(onB.body.csrfToken).toBe(session.csrf);
+  });
+
+  it('dispatch on one process: the driver’s link opens on the other, and a report made there is what the dispatcher sees', async () => {
+    const a = await service({ runner: new InProcessRunner() as never });
+    const b = await service({ role: 'api' });
+    const { id } = await optimizedProject(a);
+    const dispatched = await api(a.url, 'POST', `/v1.0/project/${id}/dispatch`, { body: {} });
+    expect(dispatched.status).toBe(201);
+    const driver = dispatched.body.drivers.find((entry: any) => entry.url !== null);
+    const route = await api(b.url, 'GET', `/drivers/${tokenOf(driver.url)}/route`, { key: null });
+    expect(route.status).toBe(200);
+    const stopId = route.body.stops[0].stop_id;
+    const report = await api(b.url, 'POST', `/drivers/${tokenOf(driver.url)}/stops/${stopId}`, { key: null, body: { status: 'done' } });
+    expect(report.status).toBe(200);
+    const seen = await api(a.url, 'GET', `/v1.0/project/${id}/dispatch`);
+    expect(seen.body.stops.find((stop: any) => stop.stop_id === stopId).status).toBe('done');
+    expect((await api(b.url, 'GET', `/v1.0/project/${id}`)).body.dispatch.stops.find((stop: any) => stop.stop_id === stopId).status).toBe(
+      'done',
+    );
   });
 
   it('DELETE from one process stops the solve running on the other, and the action is gone from both', async () => {

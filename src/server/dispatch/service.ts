@@ -1,7 +1,9 @@
 /**
  * Dispatch (decisions.md, "Dispatch to drivers"): a project's chosen plan frozen as the day's
  * routes, a link per driver, and the drivers' reports on their stops. Changes to one project's
- * dispatch are made one at a time, so a report and a re-dispatch never overwrite each other.
+ * dispatch are made one at a time, so a report and a re-dispatch never overwrite each other. Every
+ * read goes to the store, which other processes may have changed (PostgreSQL); only which project
+ * and driver a link token belongs to is kept in memory, as that never changes.
  */
 import { randomBytes } from 'node:crypto';
 import type { Plan } from '../../output/plan-types.js';
@@ -39,7 +41,6 @@ function newToken(): string {
 }
 
 export class DispatchService {
-  private readonly dispatches = new Map<string, FrozenDispatch>();
   private readonly tokens = new Map<string, TokenEntry>();
   private readonly turns = new Map<string, Promise<unknown>>();
 
@@ -50,23 +51,24 @@ export class DispatchService {
     private readonly settings: DispatchSettings,
   ) {}
 
+  /** Learns every link token of every dispatch (again, when a token is not known here yet). */
   async recover(): Promise<number> {
     const { records, unreadable } = await this.store.readAll<FrozenDispatch>('dispatches');
     for (const bad of unreadable) this.settings.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
-    for (const dispatch of records) this.remember(dispatch);
+    for (const dispatch of records) this.rememberTokens(dispatch);
     return records.length;
   }
 
   /** The project's dispatch as its dispatcher sees it, or null before the first dispatch. */
-  viewOf(projectId: string): DispatchView | null {
-    const dispatch = this.dispatches.get(projectId);
+  async viewOf(projectId: string): Promise<DispatchView | null> {
+    const dispatch = await this.load(projectId);
     return dispatch ? dispatchView(dispatch, this.settings.linkUrl) : null;
   }
 
   /** Freezes the plan of `request.actionUuid` (default: the latest finished optimization) as the day's routes. */
   dispatch(owner: string, project: ProjectRecord, request: DispatchRequest): Promise<{ view: DispatchView; created: boolean }> {
     return this.inTurn(project.id, async () => {
-      const previous = this.dispatches.get(project.id) ?? null;
+      const previous = await this.load(project.id);
       if (previous && request.redispatch !== true) {
         throw new HttpError(
           409,
@@ -95,7 +97,7 @@ export class DispatchService {
 
   /** The frozen plan, exactly as it was dispatched. */
   async frozenPlan(projectId: string): Promise<Plan> {
-    this.dispatchOf(projectId);
+    await this.dispatchOf(projectId);
     const plan = await this.store.read<Plan>('dispatch-plans', projectId);
     if (plan === null) throw notDispatched(projectId);
     return plan;
@@ -118,17 +120,16 @@ export class DispatchService {
   }
 
   /** What a driver link reads: its driver's route only. */
-  routeOf(token: string): DriverRouteView {
-    const { dispatch, driver } = this.openLink(token);
+  async routeOf(token: string): Promise<DriverRouteView> {
+    const { dispatch, driver } = await this.openLink(token);
     return driverRouteView(dispatch, driver);
   }
 
   /** A driver's report on one of their stops; the same report again changes nothing. */
-  report(token: string, stopId: string, body: unknown): Promise<DriverStopView> {
-    return this.inTurn(this.openLink(token).dispatch.project.id, async () => {
-      // Changed on a copy, so that a failed write leaves what is served as it is on disk.
-      const dispatch = structuredClone(this.openLink(token).dispatch);
-      const driverId = this.tokens.get(token)!.driverId;
+  async report(token: string, stopId: string, body: unknown): Promise<DriverStopView> {
+    return this.inTurn((await this.openLink(token)).dispatch.project.id, async () => {
+      const { dispatch, driver } = await this.openLink(token);
+      const driverId = driver.driver_id;
       const stop = dispatch.stops.find((candidate) => candidate.stop_id === stopId && candidate.driver_id === driverId);
       if (!stop) throw new HttpError(404, 'stop_not_found', 'this stop is not on your route');
       const update = checkStatusUpdate(body, this.settings.now());
@@ -176,7 +177,7 @@ export class DispatchService {
 
   private changeDriver(projectId: string, driverId: string, change: (driver: FrozenDriver) => void): Promise<DispatchView> {
     return this.inTurn(projectId, async () => {
-      const dispatch = structuredClone(this.dispatchOf(projectId));
+      const dispatch = await this.dispatchOf(projectId);
       const driver = dispatch.drivers.find((candidate) => candidate.driver_id === driverId);
       if (!driver) throw new HttpError(404, 'not_found', `no driver ${driverId} in the dispatch of project ${projectId}`);
       change(driver);
@@ -185,9 +186,9 @@ export class DispatchService {
     });
   }
 
-  private openLink(token: string): { dispatch: FrozenDispatch; driver: FrozenDriver } {
-    const entry = this.tokens.get(token);
-    const dispatch = entry ? this.dispatches.get(entry.projectId) : undefined;
+  private async openLink(token: string): Promise<{ dispatch: FrozenDispatch; driver: FrozenDriver }> {
+    const entry = await this.linkOf(token);
+    const dispatch = entry ? await this.load(entry.projectId) : null;
     const driver = dispatch?.drivers.find((candidate) => candidate.driver_id === entry!.driverId);
     if (!dispatch || !driver)
       throw new HttpError(404, 'link_not_found', 'this driver link is not valid; ask your dispatcher for the right one');
@@ -200,19 +201,29 @@ export class DispatchService {
     return { dispatch, driver };
   }
 
-  private dispatchOf(projectId: string): FrozenDispatch {
-    const dispatch = this.dispatches.get(projectId);
+  private async dispatchOf(projectId: string): Promise<FrozenDispatch> {
+    const dispatch = await this.load(projectId);
     if (!dispatch) throw notDispatched(projectId);
     return dispatch;
   }
 
-  private async save(dispatch: FrozenDispatch): Promise<void> {
-    await this.store.write('dispatches', dispatch.project.id, dispatch);
-    this.remember(dispatch);
+  /** The dispatch as stored now: a fresh copy each time, so a change that fails to be written leaves nothing behind. */
+  private load(projectId: string): Promise<FrozenDispatch | null> {
+    return this.store.read<FrozenDispatch>('dispatches', projectId);
   }
 
-  private remember(dispatch: FrozenDispatch): void {
-    this.dispatches.set(dispatch.project.id, dispatch);
+  /** The project and driver of a link token; a token made by another process is looked up once. */
+  private async linkOf(token: string): Promise<TokenEntry | undefined> {
+    if (!this.tokens.has(token)) await this.recover();
+    return this.tokens.get(token);
+  }
+
+  private async save(dispatch: FrozenDispatch): Promise<void> {
+    await this.store.write('dispatches', dispatch.project.id, dispatch);
+    this.rememberTokens(dispatch);
+  }
+
+  private rememberTokens(dispatch: FrozenDispatch): void {
     for (const driver of dispatch.drivers) {
       for (const token of [...driver.retired_tokens, ...(driver.token !== null ? [driver.token] : [])]) {
         this.tokens.set(token, { projectId: dispatch.project.id, driverId: driver.driver_id });

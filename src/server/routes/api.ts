@@ -129,7 +129,7 @@ async function createProject(ctx: AppContext, call: ApiCall): Promise<void> {
     : { record: await ctx.projects.create(call.owner, document, warnings, geocode), replayed: false };
   if (geocode && !replayed) ctx.geocoding.start(record.id, document);
   call.notes.projectId = record.id;
-  sendJson(call.reply, 201, projectAnswer(ctx, record), {
+  sendJson(call.reply, 201, await projectAnswer(ctx, record), {
     location: `/v1.0/project/${record.id}`,
     ...(replayed ? { 'idempotent-replayed': 'true' } : {}),
   });
@@ -139,12 +139,15 @@ async function getProject(ctx: AppContext, call: ApiCall): Promise<void> {
   const found = await ctx.projects.find(call.owner, call.id);
   if (!found) throw projectNotFound(call.id);
   call.notes.projectId = found.record.id;
-  sendJson(call.reply, 200, projectAnswer(ctx, found.record));
+  sendJson(call.reply, 200, await projectAnswer(ctx, found.record));
 }
 
 /** A project as every answer shows it: with its dispatch, once dispatched, and its customer messages. */
-function projectAnswer(ctx: AppContext, project: ProjectView): ProjectView & { dispatch?: DispatchView; notifications: NotificationsView } {
-  const dispatch = ctx.dispatch.viewOf(project.id);
+async function projectAnswer(
+  ctx: AppContext,
+  project: ProjectView,
+): Promise<ProjectView & { dispatch?: DispatchView; notifications: NotificationsView }> {
+  const dispatch = await ctx.dispatch.viewOf(project.id);
   return { ...project, ...(dispatch ? { dispatch } : {}), notifications: ctx.messages.of(project.id) };
 }
 

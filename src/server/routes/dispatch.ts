@@ -35,7 +35,7 @@ async function dispatchProject(ctx: AppContext, call: ApiCall): Promise<void> {
 
 async function getDispatch(ctx: AppContext, call: ApiCall): Promise<void> {
   const project = await ownProject(ctx, call);
-  const view = ctx.dispatch.viewOf(project.id);
+  const view = await ctx.dispatch.viewOf(project.id);
   if (view === null) throw new HttpError(404, 'not_dispatched', `project ${project.id} is not dispatched yet`);
   sendJson(call.reply, 200, view);
 }

@@ -18,9 +18,8 @@ const TOKEN = ':token(^[A-Za-z0-9_-]{1,128}$)';
 export function registerDrivers(app: FastifyInstance, ctx: AppContext): void {
   addPath(app, `/drivers/${TOKEN}`, { GET: (request, reply) => driverPage(ctx, request, reply) });
   addPath(app, `/drivers/${TOKEN}/route`, {
-    GET: (request, reply) => {
-      sendJson(reply, 200, ctx.dispatch.routeOf(paramOf(request, 'token')), privateHeaders());
-      return Promise.resolve();
+    GET: async (request, reply) => {
+      sendJson(reply, 200, await ctx.dispatch.routeOf(paramOf(request, 'token')), privateHeaders());
     },
   });
   addPath(app, `/drivers/${TOKEN}/stops/${idParam('stopId')}`, {
@@ -36,14 +35,14 @@ export function registerDrivers(app: FastifyInstance, ctx: AppContext): void {
 async function driverPage(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const html = await readPage(ctx.web.root, 'driver');
   void reply
-    .code(html === null ? 500 : linkStatus(ctx, paramOf(request, 'token')))
+    .code(html === null ? 500 : await linkStatus(ctx, paramOf(request, 'token')))
     .headers({ ...pageHeaders(null), ...privateHeaders(), 'content-type': 'text/html; charset=utf-8' })
     .send(html ?? NOT_BUILT_PAGE);
 }
 
-function linkStatus(ctx: AppContext, token: string): number {
+async function linkStatus(ctx: AppContext, token: string): Promise<number> {
   try {
-    ctx.dispatch.routeOf(token);
+    await ctx.dispatch.routeOf(token);
     return 200;
   } catch (error) {
     if (error instanceof HttpError) return error.status;
