@@ -59,9 +59,10 @@ const MAX_CRASHES = 3;
  */
 export const SAVE_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000, 15_000];
 
-const TOO_MANY_ATTEMPTS = (times: number): ErrorBody['error'] => ({
+/** An action failed for what happened to its runs, not for what it asked: `why` says what that was. */
+const TOO_MANY_ATTEMPTS = (why: string): ErrorBody['error'] => ({
   code: 'too_many_attempts',
-  message: `the service crashed ${times} times while solving it; it is not run again`,
+  message: `${why}; it is not run again`,
   details: [],
 });
 
@@ -73,7 +74,6 @@ export interface Accepted {
   replayed: boolean;
 }
 
-/** What a cancel found: the cancelled record, or why there was nothing to cancel. */
 /** The data directory's recovery at start: every action, and the crash notes of the last run. */
 export type Recovery = CrashNotes & { loadAll(): Promise<LoadedRecords<StoredAction>> };
 
@@ -82,6 +82,7 @@ type Ending = { status: 'finished'; solution: Plan } | { status: 'failed'; error
 /** What writing an ended action came to: written, found already ended by another process, or not written yet (retried). */
 type SaveOutcome = 'saved' | 'ended_elsewhere' | 'failed';
 
+/** What a cancel found: the cancelled record, or why there was nothing to cancel. */
 export type CancelOutcome =
   { outcome: 'cancelled'; record: ActionRecord } | { outcome: 'not_found' } | { outcome: 'not_cancellable'; status: ActionStatus };
 
@@ -144,7 +145,10 @@ export class ActionService {
     for (const stored of pending) {
       if (stored.record.status !== 'pending') continue;
       if ((stored.crashes ?? 0) >= MAX_CRASHES) {
-        await this.end(stored, { status: 'failed', error: TOO_MANY_ATTEMPTS(stored.crashes ?? 0) });
+        await this.end(stored, {
+          status: 'failed',
+          error: TOO_MANY_ATTEMPTS(`the service crashed ${stored.crashes} times while solving it`),
+        });
         continue;
       }
       this.queue.requeue(stored.owner, stored.record.actionUuid);
@@ -363,7 +367,8 @@ export class ActionService {
   private async gaveUp(actionUuid: string): Promise<void> {
     const stored = await this.store.load(actionUuid);
     if (!stored || stored.record.status !== 'pending') return;
-    await this.end(stored, { status: 'failed', error: TOO_MANY_ATTEMPTS(stored.attempts) });
+    const why = `its solve was cut short ${stored.attempts} times, its worker dying or stopping each time`;
+    await this.end(stored, { status: 'failed', error: TOO_MANY_ATTEMPTS(why) });
     this.log({ event: 'solve_abandoned', action_id: actionUuid, attempts: stored.attempts });
   }
 
