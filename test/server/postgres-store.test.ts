@@ -5,6 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { PgBoss } from 'pg-boss';
+import { ORPHAN_AGE_SECONDS } from '../../src/server/postgres/solve-queue.js';
 import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
 import { api, cannedPlan, removeDir, ScriptedRunner, smallOneOff, smallProject, startTestService, type TestService } from './harness.js';
 import { call, signIn } from './web-harness.js';
@@ -201,6 +203,62 @@ describe.skipIf(postgresUnavailable())('the PostgreSQL store', () => {
     expect(health.body.store).toEqual({ kind: 'postgres', writable: true });
   });
 
+  it('an action whose runs were all cut short fails with too_many_attempts, once the queue gives up on it', async () => {
+    const a = await service({ role: 'api' });
+    const { actionUuid } = (await submit(a)).body;
+    // Five runs whose workers died: the test claims the job and fails it, as the heartbeat check would.
+    const boss = new PgBoss({ connectionString: db.url, schema: 'routeplan_jobs', supervise: false });
+    await boss.start();
+    try {
+      for (let run = 1; run <= 5; run += 1) {
+        const job = await waitForJob(boss);
+        expect(job.id).toBe(actionUuid);
+        await boss.fail('routeplan-solve', job.id, { message: 'worker died' });
+      }
+    } finally {
+      await boss.stop({ graceful: false });
+    }
+    expect(await statusIn(a, actionUuid)).toBe('pending');
+    await service({ role: 'worker' });
+    await expect.poll(() => statusIn(a, actionUuid), { timeout: 20_000 }).toBe('failed');
+    const failed = await api(a.url, 'GET', `/v2/schedules/${actionUuid}`);
+    expect(failed.body.error.code).toBe('too_many_attempts');
+  });
+
+  it('an action stored without its job (its API process died in between) is queued again by the next process to look', async () => {
+    const a = await service({ role: 'api' });
+    const { actionUuid } = (await submit(a)).body;
+    const boss = new PgBoss({ connectionString: db.url, schema: 'routeplan_jobs', supervise: false });
+    await boss.start();
+    await boss.deleteJob('routeplan-solve', actionUuid);
+    await boss.stop({ graceful: false });
+    await new Promise((resolve) => setTimeout(resolve, (ORPHAN_AGE_SECONDS + 1) * 1000));
+    const worker = await service({ role: 'worker', runner: new ScriptedRunner({ ok: true, plan: cannedPlan('orphan') }) });
+    await expect.poll(() => statusIn(a, actionUuid), { timeout: 20_000 }).toBe('finished');
+    expect(worker.logs.some((line) => line.includes('"event":"orphans_requeued"') && line.includes('"count":1'))).toBe(true);
+  }, 40_000);
+
+  it('a database that refuses connections: 503 storage_unavailable with Retry-After and /healthz 503, then well again', async () => {
+    const a = await service({ role: 'api' });
+    const name = new URL(db.url).pathname.slice(1);
+    const admin = new URL(db.url);
+    admin.pathname = '/postgres';
+    await withClient(admin.toString(), async (client) => {
+      await client.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+    });
+    const refused = await submit(a);
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe('storage_unavailable');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const health = await api(a.url, 'GET', '/healthz');
+    expect(health.status).toBe(503);
+    expect(health.body.store).toMatchObject({ kind: 'postgres', writable: false });
+    await withClient(admin.toString(), (client) => client.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`));
+    await expect.poll(async () => (await api(a.url, 'GET', '/healthz')).status, { timeout: 15_000 }).toBe(200);
+    expect((await submit(a)).status).toBe(202);
+  });
+
   it('migrates the schema once, and refuses a database that a newer routeplan has migrated', async () => {
     const a = await service();
     expect(a.logs.some((line) => line.includes('"event":"database_ready"') && line.includes('"migrations_applied":1'))).toBe(true);
@@ -231,6 +289,16 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
   } finally {
     await client.end();
   }
+}
+
+/** The next solve job, claimed as a worker would claim it. */
+async function waitForJob(boss: PgBoss): Promise<{ id: string }> {
+  for (let tries = 0; tries < 100; tries += 1) {
+    const [job] = await boss.fetch<{ actionUuid: string }>('routeplan-solve');
+    if (job) return job;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('no job to claim');
 }
 
 /** When the action's (last) run started, from the row every process shares. */

@@ -125,6 +125,15 @@ export class PgActionStore implements ActionStore {
     return (await this.of(projectId))[0] ?? null;
   }
 
+  /** The pending actions never started that were created before `before`. */
+  async unstartedBefore(before: Date): Promise<ActionRef[]> {
+    const { rows } = await this.db.query<{ action_uuid: string; owner: string }>(
+      "SELECT action_uuid, owner FROM routeplan_actions WHERE status = 'pending' AND started_at IS NULL AND created_at < $1",
+      [before.toISOString()],
+    );
+    return rows.map((row) => ({ actionUuid: row.action_uuid, owner: row.owner }));
+  }
+
   /** Per owner with any, its pending solves: waiting and running. */
   async pendingCounts(): Promise<Map<string, PendingCounts>> {
     const { rows } = await this.db.query<{ owner: string; waiting: string; running: string }>(

@@ -104,11 +104,15 @@ function pendingMigrations(applied: Set<number>): Migration[] {
   return MIGRATIONS.filter((migration) => !applied.has(migration.version));
 }
 
-/** Connection failures, a server shutting down, a read-only or full server: the 503 kind, not a bug. */
+/**
+ * The 503 kind, not a bug: no connection (a socket error, class 08), credentials or the database
+ * refused (28, 3D), a database not accepting connections or a lock not available (55), a server
+ * out of resources (53), shutting down or crashed (57, 58), read-only (25006).
+ */
 function isServerUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code !== 'string') return true;
-  return /^(08|53|57|58)/.test(code) || code === '25006' || code.startsWith('E');
+  return /^(08|28|3D|53|55|57|58)/.test(code) || code === '25006' || code.startsWith('E');
 }
 
 export function withoutPassword(url: string): string {

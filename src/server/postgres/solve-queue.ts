@@ -22,6 +22,13 @@ export const SUPERVISE_SECONDS = 5;
 /** Runs after the first that a dead worker may cost an action before it is failed. */
 const MAX_RETRIES = 4;
 const POLL_SECONDS = 0.5;
+/**
+ * A pending action that has had no job for this long is queued again: the API process stores the
+ * action, then queues its job a few milliseconds later, and may die in between. Checked at start
+ * and then every ORPHAN_CHECK_MS by every process; queueing an action that has a job is a no-op.
+ */
+export const ORPHAN_AGE_SECONDS = 10;
+const ORPHAN_CHECK_MS = 60_000;
 
 export interface PgQueueSettings {
   /** Solves this process runs at once (role worker or all). */
@@ -36,6 +43,7 @@ export class PgSolveQueue implements SolveQueue {
   readonly durable = true;
   private readonly running = new Map<string, { stopper: AbortController; done: Promise<void> }>();
   private working = false;
+  private orphanTimer: NodeJS.Timeout | null = null;
 
   private constructor(
     private readonly boss: PgBoss,
@@ -57,7 +65,27 @@ export class PgSolveQueue implements SolveQueue {
       retryDelay: 1,
       deadLetter: GAVE_UP_QUEUE,
     });
-    return new PgSolveQueue(boss, actions, settings);
+    const queue = new PgSolveQueue(boss, actions, settings);
+    await queue.requeueOrphans();
+    queue.orphanTimer = setInterval(() => void queue.requeueOrphans(), ORPHAN_CHECK_MS);
+    queue.orphanTimer.unref();
+    return queue;
+  }
+
+  /** Queues again the pending actions stored without a job (their API process died in between); answers how many. */
+  async requeueOrphans(): Promise<number> {
+    try {
+      let queued = 0;
+      for (const { actionUuid } of await this.actions.unstartedBefore(new Date(Date.now() - ORPHAN_AGE_SECONDS * 1000))) {
+        if ((await this.boss.send(SOLVE_QUEUE, { actionUuid }, { id: actionUuid, expireInSeconds: this.expirySeconds() })) !== null)
+          queued += 1;
+      }
+      if (queued > 0) this.settings.log({ event: 'orphans_requeued', count: queued });
+      return queued;
+    } catch (error) {
+      this.settings.log({ event: 'orphan_check_failed', reason: (error as Error).message });
+      return 0;
+    }
   }
 
   async reserve(owner: string): Promise<QueueTicket> {
@@ -118,6 +146,7 @@ export class PgSolveQueue implements SolveQueue {
   }
 
   async stop(timeoutMs: number): Promise<{ leftWaiting: number; interrupted: boolean }> {
+    if (this.orphanTimer) clearInterval(this.orphanTimer);
     if (this.working) {
       await this.boss.offWork(SOLVE_QUEUE, { wait: false });
       await this.boss.offWork(GAVE_UP_QUEUE, { wait: false });
