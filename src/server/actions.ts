@@ -15,7 +15,7 @@ import type { SolveProgress } from '../solver/types.js';
 import type { ActionName, ActionProgress, ActionRecord, ActionStatus } from './api-types.js';
 import type { Optimizations } from './projects.js';
 import type { ActionStore, CrashNotes, StoredAction } from './action-store.js';
-import type { LoadedRecords } from './store.js';
+import { StoreUnavailableError, type LoadedRecords } from './store.js';
 import { IdempotencyConflictError, IdempotencyKeyTakenError, IdempotencyTurns, type IdempotencyClaim } from './idempotency.js';
 import type { SolveQueue } from './solve-queue.js';
 import { JobAbortedError, type SolveRunner } from './solve-runner.js';
@@ -79,8 +79,8 @@ export type Recovery = CrashNotes & { loadAll(): Promise<LoadedRecords<StoredAct
 
 type Ending = { status: 'finished'; solution: Plan } | { status: 'failed'; error: ErrorBody['error'] };
 
-/** What writing an ended action came to: written, found already ended by another process, or not written yet (retried). */
-type SaveOutcome = 'saved' | 'ended_elsewhere' | 'failed';
+/** What writing an ended action to the data directory came to: written, or not written yet (retried). */
+type SaveOutcome = 'saved' | 'failed';
 
 /** What a cancel found: the cancelled record, or why there was nothing to cancel. */
 export type CancelOutcome =
@@ -182,7 +182,7 @@ export class ActionService {
     if (!stored) return null;
     const actionUuid = stored.record.actionUuid;
     if (stored.idempotency?.fingerprint !== idempotency.fingerprint) throw new IdempotencyConflictError({ kind: 'action', id: actionUuid });
-    return this.live.get(actionUuid)?.record ?? stored.record;
+    return (this.queue.durable ? undefined : this.live.get(actionUuid))?.record ?? stored.record;
   }
 
   private async create(request: NewAction, idempotency?: IdempotencyClaim): Promise<ActionRecord> {
@@ -216,8 +216,9 @@ export class ActionService {
     return progress ? { ...stored.record, progress } : stored.record;
   }
 
+  /** The shared store is read every time: what another process, or this one, has written is what counts. */
   private async find(owner: string, actionUuid: string): Promise<StoredAction | null> {
-    const stored = this.live.get(actionUuid) ?? (await this.store.load(actionUuid));
+    const stored = (this.queue.durable ? undefined : this.live.get(actionUuid)) ?? (await this.store.load(actionUuid));
     return stored && stored.owner === owner ? stored : null;
   }
 
@@ -340,6 +341,8 @@ export class ActionService {
     } catch (error) {
       if (stored.record.status !== 'pending') return;
       if (error instanceof JobAbortedError) return this.interrupted(stored, error);
+      // The outcome could not be stored in the shared store: the queue runs the action again.
+      if (error instanceof StoreUnavailableError) throw error;
       await this.end(stored, { status: 'failed', error: { code: 'internal_error', message: (error as Error).message, details: [] } });
     }
   }
@@ -388,30 +391,45 @@ export class ActionService {
   }
 
   /**
-   * Finishes or fails the action: the record changes at once (every reader in this process sees
-   * it from now on), then it is written; it stays among the live ones until the write is done, so a
-   * read cannot find the older record meanwhile. A failed write is retried in the background
-   * (saveEnded). False when another process had already ended the action: its ending stands.
+   * Finishes or fails the action. With the data directory, the record changes at once (every reader
+   * sees it from now on), then it is written; it stays among the live ones until the write is
+   * done, so a read cannot find the older record meanwhile, and a failed write is retried in the
+   * background (saveEnded). With a shared store, the ending counts once it is written (endShared).
    */
   private async end(stored: StoredAction, ending: Ending): Promise<boolean> {
     const now = new Date().toISOString();
     const before = stored.record;
     stored.record = { ...stored.record, ...ending, finished_at: now, updated_at: now };
-    const saved = await this.save(stored);
-    if (saved === 'failed') void this.saveEnded(stored);
-    if (saved !== 'ended_elsewhere') return true;
-    stored.record = before;
-    this.live.delete(before.actionUuid);
-    return false;
+    if (this.queue.durable) return this.endShared(stored, before);
+    if ((await this.save(stored)) === 'failed') void this.saveEnded(stored);
+    return true;
   }
 
-  /** Writes an ended action; it then leaves the live ones. */
+  /**
+   * The ending in the shared store, written only over a pending action: false when another process
+   * had already ended it (its ending stands). A store that cannot be written throws, the action
+   * still pending, so that the caller answers 503 or the queue runs the action again.
+   */
+  private async endShared(stored: StoredAction, before: ActionRecord): Promise<boolean> {
+    let written: boolean;
+    try {
+      written = await this.store.save(stored);
+    } catch (error) {
+      stored.record = before;
+      throw error;
+    }
+    if (!written) stored.record = before;
+    this.live.delete(before.actionUuid);
+    return written;
+  }
+
+  /** Writes an ended action to the data directory; it then leaves the live ones. */
   private async save(stored: StoredAction): Promise<SaveOutcome> {
     if (this.deleted.has(stored)) return 'saved';
     try {
-      const written = await this.store.save(stored);
+      await this.store.save(stored);
       this.live.delete(stored.record.actionUuid);
-      return written ? 'saved' : 'ended_elsewhere';
+      return 'saved';
     } catch (error) {
       this.log({ event: 'store_write_failed', action_id: stored.record.actionUuid, reason: (error as Error).message });
       return 'failed';
@@ -422,7 +440,7 @@ export class ActionService {
   private async saveEnded(stored: StoredAction): Promise<void> {
     for (const delayMs of this.saveRetryDelaysMs) {
       await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
-      if ((await this.save(stored)) !== 'failed') return;
+      if ((await this.save(stored)) === 'saved') return;
     }
     this.log({ event: 'record_not_saved', action_id: stored.record.actionUuid, status: stored.record.status });
   }
