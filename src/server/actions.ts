@@ -16,7 +16,7 @@ import type { ActionName, ActionProgress, ActionRecord, ActionStatus } from './a
 import type { Optimizations } from './projects.js';
 import type { ActionStore, CrashNotes, StoredAction } from './action-store.js';
 import { StoreUnavailableError, type LoadedRecords } from './store.js';
-import { IdempotencyConflictError, IdempotencyKeyTakenError, IdempotencyTurns, type IdempotencyClaim } from './idempotency.js';
+import { IdempotencyConflictError, IdempotencyTurns, type IdempotencyClaim } from './idempotency.js';
 import type { SolveQueue } from './solve-queue.js';
 import { JobAbortedError, type SolveRunner } from './solve-runner.js';
 import type { SolveJob } from './job.js';
@@ -162,17 +162,9 @@ export class ActionService {
    */
   async accept(request: NewAction, idempotency?: IdempotencyClaim): Promise<Accepted> {
     if (!idempotency) return { record: await this.create(request), replayed: false };
-    return this.idempotencyTurns.inTurn(request.owner, idempotency.key, async () => {
-      const earlier = await this.createdWith(request.owner, idempotency);
-      if (earlier) return { record: earlier, replayed: true };
-      try {
-        return { record: await this.create(request, idempotency), replayed: false };
-      } catch (error) {
-        // Another process created the key's action a moment ago: that one is the answer.
-        const created = error instanceof IdempotencyKeyTakenError ? await this.createdWith(request.owner, idempotency) : null;
-        if (created) return { record: created, replayed: true };
-        throw error;
-      }
+    return this.idempotencyTurns.once(request.owner, idempotency.key, {
+      earlier: () => this.createdWith(request.owner, idempotency),
+      create: () => this.create(request, idempotency),
     });
   }
 

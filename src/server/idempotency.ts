@@ -72,9 +72,32 @@ export class IdempotencyKeyTakenError extends Error {
   }
 }
 
+/** How a request with a key creates its record, or finds the one the key already created. */
+export interface CreateOnce<T> {
+  /** The record the key created, or null; throws IdempotencyConflictError when it was another request. */
+  earlier(): Promise<T | null>;
+  /** Creates the record; IdempotencyKeyTakenError when another process stored one with the key first. */
+  create(): Promise<T>;
+}
+
 /** Requests with one owner's key are handled one at a time in this process. */
 export class IdempotencyTurns {
   private readonly turns = new Map<string, Promise<unknown>>();
+
+  /** The record the key created before (`replayed`), or a new one; of two processes racing, the first to store wins. */
+  once<T>(owner: string, key: string, how: CreateOnce<T>): Promise<{ record: T; replayed: boolean }> {
+    return this.inTurn(owner, key, async () => {
+      const earlier = await how.earlier();
+      if (earlier) return { record: earlier, replayed: true };
+      try {
+        return { record: await how.create(), replayed: false };
+      } catch (error) {
+        const created = error instanceof IdempotencyKeyTakenError ? await how.earlier() : null;
+        if (created) return { record: created, replayed: true };
+        throw error;
+      }
+    });
+  }
 
   /** Runs `body` after every earlier request with the same owner and key has been handled. */
   inTurn<T>(owner: string, key: string, body: () => Promise<T>): Promise<T> {

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Warning } from '../errors.js';
 import type { GeocodingFailure, OptimizationSummary } from './api-types.js';
-import { IdempotencyConflictError, IdempotencyKeyTakenError, IdempotencyTurns, type IdempotencyClaim } from './idempotency.js';
+import { IdempotencyConflictError, IdempotencyTurns, type IdempotencyClaim } from './idempotency.js';
 import type { ProjectRecord, ProjectStore, ProjectSummary, StoredProject } from './project-store.js';
 
 export type { ProjectRecord, ProjectSummary } from './project-store.js';
@@ -39,24 +39,16 @@ export class ProjectService {
    * project finds that project (`replayed`, as it is now); another request with the key throws
    * IdempotencyConflictError.
    */
-  async createOnce(
+  createOnce(
     owner: string,
     document: Record<string, unknown>,
     warnings: Warning[],
     geocodingPending: boolean,
     idempotency: IdempotencyClaim,
   ): Promise<{ record: ProjectView; replayed: boolean }> {
-    return this.idempotencyTurns.inTurn(owner, idempotency.key, async () => {
-      const earlier = await this.createdWith(owner, idempotency);
-      if (earlier) return { record: earlier, replayed: true };
-      try {
-        return { record: await this.create(owner, document, warnings, geocodingPending, idempotency), replayed: false };
-      } catch (error) {
-        // Another process created the key's project a moment ago: that one is the answer.
-        const created = error instanceof IdempotencyKeyTakenError ? await this.createdWith(owner, idempotency) : null;
-        if (created) return { record: created, replayed: true };
-        throw error;
-      }
+    return this.idempotencyTurns.once(owner, idempotency.key, {
+      earlier: () => this.createdWith(owner, idempotency),
+      create: () => this.create(owner, document, warnings, geocodingPending, idempotency),
     });
   }
 

@@ -12,9 +12,8 @@ import { loadProblemDocument } from '../../src/input/index.js';
 import type { Plan } from '../../src/output/plan-types.js';
 import { checkPlan } from '../support/checker.js';
 import { generateOneOff } from '../support/generate.js';
-import pg from 'pg';
 import { api, smallOneOff, smallProject } from './harness.js';
-import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
+import { freshDatabase, postgresUnavailable, withClient, type TestDatabase } from '../support/postgres.js';
 import { assertBuilt, runCli, startBuiltServer, type BuiltServer } from './built.js';
 
 const KEYS = 'e2e-key-one,e2e-key-two';
@@ -59,13 +58,8 @@ async function storedActions(name: string): Promise<any[]> {
     const directory = join(work, name, 'actions');
     return Promise.all((await readdir(directory)).map(async (file) => JSON.parse(await readFile(join(directory, file), 'utf8'))));
   }
-  const client = new pg.Client({ connectionString: databases.get(`${store}/${name}`)!.url });
-  await client.connect();
-  try {
-    return (await client.query('SELECT stored FROM routeplan_actions')).rows.map((row) => row.stored);
-  } finally {
-    await client.end();
-  }
+  const url = databases.get(`${store}/${name}`)!.url;
+  return withClient(url, async (client) => (await client.query('SELECT stored FROM routeplan_actions')).rows.map((row) => row.stored));
 }
 
 async function writeJson(name: string, document: unknown): Promise<string> {

@@ -13,7 +13,7 @@ import { loadProblemDocument } from '../../src/input/index.js';
 import type { Plan } from '../../src/output/plan-types.js';
 import { checkPlan } from '../support/checker.js';
 import { generateOneOff } from '../support/generate.js';
-import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
+import { freshDatabase, postgresUnavailable, withClient, type TestDatabase } from '../support/postgres.js';
 import { api } from './harness.js';
 import { assertBuilt, runCli, startBuiltServer, type BuiltServer } from './built.js';
 
@@ -152,13 +152,7 @@ async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number): 
 }
 
 async function query<R extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
+  return withClient(url, async (client) => (await client.query<R>(text, values)).rows);
 }
 
 async function pendingCount(url: string): Promise<number> {

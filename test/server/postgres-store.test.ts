@@ -4,10 +4,9 @@
  * `serve` processes would, each with its own scripted solver.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import { ORPHAN_AGE_SECONDS } from '../../src/server/postgres/solve-queue.js';
-import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
+import { freshDatabase, postgresUnavailable, withClient, type TestDatabase } from '../support/postgres.js';
 import { api, cannedPlan, removeDir, ScriptedRunner, smallOneOff, smallProject, startTestService, type TestService } from './harness.js';
 import { call, signIn } from './web-harness.js';
 import { InProcessRunner, optimizedProject, tokenOf } from './dispatch-harness.js';
@@ -280,16 +279,6 @@ describe.skipIf(postgresUnavailable())('the PostgreSQL store', () => {
     await expect(startTestService({ role: 'worker' })).rejects.toThrow(/--role worker needs --database/);
   });
 });
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** The next solve job, claimed as a worker would claim it. */
 async function waitForJob(boss: PgBoss): Promise<{ id: string }> {

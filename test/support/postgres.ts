@@ -38,7 +38,7 @@ export async function freshDatabase(): Promise<TestDatabase> {
   const adminUrl = requireAdminUrl();
   // Unique across workers and runs sharing the server; lower case so it needs no quoting rules.
   const name = `test_${randomUUID().replaceAll('-', '')}`;
-  await asAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  await withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   return { url: databaseUrl(adminUrl, name), drop: () => dropDatabase(adminUrl, name) };
 }
 
@@ -69,7 +69,7 @@ function databaseUrl(adminUrl: string, name: string): string {
 }
 
 async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  await asAdmin(adminUrl, async (client) => {
+  await withClient(adminUrl, async (client) => {
     // A pool the test forgot to end would otherwise make DROP DATABASE fail.
     await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
     // Terminated backends exit asynchronously; FORCE waits them out instead of failing on them.
@@ -77,8 +77,9 @@ async function dropDatabase(adminUrl: string, name: string): Promise<void> {
   });
 }
 
-async function asAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
+/** Runs `work` on a connection of its own to `url`, closed after. */
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await work(client);

@@ -15,9 +15,7 @@ type Log = (event: Record<string, unknown>) => void;
 /** PostgreSQL, shared by any number of processes: the schema is migrated, pg-boss started. */
 export async function databaseStores(url: string, options: ServeOptions, log: Log): Promise<Stores> {
   const db = await Database.open(url, log).catch((error: unknown) => {
-    throw new RoutingError(`cannot use the database ${withoutPassword(url)}: ${(error as Error).message}`, 'database_unavailable', [
-      { path: '--database', message: (error as Error).message },
-    ]);
+    throw unusable(url, error);
   });
   try {
     const actions = new PgActionStore(db);
@@ -39,6 +37,19 @@ export async function databaseStores(url: string, options: ServeOptions, log: Lo
     };
   } catch (error) {
     await db.close().catch(() => undefined);
-    throw error;
+    throw unusable(url, error);
   }
+}
+
+/** Exit 3 (decisions.md, "Command-line conventions"), naming the database without its password. */
+function unusable(url: string, error: unknown): RoutingError {
+  const reason = (error as Error).message;
+  return new RoutingError(
+    `cannot use the database ${withoutPassword(url)}: ${reason}`,
+    'database_unavailable',
+    [{ path: '--database', message: reason }],
+    {
+      cause: error,
+    },
+  );
 }
