@@ -93,6 +93,27 @@ describe.skipIf(postgresUnavailable())('serve processes on one PostgreSQL (built
     console.log(`kill -9 of the solving process: the other started the action ${takeoverSeconds.toFixed(1)} s later and finished it`);
   }, 180_000);
 
+  it('SIGTERM of the worker solving an action: it exits 0 and its action goes back to the queue at once, for the other to finish', async () => {
+    const args = ['--time-limit', '20', '--concurrency', '1', '--shutdown-timeout', '0'];
+    const both = [await serve('one', args), await serve('two', args)];
+    const document = generateOneOff(22, { stops: 150 });
+    const accepted = await api(both[0]!.url, 'POST', '/schedules', { key: KEY, body: document });
+    const id = accepted.body.actionUuid as string;
+    await waitUntil(async () => both.some((server) => server.stderr().includes('"event":"solve_started"')), 30_000);
+    const stopping = both.find((server) => server.stderr().includes('"event":"solve_started"'))!;
+    const other = both.find((server) => server !== stopping)!;
+    const stoppedAt = Date.now();
+    expect(await stopping.stop()).toBe(0);
+    expect(stopping.stderr()).toMatch(/"event":"solve_interrupted"/);
+    await waitUntil(async () => other.stderr().includes('"event":"solve_started"'), 30_000);
+    const restartSeconds = (Date.now() - stoppedAt) / 1000;
+    // Well before the 10 s a dead worker's claim takes to lapse.
+    expect(restartSeconds).toBeLessThan(8);
+    await waitUntil(async () => (await api(other.url, 'GET', `/v2/schedules/${id}`, { key: KEY })).body.status !== 'pending', 60_000);
+    expect((await api(other.url, 'GET', `/v2/schedules/${id}`, { key: KEY })).body.status).toBe('finished');
+    console.log(`SIGTERM of the solving process: the other started the action ${restartSeconds.toFixed(1)} s later and finished it`);
+  }, 120_000);
+
   it('an unreachable database: serve exits 3 and says so, without the password', async () => {
     const result = await runCli(['serve', '--port', '0', '--database', 'postgres://routeplan:secret-pw@127.0.0.1:1/routeplan'], ENV);
     expect(result.code).toBe(3);
