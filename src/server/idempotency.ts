@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from './http.js';
+import { KeyedTurns } from './turns.js';
 import { isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH as MAX_KEY_LENGTH } from '../idempotency-key.js';
 
 export interface IdempotencyClaim {
@@ -82,11 +83,11 @@ export interface CreateOnce<T> {
 
 /** Requests with one owner's key are handled one at a time in this process. */
 export class IdempotencyTurns {
-  private readonly turns = new Map<string, Promise<unknown>>();
+  private readonly turns = new KeyedTurns();
 
   /** The record the key created before (`replayed`), or a new one; of two processes racing, the first to store wins. */
   once<T>(owner: string, key: string, how: CreateOnce<T>): Promise<{ record: T; replayed: boolean }> {
-    return this.inTurn(owner, key, async () => {
+    return this.turns.run(`${owner}\n${key}`, async () => {
       const earlier = await how.earlier();
       if (earlier) return { record: earlier, replayed: true };
       try {
@@ -97,19 +98,5 @@ export class IdempotencyTurns {
         throw error;
       }
     });
-  }
-
-  /** Runs `body` after every earlier request with the same owner and key has been handled. */
-  inTurn<T>(owner: string, key: string, body: () => Promise<T>): Promise<T> {
-    const slot = `${owner}\n${key}`;
-    const previous = this.turns.get(slot) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(body);
-    this.turns.set(slot, next);
-    void next
-      .finally(() => {
-        if (this.turns.get(slot) === next) this.turns.delete(slot);
-      })
-      .catch(() => undefined);
-    return next;
   }
 }

@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { KeyedTurns } from './turns.js';
 
 const COLLECTIONS = ['actions', 'projects', 'sessions', 'dispatches', 'dispatch-plans', 'outbox', 'health', 'crashes'] as const;
 export type Collection = (typeof COLLECTIONS)[number];
@@ -59,7 +60,7 @@ export interface RecordStore {
 
 export class JsonStore implements RecordStore {
   /** Writes to one record are chained so that a later state never loses to an earlier one. */
-  private readonly pendingWrites = new Map<string, Promise<void>>();
+  private readonly writes = new KeyedTurns();
   /** Why the last write failed; null once a write has succeeded again. */
   private failure: string | null = null;
 
@@ -85,7 +86,7 @@ export class JsonStore implements RecordStore {
 
   write(collection: Collection, id: string, record: unknown): Promise<void> {
     assertSafeId(id);
-    return this.inTurn(`${collection}/${id}`, () => this.writeAtomically(collection, id, record));
+    return this.writes.run(`${collection}/${id}`, () => this.writeAtomically(collection, id, record));
   }
 
   async read<T>(collection: Collection, id: string): Promise<T | null> {
@@ -138,7 +139,7 @@ export class JsonStore implements RecordStore {
    */
   remove(collection: Collection, id: string): Promise<void> {
     assertSafeId(id);
-    return this.inTurn(`${collection}/${id}`, () =>
+    return this.writes.run(`${collection}/${id}`, () =>
       unlink(this.pathOf(collection, id)).then(
         () => syncDirectory(join(this.dataDir, collection)),
         (error: NodeJS.ErrnoException) => {
@@ -150,21 +151,8 @@ export class JsonStore implements RecordStore {
   }
 
   /** Resolves once every write started so far has reached the disk. */
-  async flush(): Promise<void> {
-    await Promise.allSettled([...this.pendingWrites.values()]);
-  }
-
-  /** Runs `change` after every change to the same record started before it. */
-  private inTurn(key: string, change: () => Promise<void>): Promise<void> {
-    const previous = this.pendingWrites.get(key) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(change);
-    this.pendingWrites.set(key, next);
-    void next
-      .finally(() => {
-        if (this.pendingWrites.get(key) === next) this.pendingWrites.delete(key);
-      })
-      .catch(() => undefined);
-    return next;
+  flush(): Promise<void> {
+    return this.writes.settled();
   }
 
   private pathOf(collection: Collection, id: string): string {

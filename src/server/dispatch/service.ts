@@ -11,6 +11,7 @@ import type { ActionService } from '../actions.js';
 import type { DispatchView, DriverRouteView, DriverStopView } from '../api-types.js';
 import type { DispatchListener } from '../dispatch-events.js';
 import { HttpError } from '../http.js';
+import { KeyedTurns } from '../turns.js';
 import type { ProjectRecord } from '../projects.js';
 import type { RecordStore } from '../store.js';
 import { freezePlan, linkExpiryMs, type FrozenDispatch, type FrozenDriver } from './frozen.js';
@@ -42,7 +43,8 @@ function newToken(): string {
 
 export class DispatchService {
   private readonly tokens = new Map<string, TokenEntry>();
-  private readonly turns = new Map<string, Promise<unknown>>();
+  /** Changes to one project's dispatch, one at a time. */
+  private readonly turns = new KeyedTurns();
 
   constructor(
     private readonly store: RecordStore,
@@ -67,7 +69,7 @@ export class DispatchService {
 
   /** Freezes the plan of `request.actionUuid` (default: the latest finished optimization) as the day's routes. */
   dispatch(owner: string, project: ProjectRecord, request: DispatchRequest): Promise<{ view: DispatchView; created: boolean }> {
-    return this.inTurn(project.id, async () => {
+    return this.turns.run(project.id, async () => {
       const previous = await this.load(project.id);
       if (previous && request.redispatch !== true) {
         throw new HttpError(
@@ -127,7 +129,7 @@ export class DispatchService {
 
   /** A driver's report on one of their stops; the same report again changes nothing. */
   async report(token: string, stopId: string, body: unknown): Promise<DriverStopView> {
-    return this.inTurn((await this.openLink(token)).dispatch.project.id, async () => {
+    return this.turns.run((await this.openLink(token)).dispatch.project.id, async () => {
       const { dispatch, driver } = await this.openLink(token);
       const driverId = driver.driver_id;
       const stop = dispatch.stops.find((candidate) => candidate.stop_id === stopId && candidate.driver_id === driverId);
@@ -176,7 +178,7 @@ export class DispatchService {
   }
 
   private changeDriver(projectId: string, driverId: string, change: (driver: FrozenDriver) => void): Promise<DispatchView> {
-    return this.inTurn(projectId, async () => {
+    return this.turns.run(projectId, async () => {
       const dispatch = await this.dispatchOf(projectId);
       const driver = dispatch.drivers.find((candidate) => candidate.driver_id === driverId);
       if (!driver) throw new HttpError(404, 'not_found', `no driver ${driverId} in the dispatch of project ${projectId}`);
@@ -238,18 +240,6 @@ export class DispatchService {
     } catch (error) {
       this.settings.log({ event: 'dispatch_listener_failed', message: (error as Error).message });
     }
-  }
-
-  private inTurn<T>(projectId: string, change: () => Promise<T>): Promise<T> {
-    const previous = this.turns.get(projectId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(change);
-    this.turns.set(projectId, next);
-    void next
-      .finally(() => {
-        if (this.turns.get(projectId) === next) this.turns.delete(projectId);
-      })
-      .catch(() => undefined);
-    return next;
   }
 }
 
