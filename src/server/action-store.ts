@@ -126,8 +126,13 @@ export class DataDirActionStore implements ActionStore, CrashNotes {
     return Promise.resolve(this.index.of(projectId));
   }
 
-  latestOf(projectId: string): Promise<OptimizationSummary | null> {
-    return Promise.resolve(this.index.latestOf(projectId));
+  latestOfEach(projectIds: string[]): Promise<Map<string, OptimizationSummary>> {
+    const latest = new Map<string, OptimizationSummary>();
+    for (const projectId of projectIds) {
+      const summary = this.index.latestOf(projectId);
+      if (summary) latest.set(projectId, summary);
+    }
+    return Promise.resolve(latest);
   }
 
   noteCrash(running: string[]): void {

@@ -16,7 +16,8 @@ export type { ProjectRecord, ProjectSummary } from './project-store.js';
 export interface Optimizations {
   /** Newest first. */
   of(projectId: string): Promise<OptimizationSummary[]>;
-  latestOf(projectId: string): Promise<OptimizationSummary | null>;
+  /** Each project's newest, for those that have one: one look-up for a whole list. */
+  latestOfEach(projectIds: string[]): Promise<Map<string, OptimizationSummary>>;
 }
 
 /** A project record as answered: with its optimizations, newest first. */
@@ -107,9 +108,8 @@ export class ProjectService {
   /** The owner's projects, newest first. */
   async list(owner: string): Promise<ProjectListItem[]> {
     const summaries = await this.store.summariesOf(owner);
-    const items = await Promise.all(
-      summaries.map(async (summary) => ({ ...summary, latest_optimization: await this.optimizations.latestOf(summary.id) })),
-    );
+    const latest = await this.optimizations.latestOfEach(summaries.map((summary) => summary.id));
+    const items = summaries.map((summary) => ({ ...summary, latest_optimization: latest.get(summary.id) ?? null }));
     return items.sort((a, b) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id));
   }
 }

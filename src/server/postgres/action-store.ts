@@ -114,15 +114,20 @@ export class PgActionStore implements ActionStore {
   }
 
   async of(projectId: string): Promise<OptimizationSummary[]> {
-    const { rows } = await this.db.query<{ action_uuid: string; status: OptimizationSummary['status']; created_at: Date }>(
+    const { rows } = await this.db.query<SummaryRow>(
       'SELECT action_uuid, status, created_at FROM routeplan_actions WHERE project_id = $1 ORDER BY created_at DESC',
       [projectId],
     );
-    return rows.map((row) => ({ actionUuid: row.action_uuid, status: row.status, created_at: row.created_at.toISOString() }));
+    return rows.map(summaryOf);
   }
 
-  async latestOf(projectId: string): Promise<OptimizationSummary | null> {
-    return (await this.of(projectId))[0] ?? null;
+  async latestOfEach(projectIds: string[]): Promise<Map<string, OptimizationSummary>> {
+    const { rows } = await this.db.query<SummaryRow & { project_id: string }>(
+      `SELECT DISTINCT ON (project_id) project_id, action_uuid, status, created_at FROM routeplan_actions
+       WHERE project_id = ANY($1) ORDER BY project_id, created_at DESC`,
+      [projectIds],
+    );
+    return new Map(rows.map((row) => [row.project_id, summaryOf(row)]));
   }
 
   /** The pending actions never started that were created before `before`. */
@@ -146,4 +151,14 @@ export class PgActionStore implements ActionStore {
   health(): Promise<StoreHealth> {
     return this.db.health();
   }
+}
+
+interface SummaryRow {
+  action_uuid: string;
+  status: OptimizationSummary['status'];
+  created_at: Date;
+}
+
+function summaryOf(row: SummaryRow): OptimizationSummary {
+  return { actionUuid: row.action_uuid, status: row.status, created_at: row.created_at.toISOString() };
 }
