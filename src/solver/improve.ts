@@ -1,6 +1,6 @@
 /**
- * A search handed its starting plan: the unit of work of the decomposition (src/threads/split.ts).
- * `improvePlan` takes a problem (the whole one or a sub-problem of decompose.ts) and either a plan
+ * A search handed its starting plan: the unit of work of the decomposition (decompose/search.ts).
+ * `improvePlan` takes a problem (the whole one or a sub-problem of decompose/parts.ts) and either a plan
  * as plain route sequences (a warm start) or none (it builds the first plan itself), runs the
  * ruin-and-recreate search for its budget and answers the best plan as route sequences again:
  * plain data, so that it crosses a thread boundary. The answer is never worse than the start.
@@ -30,6 +30,9 @@ export interface ImproveOptions {
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: SolveProgress) => void) | undefined;
 }
+
+/** ImproveOptions without what cannot cross a thread boundary (functions, the signal). */
+export type PlainImproveOptions = Omit<ImproveOptions, 'signal' | 'onProgress'>;
 
 export interface ImproveOutcome {
   /** One stop sequence per vehicle of the problem (empty for an unused vehicle). */

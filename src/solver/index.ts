@@ -99,7 +99,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
 
 /**
  * The result of a plan given as route sequences (one per vehicle), found by searches elsewhere
- * (src/threads/split.ts): unserved stops that fit are inserted, then schedules and reasons.
+ * (decompose/search.ts): unserved stops that fit are inserted, then schedules and reasons.
  */
 export function resultOfRoutes(problem: Problem, routes: readonly Int32Array[], stats: SolveResult['stats']): SolveResult {
   const kit = searchKitOf(problem);

@@ -165,7 +165,7 @@ export const TW_EPS = 1e-6;
 export const WAIT_WEIGHT = 0.2;
 export const WARP_WEIGHT = 1;
 
-// ── Decomposition on several threads (src/threads/split.ts, decompose.ts) ──────────────────
+// ── Decomposition on several threads (decompose/search.ts, decompose/parts.ts) ──────────────────
 
 /**
  * Smallest problem the threads decompose by default: below it one search already covers the plan

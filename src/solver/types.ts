@@ -18,7 +18,7 @@ export interface SolveOptions {
   /** Independent searches, each on a worker thread (src/threads/; default 1). solve() itself runs one. */
   threads?: number;
   /**
-   * With two threads or more: improve one plan by decomposition (src/threads/split.ts) instead of
+   * With two threads or more: improve one plan by decomposition (decompose/search.ts) instead of
    * running independent searches. Absent: the default for the problem's size (SPLIT_MIN_STOPS).
    */
   split?: boolean;
