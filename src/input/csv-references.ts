@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ErrorDetail, Warning } from '../errors.js';
 import { InputError } from '../errors.js';
-import { parseCsvTable } from './csv.js';
+import { parseCsvTable } from '../csv/index.js';
 import type { TableRole } from './csv-tables.js';
 import { entriesFromTable } from './csv-tables.js';
 import type { CsvOrigins } from './paths.js';
