@@ -95,7 +95,7 @@ export async function improvePlan(
 }
 
 /** The route sequences of a plan, one per vehicle, as copies. */
-export function routesOf(sol: Solution): Int32Array[] {
+function routesOf(sol: Solution): Int32Array[] {
   const out: Int32Array[] = [];
   for (let v = 0; v < sol.inst.nVehicles; v++) out.push(sol.seq[v]!.slice(0, sol.len[v]));
   return out;

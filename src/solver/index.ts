@@ -28,9 +28,6 @@ import {
 import type { RouteSchedule, SolveOptions, SolveResult } from './types.js';
 import { explainUnserved } from './unserved.js';
 
-export type { SolveOptions, SolveResult } from './types.js';
-export { scheduleRoute } from './route/schedule.js';
-
 export async function solve(problem: Problem, options: SolveOptions): Promise<SolveResult> {
   return (await solveOnce(problem, options)).result;
 }

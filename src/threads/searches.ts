@@ -20,9 +20,9 @@ import { WorkerThread } from './thread.js';
 import { workerUrl } from './worker-url.js';
 
 /** How long aborted searches may take to hand back their best plans before they are stopped. */
-export const ABORT_GRACE_MS = 2000;
+const ABORT_GRACE_MS = 2000;
 
-export class InterruptedError extends RouteplanError {
+class InterruptedError extends RouteplanError {
   constructor() {
     super('interrupted', 'interrupted before the solver had a plan to show', ExitCode.interrupted);
     this.name = 'InterruptedError';
@@ -158,7 +158,7 @@ function travelBuffers(problem: Problem): ArrayBuffer[] {
  * The problem with its travel matrices copied once into shared memory, so that every worker
  * reads the same bytes instead of receiving its own copy.
  */
-export function withSharedMatrices(problem: Problem): Problem {
+function withSharedMatrices(problem: Problem): Problem {
   const share = (matrix: Int32Array): Int32Array => {
     const copy = new Int32Array(new SharedArrayBuffer(matrix.byteLength));
     copy.set(matrix);
