@@ -27,6 +27,8 @@ export interface ImproveOptions {
   coolWindow?: { from: number; to: number } | undefined;
   /** Also stop once the search stalls (search/../stop/plateau.ts). */
   stopWhenStalled?: boolean | undefined;
+  /** Prize moves on the candidates too (experimental, off: SolveOptions.prizeInSearch). */
+  prizeInSearch?: boolean | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: SolveProgress) => void) | undefined;
 }
@@ -77,6 +79,7 @@ export async function improvePlan(
       : {}),
     arcCost: options.arcCost,
     coolWindow: options.coolWindow,
+    prizeInSearch: options.prizeInSearch,
     signal: options.signal,
     onProgress: options.onProgress,
   });

@@ -72,6 +72,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
         }
       : {}),
     operatorStats: options.operatorStats,
+    prizeInSearch: options.prizeInSearch,
     signal: options.signal,
     onProgress: options.onProgress,
   });

@@ -148,6 +148,7 @@ class Decomposition {
             constructionMs,
             coolWindow: { from: 0, to: SPLIT_WARMUP_SHARE },
             stopWhenStalled: this.stalls,
+            prizeInSearch: options.prizeInSearch,
           },
           options.onProgress ? forward(i) : undefined,
         ),
@@ -225,6 +226,7 @@ class Decomposition {
           maxIterations: budget.iterations === undefined ? undefined : Math.max(1, Math.round(budget.iterations / perThread)),
           arcCost: this.arcCost,
           coolWindow: budget.cool,
+          prizeInSearch: this.options.prizeInSearch,
         });
       }
     };
