@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
-import { parseCsvTable, withDecimalPoint } from '../input/csv.js';
+import { parseCsvTable, withDecimalPoint } from '../csv/index.js';
 import { normalizeAddress } from './normalize.js';
 import type { GeocodeCandidate, GeocodeResult, Geocoder } from './types.js';
 

@@ -195,7 +195,7 @@ function breakIntervals(v: VehicleSpec): BreakInterval[] {
 }
 
 /** Several windows mean "any one of them": sorted, overlapping ones merged; none → any time. */
-export function normalizeWindows(spans: ClockSpan[], dayStart = 0): TimeWindow[] {
+function normalizeWindows(spans: ClockSpan[], dayStart = 0): TimeWindow[] {
   const windows = spans.map((span) => {
     const start = span.start ?? 0;
     if (span.end === null) return { start, end: Infinity };

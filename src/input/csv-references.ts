@@ -7,13 +7,13 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ErrorDetail, Warning } from '../errors.js';
 import { InputError } from '../errors.js';
-import { parseCsvTable } from './csv.js';
+import { parseCsvTable } from '../csv/index.js';
 import type { TableRole } from './csv-tables.js';
 import { entriesFromTable } from './csv-tables.js';
 import type { CsvOrigins } from './paths.js';
 import { isPlainObject } from './shape.js';
 
-export const TABLE_KEYS: readonly TableRole[] = ['stops', 'drivers', 'ordersData', 'routesData'];
+const TABLE_KEYS: readonly TableRole[] = ['stops', 'drivers', 'ordersData', 'routesData'];
 
 /** A table that failed, under the top-level field that names it. */
 export interface ReferenceError {
@@ -83,7 +83,7 @@ async function readTable(
 }
 
 /** The largest CSV table read: far beyond 5,000 stops, well short of what would exhaust memory. */
-export const MAX_TABLE_BYTES = 64 * 1024 * 1024;
+const MAX_TABLE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Why a path is not a table to read, or null: a FIFO would wait forever for a writer and a device

@@ -6,7 +6,7 @@
  */
 import { InputError, type ErrorDetail, type Warning } from '../errors.js';
 import type { CsvOrigin } from './paths.js';
-import { DECIMAL_COMMA, withDecimalPoint, type CsvTable } from './csv.js';
+import { DECIMAL_COMMA, withDecimalPoint, type CsvTable } from '../csv/index.js';
 import { orderSchema, routeSchema } from './schema/oneoff.js';
 import { driverSchema, stopSchema } from './schema/project.js';
 import type { FieldSchema } from './schema/vocabulary.js';

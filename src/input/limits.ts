@@ -1,8 +1,8 @@
 /** decisions.md: at most 500 vehicles and 5,000 stops, for both surfaces. */
 import type { ErrorDetail } from '../errors.js';
 
-export const MAX_VEHICLES = 500;
-export const MAX_STOPS = 5000;
+const MAX_VEHICLES = 500;
+const MAX_STOPS = 5000;
 
 export function limitErrors(document: Record<string, unknown>, vehiclesKey: string, stopsKey: string): ErrorDetail[] {
   const details: ErrorDetail[] = [];

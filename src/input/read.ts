@@ -1,6 +1,6 @@
 /** Reading a problem file: format from the extension, stdin, JSON/YAML parse errors with line and column. */
 import { readFile } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
 import { InputError, type ErrorDetail } from '../errors.js';
 import type { InputFormat } from './types.js';
@@ -20,7 +20,7 @@ const EXTENSIONS: Record<string, InputFormat> = {
 
 const FORMATS: readonly InputFormat[] = ['json', 'yaml', 'csv', 'solomon', 'vrplib'];
 
-export function isInputFormat(value: string): value is InputFormat {
+function isInputFormat(value: string): value is InputFormat {
   return (FORMATS as readonly string[]).includes(value);
 }
 
@@ -190,8 +190,4 @@ function yamlReason(error: YamlProblem, text: string): string {
     ?.trim()
     .replace(/^["']|["']$/g, '');
   return key ? `the key "${key}" is given twice in one mapping; keep only one` : reason;
-}
-
-export function displayName(path: string): string {
-  return path === '-' ? 'stdin' : basename(path);
 }

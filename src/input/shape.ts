@@ -9,7 +9,7 @@ import type { DocumentKind } from './types.js';
 const PROJECT_KEYS = ['drivers', 'stops', 'settings'] as const;
 const ONEOFF_KEYS = ['routesData', 'ordersData', 'options', 'routes', 'orders', 'workspaceUuid'] as const;
 
-export const EXPECTED_FIELDS: Record<DocumentKind, string> = {
+const EXPECTED_FIELDS: Record<DocumentKind, string> = {
   project: 'a project has name, date, drivers, stops and settings',
   oneoff: 'a one-off request has routesData, ordersData and options',
 };

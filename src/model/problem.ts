@@ -166,9 +166,5 @@ export interface Problem {
   units: Units;
 }
 
-export function isCompatible(problem: Problem, vehicle: number, stop: number): boolean {
-  return problem.compatible[vehicle * problem.stops.length + stop] === 1;
-}
-
 /** The scalar dimension: number loads and number capacities use it. */
 export const SCALAR_DIMENSION = '';

@@ -2,10 +2,12 @@
  * Several independent searches of one problem, the pure part: the seed of each search and the
  * choice of the winner. The best plan by the lexicographic objective wins; ties go to the lowest
  * search index, so a run stopped by an iteration limit is reproducible for a seed and a count.
- * src/threads/searches.ts runs the searches (on worker threads).
+ * src/threads/searches.ts runs the searches on worker threads; searchOneAfterAnother runs them inline.
  */
+import type { Problem } from '../model/problem.js';
 import { compareObjective, type ObjectiveValue } from './cost.js';
-import type { SolveProgress, SolveResult } from './types.js';
+import { solveOnce, timeLimitOf } from './index.js';
+import type { SolveOptions, SolveProgress, SolveResult } from './types.js';
 
 export interface SearchOutcome {
   result: SolveResult;
@@ -47,4 +49,27 @@ export function combineProgress(latest: Array<SolveProgress | null>): SolveProgr
     if (!best || p.served > best.served || (p.served === best.served && p.cost < best.cost)) best = p;
   }
   return { ...best!, iterations };
+}
+
+/**
+ * `threads` searches one after the other on the calling thread, sharing the time limit (no worker
+ * threads: the sources under test, or the caller asked for it); search 0 reports progress.
+ */
+export async function searchOneAfterAnother(problem: Problem, options: SolveOptions, threads: number): Promise<SearchOutcome[]> {
+  if (threads === 1) return [await solveOnce(problem, options)];
+  const started = performance.now();
+  const limit = timeLimitOf(options);
+  const outcomes: SearchOutcome[] = [];
+  for (let i = 0; i < threads; i++) {
+    const left = limit === Infinity ? Infinity : Math.max(1, (started + limit - performance.now()) / (threads - i));
+    outcomes.push(
+      await solveOnce(problem, {
+        ...options,
+        seed: seedOf(options.seed ?? 0, i),
+        timeLimitMs: left,
+        onProgress: i === 0 ? options.onProgress : undefined,
+      }),
+    );
+  }
+  return outcomes;
 }

@@ -1,19 +1,17 @@
 /**
- * A search handed its starting plan: the unit of work of the decomposition (src/threads/split.ts).
- * `improvePlan` takes a problem (the whole one or a sub-problem of decompose.ts) and either a plan
+ * A search handed its starting plan: the unit of work of the decomposition (decompose/search.ts).
+ * `improvePlan` takes a problem (the whole one or a sub-problem of decompose/parts.ts) and either a plan
  * as plain route sequences (a warm start) or none (it builds the first plan itself), runs the
  * ruin-and-recreate search for its budget and answers the best plan as route sequences again:
  * plain data, so that it crosses a thread boundary. The answer is never worse than the start.
  */
 import type { Problem } from '../model/problem.js';
 import { constructFirstPlan, fillUnserved } from './construct.js';
-import { CostEvaluator, type ObjectiveValue } from './cost.js';
-import { instanceOf, nearestNeighbours, type SolverInstance } from './instance.js';
-import { Inserter } from './insertion.js';
-import { NEIGHBOURS, PLATEAU_ITERATIONS_PER_STOP, PLATEAU_MIN_ITERATIONS } from './params.js';
-import { RouteEvaluator } from './route/evaluator.js';
+import type { ObjectiveValue } from './cost.js';
+import { planOfRoutes, searchKitOf } from './kit.js';
+import { PLATEAU_ITERATIONS_PER_STOP, PLATEAU_MIN_ITERATIONS } from './params.js';
 import { search } from './search/search.js';
-import { Solution } from './solution.js';
+import type { Solution } from './solution.js';
 import type { SolveProgress, SolveResult } from './types.js';
 
 export interface ImproveOptions {
@@ -29,9 +27,14 @@ export interface ImproveOptions {
   coolWindow?: { from: number; to: number } | undefined;
   /** Also stop once the search stalls (search/../stop/plateau.ts). */
   stopWhenStalled?: boolean | undefined;
+  /** Prize moves on the candidates too (experimental, off: SolveOptions.prizeInSearch). */
+  prizeInSearch?: boolean | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: SolveProgress) => void) | undefined;
 }
+
+/** ImproveOptions without what cannot cross a thread boundary (functions, the signal). */
+export type PlainImproveOptions = Omit<ImproveOptions, 'signal' | 'onProgress'>;
 
 export interface ImproveOutcome {
   /** One stop sequence per vehicle of the problem (empty for an unused vehicle). */
@@ -54,11 +57,8 @@ export async function improvePlan(
 ): Promise<ImproveOutcome> {
   const started = performance.now();
   const limit = Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0 ? options.timeLimitMs : Infinity;
-  const inst = instanceOf(problem);
-  const evaluator = new RouteEvaluator(inst);
-  const costs = new CostEvaluator(inst);
-  const inserter = new Inserter(inst, evaluator);
-  const near = { neighbours: nearestNeighbours(inst, NEIGHBOURS), k: Math.min(NEIGHBOURS, Math.max(0, inst.nStops - 1)) };
+  const kit = searchKitOf(problem);
+  const { inst, evaluator, costs, inserter, near } = kit;
   let start: Solution;
   let firstPlanMs: number | null = null;
   if (initial === null) {
@@ -67,7 +67,7 @@ export async function improvePlan(
     start = first.plan;
     firstPlanMs = first.floorMs;
   } else {
-    start = planOfRoutes(inst, costs, evaluator, initial);
+    start = planOfRoutes(kit, initial);
   }
   const outcome = await search(start, inserter, evaluator, near, {
     started,
@@ -79,6 +79,7 @@ export async function improvePlan(
       : {}),
     arcCost: options.arcCost,
     coolWindow: options.coolWindow,
+    prizeInSearch: options.prizeInSearch,
     signal: options.signal,
     onProgress: options.onProgress,
   });
@@ -96,29 +97,8 @@ export async function improvePlan(
   };
 }
 
-/** A working plan from route sequences (one per vehicle); every route must pass the exact evaluator. */
-export function planOfRoutes(
-  inst: SolverInstance,
-  costs: CostEvaluator,
-  evaluator: RouteEvaluator,
-  routes: readonly Int32Array[],
-): Solution {
-  if (routes.length !== inst.nVehicles) throw new Error(`internal error: ${routes.length} routes for ${inst.nVehicles} vehicles`);
-  const sol = new Solution(inst, costs);
-  let priority = 0;
-  for (let v = 0; v < inst.nVehicles; v++) {
-    const route = routes[v]!;
-    sol.assignRoute(v, route, route.length);
-    if (!sol.refreshRoute(v, evaluator)) throw new Error(`internal error: the route given for vehicle ${v} breaks a rule`);
-    for (const s of route) priority += inst.stopPriority[s]!;
-  }
-  sol.servedPriority = priority;
-  sol.clearTouched();
-  return sol;
-}
-
 /** The route sequences of a plan, one per vehicle, as copies. */
-export function routesOf(sol: Solution): Int32Array[] {
+function routesOf(sol: Solution): Int32Array[] {
   const out: Int32Array[] = [];
   for (let v = 0; v < sol.inst.nVehicles; v++) out.push(sol.seq[v]!.slice(0, sol.len[v]));
   return out;
@@ -126,7 +106,6 @@ export function routesOf(sol: Solution): Int32Array[] {
 
 /** The objective of a plan given as route sequences. */
 export function objectiveOfRoutes(problem: Problem, routes: readonly Int32Array[]): ObjectiveValue {
-  const inst = instanceOf(problem);
-  const costs = new CostEvaluator(inst);
-  return costs.objective(planOfRoutes(inst, costs, new RouteEvaluator(inst), routes));
+  const kit = searchKitOf(problem);
+  return kit.costs.objective(planOfRoutes(kit, routes));
 }

@@ -8,11 +8,8 @@
  */
 import type { Problem } from '../model/problem.js';
 import { constructFirstPlan, fillUnserved } from './construct.js';
-import { CostEvaluator, type ObjectiveValue } from './cost.js';
-import { planOfRoutes } from './improve.js';
-import { instanceOf, nearestNeighbours } from './instance.js';
-import { Inserter } from './insertion.js';
-import { RouteEvaluator } from './route/evaluator.js';
+import type { ObjectiveValue } from './cost.js';
+import { planOfRoutes, searchKitOf } from './kit.js';
 import { scheduleRoute } from './route/schedule.js';
 import { ProgressReport } from './search/progress.js';
 import { search } from './search/search.js';
@@ -20,7 +17,6 @@ import type { Solution } from './solution.js';
 import {
   CONSTRUCTION_CAP_MS,
   CONSTRUCTION_SHARE,
-  NEIGHBOURS,
   COOL_ITERATIONS_PER_STOP,
   COOL_MIN_ITERATIONS,
   PLATEAU_ITERATIONS_PER_STOP,
@@ -31,9 +27,6 @@ import {
 } from './params.js';
 import type { RouteSchedule, SolveOptions, SolveResult } from './types.js';
 import { explainUnserved } from './unserved.js';
-
-export type { SolveOptions, SolveResult } from './types.js';
-export { scheduleRoute } from './route/schedule.js';
 
 export async function solve(problem: Problem, options: SolveOptions): Promise<SolveResult> {
   return (await solveOnce(problem, options)).result;
@@ -48,11 +41,7 @@ export function timeLimitOf(options: Pick<SolveOptions, 'timeLimitMs'>): number 
 export async function solveOnce(problem: Problem, options: SolveOptions): Promise<{ result: SolveResult; objective: ObjectiveValue }> {
   const started = performance.now();
   const limit = timeLimitOf(options);
-  const inst = instanceOf(problem);
-  const evaluator = new RouteEvaluator(inst);
-  const costs = new CostEvaluator(inst);
-  const inserter = new Inserter(inst, evaluator);
-  const near = { neighbours: nearestNeighbours(inst, NEIGHBOURS), k: Math.min(NEIGHBOURS, Math.max(0, inst.nStops - 1)) };
+  const { inst, evaluator, costs, inserter, near } = searchKitOf(problem);
   const progress = new ProgressReport(inst, costs, started, options.onProgress);
   const first = constructFirstPlan(
     inst,
@@ -83,6 +72,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
         }
       : {}),
     operatorStats: options.operatorStats,
+    prizeInSearch: options.prizeInSearch,
     signal: options.signal,
     onProgress: options.onProgress,
   });
@@ -107,15 +97,13 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
 
 /**
  * The result of a plan given as route sequences (one per vehicle), found by searches elsewhere
- * (src/threads/split.ts): unserved stops that fit are inserted, then schedules and reasons.
+ * (decompose/search.ts): unserved stops that fit are inserted, then schedules and reasons.
  */
 export function resultOfRoutes(problem: Problem, routes: readonly Int32Array[], stats: SolveResult['stats']): SolveResult {
-  const inst = instanceOf(problem);
-  const evaluator = new RouteEvaluator(inst);
-  const costs = new CostEvaluator(inst);
-  const plan = planOfRoutes(inst, costs, evaluator, routes);
-  fillUnserved(plan, new Inserter(inst, evaluator), evaluator);
-  return { routes: buildSchedules(problem, plan), unserved: explainUnserved(plan, evaluator), stats };
+  const kit = searchKitOf(problem);
+  const plan = planOfRoutes(kit, routes);
+  fillUnserved(plan, kit.inserter, kit.evaluator);
+  return { routes: buildSchedules(problem, plan), unserved: explainUnserved(plan, kit.evaluator), stats };
 }
 
 /** The stall stop is on by default, and off under an iteration limit (which must reproduce a plan). */

@@ -158,7 +158,7 @@ function stopArrays(problem: Problem, dims: number): StopArrays {
 }
 
 /** Latest end of any route, overtime included twice over, still well before a no-road leg's arrival. */
-export const ROUTE_HORIZON = NO_ROAD / 4;
+const ROUTE_HORIZON = NO_ROAD / 4;
 
 function vehicleArrays(problem: Problem, dims: number): VehicleArrays {
   const nVehicles = problem.vehicles.length;

@@ -133,16 +133,7 @@ export const EXACT_MAX_STOPS = 1000;
  */
 export const OPERATOR_TIMING_SAMPLE = 64;
 /**
- * Whether the prize moves (ls/prize.ts) also run on the candidates of the search, not only on the
- * best plan once the search ends. Off: measured at a fixed iteration count (3 solver seeds × 24
- * generated feature-rich problems with unserved stops, two families), claiming in the search
- * changed the search's path and gained about as much priority as it lost (+115 / −87 in total,
- * 15 plans better, 10 worse), while the final pass alone gained +33 on 7 plans and never loses:
- * the plan is the search's, plus what the pass claims.
- */
-export const PRIZE_IN_SEARCH = false;
-/**
- * Prize moves (ls/prize.ts) during the search: an unserved stop tries its this many nearest
+ * Prize moves (ls/prize.ts) during the search (SolveOptions.prizeInSearch): an unserved stop tries its this many nearest
  * neighbours as the stop to relocate or replace, and the relocated stop its this many as where
  * to go. Ten keeps a pass cheap with hundreds of unserved stops; the final pass on the best plan
  * uses the whole neighbour lists (NEIGHBOURS).
@@ -165,7 +156,7 @@ export const TW_EPS = 1e-6;
 export const WAIT_WEIGHT = 0.2;
 export const WARP_WEIGHT = 1;
 
-// ── Decomposition on several threads (src/threads/split.ts, decompose.ts) ──────────────────
+// ── Decomposition on several threads (decompose/search.ts, decompose/parts.ts) ──────────────────
 
 /**
  * Smallest problem the threads decompose by default: below it one search already covers the plan

@@ -20,7 +20,7 @@ export function explainUnserved(sol: Solution, evaluator: RouteEvaluator): Unser
   return out;
 }
 
-export function unservedReason(sol: Solution, evaluator: RouteEvaluator, s: number): { reason: UnservedReason; message: string } {
+function unservedReason(sol: Solution, evaluator: RouteEvaluator, s: number): { reason: UnservedReason; message: string } {
   const inst = sol.inst;
   const alone = aloneReason(inst, evaluator, s);
   if (alone) return alone;

@@ -5,7 +5,7 @@
 import type { Problem } from '../model/problem.js';
 import type { SolveOptions, SolveProgress } from '../solver/types.js';
 import type { SerializedError } from './errors.js';
-import type { ImproveOptions } from '../solver/improve.js';
+import type { PlainImproveOptions } from '../solver/improve.js';
 import type { TravelSettings } from '../travel/types.js';
 import type { GeocoderSettings } from '../geocode/types.js';
 
@@ -50,7 +50,7 @@ export interface ImproveTask {
   kind: 'improve';
   problem: Problem;
   initial: Int32Array[] | null;
-  options: Omit<ImproveOptions, 'signal' | 'onProgress'>;
+  options: PlainImproveOptions;
 }
 
 export type Task = SearchTask | PlanTask | ImproveTask;

@@ -1,6 +1,7 @@
 /**
  * `threads` independent searches of one problem from one place, each on its own worker thread
- * (seeds and the winner: solver/best-of.ts). Aborting asks every search for its best plan so far;
+ * (seeds and the winner: solver/best-of.ts), or one plan improved by decomposition on them
+ * (solver/decompose/search.ts, through the ImproveRunner port implemented here). Aborting asks every search for its best plan so far;
  * searches that cannot answer within a grace period (still building their first plan) are
  * stopped, and the solve rejects with an `interrupted` error (exit 130).
  *
@@ -9,18 +10,19 @@
  */
 import { ExitCode, RouteplanError } from '../errors.js';
 import type { Problem } from '../model/problem.js';
-import { bestResult, combineProgress, seedOf, type SearchOutcome } from '../solver/best-of.js';
-import { solveOnce, timeLimitOf } from '../solver/index.js';
+import { bestResult, combineProgress, searchOneAfterAnother, seedOf, type SearchOutcome } from '../solver/best-of.js';
+import type { ImproveOutcome } from '../solver/improve.js';
+import { inlineRunner, type ImproveRunner } from '../solver/decompose/runner.js';
+import { solveBySplitting, usesSplit } from '../solver/decompose/search.js';
 import type { SolveOptions, SolveProgress, SolveResult } from '../solver/types.js';
-import type { PlainSolveOptions, SearchTask } from './protocol.js';
+import type { ImproveTask, PlainSolveOptions, SearchTask } from './protocol.js';
 import { WorkerThread } from './thread.js';
 import { workerUrl } from './worker-url.js';
-import { inlineRunner, solveBySplitting, usesSplit, workerRunner } from './split.js';
 
 /** How long aborted searches may take to hand back their best plans before they are stopped. */
-export const ABORT_GRACE_MS = 2000;
+const ABORT_GRACE_MS = 2000;
 
-export class InterruptedError extends RouteplanError {
+class InterruptedError extends RouteplanError {
   constructor() {
     super('interrupted', 'interrupted before the solver had a plan to show', ExitCode.interrupted);
     this.name = 'InterruptedError';
@@ -45,29 +47,10 @@ export async function solveInThreads(problem: Problem, options: SolveOptions, ho
   const started = performance.now();
   const outcomes =
     url === null
-      ? await searchInline(problem, options, threads)
+      ? await searchOneAfterAnother(problem, options, threads)
       : await searchOnWorkers(url, problem, options, threads, how.moveMatrices === true);
   if (threads === 1) return outcomes[0]!.result;
   return bestResult(outcomes, problem.objective.minimizeRoutes, performance.now() - started);
-}
-
-async function searchInline(problem: Problem, options: SolveOptions, threads: number): Promise<SearchOutcome[]> {
-  if (threads === 1) return [await solveOnce(problem, options)];
-  const started = performance.now();
-  const limit = timeLimitOf(options);
-  const outcomes: SearchOutcome[] = [];
-  for (let i = 0; i < threads; i++) {
-    const left = limit === Infinity ? Infinity : Math.max(1, (started + limit - performance.now()) / (threads - i));
-    outcomes.push(
-      await solveOnce(problem, {
-        ...options,
-        seed: seedOf(options.seed ?? 0, i),
-        timeLimitMs: left,
-        onProgress: i === 0 ? options.onProgress : undefined,
-      }),
-    );
-  }
-  return outcomes;
 }
 
 async function searchOnWorkers(
@@ -99,7 +82,7 @@ async function searchOnWorkers(
   }
 }
 
-/** One plan improved by decomposition (split.ts): on worker threads, or inline without them. */
+/** One plan improved by decomposition (solver/decompose/search.ts): on worker threads, or inline without them. */
 async function split(url: URL | null, problem: Problem, options: SolveOptions, threads: number): Promise<SolveResult> {
   if (url === null) return solveBySplitting(problem, options, threads, inlineRunner(options.signal));
   const workers = Array.from({ length: threads }, () => new WorkerThread(url));
@@ -116,6 +99,19 @@ async function split(url: URL | null, problem: Problem, options: SolveOptions, t
     options.signal?.removeEventListener('abort', onAbort);
     void stopAll();
   }
+}
+
+/** The decomposition's ImproveRunner port on worker threads: one worker per index. */
+function workerRunner(workers: WorkerThread[]): ImproveRunner {
+  return {
+    run: (index, problem, initial, options, onProgress) => {
+      const task: ImproveTask = { kind: 'improve', problem, initial, options };
+      return workers[index]!.run<ImproveOutcome>(task, onProgress);
+    },
+    abort: () => {
+      for (const worker of workers) worker.abort();
+    },
+  };
 }
 
 /** One search, its matrices moved to its worker or copied. */
@@ -162,7 +158,7 @@ function travelBuffers(problem: Problem): ArrayBuffer[] {
  * The problem with its travel matrices copied once into shared memory, so that every worker
  * reads the same bytes instead of receiving its own copy.
  */
-export function withSharedMatrices(problem: Problem): Problem {
+function withSharedMatrices(problem: Problem): Problem {
   const share = (matrix: Int32Array): Int32Array => {
     const copy = new Int32Array(new SharedArrayBuffer(matrix.byteLength));
     copy.set(matrix);

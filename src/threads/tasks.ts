@@ -27,7 +27,7 @@ export function runTask(task: Task, signal: AbortSignal, onProgress: ProgressSin
   }
 }
 
-export function runSearch(task: SearchTask, signal: AbortSignal, onProgress: ProgressSink): Promise<SearchOutcome> {
+function runSearch(task: SearchTask, signal: AbortSignal, onProgress: ProgressSink): Promise<SearchOutcome> {
   return solveOnce(task.problem, { ...task.options, signal, onProgress });
 }
 
@@ -52,7 +52,7 @@ export async function planOfDocument(job: DocumentSolve, onProgress?: ProgressSi
 }
 
 /** Passes on the first report and then at most one every `everyMs`. */
-export function throttle(sink: ProgressSink, everyMs: number): ProgressSink {
+function throttle(sink: ProgressSink, everyMs: number): ProgressSink {
   let last = -Infinity;
   return (progress) => {
     const now = performance.now();

@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../errors.js';
-import { parseCsvTable, withDecimalPoint } from '../input/csv.js';
+import { parseCsvTable, withDecimalPoint } from '../csv/index.js';
 import type { TravelProvider, TravelRequest, TravelSettings, TravelTable } from './types.js';
 
 /** A leg as the file gives it; null for "no road" (JSON only). */

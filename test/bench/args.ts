@@ -11,7 +11,7 @@ export interface BenchArgs {
   seed: number;
   threads: number;
   /**
-   * `--split on|off`: with --threads ≥ 2, decomposition (src/threads/split.ts) or independent
+   * `--split on|off`: with --threads ≥ 2, decomposition (src/solver/decompose/search.ts) or independent
    * searches; `both`: each instance solved both ways, interleaved (order alternating per instance);
    * null: the solver's default.
    */

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadBenchmarkText, truncatedTenths } from '../../src/input/benchmark/index.js';
+import { truncatedTenths } from '../../src/input/benchmark/euclidean.js';
+import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
 import {
   benchmarksAvailable,
   benchmarksRoot,

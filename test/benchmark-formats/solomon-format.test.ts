@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectBenchmarkFormat, loadBenchmarkText } from '../../src/input/benchmark/index.js';
+import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
+import { formatOf } from '../../src/input/read.js';
 import { SCALAR_DIMENSION } from '../../src/model/problem.js';
 import { inputError } from '../support/input-error.js';
 
@@ -101,10 +102,11 @@ describe('Solomon / Homberger VRPTW text', () => {
     expect(Array.from(lf.travel.distance)).toEqual(Array.from(crlf.travel.distance));
   });
 
+  // Through the reader's format rule for a file whose extension does not tell (input/read.ts).
   it('format detection tells Solomon text from VRPLIB', () => {
-    expect(detectBenchmarkFormat(solomonText())).toBe('solomon');
-    expect(detectBenchmarkFormat('NAME : x\nNODE_COORD_SECTION\n1 0 0\n')).toBe('vrplib');
-    expect(detectBenchmarkFormat('{"stops": []}')).toBeNull();
+    expect(formatOf('r101.txt', solomonText())).toBe('solomon');
+    expect(formatOf('x.txt', 'NAME : x\nNODE_COORD_SECTION\n1 0 0\n')).toBe('vrplib');
+    expect(formatOf('x.txt', '{"stops": []}')).toBe('json');
   });
 
   describe('malformed input raises InputError naming the line', () => {

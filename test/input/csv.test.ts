@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../../src/errors.js';
-import { csvRow, detectDelimiter, parseCsvRecords, parseCsvTable } from '../../src/input/csv.js';
+import { csvRow, detectDelimiter, parseCsvRecords, parseCsvTable } from '../../src/csv/index.js';
 import { entriesFromTable } from '../../src/input/csv-tables.js';
 import { loadProblemFile } from '../../src/input/index.js';
 

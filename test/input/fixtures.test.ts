@@ -1,15 +1,15 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isCompatible } from '../../src/model/problem.js';
 import { loadProblemFile, problemSummaryLines } from '../../src/input/index.js';
 import { inputErrorAsync } from './helpers.js';
+import { mayServe } from '../support/problem-builder.js';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures');
 
 /** Every stop has a vehicle that may serve it, so the fixture is solvable. */
 function everyStopHasACompatibleVehicle(problem: Awaited<ReturnType<typeof loadProblemFile>>['problem']): boolean {
-  return problem.stops.every((_, s) => problem.vehicles.some((_, v) => isCompatible(problem, v, s)));
+  return problem.stops.every((_, s) => problem.vehicles.some((_, v) => mayServe(problem, v, s)));
 }
 
 describe('valid fixtures', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isCompatible, SCALAR_DIMENSION } from '../../src/model/problem.js';
+import { SCALAR_DIMENSION } from '../../src/model/problem.js';
 import { buildGeoTravelMatrix, DEFAULT_TRAVEL_MODEL } from '../../src/model/travel.js';
 import { driver, load, oneoff, order, project, route, stop } from './helpers.js';
+import { mayServe } from '../support/problem-builder.js';
 
 const H = 3600;
 const withStop = (extra: Record<string, unknown>) => load(project({ stops: [stop('A', extra)] })).problem.stops[0]!;
@@ -373,17 +374,17 @@ describe('types and tags', () => {
         stops: [stop('S', { types: ['X', 'Y'] })],
       }),
     );
-    expect([0, 1, 2].map((v) => isCompatible(problem, v, 0))).toEqual([true, true, false]);
+    expect([0, 1, 2].map((v) => mayServe(problem, v, 0))).toEqual([true, true, false]);
   });
 
   it('a stop without types may be served by any vehicle', () => {
     const { problem } = load(project({ drivers: [driver('X', { types: 'X' }), driver('none')], stops: [stop('S')] }));
-    expect([0, 1].map((v) => isCompatible(problem, v, 0))).toEqual([true, true]);
+    expect([0, 1].map((v) => mayServe(problem, v, 0))).toEqual([true, true]);
   });
 
   it('a vehicle without types serves only stops without types', () => {
     const { problem } = load(project({ drivers: [driver('none')], stops: [stop('typed', { types: 'X' }), stop('plain')] }));
-    expect([0, 1].map((s) => isCompatible(problem, 0, s))).toEqual([false, true]);
+    expect([0, 1].map((s) => mayServe(problem, 0, s))).toEqual([false, true]);
   });
 
   it('tags are all-of: a route may serve an order only if it has every tag of the order', () => {
@@ -393,7 +394,7 @@ describe('types and tags', () => {
         ordersData: [order('cold+heavy', { tags: ['cold', 'heavy'] }), order('cold', { tags: ['cold'] }), order('any')],
       }),
     );
-    const table = [0, 1, 2].map((v) => [0, 1, 2].map((s) => (isCompatible(problem, v, s) ? 1 : 0)));
+    const table = [0, 1, 2].map((v) => [0, 1, 2].map((s) => (mayServe(problem, v, s) ? 1 : 0)));
     expect(table).toEqual([
       [1, 1, 1],
       [0, 1, 1],

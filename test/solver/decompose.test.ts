@@ -1,8 +1,8 @@
-/** Decomposition by angle (solver/decompose.ts) and warm-started searches (solver/improve.ts). */
+/** Decomposition by angle (solver/decompose/parts.ts) and warm-started searches (solver/improve.ts). */
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
 import { compareObjective } from '../../src/solver/cost.js';
-import { mergeParts, routesInPart, splitByAngle, subProblem } from '../../src/solver/decompose.js';
+import { mergeParts, routesInPart, splitByAngle, subProblem } from '../../src/solver/decompose/parts.js';
 import { improvePlan, objectiveOfRoutes } from '../../src/solver/improve.js';
 import { randomProblem } from '../support/problem-builder.js';
 

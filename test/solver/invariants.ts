@@ -3,9 +3,10 @@
  * (only the "no unserved stop fits" check uses `scheduleRoute`, which defines "fits").
  * Returns a list of human-readable violations; empty means the result is valid.
  */
-import { isCompatible, type Problem } from '../../src/model/problem.js';
+import type { Problem } from '../../src/model/problem.js';
 import { scheduleRoute } from '../../src/solver/route/schedule.js';
 import type { SolveResult, StopVisit } from '../../src/solver/types.js';
+import { mayServe } from '../support/problem-builder.js';
 
 const EPS = 1e-6;
 
@@ -64,7 +65,7 @@ export function checkInvariants(problem: Problem, result: SolveResult, options: 
       if (seen.has(s)) errors.push(`stop ${s}: served twice`);
       seen.set(s, tag);
       if (stop.location < 0) errors.push(`stop ${s}: served without a location`);
-      if (!isCompatible(problem, v, s)) errors.push(`stop ${s}: served by incompatible ${tag}`);
+      if (!mayServe(problem, v, s)) errors.push(`stop ${s}: served by incompatible ${tag}`);
       const leg = dur[prevLoc * N + stop.location]!;
       if (visit.travel !== leg) errors.push(`stop ${s}: travel ${visit.travel} ≠ matrix ${leg}`);
       if (visit.distance !== problem.travel.distance[prevLoc * N + stop.location]) errors.push(`stop ${s}: distance mismatch`);

@@ -5,7 +5,7 @@
  * swap raises the priority served — checked by brute force with the independent checker's
  * simulation, not the solver's code.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
 import type { Plan } from '../../src/output/plan-types.js';
@@ -193,5 +193,36 @@ describe('prize moves: property over generated problems', () => {
       unserved += offeredOnly(await planOf(problem, c.seed, 20)).unserved.length;
     }
     expect(unserved).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe('prize moves in the search (experimental option prizeInSearch, off by default)', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** The granular prize passes (on the search's candidates) of one solve, and its checked plan. */
+  async function solvedWith(problem: Problem, prizeInSearch: boolean | undefined) {
+    const run = vi.spyOn(PrizeMoves.prototype, 'run');
+    const result = await solve(problem, {
+      timeLimitMs: 60_000,
+      seed: 3,
+      maxIterations: 30,
+      ...(prizeInSearch === undefined ? {} : { prizeInSearch }),
+    });
+    const granular = run.mock.calls.filter((call) => call[2] !== true).length;
+    run.mockRestore();
+    expect(checkInvariants(problem, result)).toEqual([]);
+    expect(checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, result))) as Plan)).toEqual([]);
+    return { granular, routes: result.routes.map((r) => r.visits.map((x) => (x.kind === 'stop' ? x.stop : -1))) };
+  }
+
+  it('off: only the final pass runs; on: the candidates get prize moves too, and a seed still reproduces', async () => {
+    const problem = randomProblem(530, { stops: 36, vehicles: 2, allFeatures: true });
+    const absent = await solvedWith(problem, undefined);
+    const off = await solvedWith(problem, false);
+    expect(absent.granular).toBe(0);
+    expect(off).toEqual(absent);
+    const on = await solvedWith(problem, true);
+    expect(on.granular).toBeGreaterThan(0);
+    expect(await solvedWith(problem, true)).toEqual(on);
   }, 60_000);
 });

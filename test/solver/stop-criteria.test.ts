@@ -1,6 +1,15 @@
 /** The search's stopping criteria: each answers its own reason, and AnyOf the first that holds. */
 import { describe, expect, it } from 'vitest';
-import { Aborted, AnyOf, Deadline, MaxIterations, NoImprovement, Plateau, stopCriterionOf } from '../../src/solver/stop/index.js';
+import {
+  Aborted,
+  AnyOf,
+  Deadline,
+  MaxIterations,
+  NoImprovement,
+  Plateau,
+  StalledEpochs,
+  stopCriterionOf,
+} from '../../src/solver/stop/index.js';
 
 describe('stop criteria', () => {
   it('each answers its reason once its limit is reached, else null', () => {
@@ -16,6 +25,13 @@ describe('stop criteria', () => {
     expect(aborted.check()).toBeNull();
     controller.abort();
     expect(aborted.check()).toBe('aborted');
+  });
+
+  it('stalled epochs: a decomposition stops once that many epochs in a row merged into no better plan', () => {
+    const stalled = new StalledEpochs(3);
+    expect(stalled.check(5, 2)).toBeNull();
+    expect(stalled.check(5, 3)).toBe('no_improvement');
+    expect(stalled.check(1e9, 0)).toBeNull();
   });
 
   it('AnyOf answers the first criterion that holds, in its order', () => {

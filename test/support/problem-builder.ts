@@ -350,3 +350,8 @@ export function randomProblem(seed: number, options: RandomProblemOptions): Prob
     },
   });
 }
+
+/** Whether vehicle `vehicle` may serve stop `stop`: the Problem's compatibility matrix, read as model/problem.ts documents it. */
+export function mayServe(problem: Problem, vehicle: number, stop: number): boolean {
+  return problem.compatible[vehicle * problem.stops.length + stop] === 1;
+}

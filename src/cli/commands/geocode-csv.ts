@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { InputError } from '../../errors.js';
-import { DECIMAL_COMMA, csvRow, detectDelimiter, parseCsvRecords, type CsvDelimiter } from '../../input/csv.js';
+import { DECIMAL_COMMA, csvRow, detectDelimiter, parseCsvRecords, type CsvDelimiter } from '../../csv/index.js';
 import { LATITUDE_SPELLINGS, LONGITUDE_SPELLINGS, PREFIXED_LONGITUDE_SPELLINGS, compact } from '../../input/csv-tables.js';
 
 /** One place of a table row given by its address only. */

@@ -34,7 +34,7 @@ export function roundedDistance(a: PlanarPoint, b: PlanarPoint): number {
   return Math.floor(Math.sqrt(dx * dx + dy * dy) + 0.5);
 }
 
-export function arcLength(a: PlanarPoint, b: PlanarPoint, rounding: EuclideanRounding): number {
+function arcLength(a: PlanarPoint, b: PlanarPoint, rounding: EuclideanRounding): number {
   return rounding === 'trunc1' ? truncatedTenths(a, b) : roundedDistance(a, b);
 }
 

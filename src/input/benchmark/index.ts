@@ -20,8 +20,6 @@ import { parseVrplib } from './vrplib.js';
 
 export type BenchmarkFormat = 'solomon' | 'vrplib';
 
-export { buildEuclideanMatrix, integerSqrt, roundedDistance, truncatedTenths } from './euclidean.js';
-
 /** Parses an instance's text into a Problem (travelSource `euclidean`). Throws InputError on malformed text. */
 export function loadBenchmarkText(text: string, format: BenchmarkFormat, name: string): Problem {
   if (text.trim().length === 0) {
@@ -29,13 +27,6 @@ export function loadBenchmarkText(text: string, format: BenchmarkFormat, name: s
   }
   const instance = format === 'solomon' ? parseSolomon(text, name) : parseVrplib(text, name);
   return problemFromInstance(instance);
-}
-
-/** Guesses the format from the text (for files whose extension does not tell); null if neither. */
-export function detectBenchmarkFormat(text: string): BenchmarkFormat | null {
-  if (/^\s*NODE_COORD_SECTION\b/m.test(text)) return 'vrplib';
-  if (/^\s*VEHICLE\s*$/m.test(text) && /^\s*CUSTOMER\s*$/m.test(text)) return 'solomon';
-  return null;
 }
 
 function problemFromInstance(instance: BenchmarkInstance): Problem {

@@ -31,7 +31,7 @@ const CLOCK_ALLOWED = 'a clock time HH:mm (e.g. 08:30), H:mm or HH:mm:ss; the ne
 export const clock = z.string(allowed(CLOCK_ALLOWED)).refine((text) => parseClock(text) !== null, allowed(CLOCK_ALLOWED));
 
 const DATE_ALLOWED = 'a real date as YYYY-MM-DD (e.g. 2024-05-14)';
-export function isRealDate(text: string): boolean {
+function isRealDate(text: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
@@ -40,7 +40,7 @@ export function isRealDate(text: string): boolean {
 }
 export const isoDate = z.string(allowed(DATE_ALLOWED)).refine(isRealDate, allowed(DATE_ALLOWED));
 
-export function nonNegative(description: string) {
+function nonNegative(description: string) {
   const message = allowed(description);
   return z.number(message).min(0, message);
 }
@@ -102,7 +102,7 @@ export const labels = z.preprocess(
 );
 
 const PHONE_ALLOWED = 'an international number with a leading + and country code (e.g. +33 4 72 00 00 00)';
-export function isInternationalPhone(value: string): boolean {
+function isInternationalPhone(value: string): boolean {
   return /^\+[1-9]\d{6,14}$/.test(value.replace(/[\s\-.()]/g, ''));
 }
 export const phone = z.string(allowed(PHONE_ALLOWED)).refine(isInternationalPhone, allowed(PHONE_ALLOWED));

@@ -64,7 +64,7 @@ function hasStartLocation(route: { constraints?: unknown }): boolean {
   return starts !== undefined && starts !== null && !(Array.isArray(starts) && starts.length === 0);
 }
 
-export const timeWindowEntry = z
+const timeWindowEntry = z
   .object({ startTime: optional(clock), endTime: optional(clock) }, allowed('an object {startTime, endTime}'))
   .refine((w) => w.startTime != null || w.endTime != null, windowHasAnEnd('startTime', 'endTime'));
 
@@ -83,7 +83,7 @@ export const orderSchema = z.object(
 );
 
 const BALANCE_ALLOWED = 'none or orders';
-export const optionsSchema = z.object(
+const optionsSchema = z.object(
   {
     minimizeRoutes: optional(flag),
     balanceType: optional(z.enum(['none', 'orders'], allowed(BALANCE_ALLOWED))),

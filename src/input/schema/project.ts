@@ -22,7 +22,7 @@ import {
 } from './fields.js';
 import { carried } from './vocabulary.js';
 
-export const projectLocation = z
+const projectLocation = z
   .object(
     {
       address: optional(text('an address')),
@@ -36,7 +36,7 @@ export const projectLocation = z
     ctx.addIssue({ code: 'custom', message: 'has neither coords nor an address; give coords {lat, lng} or an address' });
   });
 
-export const projectBreak = z.object({ start: clock, end: clock }, allowed('an object {start, end} of HH:mm times'));
+const projectBreak = z.object({ start: clock, end: clock }, allowed('an object {start, end} of HH:mm times'));
 
 export const driverSchema = z.object(
   {
@@ -59,7 +59,7 @@ export const driverSchema = z.object(
  * `time_windows` is a routeplan extension for projects (a CSV `time_windows` column lands
  * here): several windows, any one of which may be used, like the one-off `timeWindows`.
  */
-export const stopWindow = z
+const stopWindow = z
   .object({ start: optional(clock), end: optional(clock) }, allowed('an object {start, end}'))
   .refine((w) => w.start != null || w.end != null, windowHasAnEnd('start', 'end'));
 
@@ -96,7 +96,7 @@ function hasBothWindowForms(stop: { start?: unknown; end?: unknown; time_windows
 
 const TRAFFIC_ALLOWED = 'a travel-time multiplier from 1 to 2';
 
-export const settingsSchema = z.object(
+const settingsSchema = z.object(
   {
     max_stop_lateness: optional(minutes),
     max_driver_overtime: optional(minutes),

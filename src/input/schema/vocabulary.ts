@@ -8,7 +8,7 @@ import { z } from 'zod';
 export type FieldSchema = z.ZodType;
 
 /** A field's own schema, without the optional/nullable wrapper every optional field has. */
-export function unwrapped(schema: FieldSchema): FieldSchema {
+function unwrapped(schema: FieldSchema): FieldSchema {
   let inner: FieldSchema = schema;
   while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable) inner = inner.unwrap() as FieldSchema;
   return inner;

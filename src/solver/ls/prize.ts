@@ -17,7 +17,7 @@
  * exact evaluator, so the plan stays feasible. The search runs a thorough pass on its best plan
  * when it ends: the whole neighbour lists, repeated until nothing applies. The granular pass
  * (`thorough` false: fewer neighbours and stops, a stop looked at again only once a route near
- * it changed) is for the search's candidates, off by default (PRIZE_IN_SEARCH says why).
+ * it changed) is for the search's candidates, off by default (SolveOptions.prizeInSearch says why).
  */
 import { vehicleClassCount, type SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';

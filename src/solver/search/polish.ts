@@ -1,5 +1,5 @@
 /**
- * Local search on recreated plans: first the prize moves (ls/prize.ts), when given (PRIZE_IN_SEARCH),
+ * Local search on recreated plans: first the prize moves (ls/prize.ts), when given (prizeInSearch),
  * on plans that leave stops unserved and serve as much priority as the best plan; then the
  * granular local search. With segment summaries every candidate is polished; with
  * exact pricing (O(route) a move) only those that already beat the best plan, each within a

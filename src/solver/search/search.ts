@@ -12,7 +12,7 @@ import type { SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
 import { LocalSearch } from '../ls/local-search.js';
 import { PrizeMoves } from '../ls/prize.js';
-import { PRIZE_IN_SEARCH, STALL_REHEATS, YIELD_EVERY_MS } from '../params.js';
+import { STALL_REHEATS, YIELD_EVERY_MS } from '../params.js';
 import { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
@@ -41,6 +41,8 @@ export interface SearchLimits {
   arcCost?: number | undefined;
   /** The part of the whole cooling schedule this search covers (see accept.ts). */
   coolWindow?: { from: number; to: number } | undefined;
+  /** Also run the prize moves on the candidates (experimental; SolveOptions.prizeInSearch says why it is off). */
+  prizeInSearch?: boolean | undefined;
   /** When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent. */
   finishBy?: number | undefined;
 }
@@ -83,7 +85,7 @@ export async function search(
   if (localSearch?.fast) localSearch.run(initial, limits.deadline);
   const plans = new Plans(initial, costs);
   const prize = new PrizeMoves(inst, evaluator, inserter, near.neighbours, near.k, eligible);
-  const polisher = new Polisher(localSearch, limits, costs, PRIZE_IN_SEARCH ? prize : null);
+  const polisher = new Polisher(localSearch, limits, costs, limits.prizeInSearch === true ? prize : null);
   const ruiner = new Ruiner(inst, near.neighbours, near.k, rng);
   const recreator = new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng);
   const arcCost = limits.arcCost ?? Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));

@@ -1,13 +1,14 @@
-/** The search's stopping criteria, and the one a solve's limits ask for. */
+/** The search's stopping criteria (and the decomposition's, StalledEpochs), and the one a solve's limits ask for. */
 import { Aborted } from './aborted.js';
 import { AnyOf, type StopCriterion } from './criterion.js';
 import { Deadline } from './deadline.js';
 import { MaxIterations } from './max-iterations.js';
 import { NoImprovement } from './no-improvement.js';
 import { Plateau } from './plateau.js';
+import { StalledEpochs } from './stalled-epochs.js';
 import { PLATEAU_TIME_SHARE } from '../params.js';
 
-export { Aborted, AnyOf, Deadline, MaxIterations, NoImprovement, Plateau };
+export { Aborted, AnyOf, Deadline, MaxIterations, NoImprovement, Plateau, StalledEpochs };
 export type { StopCriterion, StopReason } from './criterion.js';
 
 export interface StopLimits {

@@ -1,24 +1,27 @@
 /**
  * Several threads on one plan, by decomposition. First every thread searches the whole problem
- * from its own first plan (independent searches, as searches.ts runs them) for a share of the
+ * from its own first plan (independent searches, as ../best-of.ts picks among them) for a share of the
  * budget; the best plan wins. Then, epoch after epoch, that plan's routes are cut by angle into one
- * part per thread (solver/decompose.ts, the borders turned at random each epoch), each part is
- * searched apart on its own thread from its share of the plan (solver/improve.ts), and the parts'
+ * part per thread (parts.ts, the borders turned at random each epoch), each part is
+ * searched apart on its own thread from its share of the plan (../improve.ts), and the parts'
  * routes merge back. The merged plan is kept only when it beats the best by the whole objective,
  * so the answer is never worse than the plan an epoch started from. The temperature cools over the
- * whole run, each search covering its slice of the schedule.
+ * whole run, each search covering its slice of the schedule. The run stops at the time or
+ * iteration limit, on an abort, or once epochs stall (../stop/stalled-epochs.ts).
+ *
+ * The searches run through the ImproveRunner port (runner.ts): src/threads/ implements it with
+ * worker threads, so this meta-search stays pure (no I/O, no Node built-ins).
  *
  * Everything crossing threads is plain data: the sub-problem (travel matrices in shared memory)
  * and route sequences. Under an iteration limit each epoch is an iteration budget and each search
  * has a seed derived from the given one, so a seed and a limit reproduce the plan, on worker
  * threads or inline (one after the other on the calling thread).
  */
-import type { Problem } from '../model/problem.js';
-import { combineProgress, seedOf } from '../solver/best-of.js';
-import { compareObjective, type ObjectiveValue } from '../solver/cost.js';
-import { decomposable, mergeParts, routesInPart, splitByAngle, subProblem } from '../solver/decompose.js';
-import { improvePlan, objectiveOfRoutes, type ImproveOptions, type ImproveOutcome } from '../solver/improve.js';
-import { resultOfRoutes, timeLimitOf } from '../solver/index.js';
+import type { Problem } from '../../model/problem.js';
+import { combineProgress, seedOf } from '../best-of.js';
+import { compareObjective, type ObjectiveValue } from '../cost.js';
+import { objectiveOfRoutes, type ImproveOutcome } from '../improve.js';
+import { resultOfRoutes, timeLimitOf } from '../index.js';
 import {
   CONSTRUCTION_CAP_MS,
   CONSTRUCTION_SHARE,
@@ -31,53 +34,18 @@ import {
   SPLIT_PARTS_PER_THREAD,
   SPLIT_STALL_EPOCHS,
   SPLIT_WARMUP_SHARE,
-} from '../solver/params.js';
-import { Rng } from '../solver/rng.js';
-import type { SolveOptions, SolveProgress, SolveResult } from '../solver/types.js';
-import type { ImproveTask } from './protocol.js';
-import { WorkerThread } from './thread.js';
+} from '../params.js';
+import { Rng } from '../rng.js';
+import { StalledEpochs, type StopCriterion } from '../stop/index.js';
+import type { SolveOptions, SolveProgress, SolveResult } from '../types.js';
+import { decomposable, mergeParts, routesInPart, splitByAngle, subProblem } from './parts.js';
+import type { ImproveRunner } from './runner.js';
 
 /** Whether `threads` threads solve this problem by decomposition (`options.split`, else by its size). */
 export function usesSplit(problem: Problem, options: Pick<SolveOptions, 'split'>, threads: number): boolean {
   // Fewer vehicles than threads leave a part without any: nothing to share.
   if (threads < 2 || !decomposable(problem) || problem.vehicles.length < threads) return false;
   return options.split ?? problem.stops.length >= SPLIT_MIN_STOPS;
-}
-
-type Plain = Omit<ImproveOptions, 'signal' | 'onProgress'>;
-
-/** Runs one search of a plan on thread `index` (a worker, or the calling thread). */
-export interface ImproveRunner {
-  run(
-    index: number,
-    problem: Problem,
-    initial: Int32Array[] | null,
-    options: Plain,
-    onProgress?: (p: SolveProgress) => void,
-  ): Promise<ImproveOutcome>;
-  /** Asks every running search for its best plan now. */
-  abort(): void;
-}
-
-/** The searches one after the other on the calling thread (tests of the sources; no build). */
-export function inlineRunner(signal?: AbortSignal): ImproveRunner {
-  return {
-    run: (_index, problem, initial, options, onProgress) => improvePlan(problem, initial, { ...options, signal, onProgress }),
-    abort: () => {},
-  };
-}
-
-/** One worker thread per index. */
-export function workerRunner(workers: WorkerThread[]): ImproveRunner {
-  return {
-    run: (index, problem, initial, options, onProgress) => {
-      const task: ImproveTask = { kind: 'improve', problem, initial, options };
-      return workers[index]!.run<ImproveOutcome>(task, onProgress);
-    },
-    abort: () => {
-      for (const worker of workers) worker.abort();
-    },
-  };
 }
 
 interface Best {
@@ -89,7 +57,7 @@ type StopReason = SolveResult['stats']['stoppedBy'];
 
 /**
  * Solves `problem` by decomposition on `threads` threads through `runner`. `problem` should hold its
- * matrices in shared memory when the runner uses workers (searches.ts's withSharedMatrices).
+ * matrices in shared memory when the runner uses workers (src/threads/searches.ts shares them).
  */
 export async function solveBySplitting(
   problem: Problem,
@@ -114,6 +82,8 @@ class Decomposition {
   private readonly seed: number;
   private readonly budget: number | undefined;
   private readonly stalls: boolean;
+  /** Whether the epochs have stalled; null when a stall does not stop the run. */
+  private readonly stalled: StopCriterion | null;
   private best: Best = { routes: [], objective: { priority: 0, violations: 0, routes: 0, cost: 0 } };
   private bestFoundMs = 0;
   private firstPlanMs = 0;
@@ -138,6 +108,7 @@ class Decomposition {
     this.seed = options.seed ?? 0;
     this.budget = options.maxIterations;
     this.stalls = options.stopWhenStalled ?? this.budget === undefined;
+    this.stalled = this.stalls ? new StalledEpochs(SPLIT_STALL_EPOCHS) : null;
   }
 
   async solve(): Promise<SolveResult> {
@@ -177,6 +148,7 @@ class Decomposition {
             constructionMs,
             coolWindow: { from: 0, to: SPLIT_WARMUP_SHARE },
             stopWhenStalled: this.stalls,
+            prizeInSearch: options.prizeInSearch,
           },
           options.onProgress ? forward(i) : undefined,
         ),
@@ -207,7 +179,8 @@ class Decomposition {
       const improved = await this.epoch(epoch, rng.next(), budget);
       if (improved === null) return 'aborted';
       stale = improved ? 0 : stale + 1;
-      if (this.stalls && stale >= SPLIT_STALL_EPOCHS) return 'no_improvement';
+      const stalled = this.stalled?.check(epoch + 1, stale, performance.now()) ?? null;
+      if (stalled !== null) return stalled;
     }
   }
 
@@ -253,6 +226,7 @@ class Decomposition {
           maxIterations: budget.iterations === undefined ? undefined : Math.max(1, Math.round(budget.iterations / perThread)),
           arcCost: this.arcCost,
           coolWindow: budget.cool,
+          prizeInSearch: this.options.prizeInSearch,
         });
       }
     };

@@ -1,6 +1,6 @@
 /**
- * Decomposition of a large plan into parts that separate searches can improve apart (the pure part
- * of src/threads/split.ts). The routes are sorted by the polar angle of their centroid around the
+ * Decomposition of a large plan into parts that separate searches can improve apart (the cutting
+ * and merging of search.ts's epochs). The routes are sorted by the polar angle of their centroid around the
  * depot and cut into sectors of about equal stop counts; an unserved stop joins the sector of the
  * route whose angle is nearest its own; empty vehicles are dealt out in turn. Each part is a
  * sub-problem of the same problem — its vehicles, its stops, the same travel matrices — so any
@@ -9,7 +9,7 @@
  * global term: no decomposition then), so parts never worse than their start merge into a whole
  * never worse than its start.
  */
-import type { Point, Problem } from '../model/problem.js';
+import type { Point, Problem } from '../../model/problem.js';
 
 export interface Part {
   /** Vehicles of the whole problem, increasing. */

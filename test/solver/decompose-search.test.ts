@@ -1,4 +1,4 @@
-/** Several threads on one plan by decomposition (threads/split.ts): checked plans, never worse, reproducible. */
+/** Several threads on one plan by decomposition (solver/decompose/search.ts): checked plans, never worse, reproducible. */
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
@@ -7,7 +7,8 @@ import { objectiveOfRoutes, type ImproveOutcome } from '../../src/solver/improve
 import { SPLIT_MIN_STOPS } from '../../src/solver/params.js';
 import type { SolveOptions, SolveResult } from '../../src/solver/types.js';
 import { solveInThreads } from '../../src/threads/searches.js';
-import { inlineRunner, solveBySplitting, usesSplit, type ImproveRunner } from '../../src/threads/split.js';
+import { inlineRunner, type ImproveRunner } from '../../src/solver/decompose/runner.js';
+import { solveBySplitting, usesSplit } from '../../src/solver/decompose/search.js';
 import { workerUrl } from '../../src/threads/worker-url.js';
 import { checkPlan, findInsertableUnserved } from '../support/checker.js';
 import { randomProblem } from '../support/problem-builder.js';

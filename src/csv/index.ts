@@ -2,6 +2,9 @@
  * CSV tables as spreadsheets export them: RFC 4180 quoting (csv-parse), CRLF or LF line ends, a
  * leading byte-order mark, and the delimiter of the header row — `,`, or `;` and tab, which
  * spreadsheet programs in much of Europe write, often with decimal commas in the numbers.
+ *
+ * A room of its own below input/, travel/ and geocode/, which all read CSV files: when it lived in
+ * input/, travel/ and geocode/ imported input/ while input/ imported them (a loop between folders).
  */
 import { CsvError, parse } from 'csv-parse/sync';
 import { InputError } from '../errors.js';

@@ -1,0 +1,59 @@
+/**
+ * The search kit: what every search of one problem is built from — the solver's view of the
+ * problem (instance.ts), the exact route evaluator, the objective, the cheapest-insertion helper
+ * and the granular neighbour lists. One factory, so that the solve, the result of given routes and
+ * a search of a plan (improve.ts) wire them the same way.
+ */
+import type { Problem } from '../model/problem.js';
+import type { NearStops } from './construct.js';
+import { CostEvaluator } from './cost.js';
+import { instanceOf, nearestNeighbours, type SolverInstance } from './instance.js';
+import { Inserter } from './insertion.js';
+import { NEIGHBOURS } from './params.js';
+import { RouteEvaluator } from './route/evaluator.js';
+import { Solution } from './solution.js';
+
+export class SearchKit {
+  readonly inst: SolverInstance;
+  readonly evaluator: RouteEvaluator;
+  readonly costs: CostEvaluator;
+  readonly inserter: Inserter;
+  private nearStops: NearStops | null = null;
+
+  constructor(problem: Problem) {
+    this.inst = instanceOf(problem);
+    this.evaluator = new RouteEvaluator(this.inst);
+    this.costs = new CostEvaluator(this.inst);
+    this.inserter = new Inserter(this.inst, this.evaluator);
+  }
+
+  /** The neighbour lists, built on first use: a plan's result or objective needs none. */
+  get near(): NearStops {
+    this.nearStops ??= {
+      neighbours: nearestNeighbours(this.inst, NEIGHBOURS),
+      k: Math.min(NEIGHBOURS, Math.max(0, this.inst.nStops - 1)),
+    };
+    return this.nearStops;
+  }
+}
+
+/** The kit for searching `problem` (or building the result of a plan of it). */
+export function searchKitOf(problem: Problem): SearchKit {
+  return new SearchKit(problem);
+}
+
+/** A working plan from route sequences (one per vehicle); every route must pass the exact evaluator. */
+export function planOfRoutes({ inst, costs, evaluator }: SearchKit, routes: readonly Int32Array[]): Solution {
+  if (routes.length !== inst.nVehicles) throw new Error(`internal error: ${routes.length} routes for ${inst.nVehicles} vehicles`);
+  const sol = new Solution(inst, costs);
+  let priority = 0;
+  for (let v = 0; v < inst.nVehicles; v++) {
+    const route = routes[v]!;
+    sol.assignRoute(v, route, route.length);
+    if (!sol.refreshRoute(v, evaluator)) throw new Error(`internal error: the route given for vehicle ${v} breaks a rule`);
+    for (const s of route) priority += inst.stopPriority[s]!;
+  }
+  sol.servedPriority = priority;
+  sol.clearTouched();
+  return sol;
+}
