@@ -8,23 +8,23 @@ import type { FastifyInstance } from 'fastify';
 import { availableParallelism } from 'node:os';
 import { InputError } from '../errors.js';
 import { DEFAULT_TIME_LIMIT_SECONDS } from '../config/config.js';
-import { createKeyRing, isLoopbackHost } from './auth.js';
-import type { RecordStore } from './store.js';
-import { WorkerSolveRunner, type SolveRunner } from './solve-runner.js';
-import { ActionService } from './actions.js';
-import { ProjectService } from './projects.js';
-import { dataDirStores, type Stores } from './stores.js';
+import { createKeyRing, isLoopbackHost } from './http/auth.js';
+import type { RecordStore } from './store/data-dir/json-store.js';
+import { WorkerSolveRunner, type SolveRunner } from './services/solve-runner.js';
+import { ActionService } from './services/actions/service.js';
+import { ProjectService } from './services/projects.js';
+import { dataDirStores, type Stores } from './store/data-dir/stores.js';
 import type { ServeOptions, ServeRole } from './serve-options.js';
-import { buildApp } from './app.js';
-import { validateRequest } from './job.js';
-import { Access } from './access.js';
-import { DEFAULT_SESSION_TTL_HOURS, SessionService } from './session.js';
-import { defaultWebRoot, isWebBuilt } from './web.js';
+import { buildApp } from './http/app.js';
+import { validateRequest } from './services/job.js';
+import { Access } from './http/access.js';
+import { DEFAULT_SESSION_TTL_HOURS, SessionService } from './services/sessions.js';
+import { defaultWebRoot, isWebBuilt } from './http/web.js';
 import type { TravelSettings } from '../travel/types.js';
 import type { GeocoderSettings } from '../geocode/types.js';
-import { DispatchService } from './dispatch/service.js';
-import { createNotifications, type Notifications } from './notify/index.js';
-import { ProjectGeocoding } from './geocoding.js';
+import { DispatchService } from './services/dispatch/service.js';
+import { createNotifications, type Notifications } from './services/notify/index.js';
+import { ProjectGeocoding } from './services/geocoding.js';
 
 export const SERVE_DEFAULTS = {
   port: 8080,
@@ -136,7 +136,7 @@ type Log = (event: Record<string, unknown>) => void;
 
 /** PostgreSQL's stores, loaded only when asked for, so that the embedded default never loads pg or pg-boss. */
 async function databaseStoresOf(url: string, options: ServeOptions, log: Log): Promise<Stores> {
-  const { databaseStores } = await import('./postgres/stores.js');
+  const { databaseStores } = await import('./store/postgres/stores.js');
   return databaseStores(url, options, log);
 }
 

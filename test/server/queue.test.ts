@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JobQueue, QueueFullError } from '../../src/server/queue.js';
+import { JobQueue, QueueFullError } from '../../src/server/store/data-dir/job-queue.js';
 
 /** A job that runs until the test releases it, so nothing depends on timing. */
 function gate(): { job: () => Promise<void>; started: boolean; release: () => void } {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonStore } from '../../src/server/store.js';
+import { JsonStore } from '../../src/server/store/data-dir/json-store.js';
 
 let dir: string;
 beforeEach(async () => {
