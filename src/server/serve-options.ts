@@ -59,6 +59,6 @@ export interface ServeOptions {
   now?: () => Date;
   /** Overrides of the connection limits (tests): headers and request timeouts, connection cap. */
   connectionLimits?: ConnectionLimits;
-  /** Waits between retries of a finished action's failed write (tests; actions.ts SAVE_RETRY_DELAYS_MS). */
+  /** Waits between retries of a finished action's failed write (tests; store/data-dir/action-store.ts SAVE_RETRY_DELAYS_MS). */
   saveRetryDelaysMs?: readonly number[];
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { InputError } from '../../errors.js';
 import { parseKeyList, readKeysFile } from '../../server/http/auth.js';
 import { SERVE_DEFAULTS, SERVE_ROLES, defaultConcurrency, startServer, type ServeOptions, type ServeRole } from '../../server/index.js';
-import { defaultPerKey } from '../../server/store/data-dir/job-queue.js';
+import { defaultPerKey } from '../../server/store/ports.js';
 import { parseConfigFlag, resolveConfig, type RouteplanConfig } from '../../config/config.js';
 import { runCommand } from '../present.js';
 import { addTravelOptions, parseTravelFlags, type TravelFlags } from '../options.js';

@@ -30,8 +30,8 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import fastifyCookie from '@fastify/cookie';
 import { InputError, RouteplanError } from '../../errors.js';
 import { HttpError, pathOf, sendError, sendJson } from './replies.js';
-import { QueueFullError, type QueueStats } from '../store/data-dir/job-queue.js';
-import { StoreUnavailableError } from '../store/data-dir/json-store.js';
+import { QueueFullError, StoreUnavailableError } from '../store/errors.js';
+import type { QueueStats } from '../store/ports.js';
 import { IdempotencyConflictError } from '../services/idempotency.js';
 import type { AppContext, RequestNotes } from './context.js';
 import { registerApi } from './routes/api.js';

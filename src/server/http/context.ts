@@ -9,8 +9,7 @@ import type { ProjectGeocoding } from '../services/geocoding.js';
 import type { ProjectMessages } from '../services/dispatch/events.js';
 import type { Session, SessionService } from '../services/sessions.js';
 import type { TileSource } from './web.js';
-import type { StoreHealth } from '../store/data-dir/json-store.js';
-import type { QueueStats } from '../store/data-dir/job-queue.js';
+import type { QueueStats, StoreHealth } from '../store/ports.js';
 import type { ConnectionLimits, ServeRole } from '../serve-options.js';
 
 export interface AppContext {
@@ -29,8 +28,8 @@ export interface AppContext {
   messages: ProjectMessages;
   bodyLimitBytes: number;
   loadOptions: LoadOptions;
-  /** Each solve's limit, which the page shows before it starts one. */
-  timeLimitSeconds: number;
+  /** Each solve's limit, which the page shows before it starts one (GET /session answers it in seconds). */
+  timeLimitMs: number;
   web: WebSettings;
   isShuttingDown: () => boolean;
   /** Whether records can be written (store.ts): /healthz reports a full disk. */

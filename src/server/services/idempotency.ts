@@ -13,12 +13,11 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { HttpError } from '../http/replies.js';
 import { KeyedTurns } from '../turns.js';
+import { IdempotencyKeyTakenError } from '../store/errors.js';
+import type { IdempotencyClaim } from '../store/ports.js';
 import { isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH as MAX_KEY_LENGTH } from '../../idempotency-key.js';
 
-export interface IdempotencyClaim {
-  key: string;
-  fingerprint: string;
-}
+export type { IdempotencyClaim } from '../store/ports.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
@@ -60,17 +59,6 @@ export function canonicalJson(value: unknown): string {
     return `{${entries.map(([name, entry]) => `${JSON.stringify(name)}:${canonicalJson(entry)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
-}
-
-/**
- * Another process stored a record with the same owner and key first (the store's unique key on
- * them): the caller looks that record up and answers with it.
- */
-export class IdempotencyKeyTakenError extends Error {
-  constructor(options?: ErrorOptions) {
-    super('another request with this Idempotency-Key was stored first', options);
-    this.name = 'IdempotencyKeyTakenError';
-  }
 }
 
 /** How a request with a key creates its record, or finds the one the key already created. */

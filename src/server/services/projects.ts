@@ -8,17 +8,9 @@ import { randomUUID } from 'node:crypto';
 import type { Warning } from '../../errors.js';
 import type { GeocodingFailure, OptimizationSummary } from '../api-types.js';
 import { IdempotencyConflictError, IdempotencyTurns, type IdempotencyClaim } from './idempotency.js';
-import type { ProjectRecord, ProjectStore, ProjectSummary, StoredProject } from '../store/data-dir/project-store.js';
+import type { Optimizations, ProjectRecord, ProjectStore, ProjectSummary, StoredProject } from '../store/ports.js';
 
-export type { ProjectRecord, ProjectSummary } from '../store/data-dir/project-store.js';
-
-/** Where a project's optimizations are known (the actions' store). */
-export interface Optimizations {
-  /** Newest first. */
-  of(projectId: string): Promise<OptimizationSummary[]>;
-  /** Each project's newest, for those that have one: one look-up for a whole list. */
-  latestOfEach(projectIds: string[]): Promise<Map<string, OptimizationSummary>>;
-}
+export type { Optimizations, ProjectRecord, ProjectSummary } from '../store/ports.js';
 
 /** A project record as answered: with its optimizations, newest first. */
 export type ProjectView = ProjectRecord & { optimizations: OptimizationSummary[] };

@@ -5,7 +5,7 @@
  * Each session carries its own CSRF token, which the page reads from GET /session.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { SessionStore, StoredSession } from '../store/data-dir/session-store.js';
+import type { SessionStore, StoredSession } from '../store/ports.js';
 
 export const SESSION_COOKIE = 'routeplan_session';
 

@@ -66,7 +66,8 @@ async function currentSession(ctx: AppContext, request: FastifyRequest, reply: F
     expiresAt: session.expiresAt,
     openAccess: ctx.access.openAccess,
     tiles: ctx.web.tiles,
-    timeLimitSeconds: ctx.timeLimitSeconds,
+    // The one place the limit is in seconds: the field the page has always read.
+    timeLimitSeconds: ctx.timeLimitMs / 1000,
   };
   sendJson(reply, 200, view);
 }

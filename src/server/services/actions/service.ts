@@ -3,156 +3,43 @@
  * An action is stored as `pending` before it is acknowledged, and is rewritten when it starts and
  * when it ends, so that every acknowledged action survives a crash and runs again. A cancel ends it
  * as `failed` with the code `cancelled`, in the store too, so it never runs again. The store and
- * the queue are the data directory's (this process alone) or PostgreSQL's (any number of
- * processes): an ending is written only over a pending action, so of two processes that end the
- * same action the first wins and the second leaves it.
+ * its queue are either store's (store/ports.ts): this service has one path for both, and the
+ * store's end() says whether an ending counts (of two that end the same action, the first wins).
+ * The runs themselves are in runs.ts.
  */
-import { randomUUID } from 'node:crypto';
-import type { ErrorBody, Warning } from '../../../errors.js';
-import type { DocumentKind } from '../../../input/index.js';
-import type { Plan } from '../../../output/plan-types.js';
-import type { SolveProgress } from '../../../solver/types.js';
-import type { ActionName, ActionProgress, ActionRecord, ActionStatus } from '../../api-types.js';
-import type { Optimizations } from '../projects.js';
-import type { ActionStore, CrashNotes, StoredAction } from '../../store/data-dir/action-store.js';
-import { StoreUnavailableError, type LoadedRecords } from '../../store/data-dir/json-store.js';
+import type { ActionRecord } from '../../api-types.js';
+import type { ActionStore, Optimizations, SolveQueue, StoredAction } from '../../store/ports.js';
 import { IdempotencyConflictError, IdempotencyTurns, type IdempotencyClaim } from '../idempotency.js';
-import type { SolveQueue } from '../../store/data-dir/solve-queue.js';
-import { JobAbortedError, type SolveRunner } from '../solve-runner.js';
-import type { SolveJob } from '../job.js';
-import type { TravelSettings } from '../../../travel/types.js';
-import type { GeocoderSettings } from '../../../geocode/types.js';
+import type { SolveRunner } from '../solve-runner.js';
+import { ActionRuns } from './runs.js';
+import { CANCELLED, newStoredAction, type Accepted, type CancelOutcome, type NewAction, type SolveSettings } from './records.js';
 
 export type { ActionName, ActionRecord, ActionStatus } from '../../api-types.js';
-
-export interface SolveSettings {
-  timeLimitMs: number;
-  seed: number;
-  roadFactor?: number;
-  baseSpeedKmh?: number;
-  travel?: TravelSettings;
-  geocoder?: GeocoderSettings;
-}
-
-export interface NewAction {
-  owner: string;
-  kind: DocumentKind;
-  document: unknown;
-  actionName: ActionName;
-  warnings: Warning[];
-  projectId?: string;
-}
-
-/**
- * An action during whose runs the service died of an error this often is failed rather than run
- * again, so that one poisonous request cannot keep the service crashing. Only those deaths count:
- * a kill -9, an out-of-memory kill or a power cut leaves no trace and the action runs again, and a
- * solve's own failures (its worker thread crashing, running out of memory or time) already fail
- * the action without taking the service down.
- */
-const MAX_CRASHES = 3;
-
-/**
- * Waits between retries of a finished action's write that failed (a full disk): about half a
- * minute in all. Meanwhile, and after, polls read the outcome from memory; if the disk never has
- * room, the action is still pending on disk and runs again at the next start.
- */
-export const SAVE_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000, 15_000];
-
-/** An action failed for what happened to its runs, not for what it asked: `why` says what that was. */
-const TOO_MANY_ATTEMPTS = (why: string): ErrorBody['error'] => ({
-  code: 'too_many_attempts',
-  message: `${why}; it is not run again`,
-  details: [],
-});
-
-const CANCELLED: ErrorBody['error'] = { code: 'cancelled', message: 'the optimization was cancelled', details: [] };
-
-/** An accepted action; `replayed` when an Idempotency-Key found the one an identical earlier request created. */
-export interface Accepted {
-  record: ActionRecord;
-  replayed: boolean;
-}
-
-/** The data directory's recovery at start: every action, and the crash notes of the last run. */
-export type Recovery = CrashNotes & { loadAll(): Promise<LoadedRecords<StoredAction>> };
-
-type Ending = { status: 'finished'; solution: Plan } | { status: 'failed'; error: ErrorBody['error'] };
-
-/** What writing an ended action to the data directory came to: written, or not written yet (retried). */
-type SaveOutcome = 'saved' | 'failed';
-
-/** What a cancel found: the cancelled record, or why there was nothing to cancel. */
-export type CancelOutcome =
-  { outcome: 'cancelled'; record: ActionRecord } | { outcome: 'not_found' } | { outcome: 'not_cancellable'; status: ActionStatus };
+export type { Accepted, CancelOutcome, NewAction, SolveSettings } from './records.js';
 
 export class ActionService {
   /** One request per Idempotency-Key at a time within this process (the store's unique key guards between processes). */
   private readonly idempotencyTurns = new IdempotencyTurns();
-  /**
-   * The actions whose run this process holds, one object each, so that a cancel and the run change
-   * the same record: with a queue that is not durable, from acceptance to their end; with a durable
-   * one, while they run here.
-   */
-  private readonly live = new Map<string, StoredAction>();
-  /** Deleted actions whose ended record may still be being saved again (saveEnded): it must not come back. */
-  private readonly deleted = new WeakSet<StoredAction>();
-  /** A clean shutdown has begun: an aborted solve was interrupted, not cancelled, and no crash is noted. */
-  private stopping = false;
-  private recovered: StoredAction[] = [];
+  private readonly runs: ActionRuns;
 
   constructor(
     private readonly store: ActionStore,
     private readonly queue: SolveQueue,
-    private readonly runner: SolveRunner,
-    private readonly settings: SolveSettings,
+    runner: SolveRunner,
+    settings: SolveSettings,
     private readonly log: (event: Record<string, unknown>) => void,
-    private readonly saveRetryDelaysMs: readonly number[] = SAVE_RETRY_DELAYS_MS,
-    /** The data directory's: its actions are read at start, and its crash notes counted. */
-    private readonly recovery?: Recovery,
-  ) {}
+  ) {
+    this.runs = new ActionRuns(store, runner, settings, log);
+  }
 
   /** Each project's optimize actions, status current (for the project records). */
   get optimizations(): Optimizations {
     return this.store;
   }
 
-  /** Starts running queued actions in this process (the roles `worker` and `all`). */
+  /** Starts running queued actions in this process (the roles `worker` and `all`), those accepted before a restart too. */
   work(): Promise<void> {
-    return this.queue.work({
-      solve: (actionUuid, signal) => this.execute(actionUuid, signal),
-      gaveUp: (actionUuid) => this.gaveUp(actionUuid),
-    });
-  }
-
-  /** Loads every stored action (so polls find them) and remembers the ones still pending (the data directory). */
-  async recover(): Promise<{ total: number; pending: number }> {
-    if (!this.recovery) return { total: 0, pending: 0 };
-    const { records, unreadable } = await this.recovery.loadAll();
-    for (const bad of unreadable) this.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
-    await this.countCrashes(this.recovery, records);
-    this.recovered = records
-      .filter((stored) => stored.record.status === 'pending')
-      .sort((a, b) => a.record.created_at.localeCompare(b.record.created_at));
-    for (const stored of this.recovered) this.live.set(stored.record.actionUuid, stored);
-    return { total: records.length, pending: this.recovered.length };
-  }
-
-  /** Queues again, oldest first, the actions recover() found pending; they were accepted, so no limit applies. */
-  async resumePending(): Promise<void> {
-    const pending = this.recovered;
-    this.recovered = [];
-    for (const stored of pending) {
-      if (stored.record.status !== 'pending') continue;
-      if ((stored.crashes ?? 0) >= MAX_CRASHES) {
-        await this.end(stored, {
-          status: 'failed',
-          error: TOO_MANY_ATTEMPTS(`the service crashed ${stored.crashes} times while solving it`),
-        });
-        continue;
-      }
-      this.queue.requeue(stored.owner, stored.record.actionUuid);
-    }
+    return this.queue.work(this.runs.handlers());
   }
 
   /**
@@ -172,9 +59,10 @@ export class ActionService {
   private async createdWith(owner: string, idempotency: IdempotencyClaim): Promise<ActionRecord | null> {
     const stored = await this.store.findByIdempotencyKey(owner, idempotency.key);
     if (!stored) return null;
-    const actionUuid = stored.record.actionUuid;
-    if (stored.idempotency?.fingerprint !== idempotency.fingerprint) throw new IdempotencyConflictError({ kind: 'action', id: actionUuid });
-    return (this.queue.durable ? undefined : this.live.get(actionUuid))?.record ?? stored.record;
+    if (stored.idempotency?.fingerprint !== idempotency.fingerprint) {
+      throw new IdempotencyConflictError({ kind: 'action', id: stored.record.actionUuid });
+    }
+    return stored.record;
   }
 
   private async create(request: NewAction, idempotency?: IdempotencyClaim): Promise<ActionRecord> {
@@ -187,12 +75,10 @@ export class ActionService {
       ticket.cancel();
       throw error;
     }
-    if (!this.queue.durable) this.live.set(actionUuid, stored);
     try {
       await ticket.start(actionUuid);
     } catch (error) {
       // Not queued, so not accepted: nothing is left behind that would never run.
-      this.live.delete(actionUuid);
       await this.store.remove(actionUuid).catch(() => undefined);
       throw error;
     }
@@ -208,9 +94,9 @@ export class ActionService {
     return progress ? { ...stored.record, progress } : stored.record;
   }
 
-  /** The shared store is read every time: what another process, or this one, has written is what counts. */
+  /** The store is read every time: what another process, or this one, has written is what counts. */
   private async find(owner: string, actionUuid: string): Promise<StoredAction | null> {
-    const stored = (this.queue.durable ? undefined : this.live.get(actionUuid)) ?? (await this.store.load(actionUuid));
+    const stored = await this.store.load(actionUuid);
     return stored && stored.owner === owner ? stored : null;
   }
 
@@ -221,7 +107,7 @@ export class ActionService {
     if (stored.record.status !== 'pending') return { outcome: 'not_cancellable', status: stored.record.status };
     const wasRunning = this.queue.runningHere().includes(actionUuid) || stored.record.started_at !== undefined;
     // The record is failed before the solve is stopped, so that the run, seeing it end, leaves it so.
-    if (!(await this.end(stored, { status: 'failed', error: CANCELLED }))) {
+    if ((await this.store.end(stored, { status: 'failed', error: CANCELLED })) === 'lost-race') {
       const now = await this.find(owner, actionUuid);
       return now ? { outcome: 'not_cancellable', status: now.record.status } : { outcome: 'not_found' };
     }
@@ -238,10 +124,7 @@ export class ActionService {
     const stored = await this.find(owner, actionUuid);
     if (!stored) return false;
     if (stored.record.status === 'pending') await this.cancel(owner, actionUuid);
-    const live = this.live.get(actionUuid);
-    if (live) this.deleted.add(live);
     await this.store.remove(actionUuid);
-    this.live.delete(actionUuid);
     this.log({ event: 'action_deleted', action_id: actionUuid, by: why });
     return true;
   }
@@ -253,33 +136,9 @@ export class ActionService {
   async sweep(now: Date, retentionMs: number): Promise<number> {
     let deleted = 0;
     for (const { actionUuid, owner } of await this.store.endedBefore(new Date(now.getTime() - retentionMs))) {
-      if (this.live.get(actionUuid)?.record.status === 'pending') continue;
       if (await this.remove(owner, actionUuid, 'retention')) deleted += 1;
     }
     return deleted;
-  }
-
-  /**
-   * Called as the process exits: when it dies of an error (not during a clean shutdown), the
-   * actions still running are noted (the data directory), and counted against them at the next start.
-   */
-  noteRunningAtExit(): void {
-    const running = this.queue.runningHere();
-    if (this.stopping || running.length === 0) return;
-    this.recovery?.noteCrash(running);
-  }
-
-  /** Each crash note adds one crash to the actions it names, then is removed. */
-  private async countCrashes(notes: CrashNotes, records: StoredAction[]): Promise<void> {
-    const found = await notes.crashNotes();
-    for (const note of found) {
-      for (const stored of records.filter((candidate) => note.running.includes(candidate.record.actionUuid))) {
-        stored.crashes = (stored.crashes ?? 0) + 1;
-        await this.store.save(stored);
-        this.log({ event: 'crash_counted', action_id: stored.record.actionUuid, crashes: stored.crashes });
-      }
-    }
-    for (const note of found) await notes.removeCrashNote(note.id);
   }
 
   /**
@@ -287,185 +146,7 @@ export class ActionService {
    * interrupted; their actions stay pending and run again (at the next start, or on another worker).
    */
   async shutdown(timeoutMs: number): Promise<{ leftWaiting: number; interrupted: boolean }> {
-    this.stopping = true;
+    this.runs.beginShutdown();
     return this.queue.stop(timeoutMs);
   }
-
-  private async execute(actionUuid: string, signal: AbortSignal): Promise<void> {
-    const stored = this.live.get(actionUuid) ?? (await this.store.load(actionUuid));
-    // Cancelled or deleted while it waited (and the queue had already handed it out).
-    if (!stored || stored.record.status !== 'pending') return;
-    this.live.set(actionUuid, stored);
-    try {
-      await this.runOnce(stored, signal);
-    } finally {
-      this.store.clearProgress(actionUuid);
-      // A durable queue holds the action again once it no longer runs here.
-      if (this.queue.durable && this.live.get(actionUuid) === stored) this.live.delete(actionUuid);
-    }
-  }
-
-  private async runOnce(stored: StoredAction, signal: AbortSignal): Promise<void> {
-    const id = stored.record.actionUuid;
-    stored.attempts += 1;
-    stored.record = { ...stored.record, started_at: new Date().toISOString(), updated_at: new Date().toISOString() };
-    // The start is written for crash recovery only: a store that cannot be written must not stop the solve.
-    const started = await this.store.save(stored).catch((error: unknown) => {
-      this.log({ event: 'store_write_failed', action_id: id, reason: (error as Error).message });
-      return true;
-    });
-    // Cancelled (or deleted) while its start was being written: nothing is to run.
-    if (!started || stored.record.status !== 'pending') return;
-    this.log({ event: 'solve_started', action_id: id, attempt: stored.attempts });
-    const startedAt = Date.now();
-    try {
-      const outcome = await this.runner.run(this.solveOf(stored), signal, (progress) => this.store.setProgress(id, progressOf(progress)));
-      // A cancel ended the action while it ran; its outcome, if any, is not wanted.
-      if (stored.record.status !== 'pending') return;
-      const ending: Ending = outcome.ok ? { status: 'finished', solution: outcome.plan } : { status: 'failed', error: outcome.error };
-      const recorded = await this.end(stored, ending);
-      this.log({
-        event: recorded ? 'solve_ended' : 'solve_discarded',
-        action_id: id,
-        status: ending.status,
-        duration_ms: Date.now() - startedAt,
-      });
-    } catch (error) {
-      if (stored.record.status !== 'pending') return;
-      if (error instanceof JobAbortedError) return this.interrupted(stored, error);
-      // The outcome could not be stored in the shared store: the queue runs the action again.
-      if (error instanceof StoreUnavailableError) throw error;
-      await this.end(stored, { status: 'failed', error: { code: 'internal_error', message: (error as Error).message, details: [] } });
-    }
-  }
-
-  /**
-   * A solve stopped without an outcome: by a shutdown, when its action stays pending (and the error
-   * goes on to the queue), or by its queue, whose claim on it lapsed (another process cancelled it,
-   * or took it over), when the action is no longer this process's to write.
-   */
-  private async interrupted(stored: StoredAction, error: JobAbortedError): Promise<void> {
-    const id = stored.record.actionUuid;
-    if (!this.stopping) {
-      this.log({ event: 'solve_released', action_id: id });
-      return;
-    }
-    stored.attempts -= 1;
-    this.log({ event: 'solve_interrupted', action_id: id });
-    await this.store.save(stored).catch((failure: unknown) => {
-      this.log({ event: 'store_write_failed', action_id: id, reason: (failure as Error).message });
-    });
-    throw error;
-  }
-
-  /** Fails an action whose runs the queue gave up on (their workers died each time). */
-  private async gaveUp(actionUuid: string): Promise<void> {
-    const stored = await this.store.load(actionUuid);
-    if (!stored || stored.record.status !== 'pending') return;
-    const why = `its solve was cut short ${stored.attempts} times, its worker dying or stopping each time`;
-    await this.end(stored, { status: 'failed', error: TOO_MANY_ATTEMPTS(why) });
-    this.log({ event: 'solve_abandoned', action_id: actionUuid, attempts: stored.attempts });
-  }
-
-  private solveOf(stored: StoredAction): SolveJob {
-    return {
-      kind: stored.kind,
-      document: stored.document,
-      timeLimitMs: this.settings.timeLimitMs,
-      seed: this.settings.seed,
-      ...(this.settings.roadFactor !== undefined ? { roadFactor: this.settings.roadFactor } : {}),
-      ...(this.settings.baseSpeedKmh !== undefined ? { baseSpeedKmh: this.settings.baseSpeedKmh } : {}),
-      ...(this.settings.travel !== undefined ? { travel: this.settings.travel } : {}),
-      ...(this.settings.geocoder !== undefined ? { geocoder: this.settings.geocoder } : {}),
-      // A project lists the addresses that found nothing; its optimization leaves those stops out.
-      ...(this.settings.geocoder !== undefined && stored.kind === 'project' ? { allowUnresolved: true } : {}),
-    };
-  }
-
-  /**
-   * Finishes or fails the action. With the data directory, the record changes at once (every reader
-   * sees it from now on), then it is written; it stays among the live ones until the write is
-   * done, so a read cannot find the older record meanwhile, and a failed write is retried in the
-   * background (saveEnded). With a shared store, the ending counts once it is written (endShared).
-   */
-  private async end(stored: StoredAction, ending: Ending): Promise<boolean> {
-    const now = new Date().toISOString();
-    const before = stored.record;
-    stored.record = { ...stored.record, ...ending, finished_at: now, updated_at: now };
-    if (this.queue.durable) return this.endShared(stored, before);
-    if ((await this.save(stored)) === 'failed') void this.saveEnded(stored);
-    return true;
-  }
-
-  /**
-   * The ending in the shared store, written only over a pending action: false when another process
-   * had already ended it (its ending stands). A store that cannot be written throws, the action
-   * still pending, so that the caller answers 503 or the queue runs the action again.
-   */
-  private async endShared(stored: StoredAction, before: ActionRecord): Promise<boolean> {
-    let written: boolean;
-    try {
-      written = await this.store.save(stored);
-    } catch (error) {
-      stored.record = before;
-      throw error;
-    }
-    if (!written) stored.record = before;
-    this.live.delete(before.actionUuid);
-    return written;
-  }
-
-  /** Writes an ended action to the data directory; it then leaves the live ones. */
-  private async save(stored: StoredAction): Promise<SaveOutcome> {
-    if (this.deleted.has(stored)) return 'saved';
-    try {
-      await this.store.save(stored);
-      this.live.delete(stored.record.actionUuid);
-      return 'saved';
-    } catch (error) {
-      this.log({ event: 'store_write_failed', action_id: stored.record.actionUuid, reason: (error as Error).message });
-      return 'failed';
-    }
-  }
-
-  /** Retries an ended action's write with growing waits; the record stays live (polls see the outcome) until one succeeds. */
-  private async saveEnded(stored: StoredAction): Promise<void> {
-    for (const delayMs of this.saveRetryDelaysMs) {
-      await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
-      if ((await this.save(stored)) === 'saved') return;
-    }
-    this.log({ event: 'record_not_saved', action_id: stored.record.actionUuid, status: stored.record.status });
-  }
-}
-
-function newStoredAction(request: NewAction, idempotency?: IdempotencyClaim): StoredAction {
-  const now = new Date().toISOString();
-  const record: ActionRecord = {
-    actionUuid: randomUUID(),
-    actionName: request.actionName,
-    status: 'pending',
-    created_at: now,
-    updated_at: now,
-    ...(request.projectId !== undefined ? { project_id: request.projectId } : {}),
-    ...(request.warnings.length > 0 ? { warnings: request.warnings } : {}),
-  };
-  return {
-    owner: request.owner,
-    kind: request.kind,
-    document: request.document,
-    attempts: 0,
-    ...(idempotency ? { idempotency } : {}),
-    record,
-  };
-}
-
-function progressOf(progress: SolveProgress): ActionProgress {
-  return {
-    elapsed_ms: Math.round(progress.elapsedMs),
-    iterations: progress.iterations,
-    served: progress.served,
-    unserved: progress.unserved,
-    routes_used: progress.routesUsed,
-    cost: progress.cost,
-  };
 }

@@ -13,7 +13,7 @@ import type { DispatchListener } from './events.js';
 import { HttpError } from '../../http/replies.js';
 import { KeyedTurns } from '../../turns.js';
 import type { ProjectRecord } from '../projects.js';
-import type { RecordStore } from '../../store/data-dir/json-store.js';
+import type { RecordStore } from '../../store/ports.js';
 import { freezePlan, linkExpiryMs, type FrozenDispatch, type FrozenDriver } from './frozen.js';
 import { checkStatusUpdate } from './status-update.js';
 import { dispatchView, dispatchedStop, driverRouteView, driverStop } from './views.js';

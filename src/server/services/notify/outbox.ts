@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { NotificationKind, NotificationView, NotificationsView } from '../../api-types.js';
-import type { RecordStore } from '../../store/data-dir/json-store.js';
+import type { RecordStore } from '../../store/ports.js';
 
 export interface OutboxMessage extends NotificationView {
   project_id: string;

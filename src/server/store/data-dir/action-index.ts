@@ -6,12 +6,7 @@
  * sync each time for nothing a restart could use.
  */
 import type { ActionProgress, ActionRecord, OptimizationSummary } from '../../api-types.js';
-
-/** An action of one owner, as retention sees it. */
-export interface ActionRef {
-  actionUuid: string;
-  owner: string;
-}
+import type { ActionRef } from '../ports.js';
 
 interface IndexedAction {
   owner: string;
@@ -70,6 +65,11 @@ export class ActionIndex {
 
   has(actionUuid: string): boolean {
     return this.actions.has(actionUuid);
+  }
+
+  /** Whether the action is here and has not ended. */
+  isPending(actionUuid: string): boolean {
+    return this.actions.get(actionUuid)?.summary.status === 'pending';
   }
 
   /** The action `owner` created with Idempotency-Key `key`, if it is still here. */

@@ -1,97 +1,100 @@
 /**
- * What the actions need from storage (actions.ts), apart from how it is kept (decisions.md, "Running
- * the service on more than one machine"): the data directory (DataDirActionStore below, the one
- * process that owns it keeping an index in memory) or PostgreSQL (postgres/action-store.ts, shared
- * by every process). Every method that writes resolves only once the change is durable, and throws
- * StoreUnavailableError (503 with Retry-After) when it cannot be made.
+ * The data directory's ActionStore (ports.ts): actions as `actions/<uuid>.json`, an index of all of
+ * them in memory, and the pending ones kept as one live object each, so that a cancel and the run
+ * change the same record. An ending counts at once, in memory (this process is the only reader):
+ * its write is retried in the background when the disk refuses it, and until it succeeds the
+ * ended record stays live, so that no read finds the older one on disk.
  */
 import { randomUUID } from 'node:crypto';
-import type { DocumentKind } from '../../../input/index.js';
-import type { ActionProgress, ActionRecord, OptimizationSummary } from '../../api-types.js';
-import type { Optimizations } from '../../services/projects.js';
-import type { JsonStore, LoadedRecords, StoreHealth } from './json-store.js';
-import { ActionIndex, type ActionRef } from './action-index.js';
+import type { ActionProgress, OptimizationSummary } from '../../api-types.js';
+import type { ActionRef, ActionStore, EndOutcome, Ending, StoredAction } from '../ports.js';
+import { endedRecord } from '../records.js';
+import { ActionIndex } from './action-index.js';
+import type { JsonStore } from './json-store.js';
+import type { Resumed } from './solve-queue.js';
 
-/** The stored action: the public record plus what is needed to run it again, never shown. */
-export interface StoredAction {
-  owner: string;
-  kind: DocumentKind;
-  document: unknown;
-  /** Times a run was started (a kill or a power cut in between is no fault of the action's). */
-  attempts: number;
-  /** Times the service died of an error while this action ran; the action is failed after MAX_CRASHES. */
-  crashes?: number;
-  /** The `Idempotency-Key` it was created with, and the fingerprint of that request (method, path, body). */
-  idempotency?: { key: string; fingerprint: string };
-  record: ActionRecord;
+type Log = (event: Record<string, unknown>) => void;
+
+/**
+ * Waits between retries of an ended action's write that failed (a full disk): about half a
+ * minute in all. Meanwhile, and after, reads find the ending in memory; if the disk never has
+ * room, the action is still pending on disk and runs again at the next start.
+ */
+export const SAVE_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000, 15_000];
+
+/**
+ * An action during whose runs the service died of an error this often is failed rather than run
+ * again, so that one poisonous request cannot keep the service crashing. Only those deaths count:
+ * a kill -9, an out-of-memory kill or a power cut leaves no trace and the action runs again, and a
+ * solve's own failures (its worker thread crashing, running out of memory or time) already fail
+ * the action without taking the service down.
+ */
+const MAX_CRASHES = 3;
+
+/** What recover() found: every stored action, and the pending ones to queue again (oldest first). */
+export interface RecoveredActions {
+  total: number;
+  resumed: Resumed[];
 }
 
-export type { ActionRef } from './action-index.js';
-
-export interface ActionStore extends Optimizations {
-  /** Stores a new action, durably; IdempotencyKeyTakenError when another has its owner and key. */
-  create(stored: StoredAction): Promise<void>;
-  /**
-   * Creates the action or replaces it, durably, unless the stored one has already ended (another
-   * process cancelled or finished it): then nothing is written and the answer is false.
-   */
-  save(stored: StoredAction): Promise<boolean>;
-  /** The action, or null when there is none. */
-  load(actionUuid: string): Promise<StoredAction | null>;
-  /** The action `owner` created with this Idempotency-Key, or null. */
-  findByIdempotencyKey(owner: string, key: string): Promise<StoredAction | null>;
-  /** Deletes the action (its request and plan with it); one already gone is fine. */
-  remove(actionUuid: string): Promise<void>;
-  /** The ended actions (finished or failed) that ended before `before`, for retention. */
-  endedBefore(before: Date): Promise<ActionRef[]>;
-  /** The latest progress of a running solve: kept where polls of any process can read it, not durably. */
-  setProgress(actionUuid: string, progress: ActionProgress): void;
-  progressOf(actionUuid: string): Promise<ActionProgress | undefined>;
-  clearProgress(actionUuid: string): void;
-  /** Whether the store can be written now (/healthz). */
-  health(): Promise<StoreHealth>;
-}
-
-/** The data directory's crash notes: which actions ran when the one process died of an error. */
-export interface CrashNotes {
-  /** Notes, synchronously and best effort, the actions running as the process dies of an error. */
-  noteCrash(running: string[]): void;
-  /** The crash notes left since the last start: each, the actions then running. */
-  crashNotes(): Promise<{ id: string; running: string[] }[]>;
-  /** Removes a crash note once it has been counted. */
-  removeCrashNote(id: string): Promise<void>;
-}
-
-/** Actions as JSON files in the data directory, `actions/<uuid>.json`, with an index in memory. */
-export class DataDirActionStore implements ActionStore, CrashNotes {
+export class DataDirActionStore implements ActionStore {
   private readonly index = new ActionIndex();
+  /** The pending actions, and ended ones whose write is still being retried. */
+  private readonly live = new Map<string, StoredAction>();
+  /** Deleted actions whose ended record may still be being written again (retryEnded): it must not come back. */
+  private readonly deleted = new WeakSet<StoredAction>();
 
-  constructor(private readonly json: JsonStore) {}
+  constructor(
+    private readonly json: JsonStore,
+    private readonly log: Log,
+    private readonly saveRetryDelaysMs: readonly number[] = SAVE_RETRY_DELAYS_MS,
+  ) {}
 
-  /** Reads every action into the index; answers them all, and the files that could not be read. */
-  async loadAll(): Promise<LoadedRecords<StoredAction>> {
-    const loaded = await this.json.readAll<StoredAction>('actions');
-    for (const stored of loaded.records) this.index.add(stored);
-    return loaded;
+  /**
+   * Reads every action into the index and counts the crash notes of the last run against the
+   * actions they name; answers the pending ones, which the queue runs again (or gives up on).
+   */
+  async recover(): Promise<RecoveredActions> {
+    const { records, unreadable } = await this.json.readAll<StoredAction>('actions');
+    for (const bad of unreadable) this.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
+    for (const stored of records) this.index.add(stored);
+    await this.countCrashes(records);
+    const pending = records
+      .filter((stored) => stored.record.status === 'pending')
+      .sort((a, b) => a.record.created_at.localeCompare(b.record.created_at));
+    for (const stored of pending) this.live.set(stored.record.actionUuid, stored);
+    return { total: records.length, resumed: pending.map(resumedOf) };
   }
 
   async create(stored: StoredAction): Promise<void> {
     try {
-      await this.save(stored);
+      await this.write(stored);
     } catch (error) {
       this.index.remove(stored.record.actionUuid);
       throw error;
     }
+    this.live.set(stored.record.actionUuid, stored);
   }
 
-  /** The index changes first, so that a project lists an ending as soon as a poll of the action shows it. */
-  async save(stored: StoredAction): Promise<boolean> {
-    this.index.add(stored);
-    await this.json.write('actions', stored.record.actionUuid, stored);
+  async update(stored: StoredAction): Promise<boolean> {
+    if (!this.index.isPending(stored.record.actionUuid)) return false;
+    await this.write(stored);
     return true;
   }
 
+  async end(stored: StoredAction, ending: Ending): Promise<EndOutcome> {
+    const actionUuid = stored.record.actionUuid;
+    if (!this.index.isPending(actionUuid)) return 'lost-race';
+    stored.record = endedRecord(stored.record, ending);
+    this.live.set(actionUuid, stored);
+    this.index.add(stored);
+    if (!(await this.writeEnded(stored))) void this.retryEnded(stored);
+    return 'written';
+  }
+
   async load(actionUuid: string): Promise<StoredAction | null> {
+    const live = this.live.get(actionUuid);
+    if (live) return live;
     if (!this.index.has(actionUuid)) return null;
     return this.json.read<StoredAction>('actions', actionUuid);
   }
@@ -102,8 +105,11 @@ export class DataDirActionStore implements ActionStore, CrashNotes {
   }
 
   async remove(actionUuid: string): Promise<void> {
+    const live = this.live.get(actionUuid);
+    if (live) this.deleted.add(live);
     await this.json.remove('actions', actionUuid);
     this.index.remove(actionUuid);
+    this.live.delete(actionUuid);
   }
 
   endedBefore(before: Date): Promise<ActionRef[]> {
@@ -135,11 +141,55 @@ export class DataDirActionStore implements ActionStore, CrashNotes {
     return Promise.resolve(latest);
   }
 
+  /** Notes, synchronously and best effort, the actions running as the process dies of an error. */
   noteCrash(running: string[]): void {
+    if (running.length === 0) return;
     this.json.writeNow('crashes', randomUUID(), { at: new Date().toISOString(), running });
   }
 
-  async crashNotes(): Promise<{ id: string; running: string[] }[]> {
+  /** The index changes first, so that a project lists a change as soon as a read of the action shows it. */
+  private async write(stored: StoredAction): Promise<void> {
+    this.index.add(stored);
+    await this.json.write('actions', stored.record.actionUuid, stored);
+  }
+
+  /** Writes an ended action; it then leaves the live ones. False (logged) when the disk refused it. */
+  private async writeEnded(stored: StoredAction): Promise<boolean> {
+    if (this.deleted.has(stored)) return true;
+    try {
+      await this.json.write('actions', stored.record.actionUuid, stored);
+      this.live.delete(stored.record.actionUuid);
+      return true;
+    } catch (error) {
+      this.log({ event: 'store_write_failed', action_id: stored.record.actionUuid, reason: (error as Error).message });
+      return false;
+    }
+  }
+
+  /** Retries an ended action's write with growing waits; the record stays live (reads see the ending) until one succeeds. */
+  private async retryEnded(stored: StoredAction): Promise<void> {
+    for (const delayMs of this.saveRetryDelaysMs) {
+      await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
+      if (await this.writeEnded(stored)) return;
+    }
+    this.log({ event: 'record_not_saved', action_id: stored.record.actionUuid, status: stored.record.status });
+  }
+
+  /** Each crash note adds one crash to the actions it names, then is removed. */
+  private async countCrashes(records: StoredAction[]): Promise<void> {
+    const notes = await this.crashNotes();
+    for (const note of notes) {
+      for (const stored of records.filter((candidate) => note.running.includes(candidate.record.actionUuid))) {
+        stored.crashes = (stored.crashes ?? 0) + 1;
+        await this.write(stored);
+        this.log({ event: 'crash_counted', action_id: stored.record.actionUuid, crashes: stored.crashes });
+      }
+    }
+    for (const note of notes) await this.json.remove('crashes', note.id);
+  }
+
+  /** The crash notes left since the last start: each, the actions then running. */
+  private async crashNotes(): Promise<{ id: string; running: string[] }[]> {
     const notes: { id: string; running: string[] }[] = [];
     for (const id of await this.json.ids('crashes')) {
       const note = await this.json.read<{ running?: unknown }>('crashes', id).catch(() => null);
@@ -148,12 +198,11 @@ export class DataDirActionStore implements ActionStore, CrashNotes {
     }
     return notes;
   }
+}
 
-  removeCrashNote(id: string): Promise<void> {
-    return this.json.remove('crashes', id);
-  }
-
-  health(): Promise<StoreHealth> {
-    return this.json.health();
-  }
+/** A pending action found at start: queued again, or failed when the service crashed too often while it ran. */
+function resumedOf(stored: StoredAction): Resumed {
+  const crashes = stored.crashes ?? 0;
+  const resumed = { owner: stored.owner, actionUuid: stored.record.actionUuid };
+  return crashes >= MAX_CRASHES ? { ...resumed, gaveUp: { cause: 'crashed', crashes } } : resumed;
 }

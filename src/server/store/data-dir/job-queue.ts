@@ -9,40 +9,14 @@
  * wait (QueueFullError with scope `key`, for that owner only: the others still get in).
  */
 
-export type Job = () => Promise<void>;
+import { QueueFullError } from '../errors.js';
+import { defaultPerKey, type QueueStats } from '../ports.js';
 
-export class QueueFullError extends Error {
-  constructor(
-    readonly retryAfterSeconds: number,
-    /** `queue`: no place is left at all; `key`: this owner already has its share waiting. */
-    readonly scope: 'queue' | 'key' = 'queue',
-    readonly perKey?: number,
-  ) {
-    super(scope === 'key' ? `this key already has ${perKey} solves waiting` : 'the solve queue is full');
-    this.name = 'QueueFullError';
-  }
-}
+export type Job = () => Promise<void>;
 
 export interface Reservation {
   start(job: Job): void;
   cancel(): void;
-}
-
-export interface QueueStats {
-  running: number;
-  waiting: number;
-  reserved: number;
-  concurrency: number;
-  capacity: number;
-  /** Most jobs one owner may have waiting. */
-  perKey: number;
-  /** Jobs waiting, per owner that has any. */
-  waitingByKey: Record<string, number>;
-}
-
-/** Half the capacity (at least one): two keys can always both have work waiting. */
-export function defaultPerKey(capacity: number): number {
-  return Math.max(1, Math.ceil(capacity / 2));
 }
 
 export class JobQueue {
@@ -61,8 +35,8 @@ export class JobQueue {
   constructor(
     readonly concurrency: number,
     readonly capacity: number,
-    /** Typical job length, for the Retry-After hint when full. */
-    private readonly typicalJobSeconds: number,
+    /** Typical job length (a solve's time limit), for the Retry-After hint when full. */
+    private readonly typicalJobMs: number,
     readonly perKey: number = defaultPerKey(capacity),
   ) {
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError('concurrency must be an integer ≥ 1');
@@ -222,6 +196,6 @@ export class JobQueue {
   }
 
   private secondsFor(rounds: number): number {
-    return Math.min(600, Math.max(1, Math.ceil(rounds * this.typicalJobSeconds)));
+    return Math.min(600, Math.max(1, Math.ceil((rounds * this.typicalJobMs) / 1000)));
   }
 }

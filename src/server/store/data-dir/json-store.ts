@@ -11,52 +11,21 @@ import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { KeyedTurns } from '../../turns.js';
+import { StoreUnavailableError } from '../errors.js';
+import type { Collection, LoadedRecords, RecordStore, StoreHealth } from '../ports.js';
 
-const COLLECTIONS = ['actions', 'projects', 'sessions', 'dispatches', 'dispatch-plans', 'outbox', 'health', 'crashes'] as const;
-export type Collection = (typeof COLLECTIONS)[number];
+const COLLECTIONS: readonly Collection[] = [
+  'actions',
+  'projects',
+  'sessions',
+  'dispatches',
+  'dispatch-plans',
+  'outbox',
+  'health',
+  'crashes',
+];
 
 const RECORD_FILE = /^([A-Za-z0-9-]+)\.json$/;
-
-export interface LoadedRecords<T> {
-  records: T[];
-  /** Files that could not be read or parsed (left in place for a human to inspect). */
-  unreadable: { file: string; reason: string }[];
-}
-
-/**
- * A record could not be written (a full disk, a read-only or vanished data directory): the
- * service answers 503 with Retry-After, never 500, and /healthz reports the store unhealthy.
- */
-export class StoreUnavailableError extends Error {
-  /** Seconds after which a retry may find the disk writable again. */
-  readonly retryAfterSeconds = 30;
-  constructor(
-    readonly reason: string,
-    options?: ErrorOptions,
-  ) {
-    super(`the service cannot save data (${reason}); retry later`, options);
-    this.name = 'StoreUnavailableError';
-  }
-}
-
-export interface StoreHealth {
-  /** Which store answers (/healthz); the data directory when absent. */
-  kind?: 'data_dir' | 'postgres';
-  writable: boolean;
-  /** Why the last write failed, while the store is not writable. */
-  reason?: string;
-}
-
-/**
- * Records kept by collection and id, as dispatch and the outbox keep theirs: JsonStore's files,
- * or PostgreSQL's `routeplan_records` table (postgres/record-store.ts).
- */
-export interface RecordStore {
-  write(collection: Collection, id: string, record: unknown): Promise<void>;
-  read<T>(collection: Collection, id: string): Promise<T | null>;
-  readAll<T>(collection: Collection): Promise<LoadedRecords<T>>;
-  remove(collection: Collection, id: string): Promise<void>;
-}
 
 export class JsonStore implements RecordStore {
   /** Writes to one record are chained so that a later state never loses to an earlier one. */

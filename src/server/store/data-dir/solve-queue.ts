@@ -1,52 +1,25 @@
 /**
- * Where accepted solves wait and who runs them: the seam between the actions (actions.ts) and the
- * queue that is kept with them. The data directory's queue lives in this process (LocalSolveQueue,
- * on queue.ts's JobQueue) and is filled again from the pending actions at start; PostgreSQL's
- * (postgres/solve-queue.ts, on pg-boss) is durable and shared, and any worker process may run a solve.
+ * The data directory's SolveQueue (ports.ts): JobQueue's fair, bounded queue in this process. It
+ * keeps nothing across restarts, so the actions found pending at start are handed to it
+ * (resumeAtWork) and queued once a worker takes them, past every limit since they were accepted.
  */
 import { JobAbortedError } from '../../services/solve-runner.js';
-import type { JobQueue, QueueStats } from './job-queue.js';
+import type { JobQueue } from './job-queue.js';
+import type { GaveUpReason, QueueStats, QueueTicket, SolveHandlers, SolveQueue } from '../ports.js';
 
-export type { QueueStats } from './job-queue.js';
-
-/** What a worker does with queued actions. */
-export interface SolveHandlers {
-  /** Runs one queued action; rejects with JobAbortedError when a shutdown interrupted it. */
-  solve(actionUuid: string, signal: AbortSignal): Promise<void>;
-  /** Fails an action whose runs the queue gave up on (their workers died too often). */
-  gaveUp(actionUuid: string): Promise<void>;
+/** An action accepted before a restart: queued again, or given up on (`gaveUp`) when its runs crashed the service too often. */
+export interface Resumed {
+  owner: string;
+  actionUuid: string;
+  gaveUp?: GaveUpReason;
 }
 
-/** A place held in the queue while the action is being written; then started, or given back. */
-export interface QueueTicket {
-  start(actionUuid: string): Promise<void>;
-  cancel(): void;
-}
-
-export interface SolveQueue {
-  /** Whether the queue keeps accepted solves itself, across restarts and processes. */
-  readonly durable: boolean;
-  /** A place for one more solve of `owner`; throws QueueFullError when it may not have one now. */
-  reserve(owner: string): Promise<QueueTicket>;
-  /** Queues an action accepted before a restart, past every limit (a queue that is not durable). */
-  requeue(owner: string, actionUuid: string): void;
-  /** Takes a waiting action out, or stops its running solve; call it once its record has ended. */
-  cancel(actionUuid: string): Promise<void>;
-  stats(): Promise<QueueStats>;
-  /** Starts handing queued actions to `handlers` (the roles `worker` and `all`). */
-  work(handlers: SolveHandlers): Promise<void>;
-  /** The actions whose solve runs in this process. */
-  runningHere(): string[];
-  /** Stops starting solves, waits up to `timeoutMs` for those running, then interrupts them (they stay pending). */
-  stop(timeoutMs: number): Promise<{ leftWaiting: number; interrupted: boolean }>;
-}
-
-/** The data directory's queue: JobQueue's fair, bounded queue in this process. */
 export class LocalSolveQueue implements SolveQueue {
-  readonly durable = false;
   private handlers: SolveHandlers | null = null;
   private readonly waiting = new Map<string, () => Promise<void>>();
   private readonly running = new Map<string, AbortController>();
+  private resumed: Resumed[] = [];
+  private stopping = false;
   private interrupting = false;
 
   constructor(private readonly jobs: JobQueue) {}
@@ -60,8 +33,9 @@ export class LocalSolveQueue implements SolveQueue {
     });
   }
 
-  requeue(owner: string, actionUuid: string): void {
-    this.jobs.pushAccepted(owner, this.jobOf(actionUuid));
+  /** The actions found pending at start, oldest first: work() queues them before anything new. */
+  resumeAtWork(actions: Resumed[]): void {
+    this.resumed = actions;
   }
 
   cancel(actionUuid: string): Promise<void> {
@@ -78,16 +52,27 @@ export class LocalSolveQueue implements SolveQueue {
     return Promise.resolve(this.jobs.stats());
   }
 
-  work(handlers: SolveHandlers): Promise<void> {
+  async work(handlers: SolveHandlers): Promise<void> {
     this.handlers = handlers;
-    return Promise.resolve();
+    const resumed = this.resumed;
+    this.resumed = [];
+    for (const { owner, actionUuid, gaveUp } of resumed) {
+      if (gaveUp) await handlers.gaveUp(actionUuid, gaveUp);
+      else this.jobs.pushAccepted(owner, this.jobOf(actionUuid));
+    }
   }
 
   runningHere(): string[] {
     return [...this.running.keys()];
   }
 
+  /** The solves running as the process exits, unless a clean shutdown (stop) began: those the service died during. */
+  runningAtExit(): string[] {
+    return this.stopping ? [] : this.runningHere();
+  }
+
   async stop(timeoutMs: number): Promise<{ leftWaiting: number; interrupted: boolean }> {
+    this.stopping = true;
     const leftWaiting = this.jobs.stop();
     const drained = await this.jobs.whenIdle(timeoutMs);
     if (!drained) {

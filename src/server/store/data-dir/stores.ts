@@ -1,41 +1,20 @@
 /**
- * Where the service keeps everything, and the solve queue that goes with it (decisions.md, "Running
- * the service on more than one machine"): the data directory, which one process owns, here; or
- * PostgreSQL, shared by any number of processes (postgres/stores.ts).
+ * The data directory's Stores (ports.ts), which one process owns (decisions.md, "Running the
+ * service on more than one machine"): a second one refuses to start before touching anything.
  */
 import { InputError } from '../../../errors.js';
-import { DataDirActionStore, type ActionStore } from './action-store.js';
-import type { Recovery } from '../../services/actions/service.js';
-import { acquireDataDirLock } from './lock.js';
 import type { ServeOptions } from '../../serve-options.js';
-import { DataDirProjectStore, type ProjectStore } from './project-store.js';
-import { JobQueue, defaultPerKey } from './job-queue.js';
-import { DataDirSessionStore, type SessionStore } from './session-store.js';
-import { LocalSolveQueue, type SolveQueue } from './solve-queue.js';
-import { JsonStore, type RecordStore, type StoreHealth } from './json-store.js';
+import { defaultPerKey, type Stores, type StoreStart } from '../ports.js';
+import { DataDirActionStore } from './action-store.js';
+import { JobQueue } from './job-queue.js';
+import { JsonStore } from './json-store.js';
+import { acquireDataDirLock, type DataDirLock } from './lock.js';
+import { DataDirProjectStore } from './project-store.js';
+import { DataDirSessionStore } from './session-store.js';
+import { LocalSolveQueue } from './solve-queue.js';
 
 type Log = (event: Record<string, unknown>) => void;
 
-/** Where everything is kept, and the solve queue that goes with it. */
-export interface Stores {
-  kind: 'data_dir' | 'postgres';
-  actions: ActionStore;
-  projects: ProjectStore;
-  sessions: SessionStore;
-  records: RecordStore;
-  queue: SolveQueue;
-  /** The data directory's: actions read at start, crash notes. */
-  recovery?: Recovery;
-  /** Reads what the stores keep in memory (the data directory). */
-  recover(): Promise<void>;
-  health(): Promise<StoreHealth>;
-  /** Writes what is still under way and lets go (the data directory's lock, the database's connections). */
-  close(): Promise<void>;
-  /** At process exit, synchronously: the data directory's lock. */
-  releaseNow(): void;
-}
-
-/** The data directory, which one process owns: a second one refuses to start before touching anything. */
 export async function dataDirStores(options: ServeOptions, log: Log): Promise<Stores> {
   if ((options.role ?? 'all') !== 'all') {
     throw new InputError(`--role ${options.role} needs --database: with a data directory, its one process answers and solves`, [
@@ -46,17 +25,37 @@ export async function dataDirStores(options: ServeOptions, log: Log): Promise<St
   try {
     const json = new JsonStore(options.dataDir);
     await json.init();
-    const actions = new DataDirActionStore(json);
-    const projects = new DataDirProjectStore(json, log);
-    const sessions = new DataDirSessionStore(json, log);
-    const perKey = options.queuePerKey ?? defaultPerKey(options.queueSize);
-    const queue = new LocalSolveQueue(new JobQueue(options.concurrency, options.queueSize, options.timeLimitMs / 1000, perKey));
-    const recover = async (): Promise<void> => void [await projects.recover(), await sessions.recover()];
-    const close = async (): Promise<void> => [await json.flush(), lock.release()][0];
-    const base = { kind: 'data_dir' as const, actions, projects, sessions, records: json, queue, recovery: actions };
-    return { ...base, recover, health: () => json.health(), close, releaseNow: () => lock.release() };
+    return storesIn(json, lock, options, log);
   } catch (error) {
     lock.release();
     throw error;
   }
+}
+
+function storesIn(json: JsonStore, lock: DataDirLock, options: ServeOptions, log: Log): Stores {
+  const actions = new DataDirActionStore(json, log, options.saveRetryDelaysMs);
+  const projects = new DataDirProjectStore(json, log);
+  const sessions = new DataDirSessionStore(json, log);
+  const perKey = options.queuePerKey ?? defaultPerKey(options.queueSize);
+  const queue = new LocalSolveQueue(new JobQueue(options.concurrency, options.queueSize, options.timeLimitMs, perKey));
+  // Synchronously as the process exits: when it dies of an error, the solves then running are
+  // noted (counted against their actions at the next start), and the lock is let go in any case.
+  const atExit = (): void => void [actions.noteCrash(queue.runningAtExit()), lock.release()];
+  process.on('exit', atExit);
+  const start = async (): Promise<StoreStart> => {
+    await projects.recover();
+    await sessions.recover();
+    const recovered = await actions.recover();
+    queue.resumeAtWork(recovered.resumed);
+    return { actions: recovered.total, requeued: recovered.resumed.length };
+  };
+  const close = async (): Promise<void> => {
+    try {
+      await json.flush();
+    } finally {
+      lock.release();
+      process.off('exit', atExit);
+    }
+  };
+  return { kind: 'data_dir', actions, projects, sessions, records: json, queue, start, health: () => json.health(), close };
 }

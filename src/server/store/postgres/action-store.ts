@@ -1,12 +1,13 @@
 /**
- * Actions in PostgreSQL, shared by every process: one row each, the whole stored action as `json`
- * beside the columns the queries need. An ending is written only over a pending row, so of two
- * processes ending one action (a cancel and a finished solve) the first wins.
+ * PostgreSQL's ActionStore (ports.ts), shared by every process: one row each, the whole stored
+ * action as `json` beside the columns the queries need. A change, the ending too, is written only
+ * over a pending row, so of two processes ending one action (a cancel and a finished solve) the
+ * first wins. An ending counts once it is written: every process reads the row.
  */
 import type { ActionProgress, OptimizationSummary } from '../../api-types.js';
-import type { ActionRef, ActionStore, StoredAction } from '../data-dir/action-store.js';
-import { IdempotencyKeyTakenError } from '../../services/idempotency.js';
-import type { StoreHealth } from '../data-dir/json-store.js';
+import type { ActionRef, ActionStore, EndOutcome, Ending, StoredAction } from '../ports.js';
+import { IdempotencyKeyTakenError } from '../errors.js';
+import { endedRecord } from '../records.js';
 import { UNIQUE_VIOLATION, type Database } from './database.js';
 
 /** Progress is written at most this often per solve: polls see it within a second, the database is spared. */
@@ -47,7 +48,19 @@ export class PgActionStore implements ActionStore {
     }
   }
 
-  async save(stored: StoredAction): Promise<boolean> {
+  update(stored: StoredAction): Promise<boolean> {
+    return this.writeOverPending(stored);
+  }
+
+  async end(stored: StoredAction, ending: Ending): Promise<EndOutcome> {
+    const ended = { ...stored, record: endedRecord(stored.record, ending) };
+    if (!(await this.writeOverPending(ended))) return 'lost-race';
+    stored.record = ended.record;
+    return 'written';
+  }
+
+  /** Writes the action over its row if that is still pending: false when it has ended, or is gone. */
+  private async writeOverPending(stored: StoredAction): Promise<boolean> {
     const { record } = stored;
     const result = await this.db.query(
       `UPDATE routeplan_actions SET status = $2, started_at = $3, ended_at = $4, stored = $5,
@@ -146,10 +159,6 @@ export class PgActionStore implements ActionStore {
        FROM routeplan_actions WHERE status = 'pending' GROUP BY owner`,
     );
     return new Map(rows.map((row) => [row.owner, { waiting: Number(row.waiting), running: Number(row.running) }]));
-  }
-
-  health(): Promise<StoreHealth> {
-    return this.db.health();
   }
 }
 

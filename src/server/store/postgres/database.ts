@@ -4,7 +4,8 @@
  * into StoreUnavailableError, so that callers answer 503 with Retry-After as for a full disk.
  */
 import pg from 'pg';
-import { StoreUnavailableError, type StoreHealth } from '../data-dir/json-store.js';
+import { StoreUnavailableError } from '../errors.js';
+import type { StoreHealth } from '../ports.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
 
 /** SQLSTATE of a unique key violation: the callers that expect one look for it. */

@@ -1,7 +1,7 @@
-/** Projects in PostgreSQL, shared by every process (project-store.ts has the interface). */
-import { IdempotencyKeyTakenError } from '../../services/idempotency.js';
-import { summarize, type ProjectStore, type StoredProject } from '../data-dir/project-store.js';
-import type { ProjectRecord, ProjectSummary } from '../../services/projects.js';
+/** Projects in PostgreSQL, shared by every process (the ProjectStore of ports.ts). */
+import { IdempotencyKeyTakenError } from '../errors.js';
+import type { ProjectRecord, ProjectStore, ProjectSummary, StoredProject } from '../ports.js';
+import { summarize } from '../records.js';
 import { UNIQUE_VIOLATION, type Database } from './database.js';
 
 export class PgProjectStore implements ProjectStore {

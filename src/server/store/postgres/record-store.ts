@@ -1,5 +1,5 @@
-/** Dispatch's and the outbox's records in PostgreSQL, by collection and id (store.ts's RecordStore). */
-import type { Collection, LoadedRecords, RecordStore } from '../data-dir/json-store.js';
+/** Dispatch's and the outbox's records in PostgreSQL, by collection and id (the RecordStore of ports.ts). */
+import type { Collection, LoadedRecords, RecordStore } from '../ports.js';
 import type { Database } from './database.js';
 
 export class PgRecordStore implements RecordStore {

@@ -1,5 +1,5 @@
-/** Browser sessions in PostgreSQL, so that any process knows any cookie (session-store.ts has the interface). */
-import type { SessionStore, StoredSession } from '../data-dir/session-store.js';
+/** Browser sessions in PostgreSQL, so that any process knows any cookie (the SessionStore of ports.ts). */
+import type { SessionStore, StoredSession } from '../ports.js';
 import type { Database } from './database.js';
 
 export class PgSessionStore implements SessionStore {

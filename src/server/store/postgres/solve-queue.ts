@@ -8,8 +8,8 @@
  * its owner's solves already waiting, so each key's first waiting solve goes before any key's second.
  */
 import { PgBoss } from 'pg-boss';
-import { QueueFullError, type QueueStats } from '../data-dir/job-queue.js';
-import type { QueueTicket, SolveHandlers, SolveQueue } from '../data-dir/solve-queue.js';
+import { QueueFullError } from '../errors.js';
+import type { QueueStats, QueueTicket, SolveHandlers, SolveQueue } from '../ports.js';
 import type { PgActionStore } from './action-store.js';
 
 const SOLVE_QUEUE = 'routeplan-solve';
@@ -25,7 +25,8 @@ const POLL_SECONDS = 0.5;
 /**
  * A pending action that has had no job for this long is queued again: the API process stores the
  * action, then queues its job a few milliseconds later, and may die in between. Checked at start
- * and then every ORPHAN_CHECK_MS by every process; queueing an action that has a job is a no-op.
+ * (startOrphanChecks) and then every ORPHAN_CHECK_MS by every process; queueing an action that has
+ * a job is a no-op.
  */
 export const ORPHAN_AGE_SECONDS = 10;
 const ORPHAN_CHECK_MS = 60_000;
@@ -35,12 +36,12 @@ export interface PgQueueSettings {
   concurrency: number;
   capacity: number;
   perKey: number;
-  timeLimitSeconds: number;
+  /** Each solve's time limit. */
+  timeLimitMs: number;
   log: (event: Record<string, unknown>) => void;
 }
 
 export class PgSolveQueue implements SolveQueue {
-  readonly durable = true;
   private readonly running = new Map<string, { stopper: AbortController; done: Promise<void> }>();
   private working = false;
   private orphanTimer: NodeJS.Timeout | null = null;
@@ -65,11 +66,15 @@ export class PgSolveQueue implements SolveQueue {
       retryDelay: 1,
       deadLetter: GAVE_UP_QUEUE,
     });
-    const queue = new PgSolveQueue(boss, actions, settings);
-    await queue.requeueOrphans();
-    queue.orphanTimer = setInterval(() => void queue.requeueOrphans(), ORPHAN_CHECK_MS);
-    queue.orphanTimer.unref();
-    return queue;
+    return new PgSolveQueue(boss, actions, settings);
+  }
+
+  /** Queues again the orphans there are now, then looks for more every ORPHAN_CHECK_MS; answers how many it queued now. */
+  async startOrphanChecks(): Promise<number> {
+    const queued = await this.requeueOrphans();
+    this.orphanTimer ??= setInterval(() => void this.requeueOrphans(), ORPHAN_CHECK_MS);
+    this.orphanTimer.unref();
+    return queued;
   }
 
   /** Queues again the pending actions stored without a job (their API process died in between); answers how many. */
@@ -107,10 +112,6 @@ export class PgSolveQueue implements SolveQueue {
     };
   }
 
-  requeue(): void {
-    // The jobs are in PostgreSQL: nothing accepted needs queueing again after a restart.
-  }
-
   async cancel(actionUuid: string): Promise<void> {
     this.running.get(actionUuid)?.stopper.abort();
     await this.boss.cancel(SOLVE_QUEUE, actionUuid).catch((error: unknown) => {
@@ -138,7 +139,9 @@ export class PgSolveQueue implements SolveQueue {
     await this.boss.work<{ actionUuid: string }>(SOLVE_QUEUE, { ...options, localConcurrency: this.settings.concurrency }, async ([job]) =>
       this.runHere(job!.data.actionUuid, job!.signal, handlers),
     );
-    await this.boss.work<{ actionUuid: string }>(GAVE_UP_QUEUE, options, async ([job]) => handlers.gaveUp(job!.data.actionUuid));
+    await this.boss.work<{ actionUuid: string }>(GAVE_UP_QUEUE, options, async ([job]) =>
+      handlers.gaveUp(job!.data.actionUuid, { cause: 'cut_short' }),
+    );
   }
 
   runningHere(): string[] {
@@ -184,12 +187,12 @@ export class PgSolveQueue implements SolveQueue {
 
   /** A solve's job is failed as stalled only long after its own limit; the heartbeat catches dead workers sooner. */
   private expirySeconds(): number {
-    return Math.max(3_600, Math.ceil(this.settings.timeLimitSeconds * 2 + 120));
+    return Math.max(3_600, Math.ceil((this.settings.timeLimitMs * 2) / 1000 + 120));
   }
 
   private secondsFor(rounds: number): number {
-    const perRound = this.settings.timeLimitSeconds / Math.max(1, this.settings.concurrency);
-    return Math.min(600, Math.max(1, Math.ceil(rounds * perRound)));
+    const perRoundMs = this.settings.timeLimitMs / Math.max(1, this.settings.concurrency);
+    return Math.min(600, Math.max(1, Math.ceil((rounds * perRoundMs) / 1000)));
   }
 }
 

@@ -1,8 +1,7 @@
-/** PostgreSQL's stores and queue for `serve --database` (stores.ts has the interface and the data directory's). */
+/** PostgreSQL's Stores (ports.ts) for `serve --database`: loaded only then (store/open.ts), with pg and pg-boss. */
 import { RoutingError } from '../../../errors.js';
 import type { ServeOptions } from '../../serve-options.js';
-import { defaultPerKey } from '../data-dir/job-queue.js';
-import type { Stores } from '../data-dir/stores.js';
+import { defaultPerKey, type Stores } from '../ports.js';
 import { PgActionStore } from './action-store.js';
 import { Database, withoutPassword } from './database.js';
 import { PgProjectStore } from './project-store.js';
@@ -23,17 +22,17 @@ export async function databaseStores(url: string, options: ServeOptions, log: Lo
       concurrency: options.concurrency,
       capacity: options.queueSize,
       perKey: options.queuePerKey ?? defaultPerKey(options.queueSize),
-      timeLimitSeconds: options.timeLimitMs / 1000,
+      timeLimitMs: options.timeLimitMs,
       log,
     });
     const base = { kind: 'postgres' as const, actions, projects: new PgProjectStore(db), sessions: new PgSessionStore(db), queue };
     return {
       ...base,
       records: new PgRecordStore(db),
-      recover: () => Promise.resolve(),
+      // The jobs are in the database and outlive any process; what start() finds are the actions whose job was never queued.
+      start: async () => ({ actions: 0, requeued: await queue.startOrphanChecks() }),
       health: () => db.health(),
       close: () => db.close(),
-      releaseNow: () => undefined,
     };
   } catch (error) {
     await db.close().catch(() => undefined);
