@@ -1,27 +1,11 @@
 /**
- * Where browser sessions are kept (session.ts): the data directory (DataDirSessionStore, every
- * session also in memory, its one process being the only writer) or PostgreSQL
- * (postgres/session-store.ts, so that any process behind a load balancer knows the cookie).
+ * The data directory's SessionStore (ports.ts): every session also in memory, its one process being
+ * the only writer.
  */
+import type { SessionStore, StoredSession } from '../ports.js';
 import type { JsonStore } from './json-store.js';
 
-/** The record in the `sessions` collection, keyed by the SHA-256 of the cookie's token. */
-export interface StoredSession {
-  owner: string;
-  csrf_token: string;
-  created_at: string;
-  expires_at: string;
-}
-
-export interface SessionStore {
-  save(id: string, stored: StoredSession): Promise<void>;
-  load(id: string): Promise<StoredSession | null>;
-  /** Removes the session; one already gone is fine. */
-  remove(id: string): Promise<void>;
-  /** Removes every session expired at `now`; answers how many. */
-  removeExpired(now: Date): Promise<number>;
-}
-
+/** Sessions as `sessions/<sha-256 of the token>.json`, every one also in memory. */
 export class DataDirSessionStore implements SessionStore {
   private readonly sessions = new Map<string, StoredSession>();
 
@@ -34,8 +18,9 @@ export class DataDirSessionStore implements SessionStore {
   async recover(): Promise<number> {
     const { records, unreadable } = await this.json.readAll<StoredSession & { id?: string }>('sessions');
     for (const bad of unreadable) this.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
-    for (const stored of records) {
-      if (typeof stored.id === 'string') this.sessions.set(stored.id, stored);
+    // The file carries its id beside the session; the session read back is the one saved, as PostgreSQL's.
+    for (const { id, ...stored } of records) {
+      if (typeof id === 'string') this.sessions.set(id, stored);
     }
     return this.sessions.size;
   }
