@@ -5,7 +5,7 @@
  * is stored, and the project says so.
  */
 import { createTransport } from 'nodemailer';
-import type { NotificationKind, NotificationsView } from '../../api-types.js';
+import type { NotificationKind } from '../../api-types.js';
 import type {
   DispatchedEvent,
   DispatchedProject,
@@ -14,7 +14,7 @@ import type {
   ProjectMessages,
   StopDoneEvent,
 } from '../dispatch/events.js';
-import type { RecordStore } from '../../store/data-dir/json-store.js';
+import type { RecordStore } from '../../store/ports.js';
 import { Outbox, RETRY_DELAYS_MS, type Send } from './outbox.js';
 import type { SmtpSettings } from './settings.js';
 import { deliveredText, loadTemplates, render, windowText, type MessageFields, type Templates } from './templates.js';
@@ -27,8 +27,6 @@ export interface Notifications {
   recover(): Promise<void>;
   close(): Promise<void>;
 }
-
-export const NO_NOTIFICATIONS_VIEW: NotificationsView = { enabled: false, messages: [] };
 
 const OFF: Notifications = {
   listener: { dispatched: () => undefined, stopDone: () => undefined },
