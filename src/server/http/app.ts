@@ -102,7 +102,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 }
 
 /**
- * Handlers read their bodies themselves (http.ts), with the size limit, the drain before a 413 and
+ * Handlers read their bodies themselves (replies.ts), with the size limit, the drain before a 413 and
  * the error shape of the service; so fastify parses none and leaves every body on the stream.
  */
 function leaveBodiesUnread(app: FastifyInstance): void {

@@ -32,7 +32,7 @@ export interface AppContext {
   timeLimitMs: number;
   web: WebSettings;
   isShuttingDown: () => boolean;
-  /** Whether records can be written (store.ts): /healthz reports a full disk. */
+  /** Whether records can be written (Stores.health): /healthz reports a full disk or an unreachable database. */
   storeHealth: () => Promise<StoreHealth>;
   /** The solve queue's counts, for /healthz. */
   queueStats: () => Promise<QueueStats>;

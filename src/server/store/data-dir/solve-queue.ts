@@ -3,7 +3,7 @@
  * keeps nothing across restarts, so the actions found pending at start are handed to it
  * (resumeAtWork) and queued once a worker takes them, past every limit since they were accepted.
  */
-import { JobAbortedError } from '../../services/solve-runner.js';
+import { JobAbortedError } from '../../../threads/pool.js';
 import type { JobQueue } from './job-queue.js';
 import type { GaveUpReason, QueueStats, QueueTicket, SolveHandlers, SolveQueue } from '../ports.js';
 
