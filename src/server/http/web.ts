@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface TileSource {
@@ -16,12 +16,15 @@ export interface TileSource {
 export type PageName = 'index' | 'project' | 'print' | 'driver';
 
 /**
- * dist/web/ as built. From the compiled tree (dist/src/server/http/) it is three levels up; from the
- * TypeScript sources (a test runner) it is the built copy in dist/, as threads/worker-url.ts does.
+ * dist/web/ as built, found from the `src` folder this module sits under, however deep: from the
+ * TypeScript sources (a test runner, src/) it is the built copy in dist/; from the compiled tree
+ * (dist/src/server/http/) and from the CLI's bundle (dist/src/bundle/) it is the `web` beside src.
  */
 export function defaultWebRoot(): string {
-  const here = import.meta.url;
-  return fileURLToPath(here.endsWith('.ts') ? new URL('../../../dist/web/', here) : new URL('../../../web/', here));
+  const here = fileURLToPath(import.meta.url);
+  const root = here.slice(0, here.lastIndexOf(`${sep}src${sep}`));
+  // With the trailing separator, as the URL it was before.
+  return `${here.endsWith('.ts') ? join(root, 'dist', 'web') : join(root, 'web')}${sep}`;
 }
 
 export function isWebBuilt(webRoot: string): boolean {

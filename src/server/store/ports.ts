@@ -227,9 +227,11 @@ export interface SolveQueue {
 
 // ── Everything together ────────────────────────────────────────────────────────────────────────
 
-/** What start() found: the actions stored, and those accepted earlier that are queued again. */
+/** What start() found, for the `started` log line. */
 export interface StoreStart {
+  /** The actions read into this process (the data directory reads all; PostgreSQL none, its reads go to the database). */
   actions: number;
+  /** Actions accepted earlier that start() queued again (the data directory's pending ones; PostgreSQL's without a job). */
   requeued: number;
 }
 
