@@ -10,6 +10,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServeOptions } from '../../src/server/serve-options.js';
+import { IdempotencyKeyTakenError } from '../../src/server/store/errors.js';
 import { openStores } from '../../src/server/store/open.js';
 import type { Ending, StoredAction, StoredProject, Stores } from '../../src/server/store/ports.js';
 import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
@@ -130,6 +131,12 @@ describe.each(KINDS)('the store contract: $name', ({ make, skip }) => {
       expect(await stores.actions.load('00000000-0000-4000-8000-999999999999')).toBeNull();
     });
 
+    it('a second action with an owner’s Idempotency-Key is refused (IdempotencyKeyTakenError); another owner may use the key', async () => {
+      await stores.actions.create(newAction('key-alpha', {}, 'k-taken'));
+      await expect(stores.actions.create(newAction('key-alpha', {}, 'k-taken'))).rejects.toBeInstanceOf(IdempotencyKeyTakenError);
+      await stores.actions.create(newAction('key-beta', {}, 'k-taken'));
+    });
+
     it('update writes a pending action’s change; once it has ended, nothing more is written and the answer is false', async () => {
       const stored = newAction();
       await stores.actions.create(stored);
@@ -234,6 +241,13 @@ describe.each(KINDS)('the store contract: $name', ({ make, skip }) => {
         ['p-one', 1, 0],
       ]);
       expect(await stores.projects.summariesOf('key-beta')).toEqual([]);
+    });
+
+    it('another project with an owner’s Idempotency-Key is refused (IdempotencyKeyTakenError); another owner may use the key', async () => {
+      const claim = { idempotency: { key: 'pk-taken', fingerprint: 'f' } };
+      await stores.projects.save(newProject('p-first', 'key-alpha', claim));
+      await expect(stores.projects.save(newProject('p-second', 'key-alpha', claim))).rejects.toBeInstanceOf(IdempotencyKeyTakenError);
+      await stores.projects.save(newProject('p-third', 'key-beta', claim));
     });
 
     it('a saved project replaces the one before; pendingGeocoding lists those whose geocoding is pending', async () => {

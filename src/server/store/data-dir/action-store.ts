@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ActionProgress, OptimizationSummary } from '../../api-types.js';
 import type { ActionRef, ActionStore, EndOutcome, Ending, StoredAction } from '../ports.js';
+import { IdempotencyKeyTakenError } from '../errors.js';
 import { endedRecord } from '../records.js';
 import { ActionIndex } from './action-index.js';
 import type { JsonStore } from './json-store.js';
@@ -67,6 +68,10 @@ export class DataDirActionStore implements ActionStore {
   }
 
   async create(stored: StoredAction): Promise<void> {
+    // As PostgreSQL's unique key: within this one process, IdempotencyTurns already looks first.
+    if (stored.idempotency && this.index.createdWith(stored.owner, stored.idempotency.key) !== undefined) {
+      throw new IdempotencyKeyTakenError();
+    }
     try {
       await this.write(stored);
     } catch (error) {

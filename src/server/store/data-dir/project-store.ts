@@ -2,6 +2,7 @@
  * The data directory's ProjectStore (ports.ts): every project's summary in memory, its one process
  * being the only writer.
  */
+import { IdempotencyKeyTakenError } from '../errors.js';
 import type { ProjectStore, ProjectSummary, StoredProject } from '../ports.js';
 import { summarize } from '../records.js';
 import type { JsonStore } from './json-store.js';
@@ -25,6 +26,9 @@ export class DataDirProjectStore implements ProjectStore {
   }
 
   async save(stored: StoredProject): Promise<void> {
+    const taken = stored.idempotency && this.bySlot.get(`${stored.owner}\n${stored.idempotency.key}`);
+    // As PostgreSQL's unique key: within this one process, IdempotencyTurns already looks first.
+    if (taken && taken !== stored.record.id) throw new IdempotencyKeyTakenError();
     await this.json.write('projects', stored.record.id, stored);
     this.remember(stored);
   }
