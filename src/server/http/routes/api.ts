@@ -7,7 +7,7 @@ import { addPath, idParam, type Handler, type Method } from './table.js';
 import type { DispatchView, NotificationsView } from '../../api-types.js';
 import type { ProjectView } from '../../services/projects.js';
 import type { Accepted } from '../../services/actions/service.js';
-import { idempotencyClaimOf } from '../../services/idempotency.js';
+import { idempotencyClaimOf } from '../idempotency-header.js';
 
 export interface ApiCall {
   req: IncomingMessage;
