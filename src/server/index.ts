@@ -8,23 +8,23 @@ import type { FastifyInstance } from 'fastify';
 import { availableParallelism } from 'node:os';
 import { InputError } from '../errors.js';
 import { DEFAULT_TIME_LIMIT_SECONDS } from '../config/config.js';
-import { createKeyRing, isLoopbackHost } from './auth.js';
-import type { RecordStore } from './store.js';
-import { WorkerSolveRunner, type SolveRunner } from './solve-runner.js';
-import { ActionService } from './actions.js';
-import { ProjectService } from './projects.js';
-import { dataDirStores, type Stores } from './stores.js';
+import { createKeyRing, isLoopbackHost } from './http/auth.js';
+import type { RecordStore, Stores } from './store/ports.js';
+import { WorkerSolveRunner, type SolveRunner } from './services/solve-runner.js';
+import { ActionService } from './services/actions/service.js';
+import { ProjectService } from './services/projects.js';
+import { openStores } from './store/open.js';
 import type { ServeOptions, ServeRole } from './serve-options.js';
-import { buildApp } from './app.js';
-import { validateRequest } from './job.js';
-import { Access } from './access.js';
-import { DEFAULT_SESSION_TTL_HOURS, SessionService } from './session.js';
-import { defaultWebRoot, isWebBuilt } from './web.js';
+import { buildApp } from './http/app.js';
+import { validateRequest } from './services/job.js';
+import { Access } from './http/access.js';
+import { DEFAULT_SESSION_TTL_HOURS, SessionService } from './services/sessions.js';
+import { defaultWebRoot, isWebBuilt } from './http/web.js';
 import type { TravelSettings } from '../travel/types.js';
 import type { GeocoderSettings } from '../geocode/types.js';
-import { DispatchService } from './dispatch/service.js';
-import { createNotifications, type Notifications } from './notify/index.js';
-import { ProjectGeocoding } from './geocoding.js';
+import { DispatchService } from './services/dispatch/service.js';
+import { createNotifications, type Notifications } from './services/notify/index.js';
+import { ProjectGeocoding } from './services/geocoding.js';
 
 export const SERVE_DEFAULTS = {
   port: 8080,
@@ -61,8 +61,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const log = jsonLog(options.logLine ?? ((line: string) => process.stderr.write(`${line}\n`)));
   const role = options.role ?? 'all';
   if (role !== 'worker') guardOpenAccess(options, log);
-  const stores =
-    options.database !== undefined ? await databaseStoresOf(options.database, options, log) : await dataDirStores(options, log);
+  const stores = await openStores(options, log);
   try {
     return await startOn(stores, options, role, log);
   } catch (error) {
@@ -75,10 +74,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, log: Log): Promise<RunningServer> {
   const runner = options.runner ?? new WorkerSolveRunner(options.concurrency);
   const solveSettings = { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) };
-  const { actions: actionStore, queue, recovery } = stores;
-  const actions = new ActionService(actionStore, queue, runner, solveSettings, log, options.saveRetryDelaysMs, recovery);
-  const noteCrash = (): void => void [actions.noteRunningAtExit(), stores.releaseNow()];
-  process.on('exit', noteCrash);
+  const actions = new ActionService(stores.actions, stores.queue, runner, solveSettings, log);
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
   const projects = new ProjectService(stores.projects, (id) => `${publicUrl}/projects/${id}`, actions.optimizations);
   const sessions = new SessionService(stores.sessions, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
@@ -99,26 +95,24 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, l
     messages: notifications.messages,
     bodyLimitBytes: options.bodyLimitBytes,
     loadOptions: travelFlags(options),
-    timeLimitSeconds: options.timeLimitMs / 1000,
+    timeLimitMs: options.timeLimitMs,
     web: { root: webRoot, tiles: options.tiles ?? null, secureCookies: publicUrl.startsWith('https:') },
     isShuttingDown: () => shuttingDown,
     storeHealth: () => stores.health(),
-    queueStats: () => queue.stats(),
+    queueStats: () => stores.queue.stats(),
     ...(options.connectionLimits ? { connectionLimits: options.connectionLimits } : {}),
     log,
   });
 
-  await stores.recover();
-  const recovered = await actions.recover();
+  const found = await stores.start();
   await sessions.start();
   const retention = role === 'worker' ? noRetention() : await startRetention(actions, options, log);
-  const url = await listenOrUndo(app, options, async () => void [process.off('exit', noteCrash), await retention.stop(), sessions.stop()]);
+  const url = await listenOrUndo(app, options, async () => void [await retention.stop(), sessions.stop()]);
   if (publicUrl === '') publicUrl = url;
   // Stored solves restart only once the port is ours, so a failed start never runs (and counts) them.
   if (role !== 'api') await actions.work();
-  await actions.resumePending();
   if (role !== 'worker') await geocoding.resume();
-  const started = { url, role, store: stores.kind, actions: recovered.total, requeued: recovered.pending };
+  const started = { url, role, store: stores.kind, actions: found.actions, requeued: found.requeued };
   log({ event: 'started', ...started, concurrency: role === 'api' ? 0 : options.concurrency });
 
   const timeoutMs = options.shutdownTimeoutMs;
@@ -126,19 +120,13 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, l
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     shuttingDown = true;
-    closing ??= stopServer(shutdown).finally(() => process.off('exit', noteCrash));
+    closing ??= stopServer(shutdown);
     return closing;
   };
   return { url, server: app.server, close };
 }
 
 type Log = (event: Record<string, unknown>) => void;
-
-/** PostgreSQL's stores, loaded only when asked for, so that the embedded default never loads pg or pg-boss. */
-async function databaseStoresOf(url: string, options: ServeOptions, log: Log): Promise<Stores> {
-  const { databaseStores } = await import('./postgres/stores.js');
-  return databaseStores(url, options, log);
-}
 
 interface Retention {
   stop(): Promise<void>;

@@ -1,7 +1,7 @@
 /** What `routeplan serve` is started with (index.ts startServer); the CLI builds it from flags (cli/commands/serve.ts). */
-import type { SolveRunner } from './solve-runner.js';
-import type { TileSource } from './web.js';
-import type { SmtpSettings } from './notify/settings.js';
+import type { SolveRunner } from './services/solve-runner.js';
+import type { TileSource } from './http/web.js';
+import type { SmtpSettings } from './services/notify/settings.js';
 import type { TravelSettings } from '../travel/types.js';
 import type { GeocoderSettings } from '../geocode/types.js';
 
@@ -59,6 +59,6 @@ export interface ServeOptions {
   now?: () => Date;
   /** Overrides of the connection limits (tests): headers and request timeouts, connection cap. */
   connectionLimits?: ConnectionLimits;
-  /** Waits between retries of a finished action's failed write (tests; actions.ts SAVE_RETRY_DELAYS_MS). */
+  /** Waits between retries of a finished action's failed write (tests; store/data-dir/action-store.ts SAVE_RETRY_DELAYS_MS). */
   saveRetryDelaysMs?: readonly number[];
 }

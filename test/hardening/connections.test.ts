@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { removeDir, startTestService, type TestService } from '../server/harness.js';
-import { CONNECTION_LIMITS } from '../../src/server/app.js';
+import { CONNECTION_LIMITS } from '../../src/server/http/app.js';
 
 const services: TestService[] = [];
 const sockets: Socket[] = [];

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProblemDocument } from '../../src/input/index.js';
 import type { Plan } from '../../src/output/plan-types.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
-import { WorkerSolveRunner } from '../../src/server/solve-runner.js';
+import { WorkerSolveRunner } from '../../src/server/services/solve-runner.js';
 import { checkPlan } from '../support/checker.js';
 import { generateProject } from '../support/generate.js';
 import { assertBuilt } from './built.js';

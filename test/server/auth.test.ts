@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpError } from '../../src/server/http.js';
-import { OPEN_ACCESS_OWNER, bearerToken, createKeyRing, isLoopbackHost, parseKeyList, readKeysFile } from '../../src/server/auth.js';
+import { HttpError } from '../../src/server/http/replies.js';
+import { OPEN_ACCESS_OWNER, bearerToken, createKeyRing, isLoopbackHost, parseKeyList, readKeysFile } from '../../src/server/http/auth.js';
 
 function statusOf(action: () => unknown): number | null {
   try {

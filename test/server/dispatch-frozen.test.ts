@@ -1,8 +1,8 @@
 /** freezePlan: what a (re-)dispatch copies out of the plan and the project, and what it carries over. */
 import { describe, expect, it } from 'vitest';
-import { freezePlan, linkExpiryMs, type FrozenDispatch } from '../../src/server/dispatch/frozen.js';
+import { freezePlan, linkExpiryMs, type FrozenDispatch } from '../../src/server/services/dispatch/frozen.js';
 import type { Plan, PlanRoute } from '../../src/output/plan-types.js';
-import type { ProjectRecord } from '../../src/server/projects.js';
+import type { ProjectRecord } from '../../src/server/services/projects.js';
 import { cannedPlan } from './harness.js';
 
 const project: ProjectRecord = {

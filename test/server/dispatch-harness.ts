@@ -1,7 +1,7 @@
 /** What the dispatch and notification tests share: the real solver in process, a project that needs two drivers. */
 import { expect } from 'vitest';
-import type { SolveRunner } from '../../src/server/solve-runner.js';
-import type { SolveJob, SolveOutcome } from '../../src/server/job.js';
+import type { SolveRunner } from '../../src/server/services/solve-runner.js';
+import type { SolveJob, SolveOutcome } from '../../src/server/services/job.js';
 import { planOfDocument } from '../../src/threads/tasks.js';
 import { api, smallProject, type TestService } from './harness.js';
 

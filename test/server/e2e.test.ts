@@ -113,6 +113,14 @@ describe.each(STORES)('routeplan serve + submit/poll on the %s (built binaries, 
     for (const output of [submitted, polled, tables]) expect(output.stdout + output.stderr).not.toContain(KEY);
   });
 
+  it('the built service finds the web application built beside it: GET / is the page, and no "not built" warning', async () => {
+    const server = await serve('web-root');
+    const page = await fetch(`${server.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(server.stderr()).not.toContain('the web application is not built');
+  });
+
   it('submit --wait --json prints the plan as solve does', async () => {
     const server = await serve('wait');
     const file = await writeJson('wait.json', smallOneOff());

@@ -4,9 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type RunningServer, type ServeOptions } from '../../src/server/index.js';
-import type { SolveRunner } from '../../src/server/solve-runner.js';
-import { JobAbortedError } from '../../src/server/solve-runner.js';
-import type { SolveJob, SolveOutcome } from '../../src/server/job.js';
+import type { SolveRunner } from '../../src/server/services/solve-runner.js';
+import { JobAbortedError } from '../../src/server/services/solve-runner.js';
+import type { SolveJob, SolveOutcome } from '../../src/server/services/job.js';
 import type { Plan } from '../../src/output/plan-types.js';
 import type { SolveProgress } from '../../src/solver/types.js';
 

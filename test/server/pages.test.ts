@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { smallProject, type TestService, servicesStoppedAfterEach } from './harness.js';
 import { call, makeWebRoot, rawGet, signIn } from './web-harness.js';
-import { pageHeaders, tilesOrigin } from '../../src/server/web.js';
+import { pageHeaders, tilesOrigin } from '../../src/server/http/web.js';
 
 let webRoot: string;
 beforeAll(async () => {

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PgBoss } from 'pg-boss';
-import { ORPHAN_AGE_SECONDS } from '../../src/server/postgres/solve-queue.js';
+import { ORPHAN_AGE_SECONDS } from '../../src/server/store/postgres/solve-queue.js';
 import { freshDatabase, postgresUnavailable, withClient, type TestDatabase } from '../support/postgres.js';
 import { api, cannedPlan, removeDir, ScriptedRunner, smallOneOff, smallProject, startTestService, type TestService } from './harness.js';
 import { call, signIn } from './web-harness.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JobQueue, QueueFullError } from '../../src/server/queue.js';
+import { JobQueue } from '../../src/server/store/data-dir/job-queue.js';
+import { QueueFullError } from '../../src/server/store/errors.js';
 
 /** A job that runs until the test releases it, so nothing depends on timing. */
 function gate(): { job: () => Promise<void>; started: boolean; release: () => void } {
@@ -20,7 +21,7 @@ const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 
 describe('bounded solve queue', () => {
   it('runs at most `concurrency` jobs at once and starts the next when one ends', async () => {
-    const queue = new JobQueue(2, 10, 1);
+    const queue = new JobQueue(2, 10, 1_000);
     const jobs = [gate(), gate(), gate()];
     for (const job of jobs) queue.reserve('a').start(job.job);
     await tick();
@@ -34,7 +35,7 @@ describe('bounded solve queue', () => {
   });
 
   it('queue full: a reservation beyond concurrency + capacity throws QueueFullError with a Retry-After hint', () => {
-    const queue = new JobQueue(1, 2, 4);
+    const queue = new JobQueue(1, 2, 4_000);
     queue.reserve('a');
     queue.reserve('b');
     queue.reserve('c');
@@ -50,7 +51,7 @@ describe('bounded solve queue', () => {
   });
 
   it('a cancelled reservation gives its place back', () => {
-    const queue = new JobQueue(1, 0, 1);
+    const queue = new JobQueue(1, 0, 1_000);
     const first = queue.reserve('a');
     expect(() => queue.reserve('a')).toThrow(QueueFullError);
     first.cancel();
@@ -58,7 +59,7 @@ describe('bounded solve queue', () => {
   });
 
   it('recovered (already accepted) jobs are queued past the capacity', async () => {
-    const queue = new JobQueue(1, 0, 1);
+    const queue = new JobQueue(1, 0, 1_000);
     const jobs = [gate(), gate(), gate()];
     for (const job of jobs) queue.pushAccepted('a', job.job);
     await tick();
@@ -70,7 +71,7 @@ describe('bounded solve queue', () => {
   });
 
   it('stop(): waiting jobs never start, running ones are awaited, new reservations are refused', async () => {
-    const queue = new JobQueue(1, 5, 1);
+    const queue = new JobQueue(1, 5, 1_000);
     const running = gate();
     const waiting = gate();
     queue.reserve('a').start(running.job);
@@ -85,7 +86,7 @@ describe('bounded solve queue', () => {
   });
 
   it('a failing job frees its slot', async () => {
-    const queue = new JobQueue(1, 1, 1);
+    const queue = new JobQueue(1, 1, 1_000);
     queue.reserve('a').start(async () => {
       throw new Error('boom');
     });
@@ -98,7 +99,7 @@ describe('bounded solve queue', () => {
   });
 
   it('withdraw(): a waiting job leaves the queue and frees its place; a started one cannot be withdrawn', async () => {
-    const queue = new JobQueue(1, 1, 1);
+    const queue = new JobQueue(1, 1, 1_000);
     const running = gate();
     const withdrawn = gate();
     queue.reserve('a').start(running.job);
@@ -121,7 +122,7 @@ describe('bounded solve queue', () => {
 
 describe('fairness between API keys', () => {
   it('round-robin: waiting jobs start one per key in turn, not first come first served', async () => {
-    const queue = new JobQueue(1, 20, 1, 20);
+    const queue = new JobQueue(1, 20, 1_000, 20);
     const order: string[] = [];
     const gates: ReturnType<typeof gate>[] = [];
     const submit = (owner: string, name: string): void => {
@@ -148,7 +149,7 @@ describe('fairness between API keys', () => {
   });
 
   it('per-key share: past `perKey` waiting jobs that key is refused (scope key) while another key still gets in', async () => {
-    const queue = new JobQueue(1, 10, 2, 3);
+    const queue = new JobQueue(1, 10, 2_000, 3);
     const gates = [gate(), gate(), gate(), gate()];
     // One runs, three wait: the key's whole share.
     for (const handle of gates) queue.reserve('a').start(handle.job);
@@ -169,7 +170,7 @@ describe('fairness between API keys', () => {
   });
 
   it('stats report running, waiting and waiting per key', async () => {
-    const queue = new JobQueue(1, 10, 1, 5);
+    const queue = new JobQueue(1, 10, 1_000, 5);
     const gates = [gate(), gate(), gate(), gate()];
     queue.reserve('a').start(gates[0]!.job);
     queue.reserve('a').start(gates[1]!.job);
@@ -182,8 +183,8 @@ describe('fairness between API keys', () => {
   });
 
   it('the default share is half the capacity, at least one', () => {
-    expect(new JobQueue(1, 100, 1).perKey).toBe(50);
-    expect(new JobQueue(1, 1, 1).perKey).toBe(1);
-    expect(new JobQueue(1, 0, 1).perKey).toBe(1);
+    expect(new JobQueue(1, 100, 1_000).perKey).toBe(50);
+    expect(new JobQueue(1, 1, 1_000).perKey).toBe(1);
+    expect(new JobQueue(1, 0, 1_000).perKey).toBe(1);
   });
 });

@@ -8,10 +8,10 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { makeDataDir, removeDir, smallProject, servicesStoppedAfterEach } from './harness.js';
 import { call, makeWebRoot, sessionCookieOf, signIn } from './web-harness.js';
-import { localPath } from '../../src/server/routes/session.js';
-import { DataDirSessionStore } from '../../src/server/session-store.js';
-import { SessionService } from '../../src/server/session.js';
-import { JsonStore } from '../../src/server/store.js';
+import { localPath } from '../../src/server/http/routes/session.js';
+import { DataDirSessionStore } from '../../src/server/store/data-dir/session-store.js';
+import { SessionService } from '../../src/server/services/sessions.js';
+import { JsonStore } from '../../src/server/store/data-dir/json-store.js';
 
 let webRoot: string;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 /** The worker-thread runner, with the built worker script (dist/), on real documents. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JobAbortedError, WorkerSolveRunner } from '../../src/server/solve-runner.js';
+import { JobAbortedError, WorkerSolveRunner } from '../../src/server/services/solve-runner.js';
 import { InputError } from '../../src/errors.js';
 import { loadProblemDocument } from '../../src/input/index.js';
-import { validateRequest } from '../../src/server/job.js';
+import { validateRequest } from '../../src/server/services/job.js';
 import { inputError } from '../support/input-error.js';
 import { generateOneOff } from '../support/generate.js';
 import { assertBuilt } from './built.js';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JsonStore } from '../../src/server/store.js';
+import { JsonStore } from '../../src/server/store/data-dir/json-store.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -12,15 +12,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+// What every store does with records (write, read back, unknown ids) is in store-contract.test.ts; here, the files.
 describe('durable JSON store', () => {
-  it('writes a record and reads it back; an unknown id reads as null', async () => {
-    const store = new JsonStore(dir);
-    await store.init();
-    await store.write('actions', 'a1', { status: 'pending' });
-    expect(await store.read('actions', 'a1')).toEqual({ status: 'pending' });
-    expect(await store.read('actions', 'nope')).toBeNull();
-  });
-
   it('atomic writes leave no temporary file and the last of several writes wins', async () => {
     const store = new JsonStore(dir);
     await store.init();

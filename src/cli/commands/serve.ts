@@ -1,17 +1,17 @@
 /** `routeplan serve`: run the routing service (see src/server/app.ts for its routes). */
 import type { Command } from 'commander';
 import { InputError } from '../../errors.js';
-import { parseKeyList, readKeysFile } from '../../server/auth.js';
+import { parseKeyList, readKeysFile } from '../../server/http/auth.js';
 import { SERVE_DEFAULTS, SERVE_ROLES, defaultConcurrency, startServer, type ServeOptions, type ServeRole } from '../../server/index.js';
-import { defaultPerKey } from '../../server/queue.js';
+import { defaultPerKey } from '../../server/store/ports.js';
 import { parseConfigFlag, resolveConfig, type RouteplanConfig } from '../../config/config.js';
 import { runCommand } from '../present.js';
 import { addTravelOptions, parseTravelFlags, type TravelFlags } from '../options.js';
 import { travelSettingsFrom } from '../../travel/settings.js';
 import { geocoderSettingsFrom } from '../../geocode/settings.js';
 import { packageVersion } from '../version.js';
-import { tilesOrigin, type TileSource } from '../../server/web.js';
-import type { SmtpSettings } from '../../server/notify/settings.js';
+import { tilesOrigin, type TileSource } from '../../server/http/web.js';
+import type { SmtpSettings } from '../../server/services/notify/settings.js';
 
 interface ServeFlags extends TravelFlags {
   port?: string;

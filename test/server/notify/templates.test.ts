@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_TEMPLATES, deliveredText, loadTemplates, render, windowText } from '../../../src/server/notify/templates.js';
+import { DEFAULT_TEMPLATES, deliveredText, loadTemplates, render, windowText } from '../../../src/server/services/notify/templates.js';
 import { InputError } from '../../../src/errors.js';
 
 const dirs: string[] = [];

@@ -1,0 +1,215 @@
+/**
+ * The HTTP service on fastify: the JSON API, the web application's sign-in and pages, and the
+ * conventions every answer shares (the error shape, the request log line, 503 while shutting down).
+ *
+ * Routes (the API needs `Authorization: Bearer <key>` or the session cookie when keys are configured;
+ * with the cookie, POSTs also need `X-CSRF-Token` and, when sent, our own `Origin`):
+ *   POST /schedules                         one-off problem → 202 action
+ *   GET  /v2/schedules/{actionUuid}         the action record (+ `progress` while it runs)
+ *   GET  /v2/schedules/{actionUuid}/solution  the plan alone (409 until finished)
+ *   POST /v2/schedules/{actionUuid}/cancel  → 200 the record, failed with code `cancelled` (409 not_cancellable once ended)
+ *   DELETE /v2/schedules/{actionUuid}       cancels it if pending, then deletes it and its plan → 204
+ *   POST /v1.0/project                      create a project → 201 project record (+ `optimizations`, newest first)
+ *   GET  /v1.0/project/{id}                 a project record (+ `optimizations`, newest first)
+ *   GET  /v1.0/projects                     the caller's projects (+ `latest_optimization` each)
+ *   POST /v1.0/project/{id}/optimize        what the project page's Optimize control calls → 202 action
+ *   …/v1.0/project/{id}/dispatch…           dispatch to drivers (routes/dispatch.ts)
+ * Drivers (routes/drivers.ts; the token in the path is the credential, never logged):
+ *   GET  /drivers/{token}, …/route, POST …/stops/{stopId}  the driver page, their route, their reports
+ * The web application (routes/session.ts, routes/pages.ts):
+ *   POST /login                             form {key, next} → 303 with the session cookie
+ *   POST /logout                            ends the session (CSRF token as form field `csrf` or header) → 303 /
+ *   GET  /session                           {owner, csrfToken, expiresAt, openAccess, tiles, timeLimitSeconds}
+ *   GET  /                                  sign-in and project list (dist/web/index.html)
+ *   GET  /projects/{id}, /projects/{id}/print  the project page, its printable driver sheets (303 to / without a session)
+ *   GET  /assets/{file}                     scripts, styles and images of the pages
+ *   GET  /healthz                           liveness, the store and the queue, without credentials
+ */
+import { createServer } from 'node:http';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import { InputError, RouteplanError } from '../../errors.js';
+import { HttpError, pathOf, sendError, sendJson } from './replies.js';
+import { QueueFullError, StoreUnavailableError } from '../store/errors.js';
+import type { QueueStats } from '../store/ports.js';
+import { IdempotencyConflictError } from '../services/idempotency.js';
+import type { AppContext, RequestNotes } from './context.js';
+import { registerApi } from './routes/api.js';
+import { registerSession } from './routes/session.js';
+import { registerPages } from './routes/pages.js';
+import { registerDispatch } from './routes/dispatch.js';
+import { registerDrivers } from './routes/drivers.js';
+
+export type { AppContext } from './context.js';
+
+/**
+ * Connections that send nothing, or send a request too slowly, are closed (408) instead of being
+ * held for minutes; beyond MAX_CONNECTIONS new ones are refused at once.
+ */
+export const CONNECTION_LIMITS = { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, maxConnections: 2_048 } as const;
+
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const limits = { ...CONNECTION_LIMITS, ...ctx.connectionLimits };
+  const app = Fastify({
+    routerOptions: { ignoreTrailingSlash: true },
+    keepAliveTimeout: 5_000,
+    serverFactory: (handler) => {
+      const server = createServer(
+        {
+          headersTimeout: limits.headersTimeoutMs,
+          requestTimeout: limits.requestTimeoutMs,
+          // How often Node looks for connections past those limits (its default is 30 s).
+          connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
+        },
+        handler,
+      );
+      server.maxConnections = limits.maxConnections;
+      return server;
+    },
+    // Our own 503 (the error shape, Retry-After) answers requests that arrive while closing.
+    return503OnClosing: false,
+    frameworkErrors: (error, request, reply) => refuseMalformed(ctx, request, reply, error),
+  });
+  leaveBodiesUnread(app);
+  // Set per request in onRequest; a request refused before it (a malformed URL) keeps the null.
+  app.decorateRequest('notes', null as unknown as RequestNotes);
+  app.decorateRequest('startedAt', 0n);
+  app.decorateRequest('session', null);
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.notes = {};
+    request.startedAt = process.hrtime.bigint();
+    done(ctx.isShuttingDown() && !isHealthCheck(request) ? shuttingDown() : undefined);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    logRequest(ctx, request, reply);
+    done();
+  });
+  app.setErrorHandler((error, _request, reply) => answerError(ctx, reply, error));
+  app.setNotFoundHandler((request, reply) => {
+    request.notes.errorCode = 'not_found';
+    sendError(reply, new HttpError(404, 'not_found', `no such route: ${pathOf(request.url)}`));
+  });
+  await app.register(fastifyCookie);
+  app.addHook('onRequest', (request) => ctx.access.resolveSession(request));
+  app.get('/healthz', async (_request, reply) => answerHealth(ctx, reply));
+  if (ctx.role === 'worker') return app;
+  registerApi(app, ctx);
+  registerDispatch(app, ctx);
+  registerDrivers(app, ctx);
+  registerSession(app, ctx);
+  await registerPages(app, ctx);
+  return app;
+}
+
+/**
+ * Handlers read their bodies themselves (replies.ts), with the size limit, the drain before a 413 and
+ * the error shape of the service; so fastify parses none and leaves every body on the stream.
+ */
+function leaveBodiesUnread(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+}
+
+/** A request fastify cannot route (a malformed URL): 400, logged like any other though no hook runs for it. */
+function refuseMalformed(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, error: FastifyError): void {
+  request.notes = { errorCode: 'bad_request' };
+  request.startedAt = process.hrtime.bigint();
+  reply.raw.once('finish', () => logRequest(ctx, request, reply));
+  sendError(reply, new HttpError(400, 'bad_request', error.message));
+}
+
+function isHealthCheck(request: FastifyRequest): boolean {
+  return pathOf(request.url) === '/healthz' && (request.method === 'GET' || request.method === 'HEAD');
+}
+
+/** 200 while the service can take work; 503 while shutting down or while its store cannot write (a full disk). */
+async function answerHealth(ctx: AppContext, reply: FastifyReply): Promise<void> {
+  if (ctx.isShuttingDown()) return sendJson(reply, 503, { status: 'shutting_down' });
+  const store = await ctx.storeHealth();
+  // The queue's counts come from the store too when it is PostgreSQL: unreadable then, if it is down.
+  const queue = store.writable ? queueView(await ctx.queueStats()) : null;
+  const kind = store.kind ?? 'data_dir';
+  if (!store.writable) return sendJson(reply, 503, { status: 'unhealthy', store: { kind, writable: false, reason: store.reason }, queue });
+  sendJson(reply, 200, { status: 'ok', store: { kind, writable: true }, queue });
+}
+
+/** The queue as /healthz shows it: per key, by owner id (a digest prefix, never the key). */
+function queueView(stats: QueueStats): Record<string, unknown> {
+  return {
+    running: stats.running,
+    waiting: stats.waiting,
+    concurrency: stats.concurrency,
+    capacity: stats.capacity,
+    per_key: stats.perKey,
+    waiting_by_key: stats.waitingByKey,
+  };
+}
+
+function shuttingDown(): HttpError {
+  return new HttpError(503, 'shutting_down', 'the service is shutting down; retry shortly', [], {
+    'retry-after': '5',
+    connection: 'close',
+  });
+}
+
+/** One JSON line per request; one fastify refused before our hooks ran has no notes and no start time. */
+function logRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): void {
+  const notes = request.notes ?? {};
+  const elapsed = request.startedAt > 0n ? process.hrtime.bigint() - request.startedAt : 0n;
+  ctx.log({
+    method: request.method,
+    path: redactedPath(pathOf(request.url)),
+    status: reply.statusCode,
+    duration_ms: Number(elapsed / 1000n) / 1000,
+    ...(notes.actionId ? { action_id: notes.actionId } : {}),
+    ...(notes.projectId ? { project_id: notes.projectId } : {}),
+    ...(notes.errorCode ? { error: notes.errorCode } : {}),
+  });
+}
+
+/** A driver link's token is a credential: it never reaches the log. */
+function redactedPath(path: string): string {
+  return path.replace(/^\/drivers\/[^/]+/, '/drivers/<redacted>');
+}
+
+function answerError(ctx: AppContext, reply: FastifyReply, error: unknown): void {
+  const httpError = toHttpError(error);
+  if (reply.request.notes) reply.request.notes.errorCode = httpError.code;
+  if (httpError.status >= 500 && httpError.code === 'internal_error') {
+    ctx.log({ event: 'internal_error', message: (error as Error)?.message, stack: (error as Error)?.stack });
+  }
+  if (reply.raw.headersSent) {
+    reply.raw.destroy();
+    return;
+  }
+  sendError(reply, httpError);
+}
+
+function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof QueueFullError) {
+    const headers = { 'retry-after': String(error.retryAfterSeconds) };
+    if (error.scope === 'key') {
+      const message = `this key already has ${error.perKey} solves waiting, its share of the queue; retry later`;
+      return new HttpError(429, 'key_quota_exceeded', message, [], headers);
+    }
+    return new HttpError(429, 'queue_full', 'too many solves are waiting; retry later', [], headers);
+  }
+  if (error instanceof IdempotencyConflictError) {
+    const detail = { path: 'Idempotency-Key', message: `already used for ${error.created.kind} ${error.created.id}` };
+    return new HttpError(409, 'idempotency_conflict', error.message, [detail]);
+  }
+  if (error instanceof StoreUnavailableError) {
+    return new HttpError(503, 'storage_unavailable', error.message, [], { 'retry-after': String(error.retryAfterSeconds) });
+  }
+  if (error instanceof InputError) return new HttpError(400, error.code, error.message, error.details);
+  if (error instanceof RouteplanError && error.code === 'unauthorized') return new HttpError(401, error.code, error.message);
+  return fromFramework(error as FastifyError) ?? new HttpError(500, 'internal_error', 'the service failed to handle the request');
+}
+
+/** A client error fastify or a plugin found (a malformed request): its status, in our shape. */
+function fromFramework(error: FastifyError): HttpError | null {
+  const status = error?.statusCode;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return null;
+  return new HttpError(status, status === 404 ? 'not_found' : 'bad_request', error.message);
+}

@@ -1,0 +1,204 @@
+/** The JSON API (decisions.md, "The service"): one-off schedules, actions, projects. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import { HttpError, readJsonBody, sendJson } from '../replies.js';
+import type { AppContext, RequestNotes } from '../context.js';
+import { addPath, idParam, type Handler, type Method } from './table.js';
+import type { DispatchView, NotificationsView } from '../../api-types.js';
+import type { ProjectView } from '../../services/projects.js';
+import type { Accepted } from '../../services/actions/service.js';
+import { idempotencyClaimOf } from '../idempotency-header.js';
+
+export interface ApiCall {
+  req: IncomingMessage;
+  reply: FastifyReply;
+  /** The `:id` of the path, when it has one. */
+  id: string;
+  /** Every parameter of the path. */
+  params: Record<string, string | undefined>;
+  owner: string;
+  notes: RequestNotes;
+}
+
+type ApiHandler = (ctx: AppContext, call: ApiCall) => Promise<void>;
+
+export function registerApi(app: FastifyInstance, ctx: AppContext): void {
+  const on = (handle: ApiHandler): Handler => apiHandler(ctx, handle);
+  const add = apiPath(app, ctx);
+  add('/schedules', { POST: on(createSchedule) });
+  add(`/v2/schedules/${idParam('id')}`, { GET: on(getAction), DELETE: on(deleteAction) });
+  add(`/v2/schedules/${idParam('id')}/solution`, { GET: on(getSolution) });
+  add(`/v2/schedules/${idParam('id')}/cancel`, { POST: on(cancelAction) });
+  add('/v1.0/project', { POST: on(createProject) });
+  add('/v1.0/projects', { GET: on(listProjects) });
+  add(`/v1.0/project/${idParam('id')}`, { GET: on(getProject) });
+  add(`/v1.0/project/${idParam('id')}/optimize`, { POST: on(optimizeProject) });
+}
+
+/** addPath for the API: the caller is authenticated before the method is matched. */
+export function apiPath(app: FastifyInstance, ctx: AppContext): (url: string, handlers: Partial<Record<Method, Handler>>) => void {
+  return (url, handlers) => addPath(app, url, handlers, { before: (request) => ctx.access.requireCaller(request) });
+}
+
+/** Authenticates the call (key, or session cookie with its CSRF checks) before the handler runs. */
+export function apiHandler(ctx: AppContext, handle: ApiHandler): Handler {
+  return (request: FastifyRequest, reply: FastifyReply) => {
+    const owner = ctx.access.apiOwner(request);
+    const params = request.params as Record<string, string | undefined>;
+    return handle(ctx, { req: request.raw, reply, id: params.id ?? '', params, owner, notes: request.notes });
+  };
+}
+
+async function createSchedule(ctx: AppContext, call: ApiCall): Promise<void> {
+  const body = await readJsonBody(call.req, ctx.bodyLimitBytes);
+  const idempotency = idempotencyClaimOf(call.req, body);
+  const warnings = ctx.validate('oneoff', body, ctx.loadOptions);
+  const accepted = await ctx.actions.accept(
+    { owner: call.owner, kind: 'oneoff', document: body, actionName: 'schedule', warnings },
+    idempotency,
+  );
+  const record = accepted.record;
+  call.notes.actionId = record.actionUuid;
+  // A replay answers what the first request was answered: the action as accepted, pending.
+  sendJson(
+    call.reply,
+    202,
+    {
+      actionUuid: record.actionUuid,
+      actionName: record.actionName,
+      status: 'pending',
+      ...(record.warnings ? { warnings: record.warnings } : {}),
+    },
+    acceptedHeaders(accepted),
+  );
+}
+
+function acceptedHeaders(accepted: Accepted): Record<string, string> {
+  return { location: `/v2/schedules/${accepted.record.actionUuid}`, ...(accepted.replayed ? { 'idempotent-replayed': 'true' } : {}) };
+}
+
+async function getAction(ctx: AppContext, call: ApiCall): Promise<void> {
+  const record = await ctx.actions.get(call.owner, call.id);
+  if (!record) throw actionNotFound(call.id);
+  call.notes.actionId = record.actionUuid;
+  sendJson(call.reply, 200, record);
+}
+
+async function getSolution(ctx: AppContext, call: ApiCall): Promise<void> {
+  const record = await ctx.actions.get(call.owner, call.id);
+  if (!record) throw actionNotFound(call.id);
+  call.notes.actionId = record.actionUuid;
+  if (record.status === 'finished' && record.solution) {
+    sendJson(call.reply, 200, record.solution);
+    return;
+  }
+  if (record.status === 'failed') {
+    throw new HttpError(409, 'action_failed', `the action failed, it has no solution: ${record.error?.message ?? 'unknown error'}`);
+  }
+  throw new HttpError(409, 'not_ready', 'the action is still pending; poll GET /v2/schedules/{actionUuid}', [], {
+    'retry-after': '1',
+  });
+}
+
+async function cancelAction(ctx: AppContext, call: ApiCall): Promise<void> {
+  const cancel = await ctx.actions.cancel(call.owner, call.id);
+  if (cancel.outcome === 'not_found') throw actionNotFound(call.id);
+  call.notes.actionId = call.id;
+  if (cancel.outcome === 'not_cancellable') {
+    throw new HttpError(409, 'not_cancellable', `the action already ended (${cancel.status}); only a pending action can be cancelled`);
+  }
+  sendJson(call.reply, 200, cancel.record);
+}
+
+/** Deletes the action (cancelling it first if pending) → 204; 404 for an unknown one or another key's. */
+async function deleteAction(ctx: AppContext, call: ApiCall): Promise<void> {
+  if (!(await ctx.actions.remove(call.owner, call.id))) throw actionNotFound(call.id);
+  call.notes.actionId = call.id;
+  await call.reply.code(204).header('cache-control', 'no-store').send();
+}
+
+async function createProject(ctx: AppContext, call: ApiCall): Promise<void> {
+  const body = await readJsonBody(call.req, ctx.bodyLimitBytes);
+  // The project schema requires `name` and `date`: validation answers their absence with the rest.
+  const warnings = ctx.validate('project', body, ctx.loadOptions);
+  const document = body as Record<string, unknown>;
+  const geocode = ctx.geocoding.needed(document);
+  const idempotency = idempotencyClaimOf(call.req, body);
+  const { record, replayed } = idempotency
+    ? await ctx.projects.createOnce(call.owner, document, warnings, geocode, idempotency)
+    : { record: await ctx.projects.create(call.owner, document, warnings, geocode), replayed: false };
+  if (geocode && !replayed) ctx.geocoding.start(record.id, document);
+  call.notes.projectId = record.id;
+  sendJson(call.reply, 201, await projectAnswer(ctx, record), {
+    location: `/v1.0/project/${record.id}`,
+    ...(replayed ? { 'idempotent-replayed': 'true' } : {}),
+  });
+}
+
+async function getProject(ctx: AppContext, call: ApiCall): Promise<void> {
+  const found = await ctx.projects.find(call.owner, call.id);
+  if (!found) throw projectNotFound(call.id);
+  call.notes.projectId = found.record.id;
+  sendJson(call.reply, 200, await projectAnswer(ctx, found.record));
+}
+
+/** A project as every answer shows it: with its dispatch, once dispatched, and its customer messages. */
+async function projectAnswer(
+  ctx: AppContext,
+  project: ProjectView,
+): Promise<ProjectView & { dispatch?: DispatchView; notifications: NotificationsView }> {
+  const dispatch = await ctx.dispatch.viewOf(project.id);
+  return { ...project, ...(dispatch ? { dispatch } : {}), notifications: ctx.messages.of(project.id) };
+}
+
+async function listProjects(ctx: AppContext, call: ApiCall): Promise<void> {
+  sendJson(call.reply, 200, { projects: await ctx.projects.list(call.owner) });
+}
+
+async function optimizeProject(ctx: AppContext, call: ApiCall): Promise<void> {
+  const found = await ctx.projects.find(call.owner, call.id);
+  if (!found) throw projectNotFound(call.id);
+  call.notes.projectId = found.record.id;
+  const idempotency = idempotencyClaimOf(call.req, null);
+  refuseUngeocoded(found.record);
+  const accepted = await ctx.actions.accept(
+    { owner: call.owner, kind: 'project', document: found.document, actionName: 'optimize', warnings: [], projectId: found.record.id },
+    idempotency,
+  );
+  const record = accepted.record;
+  call.notes.actionId = record.actionUuid;
+  sendJson(
+    call.reply,
+    202,
+    { actionUuid: record.actionUuid, actionName: record.actionName, status: 'pending', project_id: found.record.id },
+    acceptedHeaders(accepted),
+  );
+}
+
+/** A project still being geocoded, or whose driver's place was not found, cannot be optimized yet. */
+function refuseUngeocoded(project: ProjectView): void {
+  if (project.geocoding_status === 'pending') {
+    throw new HttpError(409, 'geocoding_pending', 'the project’s addresses are still being geocoded; try again in a moment', [], {
+      'retry-after': '2',
+    });
+  }
+  const driverPlace = project.geocoding?.find(
+    (failure) => failure.path.startsWith('drivers[') && (failure.problem === 'not_found' || failure.problem === 'failed'),
+  );
+  if (driverPlace) {
+    throw new HttpError(
+      409,
+      'geocoding_failed',
+      `${driverPlace.path}: ${driverPlace.message}; a driver's start or end must be placed before optimizing`,
+      [{ path: driverPlace.path, message: driverPlace.message }],
+    );
+  }
+}
+
+function actionNotFound(id: string): HttpError {
+  return new HttpError(404, 'not_found', `no action ${id}`);
+}
+
+export function projectNotFound(id: string): HttpError {
+  return new HttpError(404, 'not_found', `no project ${id}`);
+}

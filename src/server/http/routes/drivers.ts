@@ -1,0 +1,56 @@
+/**
+ * The driver's side of a dispatch: no sign-in, the unguessable token in the path is the
+ * credential, and it opens its own driver's route only.
+ *   GET  /drivers/{token}                  the driver page (dist/web/driver.html)
+ *   GET  /drivers/{token}/route            DriverRouteView
+ *   POST /drivers/{token}/stops/{stopId}   StopStatusUpdate → the stop as stored
+ * A link that is unknown answers 404 link_not_found; a withdrawn or expired one 410.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { HttpError, readJsonBody, sendJson } from '../replies.js';
+import { NOT_BUILT_PAGE, pageHeaders, readPage } from '../web.js';
+import { addPath, idParam, paramOf } from './table.js';
+
+/** Tokens are base64url; anything else cannot be one, and is answered like an unknown token. */
+const TOKEN = ':token(^[A-Za-z0-9_-]{1,128}$)';
+
+export function registerDrivers(app: FastifyInstance, ctx: AppContext): void {
+  addPath(app, `/drivers/${TOKEN}`, { GET: (request, reply) => driverPage(ctx, request, reply) });
+  addPath(app, `/drivers/${TOKEN}/route`, {
+    GET: async (request, reply) => {
+      sendJson(reply, 200, await ctx.dispatch.routeOf(paramOf(request, 'token')), privateHeaders());
+    },
+  });
+  addPath(app, `/drivers/${TOKEN}/stops/${idParam('stopId')}`, {
+    POST: async (request, reply) => {
+      const body = await readJsonBody(request.raw, ctx.bodyLimitBytes);
+      const stop = await ctx.dispatch.report(paramOf(request, 'token'), paramOf(request, 'stopId'), body);
+      sendJson(reply, 200, stop, privateHeaders());
+    },
+  });
+}
+
+/** The page answers with the link's own status (200, 404 or 410), and shows why itself. */
+async function driverPage(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const html = await readPage(ctx.web.root, 'driver');
+  void reply
+    .code(html === null ? 500 : await linkStatus(ctx, paramOf(request, 'token')))
+    .headers({ ...pageHeaders(null), ...privateHeaders(), 'content-type': 'text/html; charset=utf-8' })
+    .send(html ?? NOT_BUILT_PAGE);
+}
+
+async function linkStatus(ctx: AppContext, token: string): Promise<number> {
+  try {
+    await ctx.dispatch.routeOf(token);
+    return 200;
+  } catch (error) {
+    if (error instanceof HttpError) return error.status;
+    throw error;
+  }
+}
+
+/** The token must not leave in a Referer (the navigation links go to other sites) nor be indexed. */
+function privateHeaders(): Record<string, string> {
+  return { 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex, nofollow', 'cache-control': 'no-store' };
+}

@@ -1,0 +1,80 @@
+/**
+ * The web application's files (built into dist/web/ by the front end's build) and the headers every
+ * page carries. Pages are plain files; whatever they show they fetch from the JSON API.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface TileSource {
+  /** A Leaflet-style template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png */
+  url: string;
+  attribution: string;
+}
+
+export type PageName = 'index' | 'project' | 'print' | 'driver';
+
+/**
+ * dist/web/ as built, found from the `src` folder this module sits under, however deep: from the
+ * TypeScript sources (a test runner, src/) it is the built copy in dist/; from the compiled tree
+ * (dist/src/server/http/) and from the CLI's bundle (dist/src/bundle/) it is the `web` beside src.
+ */
+export function defaultWebRoot(): string {
+  const here = fileURLToPath(import.meta.url);
+  const root = here.slice(0, here.lastIndexOf(`${sep}src${sep}`));
+  // With the trailing separator, as the URL it was before.
+  return `${here.endsWith('.ts') ? join(root, 'dist', 'web') : join(root, 'web')}${sep}`;
+}
+
+export function isWebBuilt(webRoot: string): boolean {
+  return existsSync(join(webRoot, 'index.html'));
+}
+
+/** The page's HTML, or null when the web application is not built there. */
+export async function readPage(webRoot: string, page: PageName): Promise<string | null> {
+  try {
+    return await readFile(join(webRoot, `${page}.html`), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * The origin the map's tiles come from, as a CSP source. A `{s}` subdomain placeholder becomes the
+ * CSP wildcard; anything that is not an http(s) URL gives null (and no extra source).
+ */
+export function tilesOrigin(template: string): string | null {
+  const match = /^(https?):\/\/([^/?#]+)/i.exec(template);
+  if (!match) return null;
+  const host = match[2]!.replace(/\{s\}/g, '*');
+  return /^[A-Za-z0-9.*:[\]-]+$/.test(host) ? `${match[1]!.toLowerCase()}://${host.toLowerCase()}` : null;
+}
+
+/** The headers of every HTML page: no inline script, no framing, our own origin for everything else. */
+export function pageHeaders(tiles: TileSource | null): Record<string, string> {
+  const tileSource = tiles ? tilesOrigin(tiles.url) : null;
+  const csp = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data: blob:${tileSource ? ` ${tileSource}` : ''}`,
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join('; ');
+  return {
+    'content-security-policy': csp,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'same-origin',
+    'cache-control': 'no-cache',
+  };
+}
+
+/** What a browser sees when the service runs without the built web application. */
+export const NOT_BUILT_PAGE =
+  '<!doctype html><meta charset="utf-8"><title>routeplan</title>' +
+  '<h1>The web application is not built</h1><p>Run <code>npm run build</code> and restart <code>routeplan serve</code>. ' +
+  'The JSON API works without it.</p>';

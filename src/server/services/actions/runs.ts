@@ -1,0 +1,142 @@
+/**
+ * The worker side of the actions: a queued action's run, from its start being written to its
+ * ending, and the actions the queue gives up on. The store's end() decides whether an ending
+ * counts: of a cancel and a finished solve (in this process or another), the first wins.
+ */
+import type { ErrorBody } from '../../../errors.js';
+import { StoreUnavailableError } from '../../store/errors.js';
+import type { ActionStore, Ending, GaveUpReason, SolveHandlers, StoredAction } from '../../store/ports.js';
+import type { SolveJob } from '../job.js';
+import { JobAbortedError, type SolveRunner } from '../solve-runner.js';
+import { TOO_MANY_ATTEMPTS, progressOf, type SolveSettings } from './records.js';
+
+type Log = (event: Record<string, unknown>) => void;
+
+export class ActionRuns {
+  /** A clean shutdown has begun: an aborted solve was interrupted, not cancelled. */
+  private stopping = false;
+
+  constructor(
+    private readonly store: ActionStore,
+    private readonly runner: SolveRunner,
+    private readonly settings: SolveSettings,
+    private readonly log: Log,
+  ) {}
+
+  /** What the queue calls for each action it hands out or gives up on. */
+  handlers(): SolveHandlers {
+    return {
+      solve: (actionUuid, signal) => this.execute(actionUuid, signal),
+      gaveUp: (actionUuid, why) => this.gaveUp(actionUuid, why),
+    };
+  }
+
+  /** From now on a solve that stops without an outcome was interrupted by the shutdown: its action stays pending. */
+  beginShutdown(): void {
+    this.stopping = true;
+  }
+
+  private async execute(actionUuid: string, signal: AbortSignal): Promise<void> {
+    const stored = await this.store.load(actionUuid);
+    // Cancelled or deleted while it waited (and the queue had already handed it out).
+    if (!stored || stored.record.status !== 'pending') return;
+    try {
+      await this.runOnce(stored, signal);
+    } finally {
+      this.store.clearProgress(actionUuid);
+    }
+  }
+
+  private async runOnce(stored: StoredAction, signal: AbortSignal): Promise<void> {
+    const id = stored.record.actionUuid;
+    stored.attempts += 1;
+    stored.record = { ...stored.record, started_at: new Date().toISOString(), updated_at: new Date().toISOString() };
+    // The start is written for crash recovery only: a store that cannot be written must not stop the solve.
+    const started = await this.store.update(stored).catch((error: unknown) => {
+      this.log({ event: 'store_write_failed', action_id: id, reason: (error as Error).message });
+      return true;
+    });
+    // Cancelled (or deleted) while its start was being written: nothing is to run.
+    if (!started || stored.record.status !== 'pending') return;
+    this.log({ event: 'solve_started', action_id: id, attempt: stored.attempts });
+    const startedAt = Date.now();
+    try {
+      const outcome = await this.runner.run(this.solveOf(stored), signal, (progress) => this.store.setProgress(id, progressOf(progress)));
+      // A cancel ended the action while it ran; its outcome, if any, is not wanted.
+      if (stored.record.status !== 'pending') return;
+      const ending: Ending = outcome.ok ? { status: 'finished', solution: outcome.plan } : { status: 'failed', error: outcome.error };
+      const recorded = (await this.store.end(stored, ending)) === 'written';
+      this.log({
+        event: recorded ? 'solve_ended' : 'solve_discarded',
+        action_id: id,
+        status: ending.status,
+        duration_ms: Date.now() - startedAt,
+      });
+    } catch (error) {
+      await this.failed(stored, error);
+    }
+  }
+
+  /** A run that threw: interrupted, or an ending that could not be written (the queue runs it again), or an internal error. */
+  private async failed(stored: StoredAction, error: unknown): Promise<void> {
+    if (stored.record.status !== 'pending') return;
+    if (error instanceof JobAbortedError) return this.interrupted(stored, error);
+    if (error instanceof StoreUnavailableError) throw error;
+    await this.store.end(stored, { status: 'failed', error: internalError(error) });
+  }
+
+  /**
+   * A solve stopped without an outcome: by a shutdown, when its action stays pending (and the error
+   * goes on to the queue), or by its queue, whose claim on it lapsed (another process cancelled it,
+   * or took it over), when the action is no longer this process's to write.
+   */
+  private async interrupted(stored: StoredAction, error: JobAbortedError): Promise<void> {
+    const id = stored.record.actionUuid;
+    if (!this.stopping) {
+      this.log({ event: 'solve_released', action_id: id });
+      return;
+    }
+    stored.attempts -= 1;
+    this.log({ event: 'solve_interrupted', action_id: id });
+    await this.store.update(stored).catch((failure: unknown) => {
+      this.log({ event: 'store_write_failed', action_id: id, reason: (failure as Error).message });
+    });
+    throw error;
+  }
+
+  /** Fails an action whose runs the queue gave up on: their workers died, or the service crashed, each time. */
+  private async gaveUp(actionUuid: string, why: GaveUpReason): Promise<void> {
+    const stored = await this.store.load(actionUuid);
+    if (!stored || stored.record.status !== 'pending') return;
+    if (why.cause === 'crashed') {
+      await this.store.end(stored, {
+        status: 'failed',
+        error: TOO_MANY_ATTEMPTS(`the service crashed ${why.crashes} times while solving it`),
+      });
+      return;
+    }
+    const cutShort = `its solve was cut short ${stored.attempts} times, its worker dying or stopping each time`;
+    await this.store.end(stored, { status: 'failed', error: TOO_MANY_ATTEMPTS(cutShort) });
+    this.log({ event: 'solve_abandoned', action_id: actionUuid, attempts: stored.attempts });
+  }
+
+  private solveOf(stored: StoredAction): SolveJob {
+    const { timeLimitMs, seed, roadFactor, baseSpeedKmh, travel, geocoder } = this.settings;
+    return {
+      kind: stored.kind,
+      document: stored.document,
+      timeLimitMs,
+      seed,
+      ...(roadFactor !== undefined ? { roadFactor } : {}),
+      ...(baseSpeedKmh !== undefined ? { baseSpeedKmh } : {}),
+      ...(travel !== undefined ? { travel } : {}),
+      ...(geocoder !== undefined ? { geocoder } : {}),
+      // A project lists the addresses that found nothing; its optimization leaves those stops out.
+      ...(geocoder !== undefined && stored.kind === 'project' ? { allowUnresolved: true } : {}),
+    };
+  }
+}
+
+function internalError(error: unknown): ErrorBody['error'] {
+  return { code: 'internal_error', message: (error as Error).message, details: [] };
+}

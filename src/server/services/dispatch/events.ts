@@ -1,0 +1,56 @@
+/**
+ * What dispatching tells the rest of the service, so that customer notifications (notify/) follow
+ * the day's routes without the dispatch knowing about e-mail, and the dispatch works the same with
+ * notifications off.
+ */
+import type { NotificationsView } from '../../api-types.js';
+
+/** The project as a customer message may name it. */
+export interface DispatchedProject {
+  id: string;
+  name: string;
+  date: string;
+}
+
+/** A stop of a dispatched route, with what a message to its customer may use. */
+export interface DispatchedStop {
+  stop_id: string;
+  /** The stop's (customer's) name as given. */
+  name: string;
+  address?: string;
+  email?: string;
+  /** Planned service start and finish, seconds since midnight of the project's date; null without a duration. */
+  start_s: number | null;
+  finish_s: number | null;
+  /** On a re-dispatch: whether its planned times or its driver differ from the previous dispatch. */
+  changed: boolean;
+}
+
+export interface DispatchedEvent {
+  owner: string;
+  project: DispatchedProject;
+  /** False on the first dispatch of the project. */
+  redispatch: boolean;
+  /** Every stop on a route of the frozen plan, whether or not it is already done. */
+  stops: (DispatchedStop & { status: 'planned' | 'done' | 'failed' })[];
+}
+
+export interface StopDoneEvent {
+  owner: string;
+  project: DispatchedProject;
+  stop: DispatchedStop;
+  /** When the driver marked it done. */
+  at: string;
+}
+
+/** Told after the change is stored; never throws back into the dispatch (its own failures are its own). */
+export interface DispatchListener {
+  dispatched(event: DispatchedEvent): void;
+  /** Only when a stop becomes done, not when the same status is sent again (an offline replay). */
+  stopDone(event: StopDoneEvent): void;
+}
+
+/** The project's customer messages, for its answers. */
+export interface ProjectMessages {
+  of(projectId: string): NotificationsView;
+}

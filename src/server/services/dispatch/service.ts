@@ -1,0 +1,248 @@
+/**
+ * Dispatch (decisions.md, "Dispatch to drivers"): a project's chosen plan frozen as the day's
+ * routes, a link per driver, and the drivers' reports on their stops. Changes to one project's
+ * dispatch are made one at a time, so a report and a re-dispatch never overwrite each other. Every
+ * read goes to the store, which other processes may have changed (PostgreSQL); only which project
+ * and driver a link token belongs to is kept in memory, as that never changes.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Plan } from '../../../output/plan-types.js';
+import type { ActionService } from '../actions/service.js';
+import type { DispatchView, DriverRouteView, DriverStopView } from '../../api-types.js';
+import type { DispatchListener } from './events.js';
+import { HttpError } from '../../http/replies.js';
+import { KeyedTurns } from '../../turns.js';
+import type { ProjectRecord } from '../projects.js';
+import type { RecordStore } from '../../store/ports.js';
+import { freezePlan, linkExpiryMs, type FrozenDispatch, type FrozenDriver } from './frozen.js';
+import { checkStatusUpdate } from './status-update.js';
+import { dispatchView, dispatchedStop, driverRouteView, driverStop } from './views.js';
+
+export interface DispatchSettings {
+  graceMs: number;
+  now: () => Date;
+  /** The driver page's public URL for a token. */
+  linkUrl: (token: string) => string;
+  log: (event: Record<string, unknown>) => void;
+}
+
+export interface DispatchRequest {
+  actionUuid?: string;
+  redispatch?: boolean;
+}
+
+interface TokenEntry {
+  projectId: string;
+  driverId: string;
+}
+
+/** 24 random bytes: 192 bits, as base64url (32 characters) in the driver's URL. */
+function newToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+export class DispatchService {
+  private readonly tokens = new Map<string, TokenEntry>();
+  /** Changes to one project's dispatch, one at a time. */
+  private readonly turns = new KeyedTurns();
+
+  constructor(
+    private readonly store: RecordStore,
+    private readonly actions: ActionService,
+    private readonly listener: DispatchListener,
+    private readonly settings: DispatchSettings,
+  ) {}
+
+  /** Learns every link token of every dispatch (again, when a token is not known here yet). */
+  async recover(): Promise<number> {
+    const { records, unreadable } = await this.store.readAll<FrozenDispatch>('dispatches');
+    for (const bad of unreadable) this.settings.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
+    for (const dispatch of records) this.rememberTokens(dispatch);
+    return records.length;
+  }
+
+  /** The project's dispatch as its dispatcher sees it, or null before the first dispatch. */
+  async viewOf(projectId: string): Promise<DispatchView | null> {
+    const dispatch = await this.load(projectId);
+    return dispatch ? dispatchView(dispatch, this.settings.linkUrl) : null;
+  }
+
+  /** Freezes the plan of `request.actionUuid` (default: the latest finished optimization) as the day's routes. */
+  dispatch(owner: string, project: ProjectRecord, request: DispatchRequest): Promise<{ view: DispatchView; created: boolean }> {
+    return this.turns.run(project.id, async () => {
+      const previous = await this.load(project.id);
+      if (previous && request.redispatch !== true) {
+        throw new HttpError(
+          409,
+          'already_dispatched',
+          'the project is already dispatched; send {"redispatch": true} to replace its routes',
+        );
+      }
+      const { actionUuid, plan } = await this.chosenPlan(owner, project.id, request.actionUuid);
+      const now = this.settings.now();
+      const frame = { actionUuid, dispatchedAt: now.toISOString(), expiresAt: this.expiryOf(project.date, plan, now), newToken };
+      const dispatch = freezePlan(owner, project, plan, frame, previous);
+      await this.store.write('dispatch-plans', project.id, plan);
+      await this.save(dispatch);
+      this.settings.log({ event: 'dispatched', project_id: project.id, action_id: actionUuid, redispatch: previous !== null });
+      this.tell(() =>
+        this.listener.dispatched({
+          owner,
+          project: dispatch.project,
+          redispatch: previous !== null,
+          stops: dispatch.stops.map((stop) => ({ ...dispatchedStop(stop), status: stop.status })),
+        }),
+      );
+      return { view: dispatchView(dispatch, this.settings.linkUrl), created: previous === null };
+    });
+  }
+
+  /** The frozen plan, exactly as it was dispatched. */
+  async frozenPlan(projectId: string): Promise<Plan> {
+    await this.dispatchOf(projectId);
+    const plan = await this.store.read<Plan>('dispatch-plans', projectId);
+    if (plan === null) throw notDispatched(projectId);
+    return plan;
+  }
+
+  /** Withdraws a driver's link: it answers 410 link_revoked from now on. */
+  revoke(projectId: string, driverId: string): Promise<DispatchView> {
+    return this.changeDriver(projectId, driverId, (driver) => {
+      if (driver.token !== null) driver.retired_tokens.push(driver.token);
+      driver.token = null;
+    });
+  }
+
+  /** A new link for a driver (the old one, if any, answers 410 link_revoked). */
+  renewLink(projectId: string, driverId: string): Promise<DispatchView> {
+    return this.changeDriver(projectId, driverId, (driver) => {
+      if (driver.token !== null) driver.retired_tokens.push(driver.token);
+      driver.token = newToken();
+    });
+  }
+
+  /** What a driver link reads: its driver's route only. */
+  async routeOf(token: string): Promise<DriverRouteView> {
+    const { dispatch, driver } = await this.openLink(token);
+    return driverRouteView(dispatch, driver);
+  }
+
+  /** A driver's report on one of their stops; the same report again changes nothing. */
+  async report(token: string, stopId: string, body: unknown): Promise<DriverStopView> {
+    return this.turns.run((await this.openLink(token)).dispatch.project.id, async () => {
+      const { dispatch, driver } = await this.openLink(token);
+      const driverId = driver.driver_id;
+      const stop = dispatch.stops.find((candidate) => candidate.stop_id === stopId && candidate.driver_id === driverId);
+      if (!stop) throw new HttpError(404, 'stop_not_found', 'this stop is not on your route');
+      const update = checkStatusUpdate(body, this.settings.now());
+      if (stop.status === update.status && stop.reason === update.reason) return driverStop(stop);
+      const becameDone = update.status === 'done' && stop.status !== 'done';
+      stop.status = update.status;
+      stop.at = update.at;
+      if (update.reason !== undefined) stop.reason = update.reason;
+      else delete stop.reason;
+      await this.save(dispatch);
+      if (becameDone) {
+        const at = update.at ?? this.settings.now().toISOString();
+        this.tell(() => this.listener.stopDone({ owner: dispatch.owner, project: dispatch.project, stop: dispatchedStop(stop), at }));
+      }
+      return driverStop(stop);
+    });
+  }
+
+  private async chosenPlan(owner: string, projectId: string, actionUuid: string | undefined): Promise<{ actionUuid: string; plan: Plan }> {
+    const chosen = actionUuid ?? (await this.latestFinished(projectId));
+    if (chosen === undefined)
+      throw new HttpError(409, 'no_plan', 'the project has no finished optimization to dispatch; press Optimize first');
+    const action = await this.actions.get(owner, chosen);
+    if (!action || action.project_id !== projectId) {
+      throw new HttpError(404, 'not_found', `no optimization ${chosen} of project ${projectId}`, [
+        { path: 'actionUuid', message: 'not an optimization of this project' },
+      ]);
+    }
+    if (action.status !== 'finished' || !action.solution) {
+      throw new HttpError(409, 'no_plan', `optimization ${chosen} is ${action.status}; only a finished one can be dispatched`);
+    }
+    return { actionUuid: chosen, plan: action.solution };
+  }
+
+  private async latestFinished(projectId: string): Promise<string | undefined> {
+    return (await this.actions.optimizations.of(projectId)).find((summary) => summary.status === 'finished')?.actionUuid;
+  }
+
+  /** The end of the project's date plus the grace, and never sooner than the grace after dispatching (a late or past date). */
+  private expiryOf(date: string, plan: Plan, now: Date): string {
+    const byDate = linkExpiryMs(date, plan, this.settings.graceMs);
+    const byDispatch = now.getTime() + this.settings.graceMs;
+    return new Date(Number.isFinite(byDate) ? Math.max(byDate, byDispatch) : byDispatch).toISOString();
+  }
+
+  private changeDriver(projectId: string, driverId: string, change: (driver: FrozenDriver) => void): Promise<DispatchView> {
+    return this.turns.run(projectId, async () => {
+      const dispatch = await this.dispatchOf(projectId);
+      const driver = dispatch.drivers.find((candidate) => candidate.driver_id === driverId);
+      if (!driver) throw new HttpError(404, 'not_found', `no driver ${driverId} in the dispatch of project ${projectId}`);
+      change(driver);
+      await this.save(dispatch);
+      return dispatchView(dispatch, this.settings.linkUrl);
+    });
+  }
+
+  private async openLink(token: string): Promise<{ dispatch: FrozenDispatch; driver: FrozenDriver }> {
+    const entry = await this.linkOf(token);
+    const dispatch = entry ? await this.load(entry.projectId) : null;
+    const driver = dispatch?.drivers.find((candidate) => candidate.driver_id === entry!.driverId);
+    if (!dispatch || !driver)
+      throw new HttpError(404, 'link_not_found', 'this driver link is not valid; ask your dispatcher for the right one');
+    if (driver.token !== token) {
+      throw new HttpError(410, 'link_revoked', 'this driver link was withdrawn by the dispatcher; ask for a new one');
+    }
+    if (this.settings.now().getTime() > Date.parse(dispatch.expires_at)) {
+      throw new HttpError(410, 'link_expired', `this driver link expired at ${dispatch.expires_at}; ask your dispatcher for a new one`);
+    }
+    return { dispatch, driver };
+  }
+
+  private async dispatchOf(projectId: string): Promise<FrozenDispatch> {
+    const dispatch = await this.load(projectId);
+    if (!dispatch) throw notDispatched(projectId);
+    return dispatch;
+  }
+
+  /** The dispatch as stored now: a fresh copy each time, so a change that fails to be written leaves nothing behind. */
+  private load(projectId: string): Promise<FrozenDispatch | null> {
+    return this.store.read<FrozenDispatch>('dispatches', projectId);
+  }
+
+  /** The project and driver of a link token; a token made by another process is looked up once. */
+  private async linkOf(token: string): Promise<TokenEntry | undefined> {
+    if (!this.tokens.has(token)) await this.recover();
+    return this.tokens.get(token);
+  }
+
+  private async save(dispatch: FrozenDispatch): Promise<void> {
+    await this.store.write('dispatches', dispatch.project.id, dispatch);
+    this.rememberTokens(dispatch);
+  }
+
+  private rememberTokens(dispatch: FrozenDispatch): void {
+    for (const driver of dispatch.drivers) {
+      for (const token of [...driver.retired_tokens, ...(driver.token !== null ? [driver.token] : [])]) {
+        this.tokens.set(token, { projectId: dispatch.project.id, driverId: driver.driver_id });
+      }
+    }
+  }
+
+  /** The listener's failures are its own: logged, never answered to the dispatcher or the driver. */
+  private tell(notify: () => void): void {
+    try {
+      notify();
+    } catch (error) {
+      this.settings.log({ event: 'dispatch_listener_failed', message: (error as Error).message });
+    }
+  }
+}
+
+function notDispatched(projectId: string): HttpError {
+  return new HttpError(404, 'not_dispatched', `project ${projectId} is not dispatched yet`);
+}

@@ -1,0 +1,82 @@
+/** What the dispatcher and a driver see of a dispatch: each only what is theirs to see. */
+import type { DispatchStopView, DispatchView, DriverLinkView, DriverRouteView, DriverStopView } from '../../api-types.js';
+import type { DispatchedStop } from './events.js';
+import type { FrozenDispatch, FrozenDriver, FrozenStop } from './frozen.js';
+
+/** The dispatcher's view: every stop's report and every driver's link. */
+export function dispatchView(dispatch: FrozenDispatch, linkUrl: (token: string) => string): DispatchView {
+  return {
+    actionUuid: dispatch.actionUuid,
+    dispatched_at: dispatch.dispatched_at,
+    stops: dispatch.stops.map(stopReport),
+    drivers: dispatch.drivers.map((driver) => driverLink(dispatch, driver, linkUrl)),
+  };
+}
+
+function stopReport(stop: FrozenStop): DispatchStopView {
+  return {
+    stop_id: stop.stop_id,
+    status: stop.status,
+    at: stop.at,
+    ...(stop.reason !== undefined ? { reason: stop.reason } : {}),
+    driver_id: stop.driver_id,
+  };
+}
+
+function driverLink(dispatch: FrozenDispatch, driver: FrozenDriver, linkUrl: (token: string) => string): DriverLinkView {
+  return {
+    driver_id: driver.driver_id,
+    driver_name: driver.driver_name,
+    ...(driver.token !== null ? { url: linkUrl(driver.token) } : {}),
+    ...(driver.phone_number !== undefined ? { phone_number: driver.phone_number } : {}),
+    expires_at: dispatch.expires_at,
+    revoked: driver.token === null,
+    stops: dispatch.stops.filter((stop) => stop.driver_id === driver.driver_id).length,
+  };
+}
+
+/** A driver's own route: their stops only, with what they need at the door. */
+export function driverRouteView(dispatch: FrozenDispatch, driver: FrozenDriver): DriverRouteView {
+  return {
+    project: { name: dispatch.project.name, date: dispatch.project.date },
+    driver: { id: driver.driver_id, name: driver.driver_name },
+    dispatched_at: dispatch.dispatched_at,
+    expires_at: dispatch.expires_at,
+    ...(driver.start ? { start: driver.start } : {}),
+    ...(driver.end ? { end: driver.end } : {}),
+    stops: dispatch.stops.filter((stop) => stop.driver_id === driver.driver_id).map(driverStop),
+  };
+}
+
+export function driverStop(stop: FrozenStop): DriverStopView {
+  const { stop_id, name, address, lat, lng, phone_number, notes, custom_notes } = stop;
+  return {
+    stop_id,
+    name,
+    ...(address !== undefined ? { address } : {}),
+    lat,
+    lng,
+    ...(phone_number !== undefined ? { phone_number } : {}),
+    ...(notes !== undefined ? { notes } : {}),
+    ...(custom_notes !== undefined ? { custom_notes } : {}),
+    arrival_s: stop.arrival_s,
+    start_s: stop.start_s,
+    finish_s: stop.finish_s,
+    status: stop.status,
+    at: stop.at,
+    ...(stop.reason !== undefined ? { reason: stop.reason } : {}),
+  };
+}
+
+/** A stop as customer notifications see it. */
+export function dispatchedStop(stop: FrozenStop): DispatchedStop {
+  return {
+    stop_id: stop.stop_id,
+    name: stop.name,
+    ...(stop.address !== undefined ? { address: stop.address } : {}),
+    ...(stop.email !== undefined ? { email: stop.email } : {}),
+    start_s: stop.start_s,
+    finish_s: stop.finish_s,
+    changed: stop.changed,
+  };
+}

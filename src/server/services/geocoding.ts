@@ -1,0 +1,83 @@
+/**
+ * A project's addresses are geocoded when it is created (decisions.md, "Geocoding"), in the
+ * background: the project answers `geocoding_status: pending` until then (its optimization is
+ * refused with 409 geocoding_pending), and then lists what could not be placed well. Stops whose
+ * address found nothing stay out of optimization (missing_location) until fixed.
+ */
+import type { GeocoderSettings } from '../../geocode/types.js';
+import { createGeocoder, geocodeAddresses, normalizeAddress } from '../../geocode/index.js';
+import { addressOnlyLocations } from '../../input/index.js';
+import type { GeocodingFailure } from '../api-types.js';
+import type { ProjectService } from './projects.js';
+
+export class ProjectGeocoding {
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(
+    private readonly settings: GeocoderSettings | undefined,
+    private readonly projects: ProjectService,
+    private readonly log: (event: Record<string, unknown>) => void,
+  ) {}
+
+  get enabled(): boolean {
+    return this.settings !== undefined;
+  }
+
+  /** Whether the project document has places given by address only. */
+  needed(document: Record<string, unknown>): boolean {
+    return this.enabled && addressOnlyLocations(document, 'project').length > 0;
+  }
+
+  /** Geocodes in the background; the project's record says when it is done. */
+  start(projectId: string, document: Record<string, unknown>): void {
+    const run = this.geocode(projectId, document).finally(() => this.running.delete(run));
+    this.running.add(run);
+  }
+
+  /** Starts again what a stop of the service interrupted. */
+  async resume(): Promise<void> {
+    for (const { id, document } of await this.projects.pendingGeocoding()) this.start(id, document);
+  }
+
+  async whenIdle(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async geocode(projectId: string, document: Record<string, unknown>): Promise<void> {
+    const places = addressOnlyLocations(document, 'project');
+    let failures: GeocodingFailure[];
+    try {
+      const geocoder = await createGeocoder(this.settings!);
+      const results = await geocodeAddresses(
+        geocoder,
+        this.settings!,
+        places.map((place) => place.address),
+        [],
+      );
+      failures = places.flatMap((place) => {
+        const result = results.get(normalizeAddress(place.address))!;
+        if (!result.problem && result.point) return [];
+        return [failureOf(document, place.parts, place.address, result.problem ?? 'not_found', result.message ?? 'not found')];
+      });
+    } catch (error) {
+      const message = (error as Error).message;
+      failures = places.map((place) => failureOf(document, place.parts, place.address, 'failed', message));
+      this.log({ event: 'geocoding_failed', project_id: projectId, reason: message });
+    }
+    await this.projects.geocoded(projectId, failures).catch((error: unknown) => {
+      this.log({ event: 'geocoding_not_stored', project_id: projectId, reason: (error as Error).message });
+    });
+  }
+}
+
+function failureOf(
+  document: Record<string, unknown>,
+  parts: PropertyKey[],
+  address: string,
+  problem: GeocodingFailure['problem'],
+  message: string,
+): GeocodingFailure {
+  const entry = (document[parts[0] as string] as Record<string, unknown>[] | undefined)?.[parts[1] as number];
+  const path = `${String(parts[0])}[${String(parts[1])}].${String(parts[2])}`;
+  return { stop: typeof entry?.name === 'string' ? entry.name : path, address, problem, message, path };
+}

@@ -1,0 +1,112 @@
+/**
+ * Customer notifications (decisions.md, "Dispatch to drivers and customer notifications"): with
+ * SMTP configured, each stop with an `email` gets its planned window when dispatched (on a
+ * re-dispatch only if it moved) and one message when delivered. Without SMTP nothing is sent, nothing
+ * is stored, and the project says so.
+ */
+import { createTransport } from 'nodemailer';
+import type { NotificationKind } from '../../api-types.js';
+import type {
+  DispatchedEvent,
+  DispatchedProject,
+  DispatchedStop,
+  DispatchListener,
+  ProjectMessages,
+  StopDoneEvent,
+} from '../dispatch/events.js';
+import type { RecordStore } from '../../store/ports.js';
+import { Outbox, RETRY_DELAYS_MS, type Send } from './outbox.js';
+import type { SmtpSettings } from './settings.js';
+import { deliveredText, loadTemplates, render, windowText, type MessageFields, type Templates } from './templates.js';
+
+export type { SmtpSettings } from './settings.js';
+
+export interface Notifications {
+  listener: DispatchListener;
+  messages: ProjectMessages;
+  recover(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const OFF: Notifications = {
+  listener: { dispatched: () => undefined, stopDone: () => undefined },
+  messages: { of: () => ({ enabled: false, messages: [] }) },
+  recover: () => Promise.resolve(),
+  close: () => Promise.resolve(),
+};
+
+export interface NotifyOptions {
+  now?: () => Date;
+  retryDelaysMs?: readonly number[];
+  /** Replaces the SMTP transport (tests of what happens around a send). */
+  send?: Send;
+}
+
+export async function createNotifications(
+  smtp: SmtpSettings | undefined,
+  store: RecordStore,
+  log: (event: Record<string, unknown>) => void,
+  options: NotifyOptions = {},
+): Promise<Notifications> {
+  if (smtp === undefined) return OFF;
+  const templates = await loadTemplates(smtp.templatesDir);
+  const now = options.now ?? (() => new Date());
+  const outbox = new Outbox(store, options.send ?? smtpSender(smtp), log, now, options.retryDelaysMs ?? RETRY_DELAYS_MS);
+  const notifier = new Notifier(outbox, templates, log);
+  return {
+    listener: { dispatched: (event) => notifier.dispatched(event), stopDone: (event) => notifier.stopDone(event) },
+    messages: { of: (projectId) => outbox.of(projectId) },
+    recover: () => outbox.recover(),
+    close: () => outbox.close(),
+  };
+}
+
+/** One SMTP connection pool for the service; each message goes to its one customer only. */
+function smtpSender(smtp: SmtpSettings): Send {
+  const transport = createTransport(smtp.url);
+  return async (message) => {
+    await transport.sendMail({ from: smtp.from, to: message.to, subject: message.subject, text: message.text });
+  };
+}
+
+class Notifier {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly templates: Templates,
+    private readonly log: (event: Record<string, unknown>) => void,
+  ) {}
+
+  dispatched(event: DispatchedEvent): void {
+    for (const stop of event.stops) {
+      if (!stop.email || stop.status !== 'planned' || (event.redispatch && !stop.changed)) continue;
+      this.queue(event.owner, event.project, stop, 'planned', '');
+    }
+  }
+
+  stopDone(event: StopDoneEvent): void {
+    if (!event.stop.email || this.outbox.has(event.project.id, event.stop.stop_id, 'delivered')) return;
+    this.queue(event.owner, event.project, event.stop, 'delivered', deliveredText(event.at));
+  }
+
+  private queue(owner: string, project: DispatchedProject, stop: DispatchedStop, kind: NotificationKind, deliveredAt: string): void {
+    const fields: MessageFields = {
+      'project.name': project.name,
+      'project.date': project.date,
+      'stop.name': stop.name,
+      'stop.address': stop.address ?? '',
+      window: windowText(stop.start_s, stop.finish_s),
+      delivered_at: deliveredAt,
+    };
+    const { subject, text } = render(this.templates[kind], fields);
+    const to = stop.email!.trim();
+    const message = { project_id: project.id, owner, kind, stop_id: stop.stop_id, to, subject, text };
+    this.outbox.add(message, isMailAddress(to) ? null : 'not an e-mail address').catch((error: unknown) => {
+      this.log({ event: 'notification_not_stored', project_id: project.id, stop_id: stop.stop_id, reason: (error as Error).message });
+    });
+  }
+}
+
+/** One plain address (no display name, no list): a customer's `email` field must not reach anyone else. */
+export function isMailAddress(text: string): boolean {
+  return /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/.test(text);
+}

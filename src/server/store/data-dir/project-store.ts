@@ -1,0 +1,59 @@
+/**
+ * The data directory's ProjectStore (ports.ts): every project's summary in memory, its one process
+ * being the only writer.
+ */
+import { IdempotencyKeyTakenError } from '../errors.js';
+import type { ProjectStore, ProjectSummary, StoredProject } from '../ports.js';
+import { summarize } from '../records.js';
+import type { JsonStore } from './json-store.js';
+
+/** Projects as JSON files in the data directory, `projects/<id>.json`, with an index in memory. */
+export class DataDirProjectStore implements ProjectStore {
+  private readonly index = new Map<string, { owner: string; summary: ProjectSummary }>();
+  private readonly bySlot = new Map<string, string>();
+
+  constructor(
+    private readonly json: JsonStore,
+    private readonly log: (event: Record<string, unknown>) => void,
+  ) {}
+
+  /** Reads every project into the index; answers how many. */
+  async recover(): Promise<number> {
+    const { records, unreadable } = await this.json.readAll<StoredProject>('projects');
+    for (const bad of unreadable) this.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
+    for (const stored of records) this.remember(stored);
+    return records.length;
+  }
+
+  async save(stored: StoredProject): Promise<void> {
+    const taken = stored.idempotency && this.bySlot.get(`${stored.owner}\n${stored.idempotency.key}`);
+    // As PostgreSQL's unique key: within this one process, IdempotencyTurns already looks first.
+    if (taken && taken !== stored.record.id) throw new IdempotencyKeyTakenError();
+    await this.json.write('projects', stored.record.id, stored);
+    this.remember(stored);
+  }
+
+  async load(id: string): Promise<StoredProject | null> {
+    if (!this.index.has(id)) return null;
+    return this.json.read<StoredProject>('projects', id);
+  }
+
+  async findByIdempotencyKey(owner: string, key: string): Promise<StoredProject | null> {
+    const id = this.bySlot.get(`${owner}\n${key}`);
+    return id === undefined ? null : this.load(id);
+  }
+
+  summariesOf(owner: string): Promise<ProjectSummary[]> {
+    return Promise.resolve([...this.index.values()].filter((entry) => entry.owner === owner).map((entry) => ({ ...entry.summary })));
+  }
+
+  async pendingGeocoding(): Promise<StoredProject[]> {
+    const { records } = await this.json.readAll<StoredProject>('projects');
+    return records.filter((stored) => stored.record.geocoding_status === 'pending');
+  }
+
+  private remember(stored: StoredProject): void {
+    this.index.set(stored.record.id, { owner: stored.owner, summary: summarize(stored.record) });
+    if (stored.idempotency) this.bySlot.set(`${stored.owner}\n${stored.idempotency.key}`, stored.record.id);
+  }
+}

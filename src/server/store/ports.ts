@@ -1,0 +1,256 @@
+/**
+ * What the service needs from storage, whichever keeps it (decisions.md, "Running the service on
+ * more than one machine"): the data directory (data-dir/, one process owns it and keeps indexes in
+ * memory) or PostgreSQL (postgres/, shared by any number of processes). Both implement every port
+ * here, and test/server/store-contract.test.ts holds both to the same rules. Every method that
+ * writes resolves once the change counts, and throws StoreUnavailableError (503 with Retry-After)
+ * when it cannot be made. Interfaces and record types only: each store's code is in its folder.
+ */
+import type { ErrorBody, Warning } from '../../errors.js';
+import type { DocumentKind } from '../../input/index.js';
+import type { Plan } from '../../output/plan-types.js';
+import type { ActionProgress, ActionRecord, GeocodingFailure, OptimizationSummary } from '../api-types.js';
+
+export interface StoreHealth {
+  /** Which store answers (/healthz); the data directory when absent. */
+  kind?: 'data_dir' | 'postgres';
+  writable: boolean;
+  /** Why the last write failed, while the store is not writable. */
+  reason?: string;
+}
+
+/** The `Idempotency-Key` a record was created with, and the fingerprint of that request (method, path, body). */
+export interface IdempotencyClaim {
+  key: string;
+  fingerprint: string;
+}
+
+// ── Actions ────────────────────────────────────────────────────────────────────────────────────
+
+/** The stored action: the public record plus what is needed to run it again, never shown. */
+export interface StoredAction {
+  owner: string;
+  kind: DocumentKind;
+  document: unknown;
+  /** Times a run was started (a kill or a power cut in between is no fault of the action's). */
+  attempts: number;
+  /** Times the service died of an error while this action ran (the data directory counts them at start). */
+  crashes?: number;
+  idempotency?: IdempotencyClaim;
+  record: ActionRecord;
+}
+
+/** An action of one owner, as retention sees it. */
+export interface ActionRef {
+  actionUuid: string;
+  owner: string;
+}
+
+/** How an action ends: finished with its plan, or failed with its error. */
+export type Ending = { status: 'finished'; solution: Plan } | { status: 'failed'; error: ErrorBody['error'] };
+
+/** What end() came to: the ending counts, or the action had already ended (the earlier ending stands). */
+export type EndOutcome = 'written' | 'lost-race';
+
+/** Where a project's optimizations are known (the actions' store). */
+export interface Optimizations {
+  /** Newest first. */
+  of(projectId: string): Promise<OptimizationSummary[]>;
+  /** Each project's newest, for those that have one: one look-up for a whole list. */
+  latestOfEach(projectIds: string[]): Promise<Map<string, OptimizationSummary>>;
+}
+
+export interface ActionStore extends Optimizations {
+  /** Stores a new pending action; IdempotencyKeyTakenError when another has its owner and key. */
+  create(stored: StoredAction): Promise<void>;
+  /**
+   * Writes a change of a pending action (its start, its attempts), unless the action has ended
+   * (cancelled or finished meanwhile, here or by another process): then nothing is written and
+   * the answer is false.
+   */
+  update(stored: StoredAction): Promise<boolean>;
+  /**
+   * Ends a pending action. `written`: the ending counts, every reader sees it from now on, and
+   * `stored.record` is the ended record. `lost-race`: the action had already ended (a cancel, or
+   * another process, came first), that ending stands and `stored` is unchanged. Throws
+   * StoreUnavailableError, `stored` unchanged and the action still pending, when the ending cannot
+   * be made to count (the queue then runs the action again).
+   */
+  end(stored: StoredAction, ending: Ending): Promise<EndOutcome>;
+  /**
+   * The action, or null. While it is pending, what every reader of this process shares: a change
+   * made through one reader's copy (a cancel ending it) is seen by the run holding another, or
+   * the run's end() answers `lost-race`.
+   */
+  load(actionUuid: string): Promise<StoredAction | null>;
+  /** The action `owner` created with this Idempotency-Key, or null. */
+  findByIdempotencyKey(owner: string, key: string): Promise<StoredAction | null>;
+  /** Deletes the action (its request and plan with it); one already gone is fine. Its ending is never written again. */
+  remove(actionUuid: string): Promise<void>;
+  /** The ended actions (finished or failed) that ended before `before`, for retention. */
+  endedBefore(before: Date): Promise<ActionRef[]>;
+  /** The latest progress of a running solve: kept where polls of any process can read it, not durably. */
+  setProgress(actionUuid: string, progress: ActionProgress): void;
+  /** The progress of a pending action's solve, none once it has ended. */
+  progressOf(actionUuid: string): Promise<ActionProgress | undefined>;
+  clearProgress(actionUuid: string): void;
+}
+
+// ── Projects ───────────────────────────────────────────────────────────────────────────────────
+
+/** What POST /v1.0/project and GET /v1.0/project/{id} answer. */
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  date: string;
+  drivers: ({ id: string } & Record<string, unknown>)[];
+  stops: ({ id: string } & Record<string, unknown>)[];
+  settings: Record<string, unknown>;
+  /** The project's page, where it is optimized. */
+  url: string;
+  created_at: string;
+  warnings?: Warning[];
+  /** Only for a project with addresses to geocode: `pending` until the geocoder is through. */
+  geocoding_status?: 'pending' | 'done';
+  /** The addresses the geocoder could not place well, once done. */
+  geocoding?: GeocodingFailure[];
+}
+
+export type ProjectSummary = Pick<ProjectRecord, 'id' | 'name' | 'date' | 'url' | 'created_at'> & {
+  drivers: number;
+  stops: number;
+};
+
+export interface StoredProject {
+  owner: string;
+  /** The `Idempotency-Key` it was created with, and the fingerprint of that request. */
+  idempotency?: IdempotencyClaim;
+  /** The request as accepted, solved again by each optimize action. */
+  document: Record<string, unknown>;
+  record: ProjectRecord;
+}
+
+export interface ProjectStore {
+  /** Creates or replaces the project; IdempotencyKeyTakenError when another has its owner and key. */
+  save(stored: StoredProject): Promise<void>;
+  load(id: string): Promise<StoredProject | null>;
+  findByIdempotencyKey(owner: string, key: string): Promise<StoredProject | null>;
+  /** The owner's projects, in no particular order. */
+  summariesOf(owner: string): Promise<ProjectSummary[]>;
+  /** Projects whose geocoding has not finished. */
+  pendingGeocoding(): Promise<StoredProject[]>;
+}
+
+// ── Sessions ───────────────────────────────────────────────────────────────────────────────────
+
+/** A browser session, keyed by the SHA-256 of the cookie's token. */
+export interface StoredSession {
+  owner: string;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SessionStore {
+  save(id: string, stored: StoredSession): Promise<void>;
+  load(id: string): Promise<StoredSession | null>;
+  /** Removes the session; one already gone is fine. */
+  remove(id: string): Promise<void>;
+  /** Removes every session expired at `now`; answers how many. */
+  removeExpired(now: Date): Promise<number>;
+}
+
+// ── Records by collection (dispatch, the outbox) ───────────────────────────────────────────────
+
+export type Collection = 'actions' | 'projects' | 'sessions' | 'dispatches' | 'dispatch-plans' | 'outbox' | 'health' | 'crashes';
+
+export interface LoadedRecords<T> {
+  records: T[];
+  /** Records that could not be read or parsed (left in place for a human to inspect). */
+  unreadable: { file: string; reason: string }[];
+}
+
+/** Records kept by collection and id, as dispatch and the outbox keep theirs. */
+export interface RecordStore {
+  write(collection: Collection, id: string, record: unknown): Promise<void>;
+  /** The record, or null when there is none. */
+  read<T>(collection: Collection, id: string): Promise<T | null>;
+  readAll<T>(collection: Collection): Promise<LoadedRecords<T>>;
+  /** Deletes the record; one already gone is fine. */
+  remove(collection: Collection, id: string): Promise<void>;
+}
+
+// ── The solve queue ────────────────────────────────────────────────────────────────────────────
+
+export interface QueueStats {
+  running: number;
+  waiting: number;
+  reserved: number;
+  concurrency: number;
+  capacity: number;
+  /** Most solves one owner may have waiting. */
+  perKey: number;
+  /** Solves waiting, per owner that has any. */
+  waitingByKey: Record<string, number>;
+}
+
+/** What a worker does with queued actions. */
+export interface SolveHandlers {
+  /** Runs one queued action; rejects with JobAbortedError when a shutdown interrupted it. */
+  solve(actionUuid: string, signal: AbortSignal): Promise<void>;
+  /** Fails an action whose runs the queue gave up on; `why` says what happened to them. */
+  gaveUp(actionUuid: string, why: GaveUpReason): Promise<void>;
+}
+
+/** Why a queue gave up on an action: its workers died too often, or the service crashed too often while it ran. */
+export type GaveUpReason = { cause: 'cut_short' } | { cause: 'crashed'; crashes: number };
+
+/** A place held in the queue while the action is being written; then started, or given back. */
+export interface QueueTicket {
+  start(actionUuid: string): Promise<void>;
+  cancel(): void;
+}
+
+export interface SolveQueue {
+  /** A place for one more solve of `owner`; throws QueueFullError when it may not have one now. */
+  reserve(owner: string): Promise<QueueTicket>;
+  /** Takes a waiting action out, or stops its running solve; call it once its record has ended. */
+  cancel(actionUuid: string): Promise<void>;
+  stats(): Promise<QueueStats>;
+  /** Starts handing queued actions to `handlers` (the roles `worker` and `all`), those accepted before a restart too. */
+  work(handlers: SolveHandlers): Promise<void>;
+  /** The actions whose solve runs in this process. */
+  runningHere(): string[];
+  /** Stops starting solves, waits up to `timeoutMs` for those running, then interrupts them (they stay pending). */
+  stop(timeoutMs: number): Promise<{ leftWaiting: number; interrupted: boolean }>;
+}
+
+// ── Everything together ────────────────────────────────────────────────────────────────────────
+
+/** What start() found, for the `started` log line. */
+export interface StoreStart {
+  /** The actions read into this process (the data directory reads all; PostgreSQL none, its reads go to the database). */
+  actions: number;
+  /** Actions accepted earlier that start() queued again (the data directory's pending ones; PostgreSQL's without a job). */
+  requeued: number;
+}
+
+/** Where everything is kept, and the solve queue that goes with it (store/open.ts opens one). */
+export interface Stores {
+  kind: 'data_dir' | 'postgres';
+  actions: ActionStore;
+  projects: ProjectStore;
+  sessions: SessionStore;
+  records: RecordStore;
+  queue: SolveQueue;
+  /** Makes the store ready to serve, before the service answers: what it keeps in memory is read, unfinished work found. */
+  start(): Promise<StoreStart>;
+  health(): Promise<StoreHealth>;
+  /** Writes what is still under way and lets go (the data directory's lock, the database's connections). */
+  close(): Promise<void>;
+}
+
+/** Half the capacity (at least one): two keys can always both have work waiting. */
+export function defaultPerKey(capacity: number): number {
+  return Math.max(1, Math.ceil(capacity / 2));
+}

@@ -1,0 +1,173 @@
+/**
+ * PostgreSQL's ActionStore (ports.ts), shared by every process: one row each, the whole stored
+ * action as `json` beside the columns the queries need. A change, the ending too, is written only
+ * over a pending row, so of two processes ending one action (a cancel and a finished solve) the
+ * first wins. An ending counts once it is written: every process reads the row.
+ */
+import type { ActionProgress, OptimizationSummary } from '../../api-types.js';
+import type { ActionRef, ActionStore, EndOutcome, Ending, StoredAction } from '../ports.js';
+import { IdempotencyKeyTakenError } from '../errors.js';
+import { endedRecord } from '../records.js';
+import { UNIQUE_VIOLATION, type Database } from './database.js';
+
+/** Progress is written at most this often per solve: polls see it within a second, the database is spared. */
+const PROGRESS_INTERVAL_MS = 1_000;
+
+/** Solves per owner that are pending: waiting (never started, or waiting for a retry) and running. */
+export interface PendingCounts {
+  waiting: number;
+  running: number;
+}
+
+export class PgActionStore implements ActionStore {
+  private readonly progressWrittenAt = new Map<string, number>();
+
+  constructor(private readonly db: Database) {}
+
+  async create(stored: StoredAction): Promise<void> {
+    const { record } = stored;
+    try {
+      await this.db.query(
+        `INSERT INTO routeplan_actions (action_uuid, owner, project_id, status, created_at, started_at, ended_at, idempotency_key, stored)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [
+          record.actionUuid,
+          stored.owner,
+          record.project_id ?? null,
+          record.status,
+          record.created_at,
+          record.started_at ?? null,
+          record.finished_at ?? null,
+          stored.idempotency?.key ?? null,
+          JSON.stringify(stored),
+        ],
+      );
+    } catch (error) {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new IdempotencyKeyTakenError({ cause: error });
+      throw error;
+    }
+  }
+
+  update(stored: StoredAction): Promise<boolean> {
+    return this.writeOverPending(stored);
+  }
+
+  async end(stored: StoredAction, ending: Ending): Promise<EndOutcome> {
+    const ended = { ...stored, record: endedRecord(stored.record, ending) };
+    if (!(await this.writeOverPending(ended))) return 'lost-race';
+    stored.record = ended.record;
+    return 'written';
+  }
+
+  /** Writes the action over its row if that is still pending: false when it has ended, or is gone. */
+  private async writeOverPending(stored: StoredAction): Promise<boolean> {
+    const { record } = stored;
+    const result = await this.db.query(
+      `UPDATE routeplan_actions SET status = $2, started_at = $3, ended_at = $4, stored = $5,
+         progress = CASE WHEN $2 = 'pending' THEN progress ELSE NULL END
+       WHERE action_uuid = $1 AND status = 'pending'`,
+      [record.actionUuid, record.status, record.started_at ?? null, record.finished_at ?? null, JSON.stringify(stored)],
+    );
+    return result.rowCount === 1;
+  }
+
+  async load(actionUuid: string): Promise<StoredAction | null> {
+    const { rows } = await this.db.query<{ stored: StoredAction }>('SELECT stored FROM routeplan_actions WHERE action_uuid = $1', [
+      actionUuid,
+    ]);
+    return rows[0]?.stored ?? null;
+  }
+
+  async findByIdempotencyKey(owner: string, key: string): Promise<StoredAction | null> {
+    const { rows } = await this.db.query<{ stored: StoredAction }>(
+      'SELECT stored FROM routeplan_actions WHERE owner = $1 AND idempotency_key = $2',
+      [owner, key],
+    );
+    return rows[0]?.stored ?? null;
+  }
+
+  async remove(actionUuid: string): Promise<void> {
+    await this.db.query('DELETE FROM routeplan_actions WHERE action_uuid = $1', [actionUuid]);
+  }
+
+  async endedBefore(before: Date): Promise<ActionRef[]> {
+    const { rows } = await this.db.query<{ action_uuid: string; owner: string }>(
+      "SELECT action_uuid, owner FROM routeplan_actions WHERE status <> 'pending' AND ended_at < $1",
+      [before.toISOString()],
+    );
+    return rows.map((row) => ({ actionUuid: row.action_uuid, owner: row.owner }));
+  }
+
+  setProgress(actionUuid: string, progress: ActionProgress): void {
+    const now = Date.now();
+    if (now - (this.progressWrittenAt.get(actionUuid) ?? 0) < PROGRESS_INTERVAL_MS) return;
+    this.progressWrittenAt.set(actionUuid, now);
+    // Best effort: progress is a courtesy to pollers, and a lost one is replaced a second later.
+    void this.db
+      .query("UPDATE routeplan_actions SET progress = $2 WHERE action_uuid = $1 AND status = 'pending'", [
+        actionUuid,
+        JSON.stringify(progress),
+      ])
+      .catch(() => undefined);
+  }
+
+  async progressOf(actionUuid: string): Promise<ActionProgress | undefined> {
+    const { rows } = await this.db.query<{ progress: ActionProgress | null }>(
+      "SELECT progress FROM routeplan_actions WHERE action_uuid = $1 AND status = 'pending'",
+      [actionUuid],
+    );
+    return rows[0]?.progress ?? undefined;
+  }
+
+  clearProgress(actionUuid: string): void {
+    this.progressWrittenAt.delete(actionUuid);
+    void this.db
+      .query("UPDATE routeplan_actions SET progress = NULL WHERE action_uuid = $1 AND status = 'pending'", [actionUuid])
+      .catch(() => undefined);
+  }
+
+  async of(projectId: string): Promise<OptimizationSummary[]> {
+    const { rows } = await this.db.query<SummaryRow>(
+      'SELECT action_uuid, status, created_at FROM routeplan_actions WHERE project_id = $1 ORDER BY created_at DESC',
+      [projectId],
+    );
+    return rows.map(summaryOf);
+  }
+
+  async latestOfEach(projectIds: string[]): Promise<Map<string, OptimizationSummary>> {
+    const { rows } = await this.db.query<SummaryRow & { project_id: string }>(
+      `SELECT DISTINCT ON (project_id) project_id, action_uuid, status, created_at FROM routeplan_actions
+       WHERE project_id = ANY($1) ORDER BY project_id, created_at DESC`,
+      [projectIds],
+    );
+    return new Map(rows.map((row) => [row.project_id, summaryOf(row)]));
+  }
+
+  /** The pending actions never started that were created before `before`. */
+  async unstartedBefore(before: Date): Promise<ActionRef[]> {
+    const { rows } = await this.db.query<{ action_uuid: string; owner: string }>(
+      "SELECT action_uuid, owner FROM routeplan_actions WHERE status = 'pending' AND started_at IS NULL AND created_at < $1",
+      [before.toISOString()],
+    );
+    return rows.map((row) => ({ actionUuid: row.action_uuid, owner: row.owner }));
+  }
+
+  /** Per owner with any, its pending solves: waiting and running. */
+  async pendingCounts(): Promise<Map<string, PendingCounts>> {
+    const { rows } = await this.db.query<{ owner: string; waiting: string; running: string }>(
+      `SELECT owner, count(*) FILTER (WHERE started_at IS NULL) AS waiting, count(*) FILTER (WHERE started_at IS NOT NULL) AS running
+       FROM routeplan_actions WHERE status = 'pending' GROUP BY owner`,
+    );
+    return new Map(rows.map((row) => [row.owner, { waiting: Number(row.waiting), running: Number(row.running) }]));
+  }
+}
+
+interface SummaryRow {
+  action_uuid: string;
+  status: OptimizationSummary['status'];
+  created_at: Date;
+}
+
+function summaryOf(row: SummaryRow): OptimizationSummary {
+  return { actionUuid: row.action_uuid, status: row.status, created_at: row.created_at.toISOString() };
+}

@@ -1,0 +1,127 @@
+/**
+ * The PostgreSQL connection of `serve --database` (decisions.md, "Running the service on more than
+ * one machine"): a pool, the schema migrated on start, and every failure to reach the server turned
+ * into StoreUnavailableError, so that callers answer 503 with Retry-After as for a full disk.
+ */
+import pg from 'pg';
+import { StoreUnavailableError } from '../errors.js';
+import type { StoreHealth } from '../ports.js';
+import { MIGRATIONS, type Migration } from './migrations.js';
+
+/** SQLSTATE of a unique key violation: the callers that expect one look for it. */
+export const UNIQUE_VIOLATION = '23505';
+
+/** An arbitrary but fixed advisory lock key: one process at a time migrates. */
+const MIGRATION_LOCK = 7_355_608_011;
+
+export class Database {
+  private failure: string | null = null;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    /** The URL without its password, for messages. */
+    readonly safeUrl: string,
+  ) {}
+
+  /** Connects, applies the migrations not yet applied, and answers the database. */
+  static async open(url: string, log: (event: Record<string, unknown>) => void): Promise<Database> {
+    const safeUrl = withoutPassword(url);
+    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
+    // An idle client losing its server must not take the process down; the next query reports it.
+    pool.on('error', (error) => log({ event: 'database_error', reason: error.message }));
+    const database = new Database(pool, safeUrl);
+    try {
+      const applied = await database.migrate();
+      log({ event: 'database_ready', url: safeUrl, migrations_applied: applied });
+      return database;
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Runs one statement; a server that cannot be reached or written is a StoreUnavailableError. */
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
+    try {
+      const result = await this.pool.query<R>(text, values);
+      this.failure = null;
+      return result;
+    } catch (error) {
+      if (isServerUnavailable(error)) {
+        this.failure = `${this.safeUrl}: ${(error as Error).message}`;
+        throw new StoreUnavailableError(this.failure, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  async health(): Promise<StoreHealth> {
+    try {
+      await this.query('SELECT 1');
+      return { kind: 'postgres', writable: true };
+    } catch (error) {
+      return { kind: 'postgres', writable: false, reason: this.failure ?? (error as Error).message };
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+
+  /** Applies, in one transaction under an advisory lock, the migrations this database lacks; answers how many. */
+  private async migrate(): Promise<number> {
+    const client = await this.pool.connect().catch((error: unknown) => {
+      throw new StoreUnavailableError(`${this.safeUrl}: ${(error as Error).message}`, { cause: error });
+    });
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS routeplan_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM routeplan_migrations');
+      const pending = pendingMigrations(new Set(rows.map((row) => row.version)));
+      for (const migration of pending) {
+        await client.query(migration.sql);
+        await client.query('INSERT INTO routeplan_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      }
+      await client.query('COMMIT');
+      return pending.length;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+function pendingMigrations(applied: Set<number>): Migration[] {
+  const newest = Math.max(0, ...applied);
+  const known = Math.max(...MIGRATIONS.map((migration) => migration.version));
+  if (newest > known) {
+    throw new Error(`the database's schema is version ${newest}, newer than this routeplan knows (${known}): upgrade routeplan`);
+  }
+  return MIGRATIONS.filter((migration) => !applied.has(migration.version));
+}
+
+/**
+ * The 503 kind, not a bug: no connection (a socket error, class 08), credentials or the database
+ * refused (28, 3D), a database not accepting connections or a lock not available (55), a server
+ * out of resources (53), shutting down or crashed (57, 58), read-only (25006).
+ */
+function isServerUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string') return true;
+  return /^(08|28|3D|53|55|57|58)/.test(code) || code === '25006' || code.startsWith('E');
+}
+
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the database URL';
+  }
+}

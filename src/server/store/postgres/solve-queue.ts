@@ -1,0 +1,201 @@
+/**
+ * The solve queue on PostgreSQL, with pg-boss: every accepted action is a job whose id is the
+ * action's; any process of the role `worker` or `all` claims jobs (FOR UPDATE SKIP LOCKED, so one
+ * worker each) and keeps its claim alive with a heartbeat. A worker that dies stops beating, and
+ * another process's supervisor fails the job within HEARTBEAT_SECONDS plus SUPERVISE_SECONDS, after
+ * which it is retried, by any worker; after MAX_RETRIES retries it goes to the dead-letter queue,
+ * whose worker fails the action. Fairness between keys: a job's priority is minus the number of
+ * its owner's solves already waiting, so each key's first waiting solve goes before any key's second.
+ */
+import { PgBoss } from 'pg-boss';
+import { QueueFullError } from '../errors.js';
+import type { QueueStats, QueueTicket, SolveHandlers, SolveQueue } from '../ports.js';
+import type { PgActionStore } from './action-store.js';
+
+const SOLVE_QUEUE = 'routeplan-solve';
+const GAVE_UP_QUEUE = 'routeplan-solve-gave-up';
+/** The shortest pg-boss allows; a claim is refreshed every HEARTBEAT_REFRESH_SECONDS. */
+export const HEARTBEAT_SECONDS = 10;
+const HEARTBEAT_REFRESH_SECONDS = 2;
+/** How often each process looks for jobs whose heartbeat stopped (pg-boss's default is a minute). */
+export const SUPERVISE_SECONDS = 5;
+/** Runs after the first that a dead worker may cost an action before it is failed. */
+const MAX_RETRIES = 4;
+const POLL_SECONDS = 0.5;
+/**
+ * A pending action that has had no job for this long is queued again: the API process stores the
+ * action, then queues its job a few milliseconds later, and may die in between. Checked at start
+ * (startOrphanChecks) and then every ORPHAN_CHECK_MS by every process; queueing an action that has
+ * a job is a no-op.
+ */
+export const ORPHAN_AGE_SECONDS = 10;
+const ORPHAN_CHECK_MS = 60_000;
+
+export interface PgQueueSettings {
+  /** Solves this process runs at once (role worker or all). */
+  concurrency: number;
+  capacity: number;
+  perKey: number;
+  /** Each solve's time limit. */
+  timeLimitMs: number;
+  log: (event: Record<string, unknown>) => void;
+}
+
+export class PgSolveQueue implements SolveQueue {
+  private readonly running = new Map<string, { stopper: AbortController; done: Promise<void> }>();
+  private working = false;
+  private orphanTimer: NodeJS.Timeout | null = null;
+
+  private constructor(
+    private readonly boss: PgBoss,
+    private readonly actions: PgActionStore,
+    private readonly settings: PgQueueSettings,
+  ) {}
+
+  /** Starts pg-boss on the database (it creates and migrates its own schema) and makes sure both queues exist. */
+  static async open(url: string, actions: PgActionStore, settings: PgQueueSettings): Promise<PgSolveQueue> {
+    // Both intervals: the supervisor fails stalled jobs only in a pass its queue monitor also claims.
+    const intervals = { superviseIntervalSeconds: SUPERVISE_SECONDS, monitorIntervalSeconds: SUPERVISE_SECONDS };
+    const boss = new PgBoss({ connectionString: url, schema: 'routeplan_jobs', ...intervals, max: 4 });
+    boss.on('error', (error: Error) => settings.log({ event: 'queue_error', reason: error.message }));
+    await boss.start();
+    await boss.createQueue(GAVE_UP_QUEUE);
+    await boss.createQueue(SOLVE_QUEUE, {
+      heartbeatSeconds: HEARTBEAT_SECONDS,
+      retryLimit: MAX_RETRIES,
+      retryDelay: 1,
+      deadLetter: GAVE_UP_QUEUE,
+    });
+    return new PgSolveQueue(boss, actions, settings);
+  }
+
+  /** Queues again the orphans there are now, then looks for more every ORPHAN_CHECK_MS; answers how many it queued now. */
+  async startOrphanChecks(): Promise<number> {
+    const queued = await this.requeueOrphans();
+    this.orphanTimer ??= setInterval(() => void this.requeueOrphans(), ORPHAN_CHECK_MS);
+    this.orphanTimer.unref();
+    return queued;
+  }
+
+  /** Queues again the pending actions stored without a job (their API process died in between); answers how many. */
+  async requeueOrphans(): Promise<number> {
+    try {
+      let queued = 0;
+      for (const { actionUuid } of await this.actions.unstartedBefore(new Date(Date.now() - ORPHAN_AGE_SECONDS * 1000))) {
+        if ((await this.boss.send(SOLVE_QUEUE, { actionUuid }, { id: actionUuid, expireInSeconds: this.expirySeconds() })) !== null)
+          queued += 1;
+      }
+      if (queued > 0) this.settings.log({ event: 'orphans_requeued', count: queued });
+      return queued;
+    } catch (error) {
+      this.settings.log({ event: 'orphan_check_failed', reason: (error as Error).message });
+      return 0;
+    }
+  }
+
+  async reserve(owner: string): Promise<QueueTicket> {
+    const counts = await this.actions.pendingCounts();
+    const waiting = [...counts.values()].reduce((sum, count) => sum + count.waiting, 0);
+    const ownerWaiting = counts.get(owner)?.waiting ?? 0;
+    const { capacity, perKey } = this.settings;
+    if (waiting >= capacity) throw new QueueFullError(this.secondsFor(waiting + 1));
+    if (perKey < capacity && ownerWaiting >= perKey) throw new QueueFullError(this.secondsFor(counts.size), 'key', perKey);
+    return {
+      start: async (actionUuid) => {
+        await this.boss.send(
+          SOLVE_QUEUE,
+          { actionUuid },
+          { id: actionUuid, priority: -ownerWaiting, expireInSeconds: this.expirySeconds() },
+        );
+      },
+      cancel: () => undefined,
+    };
+  }
+
+  async cancel(actionUuid: string): Promise<void> {
+    this.running.get(actionUuid)?.stopper.abort();
+    await this.boss.cancel(SOLVE_QUEUE, actionUuid).catch((error: unknown) => {
+      this.settings.log({ event: 'queue_cancel_failed', action_id: actionUuid, reason: (error as Error).message });
+    });
+  }
+
+  async stats(): Promise<QueueStats> {
+    const counts = await this.actions.pendingCounts();
+    const waitingByKey: Record<string, number> = {};
+    let waiting = 0;
+    let running = 0;
+    for (const [owner, count] of counts) {
+      if (count.waiting > 0) waitingByKey[owner] = count.waiting;
+      waiting += count.waiting;
+      running += count.running;
+    }
+    const { concurrency, capacity, perKey } = this.settings;
+    return { running, waiting, reserved: 0, concurrency: this.working ? concurrency : 0, capacity, perKey, waitingByKey };
+  }
+
+  async work(handlers: SolveHandlers): Promise<void> {
+    this.working = true;
+    const options = { batchSize: 1, pollingIntervalSeconds: POLL_SECONDS, heartbeatRefreshSeconds: HEARTBEAT_REFRESH_SECONDS };
+    await this.boss.work<{ actionUuid: string }>(SOLVE_QUEUE, { ...options, localConcurrency: this.settings.concurrency }, async ([job]) =>
+      this.runHere(job!.data.actionUuid, job!.signal, handlers),
+    );
+    await this.boss.work<{ actionUuid: string }>(GAVE_UP_QUEUE, options, async ([job]) =>
+      handlers.gaveUp(job!.data.actionUuid, { cause: 'cut_short' }),
+    );
+  }
+
+  runningHere(): string[] {
+    return [...this.running.keys()];
+  }
+
+  async stop(timeoutMs: number): Promise<{ leftWaiting: number; interrupted: boolean }> {
+    if (this.orphanTimer) clearInterval(this.orphanTimer);
+    if (this.working) {
+      await this.boss.offWork(SOLVE_QUEUE, { wait: false });
+      await this.boss.offWork(GAVE_UP_QUEUE, { wait: false });
+    }
+    const drained = await this.whenIdle(timeoutMs);
+    if (!drained) {
+      for (const { stopper } of this.running.values()) stopper.abort();
+      await this.whenIdle(5_000);
+    }
+    await this.boss.stop({ graceful: true, timeout: 5_000 });
+    return { leftWaiting: 0, interrupted: !drained };
+  }
+
+  /** Runs one claimed job; its signal aborts when the claim is lost (a cancel elsewhere) or here. */
+  private async runHere(actionUuid: string, claim: AbortSignal, handlers: SolveHandlers): Promise<void> {
+    const stopper = new AbortController();
+    const done = handlers.solve(actionUuid, AbortSignal.any([claim, stopper.signal]));
+    this.running.set(actionUuid, { stopper, done: done.catch(() => undefined) });
+    try {
+      await done;
+    } finally {
+      this.running.delete(actionUuid);
+    }
+  }
+
+  private async whenIdle(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.running.size > 0) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await Promise.race([Promise.all([...this.running.values()].map((entry) => entry.done)), sleep(left)]);
+    }
+    return true;
+  }
+
+  /** A solve's job is failed as stalled only long after its own limit; the heartbeat catches dead workers sooner. */
+  private expirySeconds(): number {
+    return Math.max(3_600, Math.ceil((this.settings.timeLimitMs * 2) / 1000 + 120));
+  }
+
+  private secondsFor(rounds: number): number {
+    const perRoundMs = this.settings.timeLimitMs / Math.max(1, this.settings.concurrency);
+    return Math.min(600, Math.max(1, Math.ceil((rounds * perRoundMs) / 1000)));
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,323 @@
+/**
+ * What any store must do (src/server/store/ports.ts): one definition, run against the data
+ * directory and against a real PostgreSQL (test/support/postgres.ts). A new store passes this
+ * file; a new rule for the stores is written here, once, for both. What only one store has (the
+ * data directory's atomic files and lock, PostgreSQL's processes sharing one database) is tested
+ * in store.test.ts, data-dir-lock.test.ts and postgres-store.test.ts.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServeOptions } from '../../src/server/serve-options.js';
+import { IdempotencyKeyTakenError } from '../../src/server/store/errors.js';
+import { openStores } from '../../src/server/store/open.js';
+import type { Ending, StoredAction, StoredProject, Stores } from '../../src/server/store/ports.js';
+import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
+import { cannedPlan, removeDir } from './harness.js';
+
+interface StoreUnderTest {
+  /** Opens the store (again, after close: what it keeps must still be there) and starts it. */
+  open(): Promise<Stores>;
+  /** Closes what open() opened and removes the store's data. */
+  dispose(): Promise<void>;
+}
+
+function options(overrides: Partial<ServeOptions>): ServeOptions {
+  const base = { port: 0, host: '127.0.0.1', keys: [], concurrency: 1, queueSize: 10, timeLimitMs: 1_000, seed: 1 };
+  return { ...base, dataDir: '', bodyLimitBytes: 1_000_000, shutdownTimeoutMs: 1_000, ...overrides };
+}
+
+/** Opens stores of one kind, and closes every one opened before the next open and at the end. */
+function storeOf(optionsOf: () => ServeOptions, drop: () => Promise<void>): StoreUnderTest {
+  let current: Stores | null = null;
+  const closeCurrent = async (): Promise<void> => {
+    await current?.queue.stop(0);
+    await current?.close();
+    current = null;
+  };
+  return {
+    open: async () => {
+      await closeCurrent();
+      current = await openStores(optionsOf(), () => undefined);
+      await current.start();
+      return current;
+    },
+    dispose: async () => {
+      await closeCurrent();
+      await drop();
+    },
+  };
+}
+
+function dataDirectory(): StoreUnderTest {
+  let dir = '';
+  const store = storeOf(
+    () => options({ dataDir: dir }),
+    () => removeDir(dir),
+  );
+  return {
+    open: async () => {
+      dir ||= await mkdtemp(join(tmpdir(), 'routeplan-contract-'));
+      return store.open();
+    },
+    dispose: () => store.dispose(),
+  };
+}
+
+function postgres(): StoreUnderTest {
+  let db: TestDatabase | null = null;
+  const store = storeOf(
+    () => options({ dataDir: '', database: db!.url }),
+    async () => db?.drop(),
+  );
+  return {
+    open: async () => {
+      db ??= await freshDatabase();
+      return store.open();
+    },
+    dispose: () => store.dispose(),
+  };
+}
+
+let sequence = 0;
+function newAction(owner = 'key-alpha', extra: Partial<StoredAction['record']> = {}, key?: string): StoredAction {
+  sequence += 1;
+  const created = new Date(Date.UTC(2030, 0, 1, 0, 0, sequence)).toISOString();
+  const actionUuid = `00000000-0000-4000-8000-${String(sequence).padStart(12, '0')}`;
+  return {
+    owner,
+    kind: 'project',
+    document: { name: `request ${sequence}` },
+    attempts: 0,
+    ...(key !== undefined ? { idempotency: { key, fingerprint: `fingerprint of ${key}` } } : {}),
+    record: { actionUuid, actionName: 'optimize', status: 'pending', created_at: created, updated_at: created, ...extra },
+  };
+}
+
+function newProject(id: string, owner: string, extra: Partial<StoredProject> = {}): StoredProject {
+  const record = { id, name: `project ${id}`, date: '2030-01-01', drivers: [{ id: 'd1' }], stops: [], settings: {} };
+  return { owner, document: { name: id }, record: { ...record, url: `/projects/${id}`, created_at: '2030-01-01T00:00:00.000Z' }, ...extra };
+}
+
+const FINISHED: Ending = { status: 'finished', solution: cannedPlan('contract') };
+const CANCELLED: Ending = { status: 'failed', error: { code: 'cancelled', message: 'cancelled', details: [] } };
+
+const KINDS: { name: string; make: () => StoreUnderTest; skip: string | null }[] = [
+  { name: 'data directory', make: dataDirectory, skip: null },
+  { name: 'PostgreSQL', make: postgres, skip: postgresUnavailable() },
+];
+
+describe.each(KINDS)('the store contract: $name', ({ make, skip }) => {
+  let store: StoreUnderTest;
+  let stores: Stores;
+
+  beforeEach(async (context) => {
+    if (skip !== null) context.skip();
+    store = make();
+    stores = await store.open();
+  });
+  afterEach(async () => {
+    if (skip === null) await store.dispose();
+  });
+
+  describe('actions', () => {
+    it('a created action reads back as stored, also by its Idempotency-Key for its owner only; an unknown one is null', async () => {
+      const stored = newAction('key-alpha', {}, 'k1');
+      await stores.actions.create(stored);
+      expect(await stores.actions.load(stored.record.actionUuid)).toEqual(stored);
+      expect(await stores.actions.findByIdempotencyKey('key-alpha', 'k1')).toEqual(stored);
+      expect(await stores.actions.findByIdempotencyKey('key-beta', 'k1')).toBeNull();
+      expect(await stores.actions.load('00000000-0000-4000-8000-999999999999')).toBeNull();
+    });
+
+    it('a second action with an owner’s Idempotency-Key is refused (IdempotencyKeyTakenError); another owner may use the key', async () => {
+      await stores.actions.create(newAction('key-alpha', {}, 'k-taken'));
+      await expect(stores.actions.create(newAction('key-alpha', {}, 'k-taken'))).rejects.toBeInstanceOf(IdempotencyKeyTakenError);
+      await stores.actions.create(newAction('key-beta', {}, 'k-taken'));
+    });
+
+    it('update writes a pending action’s change; once it has ended, nothing more is written and the answer is false', async () => {
+      const stored = newAction();
+      await stores.actions.create(stored);
+      const copy = (await stores.actions.load(stored.record.actionUuid))!;
+      copy.attempts = 1;
+      copy.record = { ...copy.record, started_at: '2030-01-01T01:00:00.000Z' };
+      expect(await stores.actions.update(copy)).toBe(true);
+      expect((await stores.actions.load(stored.record.actionUuid))!.record.started_at).toBe('2030-01-01T01:00:00.000Z');
+      expect(await stores.actions.end(copy, CANCELLED)).toBe('written');
+      copy.attempts = 7;
+      expect(await stores.actions.update(copy)).toBe(false);
+      expect((await stores.actions.load(stored.record.actionUuid))!.record.status).toBe('failed');
+    });
+
+    it('end: the first ending is written and read by all; a second one loses the race and the first stands', async () => {
+      const stored = newAction();
+      await stores.actions.create(stored);
+      const [byCancel, byRun] = [await stores.actions.load(stored.record.actionUuid), await stores.actions.load(stored.record.actionUuid)];
+      expect(await stores.actions.end(byCancel!, CANCELLED)).toBe('written');
+      expect(byCancel!.record).toMatchObject(CANCELLED);
+      expect(byCancel!.record.finished_at).toBeDefined();
+      expect(await stores.actions.end(byRun!, FINISHED)).toBe('lost-race');
+      const read = (await stores.actions.load(stored.record.actionUuid))!;
+      expect(read.record.status).toBe('failed');
+      expect(read.record.solution).toBeUndefined();
+    });
+
+    it('an ending survives a restart, and so does a pending action', async () => {
+      const [ended, pending] = [newAction(), newAction()];
+      await stores.actions.create(ended);
+      await stores.actions.create(pending);
+      expect(await stores.actions.end(ended, FINISHED)).toBe('written');
+      stores = await store.open();
+      expect((await stores.actions.load(ended.record.actionUuid))!.record).toMatchObject({
+        status: 'finished',
+        solution: FINISHED.solution,
+      });
+      expect((await stores.actions.load(pending.record.actionUuid))!.record.status).toBe('pending');
+    });
+
+    it('remove deletes the action and its Idempotency-Key; removing it again is fine', async () => {
+      const stored = newAction('key-alpha', {}, 'k2');
+      await stores.actions.create(stored);
+      await stores.actions.remove(stored.record.actionUuid);
+      expect(await stores.actions.load(stored.record.actionUuid)).toBeNull();
+      expect(await stores.actions.findByIdempotencyKey('key-alpha', 'k2')).toBeNull();
+      await stores.actions.remove(stored.record.actionUuid);
+    });
+
+    it('endedBefore lists the actions that ended before the time, never pending ones', async () => {
+      const [ended, pending] = [newAction('key-beta'), newAction('key-beta')];
+      await stores.actions.create(ended);
+      await stores.actions.create(pending);
+      await stores.actions.end(ended, FINISHED);
+      const later = new Date(Date.now() + 60_000);
+      expect(await stores.actions.endedBefore(later)).toEqual([{ actionUuid: ended.record.actionUuid, owner: 'key-beta' }]);
+      expect(await stores.actions.endedBefore(new Date(Date.now() - 60_000))).toEqual([]);
+    });
+
+    it('a project’s optimizations: newest first with their current status; the latest of each project in one look-up', async () => {
+      const [older, newer, other] = [newAction(), newAction(), newAction()];
+      for (const [stored, project] of [
+        [older, 'p1'],
+        [newer, 'p1'],
+        [other, 'p2'],
+      ] as const) {
+        stored.record.project_id = project;
+        await stores.actions.create(stored);
+      }
+      await stores.actions.end(older, FINISHED);
+      const summaries = await stores.actions.of('p1');
+      expect(summaries.map((summary) => [summary.actionUuid, summary.status])).toEqual([
+        [newer.record.actionUuid, 'pending'],
+        [older.record.actionUuid, 'finished'],
+      ]);
+      const latest = await stores.actions.latestOfEach(['p1', 'p2', 'p3']);
+      expect([...latest.keys()].sort()).toEqual(['p1', 'p2']);
+      expect(latest.get('p1')!.actionUuid).toBe(newer.record.actionUuid);
+      expect(await stores.actions.of('p3')).toEqual([]);
+    });
+
+    it('progress of a running solve is readable while it is pending, and gone once it has ended', async () => {
+      const stored = newAction();
+      await stores.actions.create(stored);
+      const progress = { elapsed_ms: 10, iterations: 3, served: 2, unserved: 0, routes_used: 1, cost: 42 };
+      stores.actions.setProgress(stored.record.actionUuid, progress);
+      await expect.poll(() => stores.actions.progressOf(stored.record.actionUuid)).toEqual(progress);
+      await stores.actions.end(stored, FINISHED);
+      expect(await stores.actions.progressOf(stored.record.actionUuid)).toBeUndefined();
+    });
+  });
+
+  describe('projects', () => {
+    it('a saved project reads back, by its Idempotency-Key too, and is in its owner’s list only', async () => {
+      const project = newProject('p-one', 'key-alpha', { idempotency: { key: 'pk', fingerprint: 'f' } });
+      await stores.projects.save(project);
+      expect(await stores.projects.load('p-one')).toEqual(project);
+      expect(await stores.projects.findByIdempotencyKey('key-alpha', 'pk')).toEqual(project);
+      expect(await stores.projects.findByIdempotencyKey('key-beta', 'pk')).toBeNull();
+      expect(await stores.projects.load('p-none')).toBeNull();
+      expect((await stores.projects.summariesOf('key-alpha')).map((summary) => [summary.id, summary.drivers, summary.stops])).toEqual([
+        ['p-one', 1, 0],
+      ]);
+      expect(await stores.projects.summariesOf('key-beta')).toEqual([]);
+    });
+
+    it('another project with an owner’s Idempotency-Key is refused (IdempotencyKeyTakenError); another owner may use the key', async () => {
+      const claim = { idempotency: { key: 'pk-taken', fingerprint: 'f' } };
+      await stores.projects.save(newProject('p-first', 'key-alpha', claim));
+      await expect(stores.projects.save(newProject('p-second', 'key-alpha', claim))).rejects.toBeInstanceOf(IdempotencyKeyTakenError);
+      await stores.projects.save(newProject('p-third', 'key-beta', claim));
+    });
+
+    it('a saved project replaces the one before; pendingGeocoding lists those whose geocoding is pending', async () => {
+      const project = newProject('p-geo', 'key-alpha');
+      project.record.geocoding_status = 'pending';
+      await stores.projects.save(project);
+      await stores.projects.save(newProject('p-plain', 'key-alpha'));
+      expect((await stores.projects.pendingGeocoding()).map((stored) => stored.record.id)).toEqual(['p-geo']);
+      project.record.geocoding_status = 'done';
+      await stores.projects.save(project);
+      expect(await stores.projects.pendingGeocoding()).toEqual([]);
+      stores = await store.open();
+      expect((await stores.projects.load('p-geo'))!.record.geocoding_status).toBe('done');
+    });
+  });
+
+  describe('sessions', () => {
+    it('a saved session reads back, also after a restart; remove and removeExpired delete sessions', async () => {
+      const session = (expires: string): { owner: string; csrf_token: string; created_at: string; expires_at: string } => ({
+        owner: 'key-alpha',
+        csrf_token: 'csrf',
+        created_at: '2030-01-01T00:00:00.000Z',
+        expires_at: expires,
+      });
+      await stores.sessions.save('s-live', session('2030-01-02T00:00:00.000Z'));
+      await stores.sessions.save('s-old', session('2030-01-01T01:00:00.000Z'));
+      await stores.sessions.save('s-gone', session('2030-01-02T00:00:00.000Z'));
+      stores = await store.open();
+      expect(await stores.sessions.load('s-live')).toEqual(session('2030-01-02T00:00:00.000Z'));
+      await stores.sessions.remove('s-gone');
+      await stores.sessions.remove('s-gone');
+      expect(await stores.sessions.load('s-gone')).toBeNull();
+      expect(await stores.sessions.removeExpired(new Date('2030-01-01T12:00:00.000Z'))).toBe(1);
+      expect(await stores.sessions.load('s-old')).toBeNull();
+      expect(await stores.sessions.load('s-live')).not.toBeNull();
+    });
+  });
+
+  describe('records by collection', () => {
+    it('writes a record and reads it back; an unknown id reads as null', async () => {
+      await stores.records.write('actions', 'a1', { status: 'pending' });
+      expect(await stores.records.read('actions', 'a1')).toEqual({ status: 'pending' });
+      expect(await stores.records.read('actions', 'nope')).toBeNull();
+    });
+
+    it('readAll returns every record of a collection; remove deletes one, and one already gone is fine', async () => {
+      await stores.records.write('outbox', 'm1', { id: 1 });
+      await stores.records.write('outbox', 'm2', { id: 2 });
+      await stores.records.write('dispatches', 'm3', { id: 3 });
+      await stores.records.remove('outbox', 'm2');
+      await stores.records.remove('outbox', 'm2');
+      const loaded = await stores.records.readAll<{ id: number }>('outbox');
+      expect(loaded.records.map((record) => record.id)).toEqual([1]);
+      expect(loaded.unreadable).toEqual([]);
+    });
+  });
+
+  describe('the queue and the store together', () => {
+    it('an action queued through a ticket is handed to the worker once, and the store reads healthy', async () => {
+      const stored = newAction();
+      const ticket = await stores.queue.reserve(stored.owner);
+      await stores.actions.create(stored);
+      const handed: string[] = [];
+      await stores.queue.work({
+        solve: (actionUuid) => Promise.resolve(void handed.push(actionUuid)),
+        gaveUp: () => Promise.resolve(),
+      });
+      await ticket.start(stored.record.actionUuid);
+      await expect.poll(() => handed, { timeout: 10_000 }).toEqual([stored.record.actionUuid]);
+      expect((await stores.health()).writable).toBe(true);
+    });
+  });
+});
