@@ -1,0 +1,45 @@
+/**
+ * The settings table: every setting of every command, one row each (setting.ts says what a row
+ * holds). The rows live in three files by kind; this is the one list the flags, the variables,
+ * the configuration files and the help are built from.
+ */
+import { COMMAND_SETTINGS } from './command-settings.js';
+import { SERVE_SETTINGS } from './serve-settings.js';
+import type { AnySetting, CommandName, SettingsOf } from './setting.js';
+import { SHARED_SETTINGS } from './shared-settings.js';
+
+export const SETTINGS = [...SHARED_SETTINGS, ...SERVE_SETTINGS, ...COMMAND_SETTINGS] as const;
+
+/** Every setting, resolved: each one given by a layer or its default, else absent. */
+export type RouteplanConfig = SettingsOf<typeof SETTINGS>;
+export type ConfigKey = keyof RouteplanConfig;
+
+const ROWS: readonly AnySetting[] = SETTINGS;
+
+export function settingRow(key: ConfigKey): AnySetting {
+  const row = ROWS.find((entry) => entry.key === key);
+  if (row === undefined) throw new Error(`unknown setting ${key}`);
+  return row;
+}
+
+/** The rows whose flags the command has, in table order. */
+export function flagRowsOf(command: CommandName): AnySetting[] {
+  return ROWS.filter((row) => row.flag !== undefined && row.commands.includes(command));
+}
+
+/**
+ * The rows a command resolves: every configuration-file setting (a broken file or variable is
+ * reported wherever it is read), and the command's own. Without a command: the file settings.
+ */
+export function resolvedRowsOf(command?: CommandName): AnySetting[] {
+  return ROWS.filter((row) => row.file !== undefined || (command !== undefined && row.commands.includes(command)));
+}
+
+export function fileRows(): AnySetting[] {
+  return ROWS.filter((row) => row.file !== undefined);
+}
+
+/** The flag's long name as the user types it: `--seed`, `--no-cache`. */
+export function flagName(row: AnySetting): string | undefined {
+  return row.flag?.split(/[ ,]+/).find((part) => part.startsWith('--'));
+}
