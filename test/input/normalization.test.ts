@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isCompatible, SCALAR_DIMENSION } from '../../src/model/problem.js';
-import { buildGeoTravelMatrix, DEFAULT_TRAVEL_MODEL } from '../../src/model/travel.js';
+import { buildGeoTravelMatrix } from '../../src/model/travel.js';
+import { DEFAULT_TRAVEL_MODEL } from '../support/problem-builder.js';
 import { driver, load, oneoff, order, project, route, stop } from './helpers.js';
 
 const H = 3600;
