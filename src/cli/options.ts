@@ -8,7 +8,7 @@ import { travelSettingsFrom } from '../travel/settings.js';
 import { geocoderSettingsFrom } from '../geocode/settings.js';
 import { packageVersion } from './version.js';
 import type { InputFormat, LoadOptions } from '../input/index.js';
-import { settingsFor, type FlagValues, type RouteplanConfig } from '../config/config.js';
+import { settingsFor, type CommandConfig, type FlagValues, type RouteplanConfig } from '../config/config.js';
 import { flagRowsOf } from '../config/settings.js';
 import { helpFor, type AnySetting, type CommandName } from '../config/setting.js';
 
@@ -46,7 +46,7 @@ export function flagValuesOf(name: CommandName, flags: CommandFlags): FlagValues
 }
 
 /** The command's settings: its flags over the environment over the configuration files, then the defaults. */
-export function commandSettings(name: CommandName, flags: CommandFlags, env: NodeJS.ProcessEnv = process.env): RouteplanConfig {
+export function commandSettings(name: CommandName, flags: CommandFlags, env: NodeJS.ProcessEnv = process.env): CommandConfig {
   return settingsFor(name, flagValuesOf(name, flags), env);
 }
 

@@ -11,11 +11,19 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { InputError } from '../errors.js';
 import type { AnySetting, CommandName } from './setting.js';
-import { fileRows, flagName, resolvedRowsOf, settingRow, type ConfigKey, type RouteplanConfig } from './settings.js';
-import { DEFAULT_TIME_LIMIT_SECONDS } from './shared-settings.js';
+import {
+  SETTINGS,
+  fileRows,
+  flagName,
+  resolvedRowsOf,
+  settingRow,
+  type CommandConfig,
+  type ConfigKey,
+  type RouteplanConfig,
+} from './settings.js';
 
 export { DEFAULT_SEED, DEFAULT_TIME_LIMIT_SECONDS, MAX_THREADS } from './shared-settings.js';
-export type { ConfigKey, RouteplanConfig } from './settings.js';
+export type { CommandConfig, ConfigKey, RouteplanConfig } from './settings.js';
 
 export const PROJECT_CONFIG_FILE = 'routeplan.config.yaml';
 
@@ -44,23 +52,23 @@ export function resolveConfig(
   return Object.assign({}, ...layers) as RouteplanConfig;
 }
 
-/** The command's settings with the defaults of its rows filled in where no layer gave a value. */
+/** The command's settings, each default filled in where no layer gave a value (a default another command's row has is harmless). */
 export function settingsFor(
   command: CommandName,
   flags: FlagValues,
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
-): RouteplanConfig {
+): CommandConfig {
   const config = resolveConfig(flags, env, cwd, command) as Values;
-  for (const row of resolvedRowsOf(command)) {
-    if (config[row.key] === undefined && row.default !== undefined && row.commands.includes(command)) config[row.key] = row.default;
+  for (const row of SETTINGS) {
+    if (config[row.key] === undefined && row.default !== undefined) config[row.key] = row.default;
   }
-  return config;
+  return config as CommandConfig;
 }
 
 /** A solve's time limit: configured in seconds, run in milliseconds from here on. */
-export function timeLimitMsOf(config: RouteplanConfig): number {
-  return Math.round((config.timeLimit ?? DEFAULT_TIME_LIMIT_SECONDS) * 1000);
+export function timeLimitMsOf(config: CommandConfig): number {
+  return Math.round(config.timeLimit * 1000);
 }
 
 /** `$XDG_CONFIG_HOME/routeplan/config.yaml`, with `~/.config` when XDG_CONFIG_HOME is unset or empty. */

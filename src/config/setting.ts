@@ -28,7 +28,9 @@ export interface Setting<K extends string = string, T = unknown> {
   requiredIn?: readonly CommandName[];
 }
 
-/** A row, with its key and value type kept for the settings' type (SettingsOf). */
+/** A row, with its key, its value type and whether it has a default kept for the settings' types. */
+export function setting<K extends string, T>(row: Setting<K, T> & { default: T }): Setting<K, T> & { default: T };
+export function setting<K extends string, T>(row: Setting<K, T>): Setting<K, T>;
 export function setting<K extends string, T>(row: Setting<K, T>): Setting<K, T> {
   return row;
 }
@@ -38,6 +40,11 @@ export type AnySetting = Setting<string, unknown>;
 /** The settings a table's rows resolve to, each optional (a layer may give it or not). */
 export type SettingsOf<Rows extends readonly AnySetting[]> = {
   [Row in Rows[number] as Row['key']]?: Row extends Setting<string, infer T> ? T : never;
+};
+
+/** The same, where every setting with a default has a value. */
+export type DefaultedSettingsOf<Rows extends readonly AnySetting[]> = SettingsOf<Rows> & {
+  [Row in Rows[number] as Row extends { default: unknown } ? Row['key'] : never]-?: Row extends Setting<string, infer T> ? T : never;
 };
 
 /** The row's help for this command. */

@@ -5,7 +5,7 @@
  */
 import { COMMAND_SETTINGS } from './command-settings.js';
 import { SERVE_SETTINGS } from './serve-settings.js';
-import type { AnySetting, CommandName, SettingsOf } from './setting.js';
+import type { AnySetting, CommandName, DefaultedSettingsOf, SettingsOf } from './setting.js';
 import { SHARED_SETTINGS } from './shared-settings.js';
 
 export const SETTINGS = [...SHARED_SETTINGS, ...SERVE_SETTINGS, ...COMMAND_SETTINGS] as const;
@@ -13,6 +13,8 @@ export const SETTINGS = [...SHARED_SETTINGS, ...SERVE_SETTINGS, ...COMMAND_SETTI
 /** Every setting, resolved: each one given by a layer or its default, else absent. */
 export type RouteplanConfig = SettingsOf<typeof SETTINGS>;
 export type ConfigKey = keyof RouteplanConfig;
+/** The settings of a command: every setting with a default has a value. */
+export type CommandConfig = DefaultedSettingsOf<typeof SETTINGS>;
 
 const ROWS: readonly AnySetting[] = SETTINGS;
 

@@ -23,7 +23,7 @@ export function registerPoll(program: Command): void {
       await runCommand({ json: flags.json === true, color }, async () => {
         assertActionId(actionUuid);
         const settings = commandSettings('poll', { ...flags });
-        const timeoutMs = settings.timeoutMs!;
+        const timeoutMs = settings.timeoutMs;
         const note = (message: string): void => {
           if (!flags.quiet) process.stderr.write(`routeplan: ${message}\n`);
         };

@@ -39,26 +39,26 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
   const settings = commandSettings('serve', flags, env);
   const travel = inFlagTermsOf(() => travelSettingsFrom(settings));
   const geocoder = inFlagTermsOf(() => geocoderSettingsFrom(settings, packageVersion()));
-  const queueSize = settings.queueSize!;
+  const queueSize = settings.queueSize;
   return {
-    port: settings.port!,
-    host: settings.host!,
-    dataDir: settings.dataDir!,
+    port: settings.port,
+    host: settings.host,
+    dataDir: settings.dataDir,
     ...(settings.database !== undefined ? { database: settings.database } : {}),
-    role: settings.role!,
+    role: settings.role,
     keys: [...(settings.serverKeys ?? []), ...(settings.keysFile !== undefined ? await readKeysFile(settings.keysFile) : [])],
-    concurrency: settings.concurrency!,
+    concurrency: settings.concurrency,
     queueSize,
     queuePerKey: settings.queuePerKey ?? defaultPerKey(queueSize),
-    retentionMs: settings.retentionMs!,
+    retentionMs: settings.retentionMs,
     timeLimitMs: timeLimitMsOf(settings),
-    seed: settings.seed!,
-    bodyLimitBytes: settings.bodyLimitBytes!,
-    shutdownTimeoutMs: settings.shutdownTimeoutMs!,
+    seed: settings.seed,
+    bodyLimitBytes: settings.bodyLimitBytes,
+    shutdownTimeoutMs: settings.shutdownTimeoutMs,
     ...(settings.publicUrl !== undefined ? { publicUrl: settings.publicUrl } : {}),
     ...(settings.sessionTtlMs !== undefined ? { sessionTtlMs: settings.sessionTtlMs } : {}),
     ...tilesFrom(settings),
-    driverLinkGraceMs: settings.driverLinkGraceMs!,
+    driverLinkGraceMs: settings.driverLinkGraceMs,
     ...smtpSettingsFrom(settings),
     ...(settings.roadFactor !== undefined ? { roadFactor: settings.roadFactor } : {}),
     ...(settings.baseSpeed !== undefined ? { baseSpeedKmh: settings.baseSpeed } : {}),

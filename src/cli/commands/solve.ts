@@ -6,7 +6,7 @@ import type { Problem } from '../../model/problem.js';
 import { buildPlan } from '../../output/plan.js';
 import type { Plan } from '../../output/plan-types.js';
 import type { SolveOptions, SolveResult } from '../../solver/types.js';
-import { DEFAULT_SEED, timeLimitMsOf, type RouteplanConfig } from '../../config/config.js';
+import { timeLimitMsOf, type CommandConfig } from '../../config/config.js';
 import { addSettingOptions, commandSettings, loadFormat, loadOptions } from '../options.js';
 import { colorEnabled, outputFormatFor, printPlan, printWarnings, runCommand } from '../present.js';
 import type { OutputFormat, PrintPlanOptions } from '../present.js';
@@ -121,10 +121,10 @@ export function solvedText(result: SolveResult): string {
   return `Solved in ${(elapsedMs / 1000).toFixed(1)} s · ${iterations} iterations · ${STOP_REASONS[stoppedBy]}`;
 }
 
-function solveOptions(config: RouteplanConfig, signal: AbortSignal, spinner: SolveSpinner): SolveOptions {
+function solveOptions(config: CommandConfig, signal: AbortSignal, spinner: SolveSpinner): SolveOptions {
   const options: SolveOptions = {
     timeLimitMs: timeLimitMsOf(config),
-    seed: config.seed ?? DEFAULT_SEED,
+    seed: config.seed,
     signal,
     onProgress: (progress) => spinner.update(progress),
   };

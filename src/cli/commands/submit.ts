@@ -60,7 +60,7 @@ export function registerSubmit(program: Command): void {
           return;
         }
         note(`submitted as ${ack.actionUuid}; waiting for the plan`);
-        const action = await waitForAction(client, ack.actionUuid, { timeoutMs: settings.timeoutMs! });
+        const action = await waitForAction(client, ack.actionUuid, { timeoutMs: settings.timeoutMs });
         await printPlan(planOf(action), { json: flags.json === true, color });
       });
     });
