@@ -4,7 +4,7 @@
  * are flags, so an error about a setting is shown in its flag's terms, exactly as the flags are spelt.
  */
 import { InputError, RouteplanError, RoutingError } from '../errors.js';
-import { SETTINGS, flagName } from '../config/settings.js';
+import { SETTINGS, flagName, settingRow, type ConfigKey } from '../config/settings.js';
 import type { ErrorDetail } from '../errors.js';
 import type { SettingName } from '../input/settings.js';
 import { FORMAT_REQUEST } from '../input/settings.js';
@@ -24,9 +24,16 @@ const FLAGS: Record<SettingName, FlagTerms> = {
     phrase: FORMAT_REQUEST,
     flagPhrase: 'pass --input-format json, yaml or csv (or --format solomon or vrplib for a benchmark instance)',
   },
-  roadFactor: { flag: '--road-factor', phrase: 'roadFactor: ', flagPhrase: '--road-factor: ' },
-  baseSpeedKmh: { flag: '--base-speed', phrase: 'baseSpeedKmh: ', flagPhrase: '--base-speed: ' },
+  roadFactor: namedTerms('roadFactor', 'roadFactor'),
+  // The load option's name is the model's (km/h); the setting's is the flag's.
+  baseSpeedKmh: namedTerms('baseSpeedKmh', 'baseSpeed'),
 };
+
+/** A setting the input layer spells `name: ` in its messages, shown as the flag of the table's row. */
+function namedTerms(name: SettingName, key: ConfigKey): FlagTerms {
+  const flag = flagName(settingRow(key))!;
+  return { flag, phrase: `${name}: `, flagPhrase: `${flag}: ` };
+}
 
 function termsAt(path: string): FlagTerms | undefined {
   return Object.hasOwn(FLAGS, path) ? FLAGS[path as SettingName] : undefined;
