@@ -162,4 +162,7 @@ const OUTPUT = [
   }),
 ] as const;
 
-export const COMMAND_SETTINGS = [...INPUT, ...SEARCH, ...REMOTE, ...OUTPUT] as const;
+/** What a command reads and how it searches: first in its help. */
+export const COMMAND_INPUT_SETTINGS = [...INPUT, ...SEARCH] as const;
+/** The service a client command talks to, and what it prints: last in its help. */
+export const COMMAND_OUTPUT_SETTINGS = [...REMOTE, ...OUTPUT] as const;

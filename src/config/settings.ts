@@ -3,12 +3,13 @@
  * holds). The rows live in three files by kind; this is the one list the flags, the variables,
  * the configuration files and the help are built from.
  */
-import { COMMAND_SETTINGS } from './command-settings.js';
+import { COMMAND_INPUT_SETTINGS, COMMAND_OUTPUT_SETTINGS } from './command-settings.js';
 import { SERVE_SETTINGS } from './serve-settings.js';
 import type { AnySetting, CommandName, DefaultedSettingsOf, SettingsOf } from './setting.js';
 import { SHARED_SETTINGS } from './shared-settings.js';
 
-export const SETTINGS = [...SHARED_SETTINGS, ...SERVE_SETTINGS, ...COMMAND_SETTINGS] as const;
+/** In the order of the commands' help. */
+export const SETTINGS = [...SERVE_SETTINGS, ...COMMAND_INPUT_SETTINGS, ...SHARED_SETTINGS, ...COMMAND_OUTPUT_SETTINGS] as const;
 
 /** Every setting, resolved: each one given by a layer or its default, else absent. */
 export type RouteplanConfig = SettingsOf<typeof SETTINGS>;
