@@ -162,7 +162,8 @@ function parseConfigDocument(path: string): unknown {
 function checked(row: AnySetting, value: unknown, where: string, prefix: string): unknown {
   const parsed = row.parse(value);
   if (parsed.ok) return parsed.value;
-  throw new InputError(`${prefix}: ${parsed.problem}`, [{ path: where, message: parsed.problem }]);
+  const cause = parsed.cause === undefined ? undefined : { cause: parsed.cause };
+  throw new InputError(`${prefix}: ${parsed.problem}`, [{ path: where, message: parsed.problem }], undefined, cause);
 }
 
 /** `base_url`, `baseUrl` and `base-url` all name the same setting. */

@@ -3,11 +3,13 @@
  * configuration file (text, number or boolean) gives it, and returns the setting's value or the
  * problem with it. The settings table (settings.ts) names where the value came from in the error.
  */
-export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
+/** A problem may keep the error it came from (`cause`), as errors made from caught ones do. */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string; cause?: unknown };
 export type Parser<T> = (value: unknown) => Parsed<T>;
 
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
-const problem = (text: string): { ok: false; problem: string } => ({ ok: false, problem: text });
+const problem = (text: string, cause?: unknown): { ok: false; problem: string; cause?: unknown } =>
+  cause === undefined ? { ok: false, problem: text } : { ok: false, problem: text, cause };
 
 /** The trimmed text, or null for anything else (a number in a file is not a URL or a path). */
 function textOf(value: unknown): string | null {
@@ -67,30 +69,52 @@ export interface UrlRule {
   example: string;
   /** The URL may carry a password: problems never repeat it. */
   secret?: boolean;
+  /** A user name or password in it is refused (keys go elsewhere). */
+  noCredentials?: boolean;
+}
+
+/** The URL, or why it is not one. */
+function urlOrError(text: string): { url: URL } | { error: unknown } {
+  try {
+    return { url: new URL(text) };
+  } catch (error) {
+    return { error };
+  }
 }
 
 /** The one URL parser: an absolute URL of one of the protocols, without trailing slashes (paths are appended to it). */
 export function urlOf(rule: UrlRule): Parser<string> {
-  const schemes = rule.protocols.map((protocol) => protocol.replace(/:$/, ''));
   return (value) => {
     const text = textOf(value);
     if (text === null) return problem(`expected a URL such as ${rule.example}`);
-    let protocol: string | null = null;
-    try {
-      protocol = new URL(text).protocol;
-    } catch {
-      // reported below
-    }
-    if (rule.secret && (protocol === null || !rule.protocols.includes(protocol))) {
-      return problem(`expected an ${schemes.map((scheme) => `${scheme}://`).join(' or ')} URL, e.g. ${rule.example}`);
-    }
-    if (protocol === null) return problem(`"${String(value)}" is not a URL (expected e.g. ${rule.example})`);
-    if (!rule.protocols.includes(protocol)) return problem(`"${String(value)}" must use ${schemes.join(' or ')}`);
-    return ok(text.replace(/\/+$/, ''));
+    const parsed = urlOrError(text);
+    const trouble =
+      'url' in parsed ? urlProblem(rule, value, parsed.url) : `"${String(value)}" is not a URL (expected e.g. ${rule.example})`;
+    if (trouble === null) return ok(text.replace(/\/+$/, ''));
+    // A secret URL is never repeated, nor is the parser's error, which holds it.
+    if (rule.secret) return problem(`expected ${schemesText(rule)} URL, e.g. ${rule.example}`);
+    return problem(trouble, 'error' in parsed ? parsed.error : undefined);
   };
 }
 
+function schemesText(rule: UrlRule): string {
+  return `an ${rule.protocols.map((protocol) => `${protocol}//`).join(' or ')}`;
+}
+
+/** What is wrong with a URL that parsed, or null. */
+function urlProblem(rule: UrlRule, value: unknown, url: URL): string | null {
+  if (!rule.protocols.includes(url.protocol)) {
+    return `"${String(value)}" must use ${rule.protocols.map((protocol) => protocol.replace(/:$/, '')).join(' or ')}`;
+  }
+  if (rule.noCredentials && (url.username !== '' || url.password !== ''))
+    return 'credentials in the URL are not allowed; pass the key with `apiKey`';
+  return null;
+}
+
 export const httpUrl = (example: string): Parser<string> => urlOf({ protocols: ['http:', 'https:'], example });
+
+/** A routeplan service's base URL: http(s), without credentials (the API key is sent apart). */
+export const serviceUrl = (example: string): Parser<string> => urlOf({ protocols: ['http:', 'https:'], example, noCredentials: true });
 
 /** One of the names (case-insensitive); `what` names the kind, e.g. "a travel source". */
 export function oneOf<T extends string>(names: readonly T[], what: string): Parser<T> {

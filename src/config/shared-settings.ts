@@ -24,6 +24,7 @@ const CONNECTION = [
     flag: '--remote <base-url>',
     env: 'ROUTEPLAN_BASE_URL',
     file: 'base_url',
+    // Credentials in it are refused by the client that uses it, so other commands still run with it set.
     parse: httpUrl(EXAMPLE_URL),
     help: 'service base URL (or ROUTEPLAN_BASE_URL, or base_url in the config file)',
     commands: ['submit', 'poll'],
