@@ -1,7 +1,12 @@
 /**
  * The settings table: every setting of every command, one row each (setting.ts says what a row
  * holds). The rows live in three files by kind; this is the one list the flags, the variables,
- * the configuration files and the help are built from.
+ * the configuration files, the help and the settings' types are built from.
+ *
+ * Adding a setting is adding a row: to shared-settings.ts when a configuration file may hold it,
+ * serve-settings.ts when only `serve` takes it, command-settings.ts for a command's own run. The
+ * commands listed in it get the flag, their resolved settings get the key, and when it has a
+ * variable or a file key, test/docs/settings-table.test.ts prints the README line to add.
  */
 import { COMMAND_INPUT_SETTINGS, COMMAND_OUTPUT_SETTINGS } from './command-settings.js';
 import { SERVE_SETTINGS } from './serve-settings.js';
