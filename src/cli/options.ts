@@ -1,15 +1,54 @@
-/** Parsing of the command-line options shared by `solve` and `validate`. */
-import type { Command } from 'commander';
+/**
+ * The commands' options, built from the settings table (config/settings.ts), and what the commands
+ * share in reading them: the flags' values by setting, the input format, the load options.
+ */
+import { Option, type Command } from 'commander';
 import { InputError } from '../errors.js';
 import { travelSettingsFrom } from '../travel/settings.js';
 import { geocoderSettingsFrom } from '../geocode/settings.js';
 import { packageVersion } from './version.js';
 import type { InputFormat, LoadOptions } from '../input/index.js';
-import { parseConfigFlag } from '../config/config.js';
-import type { RouteplanConfig } from '../config/config.js';
+import { settingsFor, type CommandConfig, type FlagValues, type RouteplanConfig } from '../config/config.js';
+import { flagRowsOf } from '../config/settings.js';
+import { helpFor, type AnySetting, type CommandName } from '../config/setting.js';
 
 export const INPUT_FORMATS = ['json', 'yaml', 'csv'] as const;
 export const BENCHMARK_FORMATS = ['solomon', 'vrplib'] as const;
+
+/** Commander's options of a command: each flag's text, or true/false for a switch. */
+export type CommandFlags = Record<string, unknown>;
+
+/** Adds every option the settings table gives the command. */
+export function addSettingOptions(command: Command, name: CommandName): Command {
+  for (const row of flagRowsOf(name)) {
+    const option = new Option(row.flag!, helpFor(row, name));
+    if (row.requiredIn?.includes(name)) option.makeOptionMandatory();
+    command.addOption(option);
+  }
+  return command;
+}
+
+/** The value commander gave the row's flag; a `--no-…` flag counts only when given (commander defaults it to true). */
+function flagValue(row: AnySetting, flags: CommandFlags): unknown {
+  const option = new Option(row.flag!);
+  const value = flags[option.attributeName()];
+  return option.negate && value !== false ? undefined : value;
+}
+
+/** The command's flags by setting key, for the layered resolution (config/config.ts). */
+export function flagValuesOf(name: CommandName, flags: CommandFlags): FlagValues {
+  const values: Record<string, unknown> = {};
+  for (const row of flagRowsOf(name)) {
+    const value = flagValue(row, flags);
+    if (value !== undefined) values[row.key] = value;
+  }
+  return values;
+}
+
+/** The command's settings: its flags over the environment over the configuration files, then the defaults. */
+export function commandSettings(name: CommandName, flags: CommandFlags, env: NodeJS.ProcessEnv = process.env): CommandConfig {
+  return settingsFor(name, flagValuesOf(name, flags), env);
+}
 
 export interface FormatFlags {
   inputFormat?: string;
@@ -45,17 +84,6 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], flag: str
   return match;
 }
 
-/** A whole number ≥ 1 (e.g. `--max-iterations`). Throws InputError naming the flag. */
-export function parsePositiveInteger(text: string, flag: string): number {
-  const value = Number(text.trim());
-  if (text.trim() === '' || !Number.isInteger(value) || value < 1) {
-    throw new InputError(`invalid ${flag} "${text}": expected a whole number of at least 1`, [
-      { path: flag, message: 'expected a whole number of at least 1' },
-    ]);
-  }
-  return value;
-}
-
 /** What loading reports as it goes, and `--allow-unresolved`. */
 export type LoadExtras = Pick<LoadOptions, 'onTravelProgress' | 'onGeocodeProgress' | 'allowUnresolved'>;
 
@@ -69,63 +97,4 @@ export function loadOptions(format: InputFormat | undefined, config: RouteplanCo
   const geocoder = geocoderSettingsFrom(config, packageVersion());
   if (geocoder) options.geocoder = geocoder;
   return options;
-}
-
-/** The flags of the travel model and source, shared by `solve` and `validate`. */
-export interface TravelFlags {
-  roadFactor?: string;
-  baseSpeed?: string;
-  travel?: string;
-  travelUrl?: string;
-  travelProfile?: string;
-  travelMatrix?: string;
-  travelMaxLocations?: string;
-  /** Commander's `--no-cache`: false when given. */
-  cache?: boolean;
-  geocoder?: string;
-  geocoderUrl?: string;
-  gazetteer?: string;
-  geocoderEmail?: string;
-}
-
-/** The travel model and source, the geocoder and the cache: what solve, validate and serve take. */
-export function addTravelOptions(command: Command): Command {
-  return addGeocoderOptions(
-    command
-      .option('--road-factor <factor>', 'offline model: road distance ÷ straight-line distance (default 1.3)')
-      .option('--base-speed <kmh>', 'offline model: base driving speed in km/h (default 40)')
-      .option('--travel <source>', 'travel times from: haversine (offline, default), osrm, valhalla or matrix')
-      .option('--travel-url <url>', 'the OSRM or Valhalla server, e.g. http://localhost:5000')
-      .option('--travel-profile <name>', 'the routing profile (default: driving for OSRM, auto for Valhalla)')
-      .option('--travel-matrix <file>', 'with --travel matrix: CSV from,to,duration_s,distance_m or JSON {locations, durations, distances}')
-      .option('--travel-max-locations <n>', 'per request: coordinates for OSRM (default 100), pairs for Valhalla (default 2500)'),
-  );
-}
-
-/** The geocoder and the disk cache: what geocode and submit take. */
-export function addGeocoderOptions(command: Command): Command {
-  return command
-    .option('--geocoder <name>', 'for addresses without coordinates: nominatim (with --geocoder-url) or gazetteer')
-    .option('--geocoder-url <url>', 'a Nominatim-compatible search API, e.g. http://localhost:8080')
-    .option('--gazetteer <file>', 'CSV address,lat,lng: addresses matched offline (implies --geocoder gazetteer)')
-    .option('--geocoder-email <address>', 'a contact e-mail sent with each geocoding request (Nominatim asks for one)')
-    .option('--no-cache', 'neither read nor write the disk cache of travel times and geocoded addresses');
-}
-
-/** The travel flags' texts → config values, each checked and named on error. */
-export function parseTravelFlags(flags: TravelFlags): RouteplanConfig {
-  const config: RouteplanConfig = {};
-  if (flags.roadFactor !== undefined) config.roadFactor = parseConfigFlag('roadFactor', flags.roadFactor);
-  if (flags.baseSpeed !== undefined) config.baseSpeed = parseConfigFlag('baseSpeed', flags.baseSpeed);
-  if (flags.travel !== undefined) config.travel = parseConfigFlag('travel', flags.travel);
-  if (flags.travelUrl !== undefined) config.travelUrl = parseConfigFlag('travelUrl', flags.travelUrl);
-  if (flags.travelProfile !== undefined) config.travelProfile = parseConfigFlag('travelProfile', flags.travelProfile);
-  if (flags.travelMatrix !== undefined) config.travelMatrix = parseConfigFlag('travelMatrix', flags.travelMatrix);
-  if (flags.travelMaxLocations !== undefined) config.travelMaxLocations = parseConfigFlag('travelMaxLocations', flags.travelMaxLocations);
-  if (flags.cache === false) config.cache = false;
-  if (flags.geocoder !== undefined) config.geocoder = parseConfigFlag('geocoder', flags.geocoder);
-  if (flags.geocoderUrl !== undefined) config.geocoderUrl = parseConfigFlag('geocoderUrl', flags.geocoderUrl);
-  if (flags.gazetteer !== undefined) config.gazetteer = parseConfigFlag('gazetteer', flags.gazetteer);
-  if (flags.geocoderEmail !== undefined) config.geocoderEmail = parseConfigFlag('geocoderEmail', flags.geocoderEmail);
-  return config;
 }

@@ -5,6 +5,7 @@
  * only ever put in the Authorization header, never in a message.
  */
 import { AuthError, InputError, RoutingError, type ErrorBody } from '../errors.js';
+import { serviceUrl } from '../config/parse.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -155,29 +156,14 @@ export class ServiceClient {
   }
 }
 
+const parseServiceUrl = serviceUrl('http://127.0.0.1:8080');
+
 function normalizeBaseUrl(baseUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch (error) {
-    throw new InputError(
-      `invalid service URL "${baseUrl}": expected e.g. http://127.0.0.1:8080`,
-      [{ path: '--remote', message: 'expected an http(s) URL' }],
-      undefined,
-      { cause: error },
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InputError(`invalid service URL "${baseUrl}": only http and https are supported`, [
-      { path: '--remote', message: 'expected an http(s) URL' },
-    ]);
-  }
-  if (url.username || url.password) {
-    throw new InputError('the service URL must not carry credentials; pass the key with --api-key or ROUTEPLAN_API_KEY', [
-      { path: '--remote', message: 'credentials in the URL are not allowed' },
-    ]);
-  }
-  return url.href.replace(/\/+$/, '');
+  const parsed = parseServiceUrl(baseUrl);
+  if (parsed.ok) return parsed.value;
+  throw new InputError(`invalid service URL: ${parsed.problem}`, [{ path: '--remote', message: parsed.problem }], undefined, {
+    cause: parsed.cause,
+  });
 }
 
 function isRetryableStatus(status: number, idempotent: boolean): boolean {

@@ -33,7 +33,7 @@ async function readGazetteer(file: string): Promise<Map<string, GeocodeCandidate
   } catch (error) {
     throw new InputError(
       `cannot read the gazetteer ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      [{ path: '--gazetteer', message: 'cannot read the file' }],
+      [{ path: 'gazetteer', message: 'cannot read the file' }],
       undefined,
       {
         cause: error,

@@ -1,4 +1,7 @@
-/** The geocoder as the settings name it (flags, environment, config files). */
+/**
+ * The geocoder as the settings name it (flags, environment, config files). Errors name the
+ * settings by their keys in backticks (`geocoderUrl`): the command line shows each as its flag.
+ */
 import { InputError } from '../errors.js';
 import type { GeocoderSettings } from './types.js';
 
@@ -10,7 +13,7 @@ export interface GeocoderConfig {
   cache?: boolean;
 }
 
-/** The configured geocoder, or undefined: a gazetteer file alone selects the gazetteer. Throws InputError naming the missing flag. */
+/** The configured geocoder, or undefined: a gazetteer file alone selects the gazetteer. Throws InputError naming the missing setting. */
 export function geocoderSettingsFrom(config: GeocoderConfig, version: string): GeocoderSettings | undefined {
   const name =
     config.geocoder ?? (config.gazetteer !== undefined ? 'gazetteer' : config.geocoderUrl !== undefined ? 'nominatim' : undefined);
@@ -18,10 +21,10 @@ export function geocoderSettingsFrom(config: GeocoderConfig, version: string): G
   const cache = config.cache === false ? { cache: false } : {};
   if (name === 'gazetteer') {
     if (config.gazetteer === undefined)
-      throw missing('--gazetteer', '--geocoder gazetteer needs the file: --gazetteer <file.csv> (address,lat,lng)');
+      throw missing('gazetteer', '`geocoder` gazetteer needs the file: `gazetteer` <file.csv> (address,lat,lng)');
     return { name, file: config.gazetteer, version };
   }
-  if (config.geocoderUrl === undefined) throw missing('--geocoder-url', '--geocoder nominatim needs the search API: --geocoder-url <url>');
+  if (config.geocoderUrl === undefined) throw missing('geocoderUrl', '`geocoder` nominatim needs the search API: `geocoderUrl` <url>');
   return {
     name: 'nominatim',
     url: config.geocoderUrl,
@@ -31,6 +34,6 @@ export function geocoderSettingsFrom(config: GeocoderConfig, version: string): G
   };
 }
 
-function missing(flag: string, message: string): InputError {
-  return new InputError(message, [{ path: flag, message }]);
+function missing(setting: string, message: string): InputError {
+  return new InputError(message, [{ path: setting, message }]);
 }

@@ -7,6 +7,7 @@
  * one second and a distance unit one metre (`units.timePerSecond === 1`). Benchmark
  * instances use tenths of the instance's own unit for both (see `Units`).
  */
+import type { TravelSourceName } from '../travel/sources.js';
 
 export type Surface = 'project' | 'oneoff' | 'benchmark';
 
@@ -136,7 +137,7 @@ export type TravelSource =
  */
 export interface RoadSource {
   kind: 'road';
-  source: 'osrm' | 'valhalla' | 'matrix';
+  source: Exclude<TravelSourceName, 'haversine'>;
   profile?: string;
   /** The provider's base URL, or the matrix file as given. */
   url?: string;

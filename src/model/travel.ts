@@ -16,12 +16,6 @@ export interface TravelModelOptions {
   traffic: number;
 }
 
-export const DEFAULT_TRAVEL_MODEL: TravelModelOptions = {
-  roadFactor: DEFAULT_ROAD_FACTOR,
-  baseSpeedKmh: DEFAULT_BASE_SPEED_KMH,
-  traffic: 1,
-};
-
 const RAD = Math.PI / 180;
 
 export function haversineMetres(a: Point, b: Point): number {
@@ -34,10 +28,6 @@ function haversineWithCosines(a: Point, b: Point, cosLatA: number, cosLatB: numb
   const dLng = (b.lng - a.lng) * RAD;
   const h = Math.sin(dLat / 2) ** 2 + cosLatA * cosLatB * Math.sin(dLng / 2) ** 2;
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
-export function roadDistanceMetres(a: Point, b: Point, roadFactor: number): number {
-  return Math.round(haversineMetres(a, b) * roadFactor);
 }
 
 /** Seconds to drive `metres` at the given speed factor, rounded up to a whole second. */

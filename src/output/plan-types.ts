@@ -4,6 +4,7 @@
  * overnight plans); each `*_s` time has an `HH:mm` twin. For benchmark instances, times and
  * distances are in the instance's own units.
  */
+import type { TravelSourceName } from '../travel/sources.js';
 
 export type LoadValue = number | Record<string, number>;
 
@@ -103,7 +104,7 @@ export interface PlanSummary {
 
 /** Where the plan's travel times came from (added in version 1 after its first release; absent for benchmarks). */
 export interface PlanTravel {
-  source: 'haversine' | 'osrm' | 'valhalla' | 'matrix';
+  source: TravelSourceName;
   profile?: string;
   /** The provider's base URL, or the matrix file as given. */
   url?: string;

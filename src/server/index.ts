@@ -5,9 +5,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { availableParallelism } from 'node:os';
 import { InputError } from '../errors.js';
-import { DEFAULT_TIME_LIMIT_SECONDS } from '../config/config.js';
+import { SERVE_DEFAULTS } from '../config/serve-settings.js';
 import { createKeyRing, isLoopbackHost } from './http/auth.js';
 import type { RecordStore, Stores } from './store/ports.js';
 import { WorkerSolveRunner, type SolveRunner } from './services/solve-runner.js';
@@ -18,7 +17,7 @@ import type { ServeOptions, ServeRole } from './serve-options.js';
 import { buildApp } from './http/app.js';
 import { validateRequest } from './services/job.js';
 import { Access } from './http/access.js';
-import { DEFAULT_SESSION_TTL_HOURS, SessionService } from './services/sessions.js';
+import { SessionService } from './services/sessions.js';
 import { defaultWebRoot, isWebBuilt } from './http/web.js';
 import type { TravelSettings } from '../travel/types.js';
 import type { GeocoderSettings } from '../geocode/types.js';
@@ -26,26 +25,10 @@ import { DispatchService } from './services/dispatch/service.js';
 import { createNotifications, type Notifications } from './services/notify/index.js';
 import { ProjectGeocoding } from './services/geocoding.js';
 
-export const SERVE_DEFAULTS = {
-  port: 8080,
-  host: '127.0.0.1',
-  dataDir: './.routeplan-data',
-  queueSize: 100,
-  timeLimitSeconds: DEFAULT_TIME_LIMIT_SECONDS,
-  bodyLimitBytes: 10 * 1024 * 1024,
-  shutdownTimeoutSeconds: 30,
-  sessionTtlHours: DEFAULT_SESSION_TTL_HOURS,
-  driverLinkGraceHours: 24,
-  retentionDays: 30,
-} as const;
+/** The defaults are the settings table's (config/serve-settings.ts). */
+export { SERVE_DEFAULTS, defaultConcurrency } from '../config/serve-settings.js';
 
 const DAY_MS = 86_400_000;
-
-/** One solve per core, keeping one core for the HTTP loop on bigger machines. */
-export function defaultConcurrency(): number {
-  const cores = availableParallelism();
-  return Math.max(1, cores > 2 ? cores - 1 : cores);
-}
 
 export { SERVE_ROLES, type ServeOptions, type ServeRole } from './serve-options.js';
 

@@ -1,16 +1,19 @@
-/** What `routeplan serve` is started with (index.ts startServer); the CLI builds it from flags (cli/commands/serve.ts). */
+/**
+ * What `routeplan serve` is started with (index.ts startServer); the CLI builds it from the settings
+ * table's rows of `serve` (cli/commands/serve.ts). Durations are in milliseconds.
+ */
 import type { SolveRunner } from './services/solve-runner.js';
 import type { TileSource } from './http/web.js';
 import type { SmtpSettings } from './services/notify/settings.js';
 import type { TravelSettings } from '../travel/types.js';
 import type { GeocoderSettings } from '../geocode/types.js';
+import type { ServeRole } from '../config/serve-settings.js';
 
 /** Overrides of app.ts's CONNECTION_LIMITS (tests). */
 export type ConnectionLimits = Partial<{ headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number }>;
 
-/** What a process does: answer the API, run solves, or both (decisions.md, "Running the service on more than one machine"). */
-export type ServeRole = 'api' | 'worker' | 'all';
-export const SERVE_ROLES: readonly ServeRole[] = ['api', 'worker', 'all'];
+/** What a process does (the `--role` setting, config/serve-settings.ts): answer the API, run solves, or both. */
+export { SERVE_ROLES, type ServeRole } from '../config/serve-settings.js';
 
 export interface ServeOptions {
   port: number;

@@ -33,8 +33,8 @@ export const matrixFile: TravelProvider = {
 
 function fileOf(settings: TravelSettings): string {
   if (!settings.matrixFile)
-    throw new InputError('--travel matrix needs the file: --travel-matrix <file.csv|file.json>', [
-      { path: '--travel-matrix', message: 'required with --travel matrix' },
+    throw new InputError('`travel` matrix needs the file: `travelMatrix` <file.csv|file.json>', [
+      { path: 'travelMatrix', message: 'required with `travel` matrix' },
     ]);
   return settings.matrixFile;
 }
@@ -45,7 +45,7 @@ async function readText(file: string): Promise<string> {
   } catch (error) {
     throw new InputError(
       `cannot read the travel matrix ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      [{ path: '--travel-matrix', message: 'cannot read the file' }],
+      [{ path: 'travelMatrix', message: 'cannot read the file' }],
       undefined,
       { cause: error },
     );
@@ -150,7 +150,7 @@ function tableOf(request: TravelRequest, entries: MatrixEntries, file: string): 
     const more = missing.length > MAX_MISSING_LISTED ? ` and ${missing.length - MAX_MISSING_LISTED} more` : '';
     throw new InputError(
       `${file} lacks ${missing.length} of the problem's ${size * (size - 1)} legs: ${listed}${more}`,
-      missing.slice(0, MAX_MISSING_LISTED).map((pair) => ({ path: '--travel-matrix', message: `missing ${pair}` })),
+      missing.slice(0, MAX_MISSING_LISTED).map((pair) => ({ path: 'travelMatrix', message: `missing ${pair}` })),
     );
   }
   return table;

@@ -79,7 +79,7 @@ function answerOf(status: number, body: unknown, rows: number, columns: number):
     const message = typeof reply.message === 'string' ? `: ${reply.message}` : '';
     const hint =
       code === 'TooBig'
-        ? ' (lower --travel-max-locations to the server’s --max-table-size)'
+        ? ' (lower `travelMaxLocations` to the server’s --max-table-size)'
         : code === 'InvalidValue' && message.includes('exclude')
           ? ' (the profile cannot exclude tolls or ferries)'
           : '';

@@ -1,6 +1,11 @@
-/** The travel source as the settings name it (flags, environment, config files), checked once for solve, validate and serve. */
+/**
+ * The travel source as the settings name it (flags, environment, config files), checked once for
+ * solve, validate and serve. Errors name the settings by their keys in backticks (`travelUrl`):
+ * the command line shows each as its flag (cli/flag-terms.ts).
+ */
 import { InputError } from '../errors.js';
 import { OSRM_DEFAULTS } from './osrm.js';
+import { TRAVEL_SOURCES } from './sources.js';
 import type { TravelSettings, TravelSourceName } from './types.js';
 import { VALHALLA_DEFAULTS } from './valhalla.js';
 
@@ -15,35 +20,33 @@ export interface TravelConfig {
 
 const DEFAULT_PROFILE: Partial<Record<TravelSourceName, string>> = { osrm: OSRM_DEFAULTS.profile, valhalla: VALHALLA_DEFAULTS.profile };
 
-/** The settings of the configured source; the offline model when none is configured. Throws InputError naming the missing flag. */
+/** The settings of the configured source; the offline model when none is configured. Throws InputError naming the missing setting. */
 export function travelSettingsFrom(config: TravelConfig): TravelSettings {
   if (config.travel === undefined) {
-    if (config.travelUrl !== undefined) throw missing('--travel', '--travel-url needs --travel osrm or --travel valhalla');
-    if (config.travelMatrix !== undefined) throw missing('--travel', '--travel-matrix needs --travel matrix');
+    if (config.travelUrl !== undefined) throw missing('travel', '`travelUrl` needs `travel` osrm or `travel` valhalla');
+    if (config.travelMatrix !== undefined) throw missing('travel', '`travelMatrix` needs `travel` matrix');
     return { source: 'haversine' };
   }
   const source = config.travel as TravelSourceName;
-  const cache = config.cache === false ? { cache: false } : {};
-  switch (source) {
-    case 'haversine':
+  switch (TRAVEL_SOURCES[source]) {
+    case 'nothing':
       return { source };
-    case 'matrix':
+    case 'file':
       if (config.travelMatrix === undefined)
-        throw missing('--travel-matrix', '--travel matrix needs the file: --travel-matrix <file.csv|file.json>');
+        throw missing('travelMatrix', `\`travel\` ${source} needs the file: \`travelMatrix\` <file.csv|file.json>`);
       return { source, matrixFile: config.travelMatrix };
-    case 'osrm':
-    case 'valhalla':
-      if (config.travelUrl === undefined) throw missing('--travel-url', `--travel ${source} needs the server: --travel-url <url>`);
+    case 'server':
+      if (config.travelUrl === undefined) throw missing('travelUrl', `\`travel\` ${source} needs the server: \`travelUrl\` <url>`);
       return {
         source,
         url: config.travelUrl,
         profile: config.travelProfile ?? DEFAULT_PROFILE[source]!,
         ...(config.travelMaxLocations !== undefined ? { maxLocationsPerRequest: config.travelMaxLocations } : {}),
-        ...cache,
+        ...(config.cache === false ? { cache: false } : {}),
       };
   }
 }
 
-function missing(flag: string, message: string): InputError {
-  return new InputError(message, [{ path: flag, message }]);
+function missing(setting: string, message: string): InputError {
+  return new InputError(message, [{ path: setting, message }]);
 }

@@ -3,8 +3,9 @@
  * answers. The solver never sees these: src/model turns a table into its integer matrices.
  */
 import type { Point } from '../model/problem.js';
+import type { TravelSourceName } from './sources.js';
 
-export type TravelSourceName = 'haversine' | 'osrm' | 'valhalla' | 'matrix';
+export type { TravelSourceName } from './sources.js';
 
 /** Where travel times come from, as the flags, the config files and the service settle it. */
 export interface TravelSettings {

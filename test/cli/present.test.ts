@@ -5,7 +5,8 @@ import { Writable } from 'node:stream';
 import { CommanderError } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../../src/cli/commands/solve.js';
-import { loadFormat, parsePositiveInteger } from '../../src/cli/options.js';
+import { loadFormat } from '../../src/cli/options.js';
+import { parseConfigFlag } from '../../src/config/config.js';
 import { colorEnabled, outputFormatFor, printPlan, reportError, runCommand } from '../../src/cli/present.js';
 import type { IoStreams } from '../../src/cli/present.js';
 import { usageExitCode } from '../../src/cli/program.js';
@@ -108,7 +109,7 @@ describe('exit codes (decisions.md, command-line conventions)', () => {
     expect(() => loadFormat('-', { inputFormat: 'xml' })).toThrow(/json, yaml, csv/);
     expect(loadFormat('-', { inputFormat: 'YAML' })).toBe('yaml');
     expect(loadFormat('c101.txt', { format: 'solomon' })).toBe('solomon');
-    expect(() => parsePositiveInteger('0', '--max-iterations')).toThrow(/--max-iterations/);
+    expect(() => parseConfigFlag('maxIterations', '0')).toThrow(/--max-iterations/);
   });
 
   it('exit code 3: routing failure', async () => {

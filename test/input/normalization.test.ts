@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SCALAR_DIMENSION } from '../../src/model/problem.js';
-import { buildGeoTravelMatrix, DEFAULT_TRAVEL_MODEL } from '../../src/model/travel.js';
+import { buildGeoTravelMatrix } from '../../src/model/travel.js';
+import { DEFAULT_TRAVEL_MODEL, mayServe } from '../support/problem-builder.js';
 import { driver, load, oneoff, order, project, route, stop } from './helpers.js';
-import { mayServe } from '../support/problem-builder.js';
 
 const H = 3600;
 const withStop = (extra: Record<string, unknown>) => load(project({ stops: [stop('A', extra)] })).problem.stops[0]!;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TRAVEL_MODEL, buildGeoTravelMatrix, haversineMetres, roadDistanceMetres, travelSeconds } from '../../src/model/travel.js';
+import type { Point } from '../../src/model/problem.js';
+import { buildGeoTravelMatrix, haversineMetres, travelSeconds } from '../../src/model/travel.js';
+import { DEFAULT_TRAVEL_MODEL } from '../support/problem-builder.js';
+
+/** The road distance between two points as the matrix has it (the model's one place that computes it). */
+function roadDistanceMetres(a: Point, b: Point, roadFactor: number): number {
+  return buildGeoTravelMatrix([a, b], [1], { ...DEFAULT_TRAVEL_MODEL, roadFactor }).travel.distance[1]!;
+}
 
 // Paris (Notre-Dame) to Lyon (Bellecour): about 392 km as the crow flies.
 const paris = { lat: 48.853, lng: 2.3499 };

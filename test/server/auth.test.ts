@@ -3,7 +3,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpError } from '../../src/server/http/replies.js';
-import { OPEN_ACCESS_OWNER, bearerToken, createKeyRing, isLoopbackHost, parseKeyList, readKeysFile } from '../../src/server/http/auth.js';
+import { OPEN_ACCESS_OWNER, bearerToken, createKeyRing, isLoopbackHost, readKeysFile } from '../../src/server/http/auth.js';
+import { parseKeyList } from '../../src/config/parse.js';
 
 function statusOf(action: () => unknown): number | null {
   try {
@@ -48,8 +49,8 @@ describe('API keys', () => {
   });
 
   it('ROUTEPLAN_SERVER_KEYS is comma-separated; a keys file has one key per line with comments', async () => {
-    expect(parseKeyList(' a, b ,,c ')).toEqual(['a', 'b', 'c']);
-    expect(parseKeyList(undefined)).toEqual([]);
+    expect(parseKeyList(' a, b ,,c ')).toEqual({ ok: true, value: ['a', 'b', 'c'] });
+    expect(parseKeyList('')).toEqual({ ok: true, value: [] });
     const file = join(await mkdtemp(join(tmpdir(), 'routeplan-keys-')), 'keys');
     await writeFile(file, '# team keys\nk1\n\n  k2  \r\n');
     expect(await readKeysFile(file)).toEqual(['k1', 'k2']);

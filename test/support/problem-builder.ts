@@ -8,7 +8,14 @@
  */
 import type { BreakInterval, Objective, Point, Problem, Stop, Surface, TimeWindow, Vehicle } from '../../src/model/problem.js';
 import { clockInterval, parseClock } from '../../src/model/time.js';
-import { buildGeoTravelMatrix, DEFAULT_TRAVEL_MODEL } from '../../src/model/travel.js';
+import { buildGeoTravelMatrix, DEFAULT_BASE_SPEED_KMH, DEFAULT_ROAD_FACTOR, type TravelModelOptions } from '../../src/model/travel.js';
+
+/** The offline model with the defaults a problem gets when no flag or setting changes them (input/build-problem.ts). */
+export const DEFAULT_TRAVEL_MODEL: TravelModelOptions = {
+  roadFactor: DEFAULT_ROAD_FACTOR,
+  baseSpeedKmh: DEFAULT_BASE_SPEED_KMH,
+  traffic: 1,
+};
 
 /** Any time, no shift end, unbounded capacity in the one scalar dimension, normal speed. */
 export function vehicleRecord({ index, name, ...fields }: Pick<Vehicle, 'index' | 'name'> & Partial<Vehicle>): Vehicle {

@@ -95,8 +95,9 @@ describe('a matrix file', () => {
   });
 
   it('needs --travel-matrix, and says when it cannot be read', async () => {
+    // The travel layer names the setting; the command line shows it as --travel-matrix (cli/flag-terms.ts).
     expect(((await travelTable(REQUEST, { source: 'matrix' }).catch((caught: unknown) => caught)) as InputError).details[0]!.path).toBe(
-      '--travel-matrix',
+      'travelMatrix',
     );
     const missing = await table('/nonexistent/m.csv').catch((caught: unknown) => caught);
     expect((missing as Error).message).toBe('cannot read the travel matrix /nonexistent/m.csv: ENOENT');

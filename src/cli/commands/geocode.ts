@@ -12,13 +12,12 @@ import { parseDocument } from 'yaml';
 import { InputError } from '../../errors.js';
 import { createGeocoder, geocodeAddresses, normalizeAddress, type GeocodeResult } from '../../geocode/index.js';
 import { addressOnlyLocations, coordinateFields, validateProblemFile, withCoordinates } from '../../input/index.js';
-import { resolveConfig } from '../../config/config.js';
-import { addGeocoderOptions, loadOptions, parseTravelFlags, type TravelFlags } from '../options.js';
+import { addSettingOptions, commandSettings, loadOptions } from '../options.js';
 import { colorEnabled, printWarnings, runCommand } from '../present.js';
 import { csvTableCopies } from './geocode-csv.js';
 import type { GeocoderSettings } from '../../geocode/types.js';
 
-interface GeocodeFlags extends TravelFlags {
+interface GeocodeFlags {
   output?: string;
   allowUnresolved?: boolean;
   json?: boolean;
@@ -30,15 +29,11 @@ export function registerGeocode(program: Command): void {
     .command('geocode')
     .description('write a copy of a problem with coords filled in for every address without them')
     .argument('<file>', 'problem file (.json, .yaml or .yml)')
-    .requiredOption('-o, --output <file>', 'where to write the copy (never the input itself)')
-    .option('--allow-unresolved', 'exit 0 even when some addresses found nothing (they stay without coords)')
-    .option('--json', 'print what became of each address as JSON')
-    .option('--no-color', 'no colour in the output')
     .action(async (file: string, flags: GeocodeFlags) => {
       const color = colorEnabled(flags);
       await runCommand({ json: flags.json === true, color }, () => geocodeCommand(file, flags));
     });
-  addGeocoderOptions(command);
+  addSettingOptions(command, 'geocode');
 }
 
 async function geocodeCommand(file: string, flags: GeocodeFlags): Promise<number> {
@@ -46,7 +41,7 @@ async function geocodeCommand(file: string, flags: GeocodeFlags): Promise<number
   refuseOverwrite(file, output);
   const format = formatOf(file);
   if (formatOf(output) !== format) throw usage('--output', `write the copy in the input's format (${format}): name it ${extname(file)}`);
-  const options = loadOptions(undefined, resolveConfig(parseTravelFlags(flags)));
+  const options = loadOptions(undefined, commandSettings('geocode', { ...flags }));
   if (!options.geocoder) {
     throw usage('--geocoder', 'geocode needs a geocoder: --gazetteer <file.csv>, or --geocoder nominatim --geocoder-url <url>');
   }

@@ -6,26 +6,20 @@ import type { Problem } from '../../model/problem.js';
 import { buildPlan } from '../../output/plan.js';
 import type { Plan } from '../../output/plan-types.js';
 import type { SolveOptions, SolveResult } from '../../solver/types.js';
-import { parseConfigFlag, resolveConfig } from '../../config/config.js';
-import { DEFAULT_TIME_LIMIT_SECONDS, type RouteplanConfig } from '../../config/config.js';
-import { addTravelOptions, loadFormat, loadOptions, parsePositiveInteger, parseTravelFlags, type TravelFlags } from '../options.js';
+import { timeLimitMsOf, type CommandConfig } from '../../config/config.js';
+import { addSettingOptions, commandSettings, loadFormat, loadOptions } from '../options.js';
 import { colorEnabled, outputFormatFor, printPlan, printWarnings, runCommand } from '../present.js';
 import type { OutputFormat, PrintPlanOptions } from '../present.js';
 import { spinnerAllowed, startFetchProgress, startSolveSpinner } from '../progress.js';
 import type { SolveSpinner } from '../progress.js';
 import { solveInThreads } from '../../threads/searches.js';
 
-export const DEFAULT_SEED = 0;
-
-interface SolveFlags extends TravelFlags {
+/** The switches and texts of `solve` read as they are; the settings with values come from commandSettings. */
+interface SolveFlags {
   allowUnresolved?: boolean;
   inputFormat?: string;
   format?: string;
-  timeLimit?: string;
-  seed?: string;
-  maxIterations?: string;
   fullTime?: boolean;
-  threads?: string;
   json?: boolean;
   output?: string;
   outputFormat?: string;
@@ -39,41 +33,17 @@ export function registerSolve(program: Command): void {
     .command('solve')
     .description('plan the routes of a problem with the built-in solver')
     .argument('<file>', 'problem file (.json, .yaml, .csv, or a benchmark with --format); "-" reads stdin')
-    .option('--input-format <format>', 'format of the input: json, yaml or csv (required for "-")')
-    .option('--format <format>', 'benchmark instance format: solomon or vrplib')
-    .option('--time-limit <seconds>', `wall-clock limit of the search (default ${DEFAULT_TIME_LIMIT_SECONDS})`)
-    .option('--seed <n>', `random seed; same input, seed and limits give the same plan (default ${DEFAULT_SEED})`)
-    .option('--max-iterations <n>', 'stop after this many search iterations (reproducible stop)')
-    .option('--full-time', 'search for the whole --time-limit, even once the plan has stopped improving')
-    .option('--threads <n>', 'worker threads (default 1)')
-    .option('--json', 'print the plan as JSON (contract version 1) instead of tables')
-    .option('-o, --output <file>', 'also write the plan to a file: .json, .geojson or .html')
-    .option('--output-format <format>', 'format of --output: json, geojson or html (default: from the extension)')
-    .option('--fail-on-unserved', 'exit with code 5 when the plan leaves stops unserved')
-    .option('--allow-unresolved', 'leave stops whose address is not found unserved (missing_location) instead of an error')
-    .option('-q, --quiet', 'no spinner or warnings; no tables when the plan goes to a file')
-    .option('--no-color', 'no colour in the output')
     .action(async (file: string, flags: SolveFlags) => {
       const color = colorEnabled(flags);
       await runCommand({ json: flags.json === true, color }, () => solveCommand(file, flags, color));
     });
-  // The travel model and source: one set of flags for solve and validate.
-  addTravelOptions(command);
-}
-
-function parseSolveFlags(flags: SolveFlags): RouteplanConfig {
-  const config = parseTravelFlags(flags);
-  if (flags.timeLimit !== undefined) config.timeLimit = parseConfigFlag('timeLimit', flags.timeLimit);
-  if (flags.seed !== undefined) config.seed = parseConfigFlag('seed', flags.seed);
-  if (flags.threads !== undefined) config.threads = parseConfigFlag('threads', flags.threads);
-  return config;
+  addSettingOptions(command, 'solve');
 }
 
 async function solveCommand(file: string, flags: SolveFlags, color: boolean): Promise<number> {
   // Every usage mistake is reported before anything is read or solved.
   const format = loadFormat(file, flags);
-  const config = resolveConfig(parseSolveFlags(flags));
-  const maxIterations = flags.maxIterations === undefined ? undefined : parsePositiveInteger(flags.maxIterations, '--max-iterations');
+  const config = commandSettings('solve', { ...flags });
   let outputFormat: OutputFormat | undefined;
   if (flags.output !== undefined) outputFormat = outputFormatFor(flags.output, flags.outputFormat as OutputFormat | undefined);
   else if (flags.outputFormat !== undefined) {
@@ -108,7 +78,7 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
     let result: SolveResult;
     try {
       const options = {
-        ...solveOptions(config, maxIterations, interrupt.signal, spinner),
+        ...solveOptions(config, interrupt.signal, spinner),
         ...(flags.fullTime ? { stopWhenStalled: false } : {}),
       };
       const inline = (options.threads ?? 1) === 1 && loaded.problem.stops.length <= INLINE_MAX_STOPS;
@@ -151,19 +121,14 @@ export function solvedText(result: SolveResult): string {
   return `Solved in ${(elapsedMs / 1000).toFixed(1)} s · ${iterations} iterations · ${STOP_REASONS[stoppedBy]}`;
 }
 
-function solveOptions(
-  config: RouteplanConfig,
-  maxIterations: number | undefined,
-  signal: AbortSignal,
-  spinner: SolveSpinner,
-): SolveOptions {
+function solveOptions(config: CommandConfig, signal: AbortSignal, spinner: SolveSpinner): SolveOptions {
   const options: SolveOptions = {
-    timeLimitMs: Math.round((config.timeLimit ?? DEFAULT_TIME_LIMIT_SECONDS) * 1000),
-    seed: config.seed ?? DEFAULT_SEED,
+    timeLimitMs: timeLimitMsOf(config),
+    seed: config.seed,
     signal,
     onProgress: (progress) => spinner.update(progress),
   };
-  if (maxIterations !== undefined) options.maxIterations = maxIterations;
+  if (config.maxIterations !== undefined) options.maxIterations = config.maxIterations;
   if (config.threads !== undefined) options.threads = config.threads;
   return options;
 }

@@ -6,26 +6,22 @@
  * lost answer, or a CI re-run with the same key, gets the first action instead of a second one.
  */
 import type { Command } from 'commander';
-import { connect, parseTimeoutSeconds, type ConnectionFlags } from '../../client/connection.js';
+import { connect } from '../../client/connection.js';
 import { newIdempotencyKey, planOf, submitProject, submitSchedule, waitForAction } from '../../client/service.js';
-import { isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../idempotency-key.js';
 import { InputError } from '../../errors.js';
 import { validateProblemFile } from '../../input/index.js';
-import { addGeocoderOptions, loadFormat, parseTravelFlags, type TravelFlags } from '../options.js';
+import { addSettingOptions, commandSettings, loadFormat } from '../options.js';
 import { geocodeDocument } from '../../input/index.js';
 import { geocoderSettingsFrom } from '../../geocode/settings.js';
 import type { GeocoderSettings } from '../../geocode/types.js';
-import { resolveConfig } from '../../config/config.js';
+import type { RouteplanConfig } from '../../config/config.js';
 import { packageVersion } from '../version.js';
 import type { ValidatedDocument } from '../../input/index.js';
 import { colorEnabled, printPlan, printWarnings, runCommand } from '../present.js';
-import { DEFAULT_WAIT_SECONDS } from './poll.js';
 
-interface SubmitFlags extends ConnectionFlags, TravelFlags {
+interface SubmitFlags {
   inputFormat?: string;
-  idempotencyKey?: string;
   wait?: boolean;
-  timeout?: string;
   json?: boolean;
   quiet?: boolean;
   color?: boolean;
@@ -36,25 +32,12 @@ export function registerSubmit(program: Command): void {
     .command('submit')
     .description('validate a problem and submit it to a routeplan service (one-off → action id; project → id and page URL)')
     .argument('<file>', 'problem file (.json, .yaml, .csv); "-" reads stdin with --input-format')
-    .option('--remote <base-url>', 'service base URL (or ROUTEPLAN_BASE_URL, or base_url in the config file)')
-    .option('--api-key <key>', 'API key (or ROUTEPLAN_API_KEY, or api_key in the config file)')
-    .option('--api-key-file <file>', 'a file holding the API key (safer than --api-key, which other users can see in ps)')
-    .option('--input-format <format>', 'format of the input: json, yaml or csv (required for "-")')
-    .option(
-      '--idempotency-key <key>',
-      'send this Idempotency-Key (1-255 visible ASCII characters) instead of a fresh random one: re-running the same submit with the same key gets the same action or project, never a second one',
-    )
-    .option('--wait', 'one-off problems: wait for the action to end and print the plan')
-    .option('--timeout <seconds>', `with --wait: give up after this long (default ${DEFAULT_WAIT_SECONDS})`)
-    .option('--json', 'print the service response (or, with --wait, the plan) as JSON')
-    .option('-q, --quiet', 'no notes or warnings on stderr')
-    .option('--no-color', 'no colour in the output')
     .action(async (file: string, flags: SubmitFlags) => {
       const color = colorEnabled(flags);
       await runCommand({ json: flags.json === true, color }, async () => {
-        const timeoutSeconds = parseTimeoutSeconds(flags.timeout, DEFAULT_WAIT_SECONDS);
-        const idempotencyKey = idempotencyKeyFrom(flags.idempotencyKey);
-        const loaded = await loadedForSubmission(file, flags, color);
+        const settings = commandSettings('submit', { ...flags });
+        const idempotencyKey = settings.idempotencyKey ?? newIdempotencyKey();
+        const loaded = await loadedForSubmission(file, flags, settings, color);
         const note = (message: string): void => {
           if (!flags.quiet) process.stderr.write(`routeplan: ${message}\n`);
         };
@@ -62,7 +45,7 @@ export function registerSubmit(program: Command): void {
         const noteReplay = (what: string): void => {
           if (!flags.json) note(`the service already had this request: ${what}`);
         };
-        const client = connect(flags, { note });
+        const client = connect(settings, { note });
         if (loaded.kind === 'project') {
           const { created: project, replayed } = await submitProject(client, loaded.document, idempotencyKey);
           if (replayed) noteReplay(`project ${project.id}`);
@@ -77,34 +60,22 @@ export function registerSubmit(program: Command): void {
           return;
         }
         note(`submitted as ${ack.actionUuid}; waiting for the plan`);
-        const action = await waitForAction(client, ack.actionUuid, { timeoutMs: timeoutSeconds * 1000 });
+        const action = await waitForAction(client, ack.actionUuid, { timeoutMs: settings.timeoutMs });
         await printPlan(planOf(action), { json: flags.json === true, color });
       });
     });
-  addGeocoderOptions(command);
-}
-
-/** The flag's key, checked as the service checks it so a bad one fails here, before anything is sent; else a fresh one. */
-export function idempotencyKeyFrom(flag: string | undefined): string {
-  if (flag === undefined) return newIdempotencyKey();
-  if (!isValidIdempotencyKey(flag)) {
-    throw new InputError(
-      `invalid --idempotency-key: expected 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters (a UUID is a good one)`,
-      [
-        {
-          path: '--idempotency-key',
-          message: `expected 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters, no spaces at either end`,
-        },
-      ],
-    );
-  }
-  return flag;
+  addSettingOptions(command, 'submit');
 }
 
 /** Validated (and, with a geocoder here, geocoded) like `validate` does; refuses what the service cannot take. */
-async function loadedForSubmission(file: string, flags: SubmitFlags, color: boolean): Promise<ValidatedDocument> {
+async function loadedForSubmission(
+  file: string,
+  flags: SubmitFlags,
+  settings: RouteplanConfig,
+  color: boolean,
+): Promise<ValidatedDocument> {
   const format = loadFormat(file, { ...(flags.inputFormat !== undefined ? { inputFormat: flags.inputFormat } : {}) });
-  const geocoder = geocoderSettingsFrom(resolveConfig(parseTravelFlags(flags)), packageVersion());
+  const geocoder = geocoderSettingsFrom(settings, packageVersion());
   // Without a geocoder here, addresses without coordinates are the service's to geocode (it refuses them if it cannot).
   const validated = await validateProblemFile(file, {
     ...(geocoder ? { geocoder } : { addressesGeocodedElsewhere: true }),

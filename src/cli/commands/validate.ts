@@ -2,12 +2,11 @@
 import type { Command } from 'commander';
 import { loadProblemFile, problemSummaryLines } from '../../input/index.js';
 import type { LoadedProblem } from '../../input/index.js';
-import { resolveConfig } from '../../config/config.js';
-import { addTravelOptions, loadFormat, loadOptions, parseTravelFlags, type TravelFlags } from '../options.js';
+import { addSettingOptions, commandSettings, loadFormat, loadOptions } from '../options.js';
 import { colorEnabled, formatWarning, runCommand } from '../present.js';
 import { spinnerAllowed, startFetchProgress } from '../progress.js';
 
-interface ValidateFlags extends TravelFlags {
+interface ValidateFlags {
   allowUnresolved?: boolean;
   inputFormat?: string;
   format?: string;
@@ -20,16 +19,11 @@ export function registerValidate(program: Command): void {
     .command('validate')
     .description('check a problem file and print a summary and its warnings (exit 0 valid, 2 invalid)')
     .argument('<file>', 'problem file (.json, .yaml, .csv, or a benchmark with --format); "-" reads stdin')
-    .option('--input-format <format>', 'format of the input: json, yaml or csv (required for "-")')
-    .option('--format <format>', 'benchmark instance format: solomon or vrplib')
-    .option('--json', 'print the result as JSON')
-    .option('--allow-unresolved', 'accept stops whose address is not found (they would be left unserved)')
-    .option('--no-color', 'no colour in the output')
     .action(async (file: string, flags: ValidateFlags) => {
       const color = colorEnabled(flags);
       await runCommand({ json: flags.json === true, color }, async () => {
         const format = loadFormat(file, flags);
-        const config = resolveConfig(parseTravelFlags(flags));
+        const config = commandSettings('validate', { ...flags });
         const fetching = startFetchProgress({ enabled: spinnerAllowed(process.stderr), color });
         const loaded = await loadProblemFile(
           file,
@@ -41,8 +35,7 @@ export function registerValidate(program: Command): void {
         process.stdout.write(flags.json ? `${JSON.stringify(validationJson(loaded), null, 2)}\n` : validationText(loaded));
       });
     });
-  // The travel model and source: one set of flags for solve and validate.
-  addTravelOptions(command);
+  addSettingOptions(command, 'validate');
 }
 
 export function validationText(loaded: LoadedProblem): string {

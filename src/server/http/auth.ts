@@ -25,15 +25,6 @@ export function ownerIdOf(keyDigest: Buffer): string {
   return `key-${keyDigest.subarray(0, 8).toString('hex')}`;
 }
 
-/** Splits `ROUTEPLAN_SERVER_KEYS` (comma-separated) into keys; blanks are ignored. */
-export function parseKeyList(value: string | undefined): string[] {
-  if (!value) return [];
-  return value
-    .split(',')
-    .map((key) => key.trim())
-    .filter((key) => key !== '');
-}
-
 /** A keys file holds one key per line; blank lines and `#` comments are ignored. */
 export async function readKeysFile(path: string): Promise<string[]> {
   let text: string;

@@ -9,8 +9,6 @@ import type { SessionStore, StoredSession } from '../store/ports.js';
 
 export const SESSION_COOKIE = 'routeplan_session';
 
-export const DEFAULT_SESSION_TTL_HOURS = 12;
-
 /** Expired sessions are refused at once; the sweep only reclaims their records. */
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
