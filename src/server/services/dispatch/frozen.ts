@@ -5,28 +5,18 @@
  */
 import type { Plan, PlanRoute, PlanStopVisit } from '../../../output/plan-types.js';
 import { stopVisits } from '../../../output/visits.js';
-import type { StopStatus } from '../../api-types.js';
+import type { DriverStopView } from '../../api-types.js';
 import type { DispatchedProject } from './events.js';
 import type { ProjectRecord } from '../projects.js';
 
-/** One stop of the frozen plan, with the driver's report on it. */
-export interface FrozenStop {
-  stop_id: string;
+/**
+ * One stop of the frozen plan, with the driver's report on it: what the driver page shows of it
+ * (views.ts driverStop picks those fields), and what only the dispatcher and the messages use.
+ */
+export interface FrozenStop extends DriverStopView {
   driver_id: string;
-  name: string;
-  address?: string;
+  /** The customer's, for their messages; never on the driver page. */
   email?: string;
-  phone_number?: string;
-  notes?: string;
-  custom_notes?: Record<string, unknown>;
-  lat: number;
-  lng: number;
-  arrival_s: number | null;
-  start_s: number | null;
-  finish_s: number | null;
-  status: StopStatus;
-  at: string | null;
-  reason?: string;
   /** Whether this dispatch moved it (driver or planned times) against the previous one. */
   changed: boolean;
 }
