@@ -3,7 +3,7 @@
  * user file): the service connection, the solve, the travel model and source, the geocoder. Every
  * command reads and checks them all, so a broken file or variable is reported wherever it is used.
  */
-import { TRAVEL_SOURCE_NAMES } from '../travel/sources.js';
+import { TRAVEL_SOURCE_NAMES } from '../model/travel-sources.js';
 import { httpUrl, integerIn, numberIn, oneOf, parseApiKey, parseEmail, parsePath, parseProfile, parseSwitch } from './parse.js';
 import { setting } from './setting.js';
 

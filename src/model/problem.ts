@@ -7,7 +7,7 @@
  * one second and a distance unit one metre (`units.timePerSecond === 1`). Benchmark
  * instances use tenths of the instance's own unit for both (see `Units`).
  */
-import type { TravelSourceName } from '../travel/sources.js';
+import type { TravelSourceName } from './travel-sources.js';
 
 export type Surface = 'project' | 'oneoff' | 'benchmark';
 

@@ -4,7 +4,7 @@
  * overnight plans); each `*_s` time has an `HH:mm` twin. For benchmark instances, times and
  * distances are in the instance's own units.
  */
-import type { TravelSourceName } from '../travel/sources.js';
+import type { TravelSourceName } from '../model/travel-sources.js';
 
 export type LoadValue = number | Record<string, number>;
 

@@ -1,6 +1,6 @@
 /**
  * Travel tables from the configured source. Haversine needs none (src/model computes it offline);
- * every other source of sources.ts is a provider file registered here.
+ * every other source of model/travel-sources.ts is a provider file registered here.
  */
 import { matrixFile } from './matrix-file.js';
 import { osrm } from './osrm.js';
@@ -9,7 +9,7 @@ import { valhalla } from './valhalla.js';
 
 export type { FetchHooks, TravelLocation, TravelOrigin, TravelRequest, TravelSettings, TravelSourceName, TravelTable } from './types.js';
 
-/** Every source of sources.ts but the offline model, by name. */
+/** Every source of model/travel-sources.ts but the offline model, by name. */
 const PROVIDERS: Record<Exclude<TravelSourceName, 'haversine'>, TravelProvider> = { osrm, valhalla, matrix: matrixFile };
 
 /** The table of the request's locations, or null for the offline model. */

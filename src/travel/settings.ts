@@ -5,7 +5,7 @@
  */
 import { InputError } from '../errors.js';
 import { OSRM_DEFAULTS } from './osrm.js';
-import { TRAVEL_SOURCES } from './sources.js';
+import { TRAVEL_SOURCES } from '../model/travel-sources.js';
 import type { TravelSettings, TravelSourceName } from './types.js';
 import { VALHALLA_DEFAULTS } from './valhalla.js';
 

@@ -3,9 +3,9 @@
  * answers. The solver never sees these: src/model turns a table into its integer matrices.
  */
 import type { Point } from '../model/problem.js';
-import type { TravelSourceName } from './sources.js';
+import type { TravelSourceName } from '../model/travel-sources.js';
 
-export type { TravelSourceName } from './sources.js';
+export type { TravelSourceName } from '../model/travel-sources.js';
 
 /** Where travel times come from, as the flags, the config files and the service settle it. */
 export interface TravelSettings {
