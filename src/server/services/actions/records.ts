@@ -5,18 +5,10 @@ import type { DocumentKind } from '../../../input/index.js';
 import type { SolveProgress } from '../../../solver/types.js';
 import type { ActionName, ActionProgress, ActionRecord, ActionStatus } from '../../api-types.js';
 import type { IdempotencyClaim, StoredAction } from '../../store/ports.js';
-import type { TravelSettings } from '../../../travel/types.js';
-import type { GeocoderSettings } from '../../../geocode/types.js';
+import type { DocumentSolve } from '../../../threads/protocol.js';
 
-/** What every solve of this service is run with. */
-export interface SolveSettings {
-  timeLimitMs: number;
-  seed: number;
-  roadFactor?: number;
-  baseSpeedKmh?: number;
-  travel?: TravelSettings;
-  geocoder?: GeocoderSettings;
-}
+/** What every solve of this service is run with: the service-wide part of a worker's solve. */
+export type SolveSettings = Pick<DocumentSolve, 'timeLimitMs' | 'seed' | 'roadFactor' | 'baseSpeedKmh' | 'travel' | 'geocoder'>;
 
 export interface NewAction {
   owner: string;
