@@ -24,6 +24,9 @@ export class Inserter {
   /** Segment summaries of the routes, where they price an insertion exactly (else null). */
   private readonly summaries: RouteSegments | null;
   private readonly acc: SegmentAcc;
+  /** While `estimateAtPositions` runs: the positions to price (else null: all of them). */
+  private onlyPositions: Int32Array | null = null;
+  private onlyCount = 0;
   /** Result of `bestInRoute` / `bestOverall`. */
   pos = -1;
   vehicle = -1;
@@ -210,6 +213,20 @@ export class Inserter {
     return this.bestBySummaries(sol, u, v, rng, blinkRate, boundViol, boundKey, false) === FOUND;
   }
 
+  /**
+   * Like `estimateInRoute`, over positions `positions[0..count)` of route v only (each in
+   * 0..len, once): the regret construction's bounded positions. Where the summaries do not
+   * apply, every position is priced exactly instead.
+   */
+  estimateAtPositions(sol: Solution, u: number, v: number, positions: Int32Array, count: number): boolean {
+    if (this.summaries === null) return this.bestInRoute(sol, u, v);
+    this.onlyPositions = positions;
+    this.onlyCount = count;
+    const found = this.estimateInRoute(sol, u, v);
+    this.onlyPositions = null;
+    return found;
+  }
+
   /** Fills `loadBuf` with route v's load plus u's; false when a capacity cannot take it. */
   private loadWith(sol: Solution, u: number, v: number): boolean {
     const inst = this.inst;
@@ -285,7 +302,10 @@ export class Inserter {
     const oldCost = segments.routeCost[v]!;
     let bestP = -1;
     let bestKey = boundViol > KEY_EPS ? Infinity : boundKey;
-    for (let p = 0; p <= n; p++) {
+    const only = this.onlyPositions;
+    const count = only === null ? n + 1 : this.onlyCount;
+    for (let i = 0; i < count; i++) {
+      const p = only === null ? i : only[i]!;
       if (blinkRate > 0 && rng && rng.next() < blinkRate) continue;
       if (this.detourBound(sol, u, v, p) + fixedKey >= bestKey - KEY_EPS) continue;
       segments.startRoute(acc, v);

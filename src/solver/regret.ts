@@ -19,8 +19,8 @@ import { BIG_REGRET, REGRET_NEIGHBOURS } from './params.js';
 import type { RouteEvaluator } from './route/evaluator.js';
 import type { Solution } from './solution.js';
 
-/** Steps between two clock reads: a read costs about as much as a cheap step. */
-const CLOCK_EVERY = 8;
+/** Steps between two clock reads: cold, one step can take milliseconds, far more than a read. */
+const CLOCK_EVERY = 1;
 
 /**
  * Builds the regret plan into `sol` (empty routes expected). False when `limits.deadline`
@@ -75,6 +75,8 @@ class RegretEntries {
   private readonly reverse: Int32Array;
   private readonly reverseStart: Int32Array;
   private readonly nearMark: Int32Array;
+  /** Scratch: the positions `nearPositions` found. */
+  private readonly positions: Int32Array;
   private routesOpen = 0;
 
   constructor(
@@ -98,6 +100,7 @@ class RegretEntries {
     this.meetsPlan = new Uint8Array(n);
     this.pending = new Int32Array(n);
     this.nearMark = new Int32Array(n).fill(-1);
+    this.positions = new Int32Array(2 * this.use + 2);
     this.firstEmpty = new Int32Array(classes);
     sol.firstEmptyOfEachClass(this.firstEmpty);
     [this.reverseStart, this.reverse] = reverseNeighbours(near, n, this.use);
@@ -130,10 +133,17 @@ class RegretEntries {
     this.price(s, at);
   }
 
-  /** The best insertion of s into the entry's route (as estimated where the summaries apply). */
+  /**
+   * The best insertion of s into the entry's route, as estimated where the summaries apply:
+   * only next to s's near stops in the route and at its two ends when any near stop is there.
+   */
   private price(s: number, at: number): void {
     const inserter = this.inserter;
-    if (inserter.estimateInRoute(this.sol, s, this.route[at]!)) {
+    const v = this.route[at]!;
+    const count = this.nearPositions(s, v);
+    const found =
+      count > 0 ? inserter.estimateAtPositions(this.sol, s, v, this.positions, count) : inserter.estimateInRoute(this.sol, s, v);
+    if (found) {
       this.viol[at] = inserter.viol;
       this.key[at] = inserter.key;
       this.pos[at] = inserter.pos;
@@ -142,6 +152,30 @@ class RegretEntries {
       this.key[at] = Infinity;
       this.pos[at] = -1;
     }
+  }
+
+  /** Fills `positions` with the positions of route v next to s's near stops and its ends; answers their count, 0 when no near stop is in v. */
+  private nearPositions(s: number, v: number): number {
+    const sol = this.sol;
+    let count = 0;
+    for (let i = 0; i < this.use; i++) {
+      const t = this.near.neighbours[s * this.near.k + i]!;
+      if (t < 0) break;
+      if (sol.routeOf[t] !== v) continue;
+      count = this.addPosition(count, sol.posOf[t]!);
+      count = this.addPosition(count, sol.posOf[t]! + 1);
+    }
+    if (count === 0) return 0;
+    count = this.addPosition(count, 0);
+    return this.addPosition(count, sol.len[v]!);
+  }
+
+  /** Appends position p to the `count` in `positions` unless it is there already; answers the new count. */
+  private addPosition(count: number, p: number): number {
+    const list = this.positions;
+    for (let i = 0; i < count; i++) if (list[i] === p) return count;
+    list[count] = p;
+    return count + 1;
   }
 
   /** Recomputes the stop's two best entries and whether it meets the plan. */
