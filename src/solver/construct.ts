@@ -13,7 +13,7 @@
 import type { CostEvaluator } from './cost.js';
 import type { SolverInstance } from './instance.js';
 import type { Inserter } from './insertion.js';
-import { FLOOR_FIRST_MIN_STOPS, GRANULAR_FLEET, GRANULAR_NEIGHBOURS } from './params.js';
+import { FLOOR_FIRST_MIN_STOPS, GRANULAR_FLEET, GRANULAR_NEIGHBOURS, KEY_EPS, REGRET_NEIGHBOURS } from './params.js';
 import { regretInsertion } from './regret.js';
 import type { RouteEvaluator } from './route/evaluator.js';
 import { Solution } from './solution.js';
@@ -116,9 +116,40 @@ export function insertGreedily(sol: Solution, inserter: Inserter, evaluator: Rou
   const granular = near && new NearRoutes(inst, near);
   for (const s of order) {
     if (sol.routeOf[s] !== -1) continue;
-    const found = (granular !== undefined && granular.bestInsertion(sol, inserter, s)) || inserter.bestOverall(sol, s);
+    const found =
+      (granular !== undefined && granular.bestInsertion(sol, inserter, s)) ||
+      (near !== undefined ? bestByNearEstimates(sol, inserter, s, near) : inserter.bestOverall(sol, s));
     if (found && !sol.insert(inserter.vehicle, inserter.pos, s, evaluator)) throw new Error('greedy insertion into an infeasible position');
   }
+}
+
+/**
+ * The best insertion of s over every candidate route, each estimated at its bounded positions
+ * (near-positions.ts), the best route then priced exactly over all its positions: the greedy
+ * floor's insertion, cheap enough to run cold. Every route is priced exactly when that fails.
+ */
+function bestByNearEstimates(sol: Solution, inserter: Inserter, s: number, near: NearStops): boolean {
+  if (!inserter.estimates) return inserter.bestOverall(sol, s);
+  const count = inserter.collectCandidates(sol);
+  const candidates = inserter.candidates;
+  const use = Math.min(REGRET_NEIGHBOURS, near.k);
+  let bestV = -1;
+  let bestViol = Infinity;
+  let bestKey = Infinity;
+  for (let i = 0; i < count; i++) {
+    const v = candidates[i]!;
+    if (!inserter.estimateNear(sol, s, v, near.neighbours, near.k, use)) continue;
+    if (inserter.viol < bestViol - KEY_EPS || (inserter.viol <= bestViol + KEY_EPS && inserter.key < bestKey - KEY_EPS)) {
+      bestV = v;
+      bestViol = inserter.viol;
+      bestKey = inserter.key;
+    }
+  }
+  if (bestV >= 0 && inserter.bestInRoute(sol, s, bestV)) {
+    inserter.vehicle = bestV;
+    return true;
+  }
+  return inserter.bestOverall(sol, s);
 }
 
 /** The routes near a stop, for insertions that need not try every route of a large fleet. */

@@ -14,6 +14,7 @@ import { loadExceeds } from './route/capacity.js';
 import type { RouteEvaluator } from './route/evaluator.js';
 import type { Solution } from './solution.js';
 import { RouteSegments, SegmentAcc, segmentsApply } from './ls/segments.js';
+import { nearPositions } from './near-positions.js';
 
 export class Inserter {
   readonly inst: SolverInstance;
@@ -24,9 +25,10 @@ export class Inserter {
   /** Segment summaries of the routes, where they price an insertion exactly (else null). */
   private readonly summaries: RouteSegments | null;
   private readonly acc: SegmentAcc;
-  /** While `estimateAtPositions` runs: the positions to price (else null: all of them). */
+  /** While `estimateNear` runs: the positions to price (else null: all of them). */
   private onlyPositions: Int32Array | null = null;
   private onlyCount = 0;
+  private nearBuf = new Int32Array(0);
   /** Result of `bestInRoute` / `bestOverall`. */
   pos = -1;
   vehicle = -1;
@@ -63,6 +65,11 @@ export class Inserter {
       }
     }
     return count;
+  }
+
+  /** Whether insertions are estimated by the segment summaries (else every one is priced exactly). */
+  get estimates(): boolean {
+    return this.summaries !== null;
   }
 
   get candidates(): Int32Array {
@@ -214,13 +221,16 @@ export class Inserter {
   }
 
   /**
-   * Like `estimateInRoute`, over positions `positions[0..count)` of route v only (each in
-   * 0..len, once): the regret construction's bounded positions. Where the summaries do not
-   * apply, every position is priced exactly instead.
+   * Like `estimateInRoute`, at the bounded positions of near-positions.ts only (next to u's
+   * first `use` near stops in route v, and its ends), or at every position when none of those
+   * stops is in v. Where the summaries do not apply, every position is priced exactly instead.
    */
-  estimateAtPositions(sol: Solution, u: number, v: number, positions: Int32Array, count: number): boolean {
+  estimateNear(sol: Solution, u: number, v: number, neighbours: Int32Array, k: number, use: number): boolean {
     if (this.summaries === null) return this.bestInRoute(sol, u, v);
-    this.onlyPositions = positions;
+    if (this.nearBuf.length < 2 * use + 2) this.nearBuf = new Int32Array(2 * use + 2);
+    const count = nearPositions(sol, u, v, neighbours, k, use, this.nearBuf);
+    if (count === 0) return this.estimateInRoute(sol, u, v);
+    this.onlyPositions = this.nearBuf;
     this.onlyCount = count;
     const found = this.estimateInRoute(sol, u, v);
     this.onlyPositions = null;

@@ -75,8 +75,6 @@ class RegretEntries {
   private readonly reverse: Int32Array;
   private readonly reverseStart: Int32Array;
   private readonly nearMark: Int32Array;
-  /** Scratch: the positions `nearPositions` found. */
-  private readonly positions: Int32Array;
   private routesOpen = 0;
 
   constructor(
@@ -100,7 +98,6 @@ class RegretEntries {
     this.meetsPlan = new Uint8Array(n);
     this.pending = new Int32Array(n);
     this.nearMark = new Int32Array(n).fill(-1);
-    this.positions = new Int32Array(2 * this.use + 2);
     this.firstEmpty = new Int32Array(classes);
     sol.firstEmptyOfEachClass(this.firstEmpty);
     [this.reverseStart, this.reverse] = reverseNeighbours(near, n, this.use);
@@ -139,10 +136,8 @@ class RegretEntries {
    */
   private price(s: number, at: number): void {
     const inserter = this.inserter;
-    const v = this.route[at]!;
-    const count = this.nearPositions(s, v);
-    const found =
-      count > 0 ? inserter.estimateAtPositions(this.sol, s, v, this.positions, count) : inserter.estimateInRoute(this.sol, s, v);
+    const near = this.near;
+    const found = inserter.estimateNear(this.sol, s, this.route[at]!, near.neighbours, near.k, this.use);
     if (found) {
       this.viol[at] = inserter.viol;
       this.key[at] = inserter.key;
@@ -152,30 +147,6 @@ class RegretEntries {
       this.key[at] = Infinity;
       this.pos[at] = -1;
     }
-  }
-
-  /** Fills `positions` with the positions of route v next to s's near stops and its ends; answers their count, 0 when no near stop is in v. */
-  private nearPositions(s: number, v: number): number {
-    const sol = this.sol;
-    let count = 0;
-    for (let i = 0; i < this.use; i++) {
-      const t = this.near.neighbours[s * this.near.k + i]!;
-      if (t < 0) break;
-      if (sol.routeOf[t] !== v) continue;
-      count = this.addPosition(count, sol.posOf[t]!);
-      count = this.addPosition(count, sol.posOf[t]! + 1);
-    }
-    if (count === 0) return 0;
-    count = this.addPosition(count, 0);
-    return this.addPosition(count, sol.len[v]!);
-  }
-
-  /** Appends position p to the `count` in `positions` unless it is there already; answers the new count. */
-  private addPosition(count: number, p: number): number {
-    const list = this.positions;
-    for (let i = 0; i < count; i++) if (list[i] === p) return count;
-    list[count] = p;
-    return count + 1;
   }
 
   /** Recomputes the stop's two best entries and whether it meets the plan. */
@@ -298,7 +269,8 @@ class RegretEntries {
   /**
    * Prices s's entry for route v again, or, when `replace`, makes it the next unused vehicle
    * of v's class (dropped when none is left). Answers the entry's index, -1 when s has no entry
-   * for v, and an index past the stop's entries when the entry was dropped.
+   * for v or the entry's price did not change (replaced), and an index past the stop's entries
+   * when the entry was dropped.
    */
   private updateEntryOf(s: number, v: number, replace: boolean, nextEmpty: number): number {
     const base = s * this.cap;
@@ -313,7 +285,11 @@ class RegretEntries {
         this.pos[at] = this.pos[last]!;
         return base + this.count[s]!;
       }
-      if (replace) this.route[at] = nextEmpty;
+      if (replace) {
+        // Unused vehicles of one class are interchangeable: the entry's price stays as it is.
+        this.route[at] = nextEmpty;
+        return -1;
+      }
       this.price(s, at);
       return at;
     }
