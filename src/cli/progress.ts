@@ -2,9 +2,16 @@
  * The solve spinner on stderr: elapsed time and the best plan so far. Only on a terminal and
  * never with --quiet, so that logs and pipes stay clean.
  */
-import ora from 'ora';
-import type { Ora } from 'ora';
+import type { Ora, Options as OraOptions } from 'ora';
 import type { SolveProgress } from '../solver/types.js';
+
+/**
+ * ora is loaded only when a spinner is shown: loading it builds Unicode tables (some 30 ms of a
+ * cold start, issue 26) that a solve writing JSON to a pipe never uses.
+ */
+function loadSpinner(options: OraOptions, ready: (spinner: Ora) => void): void {
+  void import('ora').then(({ default: ora }) => ready(ora(options)));
+}
 
 export interface SolveSpinner {
   update(progress: SolveProgress): void;
@@ -28,15 +35,21 @@ export function startSolveSpinner(options: { enabled: boolean; color: boolean })
   const started = Date.now();
   let best: SolveProgress | null = null;
   let note = '';
-  const spinner: Ora = ora({ stream: process.stderr, discardStdin: false, color: options.color ? 'cyan' : false });
+  let spinner: Ora | null = null;
+  let stopped = false;
   const render = (): void => {
-    spinner.text = spinnerText(Date.now() - started, best, note);
+    if (spinner) spinner.text = spinnerText(Date.now() - started, best, note);
   };
-  render();
-  spinner.start();
+  loadSpinner({ stream: process.stderr, discardStdin: false, color: options.color ? 'cyan' : false }, (loaded) => {
+    if (stopped) return;
+    spinner = loaded;
+    render();
+    loaded.start();
+  });
   // The solver reports only when it improves; the clock must move in between.
   const timer = setInterval(render, REFRESH_MS);
   timer.unref();
+  const symbol = options.color ? '\u001b[32m✔\u001b[39m' : '✔';
   return {
     update(progress) {
       best = progress;
@@ -47,9 +60,13 @@ export function startSolveSpinner(options: { enabled: boolean; color: boolean })
       render();
     },
     stop(finalText) {
+      stopped = true;
       clearInterval(timer);
-      if (finalText === undefined) spinner.stop();
-      else spinner.stopAndPersist({ symbol: options.color ? '\u001b[32m✔\u001b[39m' : '✔', text: finalText });
+      // A solve done before the spinner loaded still ends with its line.
+      if (spinner === null) {
+        if (finalText !== undefined) process.stderr.write(`${symbol} ${finalText}\n`);
+      } else if (finalText === undefined) spinner.stop();
+      else spinner.stopAndPersist({ symbol, text: finalText });
     },
   };
 }
@@ -72,12 +89,23 @@ export interface FetchProgress {
 export function startFetchProgress(options: { enabled: boolean; color: boolean }): FetchProgress {
   if (!options.enabled) return { update: () => undefined, stop: () => undefined };
   let spinner: Ora | null = null;
+  let requested = false;
+  let stopped = false;
+  let text = '';
   return {
     update(done, total) {
-      spinner ??= ora({ stream: process.stderr, discardStdin: false, color: options.color ? 'cyan' : false }).start();
-      spinner.text = fetchText(done, total);
+      text = fetchText(done, total);
+      if (spinner) spinner.text = text;
+      if (requested) return;
+      requested = true;
+      loadSpinner({ stream: process.stderr, discardStdin: false, color: options.color ? 'cyan' : false }, (loaded) => {
+        if (stopped) return;
+        spinner = loaded.start();
+        spinner.text = text;
+      });
     },
     stop() {
+      stopped = true;
       spinner?.stop();
     },
   };

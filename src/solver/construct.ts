@@ -1,21 +1,25 @@
 /**
- * The first plan. A cheap greedy plan comes first and is the floor of every answer: whatever the
- * time limit, the solver never returns less than it (the anytime guarantee). Then, while the
- * construction's share of the limit lasts, regret-2 insertion, priority first: at each step the
- * unrouted stop with the highest priority is inserted, among equals the one with the largest
- * regret (what is lost if its best route is taken by others), then the cheapest; insertion
- * values per (stop, vehicle) are cached and recomputed only for the route that changed. A regret
- * construction cut by the deadline is finished greedily, and kept only when it beats the floor.
+ * The first plan. A cheap greedy plan is the floor of every answer: whatever the time limit, the
+ * solver never returns less than it (the anytime guarantee). Within the construction's share of
+ * the limit, regret-2 insertion over granular neighbourhoods (regret.ts) builds the plan that is
+ * kept when it is complete and beats the floor.
+ *
+ * Below FLOOR_FIRST_MIN_STOPS stops the regret construction runs first and the floor after it:
+ * in a fresh process whichever runs first pays for compiling the insertion code, which on 100
+ * stops took most of a 0.1 s limit, so the floor going first left the regret no time (issue 26);
+ * run second, the floor costs a few milliseconds. On larger problems the floor goes first, to be
+ * shown at once while the regret construction takes its seconds.
  */
 import type { CostEvaluator } from './cost.js';
 import type { SolverInstance } from './instance.js';
 import type { Inserter } from './insertion.js';
-import { BIG_REGRET, GRANULAR_FLEET, GRANULAR_NEIGHBOURS, REGRET_CACHE_MAX_PAIRS } from './params.js';
+import { FLOOR_FIRST_MIN_STOPS, GRANULAR_FLEET, GRANULAR_NEIGHBOURS, KEY_EPS, REGRET_NEIGHBOURS } from './params.js';
+import { regretInsertion } from './regret.js';
 import type { RouteEvaluator } from './route/evaluator.js';
 import { Solution } from './solution.js';
 
 export interface ConstructionLimits {
-  /** performance.now() value after which the rest is inserted greedily in priority order. */
+  /** performance.now() value after which the regret construction stops (the rest is inserted greedily). */
   deadline: number;
 }
 
@@ -27,15 +31,16 @@ export interface NearStops {
 
 export interface FirstPlan {
   plan: Solution;
-  /** The greedy floor was ready this many milliseconds after `started` (worth showing at once). */
+  /** The first complete plan was ready this many milliseconds after the construction began. */
   floorMs: number;
   /** Which construction the plan came from. */
   from: 'greedy' | 'regret';
 }
 
 /**
- * The greedy floor, then the regret construction until `limits.deadline`; answers the better
- * of the two by the objective. `onFloor` sees the floor as soon as it exists.
+ * The greedy floor and the regret construction (until `limits.deadline`, then finished
+ * greedily), in the order above; answers the better of the two by the objective. `onFloor`
+ * sees the floor as soon as it exists.
  */
 export function constructFirstPlan(
   inst: SolverInstance,
@@ -47,19 +52,35 @@ export function constructFirstPlan(
   onFloor?: (floor: Solution) => void,
 ): FirstPlan {
   const started = performance.now();
+  const floorFirst = inst.nStops >= FLOOR_FIRST_MIN_STOPS;
+  let floor: Solution | null = null;
+  let floorMs = 0;
+  const buildFloor = (): Solution => {
+    floor = greedyFloor(inst, costs, inserter, evaluator, near);
+    floorMs = performance.now() - started;
+    onFloor?.(floor);
+    return floor;
+  };
+  if (floorFirst) {
+    const first = buildFloor();
+    if (performance.now() >= limits.deadline) return { plan: first, floorMs, from: 'greedy' };
+  }
+  const regret = new Solution(inst, costs);
+  // Cut by the deadline, the regret plan is finished greedily: by then the insertion code is
+  // compiled, and the stops the regret placed are not lost.
+  if (!constructRegret(regret, inserter, evaluator, limits, near)) insertGreedily(regret, inserter, evaluator, routableStops(regret), near);
+  fillUnserved(regret, inserter, evaluator);
+  const base = floor ?? buildFloor();
+  const better = costs.compare(costs.objective(regret), costs.objective(base)) < 0;
+  return better ? { plan: regret, floorMs, from: 'regret' } : { plan: base, floorMs, from: 'greedy' };
+}
+
+/** Every stop inserted greedily, highest priority first, then whatever still fits. */
+function greedyFloor(inst: SolverInstance, costs: CostEvaluator, inserter: Inserter, evaluator: RouteEvaluator, near: NearStops): Solution {
   const floor = new Solution(inst, costs);
   insertGreedily(floor, inserter, evaluator, routableStops(floor), near);
   fillUnserved(floor, inserter, evaluator);
-  const floorMs = performance.now() - started;
-  onFloor?.(floor);
-  if (performance.now() >= limits.deadline) {
-    return { plan: floor, floorMs, from: 'greedy' };
-  }
-  const regret = new Solution(inst, costs);
-  constructRegret(regret, inserter, evaluator, limits, near);
-  fillUnserved(regret, inserter, evaluator);
-  const better = costs.compare(costs.objective(regret), costs.objective(floor)) < 0;
-  return better ? { plan: regret, floorMs, from: 'regret' } : { plan: floor, floorMs, from: 'greedy' };
+  return floor;
 }
 
 /** Stops not yet in a route that have a location. */
@@ -69,177 +90,18 @@ function routableStops(sol: Solution): number[] {
   return pending;
 }
 
+/**
+ * The regret construction (regret.ts) into `sol`; false when the deadline came first, leaving
+ * the stops not placed by then unrouted.
+ */
 export function constructRegret(
   sol: Solution,
   inserter: Inserter,
   evaluator: RouteEvaluator,
   limits: ConstructionLimits,
   near?: NearStops,
-): void {
-  const inst = sol.inst;
-  const pending = routableStops(sol);
-  if (pending.length === 0 || inst.nVehicles === 0) return;
-  // The per-(stop, vehicle) cache costs 20 bytes a pair; beyond the cap, insert greedily.
-  if (pending.length * inst.nVehicles > REGRET_CACHE_MAX_PAIRS) {
-    insertGreedily(sol, inserter, evaluator, pending, near);
-    return;
-  }
-  const table = new RegretTable(sol, inserter);
-  if (!scanAll(table, pending, limits)) {
-    insertGreedily(sol, inserter, evaluator, pending, near);
-    return;
-  }
-  while (pending.length > 0) {
-    if (performance.now() > limits.deadline) {
-      insertGreedily(sol, inserter, evaluator, pending, near);
-      return;
-    }
-    const pick = selectNext(inst, pending, table);
-    const s = pending[pick]!;
-    pending[pick] = pending[pending.length - 1]!;
-    pending.pop();
-    const v = table.first[s]!;
-    if (v < 0) continue;
-    const wasEmpty = sol.len[v] === 0;
-    if (!sol.insert(v, table.cPos[s * table.m + v]!, s, evaluator)) throw new Error('construction inserted into an infeasible position');
-    table.routeChanged(v, wasEmpty);
-    // Adding a stop to route v only makes v worse for the others, so only the stops that
-    // counted on v need a rescan; the rest keep their (still fresh) top two.
-    for (const t of pending) {
-      if (table.first[t] === v || table.second[t] === v) table.rescan(t);
-    }
-  }
-}
-
-/** The first scan of every pending stop; false when the deadline came first. */
-function scanAll(table: RegretTable, pending: number[], limits: ConstructionLimits): boolean {
-  for (let i = 0; i < pending.length; i++) {
-    // The first scan is the costliest part on large problems: give up on regret in time.
-    if ((i & 63) === 63 && performance.now() > limits.deadline) return false;
-    table.rescan(pending[i]!);
-  }
-  return true;
-}
-
-/**
- * The best insertion of each (stop, vehicle) pair — violations, key and position, recomputed
- * only when the route changed since — and each stop's two best vehicles.
- */
-class RegretTable {
-  readonly m: number;
-  readonly cViol: Float64Array;
-  readonly cKey: Float64Array;
-  readonly cPos: Int32Array;
-  /** Top two vehicles per stop (-1: none). */
-  readonly first: Int32Array;
-  readonly second: Int32Array;
-  private readonly cacheVer: Int32Array;
-  private readonly routeVer: Int32Array;
-  private candidateCount: number;
-
-  constructor(
-    private readonly sol: Solution,
-    private readonly inserter: Inserter,
-  ) {
-    const n = sol.inst.nStops;
-    const m = sol.inst.nVehicles;
-    this.m = m;
-    this.cacheVer = new Int32Array(n * m);
-    this.cViol = new Float64Array(n * m);
-    this.cKey = new Float64Array(n * m);
-    this.cPos = new Int32Array(n * m);
-    this.routeVer = new Int32Array(m).fill(1);
-    this.first = new Int32Array(n).fill(-1);
-    this.second = new Int32Array(n).fill(-1);
-    this.candidateCount = inserter.collectCandidates(sol);
-  }
-
-  /** Recomputes the top two vehicles of stop s. */
-  rescan(s: number): void {
-    this.first[s] = -1;
-    this.second[s] = -1;
-    const inst = this.sol.inst;
-    const n = inst.nStops;
-    const candidates = this.inserter.candidates;
-    for (let i = 0; i < this.candidateCount; i++) {
-      const v = candidates[i]!;
-      if (inst.compatible[v * n + s] === 1) this.offer(s, v);
-    }
-  }
-
-  /** After a stop went into route v: its cached values are stale, and a route opened changes the candidates. */
-  routeChanged(v: number, wasEmpty: boolean): void {
-    this.routeVer[v]!++;
-    if (wasEmpty) this.candidateCount = this.inserter.collectCandidates(this.sol);
-  }
-
-  private offer(s: number, v: number): void {
-    const at = this.value(s, v);
-    if (this.cPos[at]! < 0) return;
-    const m = this.m;
-    const f = this.first[s]!;
-    if (f < 0 || this.better(at, s * m + f)) {
-      this.second[s] = f;
-      this.first[s] = v;
-      return;
-    }
-    const sc = this.second[s]!;
-    if (sc < 0 || this.better(at, s * m + sc)) this.second[s] = v;
-  }
-
-  /** The cache index of (s, v), refreshed when route v changed since it was filled. */
-  private value(s: number, v: number): number {
-    const at = s * this.m + v;
-    if (this.cacheVer[at] === this.routeVer[v]) return at;
-    this.cacheVer[at] = this.routeVer[v]!;
-    const inserter = this.inserter;
-    if (inserter.bestInRoute(this.sol, s, v)) {
-      this.cViol[at] = inserter.viol;
-      this.cKey[at] = inserter.key;
-      this.cPos[at] = inserter.pos;
-    } else {
-      this.cViol[at] = Infinity;
-      this.cKey[at] = Infinity;
-      this.cPos[at] = -1;
-    }
-    return at;
-  }
-
-  private better(a: number, b: number): boolean {
-    const cViol = this.cViol;
-    return cViol[a]! < cViol[b]! || (cViol[a] === cViol[b] && this.cKey[a]! < this.cKey[b]!);
-  }
-}
-
-function selectNext(inst: SolverInstance, pending: number[], table: RegretTable): number {
-  const { first, second, m, cViol, cKey } = table;
-  let best = -1;
-  let bestPriority = -1;
-  let bestRegret = -Infinity;
-  let bestKey = Infinity;
-  for (let i = 0; i < pending.length; i++) {
-    const s = pending[i]!;
-    const f = first[s]!;
-    // A stop that fits nowhere is taken out first: nothing is lost by deciding it now.
-    if (f < 0) return i;
-    const priority = inst.stopPriority[s]!;
-    const fa = s * m + f;
-    const sc = second[s]!;
-    let regret: number;
-    if (sc < 0) regret = BIG_REGRET;
-    else {
-      const sa = s * m + sc;
-      regret = cViol[sa]! > cViol[fa]! ? BIG_REGRET / 2 + (cViol[sa]! - cViol[fa]!) : cKey[sa]! - cKey[fa]!;
-    }
-    const key = cKey[fa]!;
-    if (priority > bestPriority || (priority === bestPriority && (regret > bestRegret || (regret === bestRegret && key < bestKey)))) {
-      best = i;
-      bestPriority = priority;
-      bestRegret = regret;
-      bestKey = key;
-    }
-  }
-  return best;
+): boolean {
+  return regretInsertion(sol, inserter, evaluator, limits, near);
 }
 
 /**
@@ -254,9 +116,40 @@ export function insertGreedily(sol: Solution, inserter: Inserter, evaluator: Rou
   const granular = near && new NearRoutes(inst, near);
   for (const s of order) {
     if (sol.routeOf[s] !== -1) continue;
-    const found = (granular !== undefined && granular.bestInsertion(sol, inserter, s)) || inserter.bestOverall(sol, s);
+    const found =
+      (granular !== undefined && granular.bestInsertion(sol, inserter, s)) ||
+      (near !== undefined ? bestByNearEstimates(sol, inserter, s, near) : inserter.bestOverall(sol, s));
     if (found && !sol.insert(inserter.vehicle, inserter.pos, s, evaluator)) throw new Error('greedy insertion into an infeasible position');
   }
+}
+
+/**
+ * The best insertion of s over every candidate route, each estimated at its bounded positions
+ * (near-positions.ts), the best route then priced exactly over all its positions: the greedy
+ * floor's insertion, cheap enough to run cold. Every route is priced exactly when that fails.
+ */
+function bestByNearEstimates(sol: Solution, inserter: Inserter, s: number, near: NearStops): boolean {
+  if (!inserter.estimates) return inserter.bestOverall(sol, s);
+  const count = inserter.collectCandidates(sol);
+  const candidates = inserter.candidates;
+  const use = Math.min(REGRET_NEIGHBOURS, near.k);
+  let bestV = -1;
+  let bestViol = Infinity;
+  let bestKey = Infinity;
+  for (let i = 0; i < count; i++) {
+    const v = candidates[i]!;
+    if (!inserter.estimateNear(sol, s, v, near.neighbours, near.k, use)) continue;
+    if (inserter.viol < bestViol - KEY_EPS || (inserter.viol <= bestViol + KEY_EPS && inserter.key < bestKey - KEY_EPS)) {
+      bestV = v;
+      bestViol = inserter.viol;
+      bestKey = inserter.key;
+    }
+  }
+  if (bestV >= 0 && inserter.bestInRoute(sol, s, bestV)) {
+    inserter.vehicle = bestV;
+    return true;
+  }
+  return inserter.bestOverall(sol, s);
 }
 
 /** The routes near a stop, for insertions that need not try every route of a large fleet. */

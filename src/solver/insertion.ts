@@ -2,8 +2,10 @@
  * Cheapest insertion of one stop: into one route (every position) or into the best route.
  * Keys compare as (Δviolations, Δcost-key) where the cost key is Δcost plus the level-3
  * route weight when a new route opens under `minimizeRoutes`, plus a balancing proxy.
- * Every candidate is checked with the exact evaluator; cheap bounds only skip candidates
- * that cannot beat the best so far.
+ * On problems the segment summaries describe exactly (ls/segments.ts), positions are priced
+ * in O(1) each and only the best one goes through the exact evaluator; elsewhere every
+ * candidate is checked with the exact evaluator. Cheap bounds only skip candidates that
+ * cannot beat the best so far.
  */
 import type { Rng } from './rng.js';
 import { vehicleClassCount, type SolverInstance } from './instance.js';
@@ -11,6 +13,8 @@ import { KEY_EPS } from './params.js';
 import { loadExceeds } from './route/capacity.js';
 import type { RouteEvaluator } from './route/evaluator.js';
 import type { Solution } from './solution.js';
+import { RouteSegments, SegmentAcc, segmentsApply } from './ls/segments.js';
+import { nearPositions } from './near-positions.js';
 
 export class Inserter {
   readonly inst: SolverInstance;
@@ -18,6 +22,13 @@ export class Inserter {
   private readonly loadBuf: Float64Array;
   private readonly candidateBuf: Int32Array;
   private readonly classSeen: Uint8Array;
+  /** Segment summaries of the routes, where they price an insertion exactly (else null). */
+  private readonly summaries: RouteSegments | null;
+  private readonly acc: SegmentAcc;
+  /** While `estimateNear` runs: the positions to price (else null: all of them). */
+  private onlyPositions: Int32Array | null = null;
+  private onlyCount = 0;
+  private nearBuf = new Int32Array(0);
   /** Result of `bestInRoute` / `bestOverall`. */
   pos = -1;
   vehicle = -1;
@@ -30,6 +41,8 @@ export class Inserter {
     this.loadBuf = new Float64Array(inst.dims);
     this.candidateBuf = new Int32Array(inst.nVehicles);
     this.classSeen = new Uint8Array(vehicleClassCount(inst));
+    this.summaries = segmentsApply(inst) ? new RouteSegments(inst) : null;
+    this.acc = new SegmentAcc(inst.dims);
   }
 
   /**
@@ -52,6 +65,11 @@ export class Inserter {
       }
     }
     return count;
+  }
+
+  /** Whether insertions are estimated by the segment summaries (else every one is priced exactly). */
+  get estimates(): boolean {
+    return this.summaries !== null;
   }
 
   get candidates(): Int32Array {
@@ -108,8 +126,29 @@ export class Inserter {
     return count;
   }
 
-  /** Best insertion of `u` over `list[0..count)`; false when it fits nowhere. */
+  /**
+   * Best insertion of `u` over `list[0..count)`; false when it fits nowhere. Where the segment
+   * summaries apply, the routes are compared by their estimates and only the winner is priced
+   * by the exact evaluator (all of them exactly, should it disagree).
+   */
   bestAmong(sol: Solution, u: number, list: Int32Array, count: number, rng: Rng | null = null, blinkRate = 0): boolean {
+    if (this.summaries !== null) {
+      if (!this.scanRoutes(sol, u, list, count, rng, blinkRate, false)) return false;
+      const v = this.vehicle;
+      if (this.loadWith(sol, u, v) && this.priceExactly(sol, u, v, this.pos, sol.costs.insertionBaseKey(sol.len[v]!))) return true;
+    }
+    return this.scanRoutes(sol, u, list, count, rng, blinkRate, true);
+  }
+
+  private scanRoutes(
+    sol: Solution,
+    u: number,
+    list: Int32Array,
+    count: number,
+    rng: Rng | null,
+    blinkRate: number,
+    exact: boolean,
+  ): boolean {
     let bestV = -1;
     let bestP = -1;
     let bestViol = Infinity;
@@ -118,7 +157,10 @@ export class Inserter {
     for (let i = 0; i < count; i++) {
       const v = list[i]!;
       if (this.inst.compatible[v * nStops + u] !== 1) continue;
-      if (!this.bestInRoute(sol, u, v, rng, blinkRate, bestViol, bestKey)) continue;
+      const found = exact
+        ? this.bestInRoute(sol, u, v, rng, blinkRate, bestViol, bestKey)
+        : this.estimateInRoute(sol, u, v, rng, blinkRate, bestViol, bestKey);
+      if (!found) continue;
       if (this.viol < bestViol - KEY_EPS || (this.viol <= bestViol + KEY_EPS && this.key < bestKey - KEY_EPS)) {
         bestV = v;
         bestP = this.pos;
@@ -148,12 +190,75 @@ export class Inserter {
   ): boolean {
     const inst = this.inst;
     if (inst.stopLoc[u]! < 0 || inst.compatible[v * inst.nStops + u] !== 1) return false;
+    if (!this.loadWith(sol, u, v)) return false;
+    if (this.summaries !== null) {
+      const found = this.bestBySummaries(sol, u, v, rng, blinkRate, boundViol, boundKey);
+      // The summaries are exact here, so the exact evaluator disagrees only by round-off.
+      if (found !== DISAGREED) return found === FOUND;
+    }
+    return this.bestByEvaluator(sol, u, v, rng, blinkRate, boundViol, boundKey);
+  }
+
+  /**
+   * Like `bestInRoute`, but where the segment summaries apply their price is taken as it is,
+   * without the exact evaluator's confirmation: for comparing many routes of which one is
+   * taken, and then priced exactly before the insertion.
+   */
+  estimateInRoute(
+    sol: Solution,
+    u: number,
+    v: number,
+    rng: Rng | null = null,
+    blinkRate = 0,
+    boundViol = Infinity,
+    boundKey = Infinity,
+  ): boolean {
+    if (this.summaries === null) return this.bestInRoute(sol, u, v, rng, blinkRate, boundViol, boundKey);
+    const inst = this.inst;
+    if (inst.stopLoc[u]! < 0 || inst.compatible[v * inst.nStops + u] !== 1) return false;
+    if (!this.loadWith(sol, u, v)) return false;
+    return this.bestBySummaries(sol, u, v, rng, blinkRate, boundViol, boundKey, false) === FOUND;
+  }
+
+  /**
+   * Like `estimateInRoute`, at the bounded positions of near-positions.ts only (next to u's
+   * first `use` near stops in route v, and its ends), or at every position when none of those
+   * stops is in v. Where the summaries do not apply, every position is priced exactly instead.
+   */
+  estimateNear(sol: Solution, u: number, v: number, neighbours: Int32Array, k: number, use: number): boolean {
+    if (this.summaries === null) return this.bestInRoute(sol, u, v);
+    if (this.nearBuf.length < 2 * use + 2) this.nearBuf = new Int32Array(2 * use + 2);
+    const count = nearPositions(sol, u, v, neighbours, k, use, this.nearBuf);
+    if (count === 0) return this.estimateInRoute(sol, u, v);
+    this.onlyPositions = this.nearBuf;
+    this.onlyCount = count;
+    const found = this.estimateInRoute(sol, u, v);
+    this.onlyPositions = null;
+    return found;
+  }
+
+  /** Fills `loadBuf` with route v's load plus u's; false when a capacity cannot take it. */
+  private loadWith(sol: Solution, u: number, v: number): boolean {
+    const inst = this.inst;
     const dims = inst.dims;
     const load = this.loadBuf;
     for (let k = 0; k < dims; k++) {
       load[k] = sol.load[v * dims + k]! + inst.stopLoad[u * dims + k]!;
       if (!inst.allowOverload && loadExceeds(load[k]!, inst.vCap[v * dims + k]!)) return false;
     }
+    return true;
+  }
+
+  /** Every position through the exact evaluator. */
+  private bestByEvaluator(
+    sol: Solution,
+    u: number,
+    v: number,
+    rng: Rng | null,
+    blinkRate: number,
+    boundViol: number,
+    boundKey: number,
+  ): boolean {
     const n = sol.len[v]!;
     const seq = sol.seq[v]!;
     const cache = sol.cache[v]!;
@@ -162,24 +267,13 @@ export class Inserter {
     const oldViol = sol.rViol[v]!;
     const oldCost = sol.rCost[v]!;
     const fixedKey = costs.insertionBaseKey(n);
-    const N = inst.nLoc;
-    const dist = inst.dist;
-    const uLoc = inst.stopLoc[u]!;
-    const endLoc = inst.vEndLoc[v]!;
     let bestP = -1;
     let bestViol = boundViol;
     let bestKey = boundKey;
     for (let p = 0; p <= n; p++) {
       if (blinkRate > 0 && rng && rng.next() < blinkRate) continue;
-      if (inst.costIsDistance && bestViol <= KEY_EPS) {
-        // Distance does not depend on timing, so the detour bounds the key from below.
-        const prev = p === 0 ? inst.vStartLoc[v]! : inst.stopLoc[seq[p - 1]!]!;
-        const next = p === n ? endLoc : inst.stopLoc[seq[p]!]!;
-        let detour = dist[prev * N + uLoc]!;
-        if (next >= 0) detour += dist[uLoc * N + next]! - dist[prev * N + next]!;
-        if (detour + fixedKey >= bestKey - KEY_EPS) continue;
-      }
-      const route = evaluator.evaluateInsertion(v, seq, n, cache, p, u, load);
+      if (bestViol <= KEY_EPS && this.detourBound(sol, u, v, p) + fixedKey >= bestKey - KEY_EPS) continue;
+      const route = evaluator.evaluateInsertion(v, seq, n, cache, p, u, this.loadBuf);
       if (!route) continue;
       const viol = costs.violations(route) - oldViol;
       const key = costs.insertionKey(costs.routeCost(route) - oldCost, fixedKey, route);
@@ -195,4 +289,89 @@ export class Inserter {
     this.key = bestKey;
     return true;
   }
+
+  /**
+   * Every position priced by the segment summaries in O(1), the best one then checked and
+   * priced by the exact evaluator. No violations are possible where the summaries apply.
+   */
+  private bestBySummaries(
+    sol: Solution,
+    u: number,
+    v: number,
+    rng: Rng | null,
+    blinkRate: number,
+    boundViol: number,
+    boundKey: number,
+    confirm = true,
+  ): number {
+    const segments = this.summaries!;
+    const acc = this.acc;
+    segments.ensure(sol, v, acc);
+    const n = sol.len[v]!;
+    const fixedKey = sol.costs.insertionBaseKey(n);
+    const oldCost = segments.routeCost[v]!;
+    let bestP = -1;
+    let bestKey = boundViol > KEY_EPS ? Infinity : boundKey;
+    const only = this.onlyPositions;
+    const count = only === null ? n + 1 : this.onlyCount;
+    for (let i = 0; i < count; i++) {
+      const p = only === null ? i : only[i]!;
+      if (blinkRate > 0 && rng && rng.next() < blinkRate) continue;
+      if (this.detourBound(sol, u, v, p) + fixedKey >= bestKey - KEY_EPS) continue;
+      segments.startRoute(acc, v);
+      segments.appendPrefix(acc, sol, v, p);
+      segments.appendStop(acc, u);
+      segments.appendSuffix(acc, sol, v, p);
+      const cost = segments.finishRoute(acc, v);
+      if (cost === Infinity) continue;
+      const key = cost - oldCost + fixedKey;
+      if (key < bestKey - KEY_EPS) {
+        bestP = p;
+        bestKey = key;
+      }
+    }
+    if (bestP < 0) return NONE;
+    if (!confirm) {
+      this.pos = bestP;
+      this.viol = 0;
+      this.key = bestKey;
+      return FOUND;
+    }
+    return this.priceExactly(sol, u, v, bestP, fixedKey) ? FOUND : DISAGREED;
+  }
+
+  /** The exact evaluation of u before position p of route v into pos / viol / key; false when infeasible. */
+  private priceExactly(sol: Solution, u: number, v: number, p: number, fixedKey: number): boolean {
+    const route = this.evaluator.evaluateInsertion(v, sol.seq[v]!, sol.len[v]!, sol.cache[v]!, p, u, this.loadBuf);
+    if (!route) return false;
+    const costs = sol.costs;
+    this.pos = p;
+    this.viol = costs.violations(route) - sol.rViol[v]!;
+    this.key = costs.insertionKey(costs.routeCost(route) - sol.rCost[v]!, fixedKey, route);
+    return true;
+  }
+
+  /**
+   * A lower bound of the cost change of inserting u before position p of route v: the detour
+   * when the cost is the distance (which does not depend on timing), else 0 (no bound).
+   */
+  private detourBound(sol: Solution, u: number, v: number, p: number): number {
+    const inst = this.inst;
+    if (!inst.costIsDistance) return -Infinity;
+    const N = inst.nLoc;
+    const dist = inst.dist;
+    const seq = sol.seq[v]!;
+    const n = sol.len[v]!;
+    const uLoc = inst.stopLoc[u]!;
+    const prev = p === 0 ? inst.vStartLoc[v]! : inst.stopLoc[seq[p - 1]!]!;
+    const next = p === n ? inst.vEndLoc[v]! : inst.stopLoc[seq[p]!]!;
+    let detour = dist[prev * N + uLoc]!;
+    if (next >= 0) detour += dist[uLoc * N + next]! - dist[prev * N + next]!;
+    return detour;
+  }
 }
+
+/** Outcomes of pricing by the summaries. */
+const NONE = 0;
+const FOUND = 1;
+const DISAGREED = 2;

@@ -38,6 +38,10 @@ export interface BenchArgs {
   vroomBin: string | null;
   /** `--markdown`: also print the versus table as Markdown (it is always written to results/). */
   markdown: boolean;
+  /** `--process`: also solve each instance in a fresh `routeplan solve` process, as users run it. */
+  process: boolean;
+  /** `--baseline <bin/routeplan>`: with --process, another checkout's binary, run fresh per instance too. */
+  baseline: string | null;
 }
 
 export class UsageError extends Error {}
@@ -45,6 +49,7 @@ export class UsageError extends Error {}
 export const USAGE = `usage: npm run bench -- --set <${[...BENCHMARK_SETS, 'large', 'anytime'].join('|')}> --time <seconds>
        [--filter R1,RC2] [--seed n] [--threads n] [--split on|off|both] [--limit n] [--iterations n] [--out dir] [--stats]
   versus VROOM (instance sets): --vs vroom [--vroom-x 0..5] [--vroom-bin path] [--markdown]
+  fresh processes (instance sets): --process [--baseline other/bin/routeplan] [--vs vroom --vroom-x 0]
        --time <seconds>: both get it (VROOM as -l, stopping earlier when its -x search ends)
        --time vroom: VROOM runs first, then routeplan gets VROOM's measured wall time on that instance
   large only: [--stops 5000] [--vehicles 500] [--kind project|oneoff] [--input problem.json]`;
@@ -72,6 +77,8 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     vroomExploration: null,
     vroomBin: null,
     markdown: false,
+    process: false,
+    baseline: null,
   };
   let setGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -116,6 +123,12 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         break;
       case '--markdown':
         args.markdown = true;
+        break;
+      case '--process':
+        args.process = true;
+        break;
+      case '--baseline':
+        args.baseline = value();
         break;
       case '--filter':
         args.filters = value()
@@ -181,7 +194,19 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
   if (args.split === 'both' && args.vs !== null) throw new UsageError('--split both does not combine with --vs vroom');
   if (args.vs !== null && args.iterations !== null)
     throw new UsageError('--iterations does not apply with --vs vroom (compare at equal time)');
+  checkProcessArgs(args);
   return args;
+}
+
+/** `--process` compares fresh processes at equal time on the instance sets. */
+function checkProcessArgs(args: BenchArgs): void {
+  if (args.baseline !== null && !args.process) throw new UsageError('--baseline needs --process');
+  if (!args.process) return;
+  if (args.set === 'large' || args.set === 'anytime') throw new UsageError(`--process runs on the instance sets, not --set ${args.set}`);
+  if (args.timeFromVroom) throw new UsageError('--process needs --time <seconds>, not --time vroom');
+  if (args.iterations !== null || args.split !== null || args.stats || args.markdown) {
+    throw new UsageError('--process does not combine with --iterations, --split, --stats or --markdown');
+  }
 }
 
 function positiveNumber(flag: string, text: string): number {

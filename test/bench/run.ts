@@ -6,6 +6,7 @@
  * instance and per family. Results also go to results/<set>-<timestamp>.{json,csv}.
  * With `--vs vroom`, VROOM runs on each instance too, interleaved with ours, and its plan is checked
  * the same way (test/bench/vroom.ts); a versus table per family also goes to results/…md.
+ * With `--process`, each instance is also solved by fresh `routeplan solve` processes (process-run.ts).
  * Exit 1 if any plan (ours or VROOM's) is infeasible or any solve crashes, 2 on a usage error.
  */
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { benchInstance, selectInstances } from './instance-bench.js';
 import { formatAnytimeRows, runAnytimeBench } from './anytime-bench.js';
 import { formatLargeResult, runLargeBench } from './large-bench.js';
 import { formatOperatorTable, sumOperatorsPerFamily } from './operator-report.js';
+import { runProcessSet } from './process-run.js';
 import {
   formatFamilyTable,
   formatInstanceHeader,
@@ -39,6 +41,7 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
   const costDigits = args.set === 'cvrp-x' ? 0 : 1;
   const iterations = args.iterations === null ? '' : ` or ${args.iterations} iterations`;
   const vroom = args.vs === 'vroom' ? await vroomOptions(args) : null;
+  if (args.process) return runProcessSet(args, vroom?.options ?? null);
   const timeText = args.timeFromVroom ? "VROOM's wall time" : `${args.timeSeconds} s${iterations}`;
   console.log(
     `${args.set}: ${entries.length} instances, ${timeText} each, seed ${args.seed}, threads ${args.threads} (data: ${benchmarksRoot()})`,
