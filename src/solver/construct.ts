@@ -11,7 +11,7 @@
  * shown at once while the regret construction takes its seconds.
  */
 import type { CostEvaluator } from './cost.js';
-import type { SolverInstance } from './instance.js';
+import type { NearStops, SolverInstance } from './instance.js';
 import type { Inserter } from './insertion.js';
 import { FLOOR_FIRST_MIN_STOPS, GRANULAR_FLEET, GRANULAR_NEIGHBOURS, KEY_EPS, REGRET_NEIGHBOURS } from './params.js';
 import { regretInsertion } from './regret.js';
@@ -21,12 +21,6 @@ import { Solution } from './solution.js';
 export interface ConstructionLimits {
   /** performance.now() value after which the regret construction stops (the rest is inserted greedily). */
   deadline: number;
-}
-
-/** Each stop's nearest stops, `k` per stop (instance.ts's nearestNeighbours). */
-export interface NearStops {
-  neighbours: Int32Array;
-  k: number;
 }
 
 export interface FirstPlan {
@@ -101,7 +95,7 @@ export function constructRegret(
   limits: ConstructionLimits,
   near?: NearStops,
 ): boolean {
-  return regretInsertion(sol, inserter, evaluator, limits, near);
+  return regretInsertion(sol, inserter, evaluator, limits.deadline, near);
 }
 
 /**

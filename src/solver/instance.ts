@@ -250,6 +250,12 @@ export function vehicleClassCount(inst: SolverInstance): number {
   return classes;
 }
 
+/** Each stop's nearest stops, `k` per stop (nearestNeighbours below). */
+export interface NearStops {
+  neighbours: Int32Array;
+  k: number;
+}
+
 /** For each stop, up to k other stops ordered by increasing distance from it (both directions); -1 pads. */
 export function nearestNeighbours(inst: SolverInstance, k: number): Int32Array {
   const n = inst.nStops;

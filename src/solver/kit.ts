@@ -5,9 +5,8 @@
  * a search of a plan (improve.ts) wire them the same way.
  */
 import type { Problem } from '../model/problem.js';
-import type { NearStops } from './construct.js';
 import { CostEvaluator } from './cost.js';
-import { instanceOf, nearestNeighbours, type SolverInstance } from './instance.js';
+import { instanceOf, nearestNeighbours, type NearStops, type SolverInstance } from './instance.js';
 import { Inserter } from './insertion.js';
 import { NEIGHBOURS } from './params.js';
 import { RouteEvaluator } from './route/evaluator.js';

@@ -12,9 +12,8 @@
  * inserted stop among their nearest. A stop none of whose near stops is routed yet, or that
  * fits in none of its entries, is decided late and then tries every route.
  */
-import { nearestNeighbours, vehicleClassCount, type SolverInstance } from './instance.js';
+import { nearestNeighbours, vehicleClassCount, type NearStops, type SolverInstance } from './instance.js';
 import type { Inserter } from './insertion.js';
-import type { NearStops, ConstructionLimits } from './construct.js';
 import { BIG_REGRET, REGRET_NEIGHBOURS } from './params.js';
 import type { RouteEvaluator } from './route/evaluator.js';
 import type { Solution } from './solution.js';
@@ -23,16 +22,10 @@ import type { Solution } from './solution.js';
 const CLOCK_EVERY = 1;
 
 /**
- * Builds the regret plan into `sol` (empty routes expected). False when `limits.deadline`
- * came first: the plan is then partial.
+ * Builds the regret plan into `sol` (empty routes expected). False when `deadline` (a
+ * performance.now() value) came first: the plan is then partial.
  */
-export function regretInsertion(
-  sol: Solution,
-  inserter: Inserter,
-  evaluator: RouteEvaluator,
-  limits: ConstructionLimits,
-  near?: NearStops,
-): boolean {
+export function regretInsertion(sol: Solution, inserter: Inserter, evaluator: RouteEvaluator, deadline: number, near?: NearStops): boolean {
   const inst = sol.inst;
   if (inst.nVehicles === 0) return true;
   const nearStops = near ?? {
@@ -41,7 +34,7 @@ export function regretInsertion(
   };
   const table = new RegretEntries(sol, inserter, nearStops);
   for (let step = 0; table.pendingCount > 0; step++) {
-    if (step % CLOCK_EVERY === 0 && performance.now() > limits.deadline) return false;
+    if (step % CLOCK_EVERY === 0 && performance.now() > deadline) return false;
     const s = table.takeNext();
     const v = table.placeOf(s);
     if (v < 0) continue;

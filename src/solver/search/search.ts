@@ -7,8 +7,7 @@
  * every state is feasible. The search ends when its stopping criterion (stop/) says so; then
  * the prize moves (ls/prize.ts) claim on the best plan what priority single moves can.
  */
-import type { NearStops } from '../construct.js';
-import type { SolverInstance } from '../instance.js';
+import type { NearStops, SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
 import { LocalSearch } from '../ls/local-search.js';
 import { PrizeMoves } from '../ls/prize.js';
