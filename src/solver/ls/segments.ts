@@ -9,6 +9,9 @@
  * no overload, no squashing) whose vehicles share one travel profile: there the summaries are
  * exact, and the whole route's D is the exact evaluator's working time. Feasibility never
  * depends on them: every route a move produces is re-checked by the exact evaluator.
+ * The summaries know nothing of the sequence order of locks: a problem with a sequence prices
+ * its moves with the exact evaluator, which checks it (otherwise a move the summaries call
+ * improving would be priced again and again only to be refused when applied).
  */
 import type { SolverInstance } from '../instance.js';
 import { FAR, TW_EPS } from '../params.js';
@@ -17,7 +20,7 @@ import type { Solution } from '../solution.js';
 
 /** Whether the fast path applies to this instance. */
 export function segmentsApply(inst: SolverInstance): boolean {
-  if (!inst.simple || inst.balance !== 'none') return false;
+  if (!inst.simple || inst.balance !== 'none' || inst.sequenced) return false;
   for (let v = 1; v < inst.nVehicles; v++) if (inst.vDur[v] !== inst.vDur[0]) return false;
   return true;
 }
