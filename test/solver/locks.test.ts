@@ -4,6 +4,8 @@ import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
 import { solve } from '../../src/solver/index.js';
 import { scheduleRoute } from '../../src/solver/route/schedule.js';
+import { keepsSequence, keepsSequenceWithInsertion } from '../../src/solver/route/sequence.js';
+import { Rng } from '../../src/solver/rng.js';
 import type { SolveResult } from '../../src/solver/types.js';
 import { checkPlan, findInsertableUnserved } from '../support/checker.js';
 import { buildProblem } from '../support/problem-builder.js';
@@ -184,5 +186,29 @@ describe('sequence', () => {
     expect(unservedEntry(result, 1)?.reason).toBe('locked_driver_cannot_serve');
     expect(unservedEntry(result, 1)?.message).toContain('sequence 2');
     expect(checked(problem, result)).toEqual([]);
+  });
+});
+
+describe('the sequence rule of an insertion', () => {
+  it('agrees with the rule on the whole route, for every position of random routes in order', () => {
+    const rng = new Rng(7);
+    let compared = 0;
+    for (let trial = 0; trial < 300; trial++) {
+      const n = 1 + rng.int(12);
+      // Stops 0..n: sequence 0 (none) or 1–4.
+      const stopSeq = Float64Array.from({ length: n + 1 }, () => (rng.int(2) === 0 ? 0 : 1 + rng.int(4)));
+      // The sequenced stops in order, the others put in anywhere.
+      const order = [...Array(n).keys()].filter((s) => stopSeq[s]! > 0).sort((a, b) => stopSeq[a]! - stopSeq[b]!);
+      for (let s = 0; s < n; s++) if (stopSeq[s] === 0) order.splice(rng.int(order.length + 1), 0, s);
+      const route = Int32Array.from(order);
+      expect(keepsSequence(stopSeq, route, n)).toBe(true);
+      const u = n;
+      for (let p = 0; p <= n; p++) {
+        const whole = Int32Array.from([...route.subarray(0, p), u, ...route.subarray(p)]);
+        expect(keepsSequenceWithInsertion(stopSeq, route, n, p, u)).toBe(keepsSequence(stopSeq, whole, n + 1));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
   });
 });

@@ -108,7 +108,8 @@ export class RouteEvaluator {
 
   /**
    * Evaluates route `seq[0..len)` of vehicle `v` with stop `u` inserted before position `p`,
-   * reusing the route's forward cache; `load` must already include `u`.
+   * reusing the route's forward cache; `load` must already include `u`. The route is one this
+   * evaluator accepted (its cache says so), so it keeps every rule, the sequence order included.
    */
   evaluateInsertion(
     v: number,

@@ -18,10 +18,14 @@ export function keepsSequence(stopSeq: Float64Array, seq: Int32Array, len: numbe
   return true;
 }
 
-/** Whether `seq[0..len)` with stop `u` inserted before position `p` keeps the sequence order. */
+/**
+ * Whether `seq[0..len)` with stop `u` inserted before position `p` keeps the sequence order, for a
+ * route that keeps it (an insertion continues a route the evaluator accepted, from its cache): a
+ * stop without a sequence is then always in order, and one with a sequence needs no lower one before
+ * it and no higher one after it.
+ */
 export function keepsSequenceWithInsertion(stopSeq: Float64Array, seq: Int32Array, len: number, p: number, u: number): boolean {
   const q = stopSeq[u]!;
-  if (!keepsSequence(stopSeq, seq, len)) return false;
   if (q === 0) return true;
   for (let i = 0; i < p; i++) if (stopSeq[seq[i]!]! > q) return false;
   for (let i = p; i < len; i++) {
