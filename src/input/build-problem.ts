@@ -104,6 +104,8 @@ export function buildProblem(spec: ProblemSpec, flags: TravelModelFlags, road: R
     maxLateness: spec.maxLateness,
     labels: s.labels,
     passthrough: s.passthrough,
+    // Present only when given: a problem without locks stays exactly as it was.
+    ...(s.lock ? { lock: { driver: s.lock.driver, sequence: s.lock.sequence } } : {}),
   }));
 
   return deepFreeze({
@@ -278,13 +280,18 @@ function compatibility(spec: ProblemSpec): Uint8Array {
   spec.vehicles.forEach((vehicle, v) => {
     const has = new Set(vehicle.labels);
     spec.stops.forEach((stop, s) => {
-      table[v * spec.stops.length + s] = canServe(spec.matching, has, stop) ? 1 : 0;
+      table[v * spec.stops.length + s] = canServe(spec.matching, vehicle, has, stop) ? 1 : 0;
     });
   });
   return table;
 }
 
-function canServe(matching: ProblemSpec['matching'], vehicleLabels: Set<string>, stop: StopSpec): boolean {
+/**
+ * A locked stop may be served by its driver only, and by them only when the types allow it: a lock
+ * does not override a type the stop needs (such a stop is unserved, `locked_driver_cannot_serve`).
+ */
+function canServe(matching: ProblemSpec['matching'], vehicle: VehicleSpec, vehicleLabels: Set<string>, stop: StopSpec): boolean {
+  if (stop.lock && stop.lock.driver !== vehicle.name) return false;
   if (stop.labels.length === 0) return true;
   return matching === 'types-any-of'
     ? stop.labels.some((label) => vehicleLabels.has(label))

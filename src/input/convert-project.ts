@@ -92,6 +92,7 @@ function stopSpec(
     priority: priorityNumber(stop.priority),
     labels: labelList(stop.types),
     passthrough: pick(raw, STOP_PASSTHROUGH),
+    ...(stop.driver != null ? { lock: { driver: stop.driver, sequence: stop.sequence ?? null } } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
  * clock times parsed, durations in seconds and defaulted); `buildProblem` turns it into the
  * immutable `Problem`.
  */
-import type { Objective, Point, Surface } from '../model/problem.js';
+import type { Objective, Point, StopLock, Surface } from '../model/problem.js';
 
 export type LoadInput = number | Record<string, number>;
 
@@ -48,6 +48,8 @@ export interface StopSpec {
   priority: number;
   labels: string[];
   passthrough: Record<string, unknown>;
+  /** A project stop's lock to a driver (validated: it names exactly one driver). */
+  lock?: StopLock;
 }
 
 /** A place given by its address only: geocoded before the problem is built (input/locate.ts). */

@@ -91,6 +91,21 @@ export interface Stop {
   labels: string[];
   /** Fields carried through unchanged to the output (notes, custom_notes, phone_number, email, displayOrderId, customerOrderNumber). */
   passthrough: Record<string, unknown>;
+  /** The stop's lock (pin), absent when it has none (one-off and benchmark stops never have one). */
+  lock?: StopLock;
+}
+
+/**
+ * A stop locked to one driver (decisions.md "Locks"): only that driver may serve it, and the stops
+ * locked to one driver with a `sequence` are served in increasing sequence order (others may go
+ * between them). The driver is named, not numbered, so that a lock reads the same in a
+ * sub-problem that renumbers the vehicles; `compatible` already allows that driver's vehicle only.
+ */
+export interface StopLock {
+  /** The `name` of the one vehicle that may serve the stop. */
+  driver: string;
+  /** Its place among the stops locked to the same driver (≥ 1), or null when only the driver is locked. */
+  sequence: number | null;
 }
 
 export interface TravelMatrix {

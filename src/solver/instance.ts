@@ -26,6 +26,10 @@ export interface SolverInstance {
   winEnd: Float64Array;
   /** stopLoad[s * dims + k]. */
   stopLoad: Float64Array;
+  /** The lock's sequence of each stop, 0 for none (route/sequence.ts). */
+  stopSeq: Float64Array;
+  /** Whether some stop has a sequence: the rule then applies to every route evaluated. */
+  sequenced: boolean;
   /** Per vehicle. */
   vStartLoc: Int32Array;
   vEndLoc: Int32Array;
@@ -74,7 +78,7 @@ export function instanceOf(problem: Problem): SolverInstance {
 
 type StopArrays = Pick<
   SolverInstance,
-  'stopLoc' | 'stopDur' | 'stopPriority' | 'stopMaxLate' | 'winOffset' | 'winStart' | 'winEnd' | 'stopLoad'
+  'stopLoc' | 'stopDur' | 'stopPriority' | 'stopMaxLate' | 'winOffset' | 'winStart' | 'winEnd' | 'stopLoad' | 'stopSeq' | 'sequenced'
 >;
 type VehicleArrays = Pick<
   SolverInstance,
@@ -135,6 +139,7 @@ function stopArrays(problem: Problem, dims: number): StopArrays {
   const stopMaxLate = new Float64Array(nStops);
   const winOffset = new Int32Array(nStops + 1);
   const stopLoad = new Float64Array(nStops * dims);
+  const stopSeq = new Float64Array(nStops);
   let windowCount = 0;
   for (const stop of problem.stops) windowCount += stop.windows.length;
   const winStart = new Float64Array(windowCount);
@@ -152,9 +157,11 @@ function stopArrays(problem: Problem, dims: number): StopArrays {
       w++;
     }
     for (let k = 0; k < dims; k++) stopLoad[s * dims + k] = stop.load[k] ?? 0;
+    stopSeq[s] = stop.lock?.sequence ?? 0;
   });
   winOffset[nStops] = w;
-  return { stopLoc, stopDur, stopPriority, stopMaxLate, winOffset, winStart, winEnd, stopLoad };
+  const sequenced = stopSeq.some((q) => q > 0);
+  return { stopLoc, stopDur, stopPriority, stopMaxLate, winOffset, winStart, winEnd, stopLoad, stopSeq, sequenced };
 }
 
 /** Latest end of any route, overtime included twice over, still well before a no-road leg's arrival. */

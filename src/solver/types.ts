@@ -105,7 +105,8 @@ export type UnservedReason =
   | 'load_exceeds_capacity'
   | 'unreachable_in_shift'
   | 'missing_location'
-  | 'dropped_for_capacity_or_time';
+  | 'dropped_for_capacity_or_time'
+  | 'locked_driver_cannot_serve';
 
 export interface UnservedStop {
   stop: number;

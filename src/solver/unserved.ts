@@ -1,14 +1,17 @@
 /**
  * Why a stop is unserved (decisions.md "Unserved reasons"). The first five reasons come from
  * checking the stop against every vehicle alone; a stop that some vehicle could serve alone
- * was dropped in favour of others, and the message names the binding constraint.
+ * was dropped in favour of others, and the message names the binding constraint. A stop locked
+ * to a driver that is left out is `locked_driver_cannot_serve`, unless no driver could serve it
+ * (no location, a service longer than its windows): the lock is then not what keeps it out.
  */
-import { NO_ROAD } from '../model/travel.js';
 import type { SolverInstance } from './instance.js';
 import { loadExceeds } from './route/capacity.js';
 import type { RouteEvaluator } from './route/evaluator.js';
 import type { Solution } from './solution.js';
 import type { UnservedReason, UnservedStop } from './types.js';
+import { anyWindowLongEnough, formatDuration, noRoadAlone } from './stop-checks.js';
+import { lockedAloneReason, lockedDroppedMessage, type DroppedCause } from './unserved-lock.js';
 
 export function explainUnserved(sol: Solution, evaluator: RouteEvaluator): UnservedStop[] {
   const out: UnservedStop[] = [];
@@ -24,7 +27,10 @@ function unservedReason(sol: Solution, evaluator: RouteEvaluator, s: number): { 
   const inst = sol.inst;
   const alone = aloneReason(inst, evaluator, s);
   if (alone) return alone;
-  return { reason: 'dropped_for_capacity_or_time', message: droppedMessage(sol, evaluator, s) };
+  const cause = droppedCause(sol, evaluator, s);
+  const driver = inst.problem.stops[s]!.lock?.driver;
+  if (driver !== undefined) return { reason: 'locked_driver_cannot_serve', message: lockedDroppedMessage(inst, s, driver, cause) };
+  return { reason: 'dropped_for_capacity_or_time', message: droppedMessage(cause) };
 }
 
 /** The reason found by checking the stop against every vehicle with nothing else to do, or null. */
@@ -37,6 +43,7 @@ export function aloneReason(
   if (inst.stopLoc[s]! < 0) {
     return { reason: 'missing_location', message: 'the stop has no usable location (no coordinates and no geocoded address)' };
   }
+  if (stop.lock) return lockedAloneReason(inst, evaluator, s, stop.lock.driver);
   const compatible: number[] = [];
   for (let v = 0; v < inst.nVehicles; v++) if (inst.compatible[v * inst.nStops + s] === 1) compatible.push(v);
   if (compatible.length === 0) {
@@ -72,26 +79,20 @@ export function aloneReason(
   return null;
 }
 
-/** Whether vehicle v can neither drive from its start to the stop nor from the stop to its end. */
-function noRoadAlone(inst: SolverInstance, v: number, s: number): boolean {
-  const N = inst.nLoc;
-  const loc = inst.stopLoc[s]!;
-  const dur = inst.vDur[v]!;
-  const end = inst.vEndLoc[v]!;
-  return dur[inst.vStartLoc[v]! * N + loc]! >= NO_ROAD || (end >= 0 && dur[loc * N + end]! >= NO_ROAD);
-}
-
-function anyWindowLongEnough(inst: SolverInstance, s: number): boolean {
-  const d = inst.stopDur[s]!;
-  const maxLate = inst.stopMaxLate[s]!;
-  for (let w = inst.winOffset[s]!, e = inst.winOffset[s + 1]!; w < e; w++) {
-    if (inst.winStart[w]! + d <= inst.winEnd[w]! + maxLate) return true;
+function droppedMessage(cause: DroppedCause): string {
+  const { fitsIgnoringCapacity, hasRoomSomewhere, anyCompatibleFree } = cause;
+  const priority = `left out in favour of stops of higher total priority`;
+  if (fitsIgnoringCapacity && !hasRoomSomewhere) return `${priority}: every compatible vehicle is full (capacity)`;
+  if (fitsIgnoringCapacity) return `${priority}: the compatible vehicles with time for it are full (capacity)`;
+  if (hasRoomSomewhere) {
+    return `${priority}: no compatible route has time left to serve it inside its time windows and shift (time)`;
   }
-  return false;
+  const free = anyCompatibleFree ? '' : ' and no compatible vehicle is free';
+  return `${priority}: the compatible vehicles are full and have no time left for it (capacity and time)${free}`;
 }
 
 /** Tells capacity from time: would it fit some used route with capacity ignored, or with time ignored? */
-function droppedMessage(sol: Solution, evaluator: RouteEvaluator, s: number): string {
+function droppedCause(sol: Solution, evaluator: RouteEvaluator, s: number): DroppedCause {
   const inst = sol.inst;
   const dims = inst.dims;
   const zero = new Float64Array(dims);
@@ -116,19 +117,5 @@ function droppedMessage(sol: Solution, evaluator: RouteEvaluator, s: number): st
       }
     }
   }
-  const priority = `left out in favour of stops of higher total priority`;
-  if (fitsIgnoringCapacity && !hasRoomSomewhere) return `${priority}: every compatible vehicle is full (capacity)`;
-  if (fitsIgnoringCapacity) return `${priority}: the compatible vehicles with time for it are full (capacity)`;
-  if (hasRoomSomewhere) {
-    return `${priority}: no compatible route has time left to serve it inside its time windows and shift (time)`;
-  }
-  const free = anyCompatibleFree ? '' : ' and no compatible vehicle is free';
-  return `${priority}: the compatible vehicles are full and have no time left for it (capacity and time)${free}`;
-}
-
-function formatDuration(inst: SolverInstance, duration: number): string {
-  const seconds = duration / inst.problem.units.timePerSecond;
-  if (inst.problem.surface === 'benchmark') return `${duration / 10} time units`;
-  const minutes = seconds / 60;
-  return `${Number.isInteger(minutes) ? minutes : minutes.toFixed(1)} min`;
+  return { fitsIgnoringCapacity, hasRoomSomewhere, anyCompatibleFree };
 }

@@ -555,3 +555,39 @@ describe('objective probes', () => {
     expect(findRemovableRoutes(problem, fixturePlan())).toEqual([]);
   });
 });
+
+describe('locks', () => {
+  it('a stop locked to a driver must be served by that driver: reports it on another route', () => {
+    const problem = fixtureProblem();
+    problem.stops[4]!.lock = { driver: 'Van', sequence: null };
+    expectReported(check(problem, fixturePlan()), /route.*lock not kept: stop 4 is locked to driver "Van", served by "Bike"/);
+  });
+
+  it('the locked stops of one driver keep increasing sequence order: reports two out of order', () => {
+    const problem = fixtureProblem();
+    problem.stops[0]!.lock = { driver: 'Van', sequence: 2 };
+    problem.stops[2]!.lock = { driver: 'Van', sequence: 1 };
+    expectOnly(check(problem, fixturePlan()), /lock not kept: stop 2 \(sequence 1\) is served after stop 0 \(sequence 2\)/);
+  });
+
+  it('accepts locks the plan keeps, with other stops between and equal sequences', () => {
+    const problem = fixtureProblem();
+    problem.stops[0]!.lock = { driver: 'Van', sequence: 1 };
+    problem.stops[2]!.lock = { driver: 'Van', sequence: 1 };
+    problem.stops[3]!.lock = { driver: 'Van', sequence: 4 };
+    problem.stops[4]!.lock = { driver: 'Bike', sequence: null };
+    expect(check(problem, fixturePlan())).toEqual([]);
+  });
+
+  it('an unserved locked stop its driver could serve must be locked_driver_cannot_serve, and only a locked stop has that reason', () => {
+    const problem = fixtureProblem();
+    problem.stops[5]!.lock = { driver: 'Van', sequence: null };
+    expectReported(
+      check(problem, fixturePlan()),
+      /unserved stop 5 "F": reason "no_compatible_vehicle" is wrong: the stop is locked to "Van"/,
+    );
+    const plan = fixturePlan();
+    plan.unserved[0]!.reason = 'locked_driver_cannot_serve';
+    expectOnly(check(fixtureProblem(), plan), /unserved stop 5 "F": reason "locked_driver_cannot_serve" is wrong: the stop is not locked/);
+  });
+});

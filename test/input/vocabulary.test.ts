@@ -23,7 +23,7 @@ const TABLE_SCHEMAS: [TableRole, FieldSchema, string[]][] = [
 
 describe('one field vocabulary, read from the schemas', () => {
   it('the carried fields are those of decisions.md, in the order the plan shows them', () => {
-    expect(carriedKeys(stopSchema)).toEqual(['notes', 'custom_notes', 'phone_number', 'email']);
+    expect(carriedKeys(stopSchema)).toEqual(['notes', 'custom_notes', 'phone_number', 'email', 'driver', 'sequence']);
     expect(carriedKeys(driverSchema)).toEqual(['phone_number']);
     expect(carriedKeys(orderSchema)).toEqual(['displayOrderId', 'customerOrderNumber']);
     expect(carriedKeys(routeSchema)).toEqual([]);

@@ -23,7 +23,7 @@ import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { solve } from '../../src/solver/index.js';
 import { Solution } from '../../src/solver/solution.js';
 import { checkPlan } from '../support/checker.js';
-import { buildProblem, randomProblem } from '../support/problem-builder.js';
+import { buildProblem, randomProblem, withRandomLocks } from '../support/problem-builder.js';
 import { DEPOT, east } from './helpers.js';
 import { checkInvariants } from './invariants.js';
 
@@ -96,39 +96,45 @@ describe('segment summaries (fast path)', () => {
     }
   });
 
-  it('a route assembled from prefixes, suffixes, reversed ranges and stops is priced like its exact evaluation', () => {
-    const problem = randomProblem(21, { stops: 60, vehicles: 5, uniformSpeed: true });
-    const inst = instanceOf(problem);
-    const { sol, evaluator } = constructed(problem);
-    const moves = new MoveEvaluator(inst, evaluator);
-    const rng = new Rng(5);
-    let checked = 0;
-    for (let trial = 0; trial < 400; trial++) {
-      const a = rng.int(inst.nVehicles);
-      const b = rng.int(inst.nVehicles);
-      const na = sol.len[a]!;
-      const nb = sol.len[b]!;
-      if (na < 2 || nb < 1 || a === b) continue;
-      moves.prepare(sol, a);
-      moves.prepare(sol, b);
-      const i = rng.int(na);
-      const j = i + 1 + rng.int(na - i);
-      const k = rng.int(nb + 1);
-      const plan = moves.plans[0].reset(a).range(a, 0, i).reversed(a, i, j).range(b, k, nb).range(a, j, na);
-      const expected = [
-        ...routeStops(sol, a).slice(0, i),
-        ...routeStops(sol, a).slice(i, j).reverse(),
-        ...routeStops(sol, b).slice(k),
-        ...routeStops(sol, a).slice(j),
-      ];
-      const exact = exactCost(problem, evaluator, a, expected);
-      const fast = moves.planValue(sol, plan);
-      if (exact === null) expect(fast).toBe(Infinity);
-      else expect(fast).toBeCloseTo(exact, 6);
-      checked++;
-    }
-    expect(checked).toBeGreaterThan(100);
-  });
+  // With locks, a piece out of sequence order must be priced as infeasible, as the exact evaluator finds it.
+  const pricedProblems: Array<[string, Problem]> = [
+    ['', randomProblem(21, { stops: 60, vehicles: 5, uniformSpeed: true })],
+    [' (with locks and sequences)', withRandomLocks(randomProblem(21, { stops: 60, vehicles: 5, uniformSpeed: true }), 22, 0.5)],
+  ];
+  for (const [label, problem] of pricedProblems)
+    it(`a route assembled from prefixes, suffixes, reversed ranges and stops is priced like its exact evaluation${label}`, () => {
+      const inst = instanceOf(problem);
+      expect(segmentsApply(inst)).toBe(true);
+      const { sol, evaluator } = constructed(problem);
+      const moves = new MoveEvaluator(inst, evaluator);
+      const rng = new Rng(5);
+      let checked = 0;
+      for (let trial = 0; trial < 400; trial++) {
+        const a = rng.int(inst.nVehicles);
+        const b = rng.int(inst.nVehicles);
+        const na = sol.len[a]!;
+        const nb = sol.len[b]!;
+        if (na < 2 || nb < 1 || a === b) continue;
+        moves.prepare(sol, a);
+        moves.prepare(sol, b);
+        const i = rng.int(na);
+        const j = i + 1 + rng.int(na - i);
+        const k = rng.int(nb + 1);
+        const plan = moves.plans[0].reset(a).range(a, 0, i).reversed(a, i, j).range(b, k, nb).range(a, j, na);
+        const expected = [
+          ...routeStops(sol, a).slice(0, i),
+          ...routeStops(sol, a).slice(i, j).reverse(),
+          ...routeStops(sol, b).slice(k),
+          ...routeStops(sol, a).slice(j),
+        ];
+        const exact = exactCost(problem, evaluator, a, expected);
+        const fast = moves.planValue(sol, plan);
+        if (exact === null) expect(fast).toBe(Infinity);
+        else expect(fast).toBeCloseTo(exact, 6);
+        checked++;
+      }
+      expect(checked).toBeGreaterThan(100);
+    });
 });
 
 const OPERATORS: Array<() => Operator> = [

@@ -42,9 +42,13 @@ export const UNSERVED_REASONS = [
   'unreachable_in_shift',
   'missing_location',
   'dropped_for_capacity_or_time',
+  'locked_driver_cannot_serve',
 ] as const;
 
-const STATIC_REASONS = new Set<string>(UNSERVED_REASONS.filter((r) => r !== 'dropped_for_capacity_or_time'));
+/** The reasons a stop gets from checking it alone against every vehicle (a locked stop: against its driver). */
+const STATIC_REASONS = new Set<string>(
+  UNSERVED_REASONS.filter((r) => r !== 'dropped_for_capacity_or_time' && r !== 'locked_driver_cannot_serve'),
+);
 
 /** Float noise allowed when comparing reported values converted back to units. */
 const EPS = 1e-6;
@@ -240,6 +244,8 @@ export function simulateEarliest(problem: Problem, vehicleIndex: number, stops: 
   let now = vehicle.earliestStart;
   let at = vehicle.startLocation;
   let previous = -1;
+  const broken = lockBroken(problem, vehicle, stops);
+  if (broken) return infeasible(broken);
   for (const s of stops) {
     const stop = problem.stops[s]!;
     if (stop.location < 0) return infeasible(`stop ${s} has no location`);
@@ -267,6 +273,26 @@ export function simulateEarliest(problem: Problem, vehicleIndex: number, stops: 
     return { feasible: false, reason: `ends at ${end} past shift end ${vehicle.shiftEnd} + ${vehicle.maxOvertime}`, end };
   }
   return { feasible: true, reason: '', end };
+}
+
+/**
+ * What the route `stops` of `vehicle` breaks of the stops' locks (decisions.md "Locks"), read from
+ * each stop's own `lock` (not from `compatible`): a stop locked to another driver, or two stops
+ * with a sequence out of increasing order (equal numbers may go either way). Null when none.
+ */
+export function lockBroken(problem: Problem, vehicle: Vehicle, stops: readonly number[]): string | null {
+  let highest: { sequence: number; stop: number } | null = null;
+  for (const s of stops) {
+    const lock = problem.stops[s]?.lock;
+    if (!lock) continue;
+    if (lock.driver !== vehicle.name) return `stop ${s} is locked to driver "${lock.driver}", served by "${vehicle.name}"`;
+    if (lock.sequence === null) continue;
+    if (highest && lock.sequence < highest.sequence) {
+      return `stop ${s} (sequence ${lock.sequence}) is served after stop ${highest.stop} (sequence ${highest.sequence})`;
+    }
+    highest = { sequence: lock.sequence, stop: s };
+  }
+  return null;
 }
 
 function infeasible(reason: string): SimulatedRoute {
@@ -453,6 +479,12 @@ function checkRoute(ctx: Ctx, route: PlanRoute, label: string): RouteTotals | nu
     if (visit.kind === 'break') walkBreak(ctx, walk, visit, i);
     else walkStop(ctx, walk, visit, `${label} visit ${i} (stop ${visit.stop_index} "${visit.stop}")`);
   });
+  const locks = lockBroken(
+    ctx.problem,
+    vehicle,
+    route.visits.flatMap((v) => (v.kind === 'stop' ? [v.stop_index] : [])),
+  );
+  if (locks) ctx.out.push(`${label}: lock not kept: ${locks}`);
   checkRouteLoad(ctx, walk, route);
   const end = checkRouteEnd(ctx, vehicle, route, label, walk, walk.totals);
   checkIdleStart(ctx, walk);
@@ -813,6 +845,8 @@ function checkCoverage(ctx: Ctx, unserved: PlanUnserved[]): void {
 export function reasonMismatch(problem: Problem, s: number, reason: string): string | null {
   const stop = problem.stops[s]!;
   const aloneFeasible = problem.vehicles.some((_, v) => simulateEarliest(problem, v, [s]).feasible);
+  const locked = lockedReasonMismatch(stop, reason);
+  if (locked !== undefined) return locked;
   if (reason === 'dropped_for_capacity_or_time') {
     return aloneFeasible ? null : 'the stop cannot be served even alone, so a static reason applies';
   }
@@ -834,6 +868,21 @@ export function reasonMismatch(problem: Problem, s: number, reason: string): str
     default:
       return null;
   }
+}
+
+/**
+ * A locked stop left out is `locked_driver_cannot_serve`, unless no driver at all could serve it
+ * (no location, a service longer than its windows); no other stop has that reason. Undefined when
+ * the other rules decide.
+ */
+function lockedReasonMismatch(stop: Stop, reason: string): string | null | undefined {
+  const noDriverCould = stop.location < 0 || !stop.windows.some((w) => stop.duration <= w.end - w.start + stop.maxLateness);
+  if (reason === 'locked_driver_cannot_serve') {
+    if (!stop.lock) return 'the stop is not locked';
+    return noDriverCould ? 'no driver could serve it, so a static reason applies' : null;
+  }
+  if (stop.lock && !noDriverCould) return `the stop is locked to "${stop.lock.driver}": locked_driver_cannot_serve applies`;
+  return undefined;
 }
 
 function checkSummary(ctx: Ctx, summary: PlanSummary, plan: Plan): void {

@@ -100,6 +100,8 @@ export interface StopSpec {
   /** Minutes, or Infinity. */
   maxLatenessMin?: number;
   labels?: string[];
+  /** Locked to the vehicle of this name, in this sequence among its locked stops (decisions.md "Locks"). */
+  lock?: { driver: string; sequence?: number };
 }
 
 export interface VehicleSpec {
@@ -212,6 +214,7 @@ export function buildProblem(spec: ProblemSpec): Problem {
       priority: s.priority ?? 5,
       maxLateness: minutes(s.maxLatenessMin ?? 0),
       labels: s.labels ?? [],
+      ...(s.lock ? { lock: { driver: s.lock.driver, sequence: s.lock.sequence ?? null } } : {}),
     });
   });
 
@@ -225,7 +228,8 @@ export function buildProblem(spec: ProblemSpec): Problem {
   const compatible = new Uint8Array(vehicles.length * stops.length);
   vehicles.forEach((v, vi) => {
     stops.forEach((s, si) => {
-      compatible[vi * stops.length + si] = matches(matching, v.labels, s.labels) ? 1 : 0;
+      const lockKept = !s.lock || s.lock.driver === v.name;
+      compatible[vi * stops.length + si] = lockKept && matches(matching, v.labels, s.labels) ? 1 : 0;
     });
   });
 
@@ -361,4 +365,25 @@ export function randomProblem(seed: number, options: RandomProblemOptions): Prob
 /** Whether vehicle `vehicle` may serve stop `stop`: the Problem's compatibility matrix, read as model/problem.ts documents it. */
 export function mayServe(problem: Problem, vehicle: number, stop: number): boolean {
   return problem.compatible[vehicle * problem.stops.length + stop] === 1;
+}
+
+/**
+ * `problem` with random locks (decisions.md "Locks"), as the input layer makes them: about `share`
+ * of the stops locked to a random vehicle, half of those with a sequence from 1 to 5 (repeats
+ * allowed), and compatibility narrowed to that vehicle (a lock does not override types).
+ */
+export function withRandomLocks(problem: Problem, seed: number, share = 0.3): Problem {
+  const rand = seededRandom(seed);
+  const n = problem.stops.length;
+  const names = problem.vehicles.map((v) => v.name);
+  if (new Set(names).size !== names.length) throw new Error('locks name their driver: vehicle names must be distinct');
+  const compatible = Uint8Array.from(problem.compatible);
+  const stops = problem.stops.map((stop, s) => {
+    if (names.length === 0 || rand() >= share) return stop;
+    const v = Math.floor(rand() * names.length);
+    const sequence = rand() < 0.5 ? 1 + Math.floor(rand() * 5) : null;
+    for (let w = 0; w < names.length; w++) if (w !== v) compatible[w * n + s] = 0;
+    return { ...stop, lock: { driver: names[v]!, sequence } };
+  });
+  return { ...problem, stops, compatible };
 }

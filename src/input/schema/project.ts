@@ -20,6 +20,7 @@ import {
   text,
   windowHasAnEnd,
 } from './fields.js';
+import { checkLockedDrivers, sequence, sequenceNeedsDriver, sequenceWithoutDriver } from './locks.js';
 import { carried } from './vocabulary.js';
 
 const projectLocation = z
@@ -79,9 +80,13 @@ export const stopSchema = z
       email: carried(4, optional(email)),
       notes: carried(1, optional(text('a text'))),
       custom_notes: carried(2, optional(freeObject)),
+      /** Locks (locks.ts): carried so that the plan says what the user locked. */
+      driver: carried(5, optional(name)),
+      sequence: carried(6, optional(sequence)),
     },
     allowed('a stop object'),
   )
+  .refine((stop) => !sequenceWithoutDriver(stop), sequenceNeedsDriver)
   .refine((stop) => !hasBothWindowForms(stop), {
     path: ['time_windows'],
     message: 'give either start/end or time_windows, not both',
@@ -113,13 +118,16 @@ const settingsSchema = z.object(
   allowed('a settings object'),
 );
 
-export const projectSchema = z.object({
-  name,
-  date: isoDate,
-  drivers: optional(z.array(driverSchema, allowed('a list of drivers'))),
-  stops: optional(z.array(stopSchema, allowed('a list of stops'))),
-  settings: optional(settingsSchema),
-});
+export const projectSchema = z
+  .object({
+    name,
+    date: isoDate,
+    drivers: optional(z.array(driverSchema, allowed('a list of drivers'))),
+    stops: optional(z.array(stopSchema, allowed('a list of stops'))),
+    settings: optional(settingsSchema),
+  })
+  // A lock names a driver of the same document; checked even when other fields are wrong.
+  .superRefine(checkLockedDrivers, { when: (payload) => typeof payload.value === 'object' && payload.value !== null });
 
 export type ProjectDocument = z.infer<typeof projectSchema>;
 export type ProjectDriver = z.infer<typeof driverSchema>;

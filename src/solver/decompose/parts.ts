@@ -2,7 +2,8 @@
  * Decomposition of a large plan into parts that separate searches can improve apart (the cutting
  * and merging of search.ts's epochs). The routes are sorted by the polar angle of their centroid around the
  * depot and cut into sectors of about equal stop counts; an unserved stop joins the sector of the
- * route whose angle is nearest its own; empty vehicles are dealt out in turn. Each part is a
+ * route whose angle is nearest its own (a stop locked to a driver joins that driver's part, the
+ * only one where it can be served); empty vehicles are dealt out in turn. Each part is a
  * sub-problem of the same problem — its vehicles, its stops, the same travel matrices — so any
  * search runs on it unchanged, and since parts share no vehicle and no stop their improved routes
  * merge into a feasible whole. The objective is a sum over routes (without balancing, which is a
@@ -69,16 +70,30 @@ export function splitByAngle(problem: Problem, routes: readonly Int32Array[], co
   });
   const onRoute = new Uint8Array(problem.stops.length);
   for (const route of routes) for (const s of route) onRoute[s] = 1;
+  const partOfLock = lockedParts(problem, parts);
   for (let s = 0; s < problem.stops.length; s++) {
     if (onRoute[s] === 1) continue;
-    const loc = problem.stops[s]!.location;
-    parts[loc < 0 || used.length === 0 ? s % count : partOfRoute[nearestAngle(used, angleOf(problem.locations[loc]!))]!]!.stops.push(s);
+    const stop = problem.stops[s]!;
+    const loc = stop.location;
+    const locked = stop.lock ? partOfLock.get(stop.lock.driver) : undefined;
+    const g = locked ?? (loc < 0 || used.length === 0 ? s % count : partOfRoute[nearestAngle(used, angleOf(problem.locations[loc]!))]!);
+    parts[g]!.stops.push(s);
   }
   for (const part of parts) {
     part.vehicles.sort((a, b) => a - b);
     part.stops.sort((a, b) => a - b);
   }
   return parts;
+}
+
+/** The part of each driver (by name, as locks name them) once every vehicle has its part. */
+function lockedParts(problem: Problem, parts: readonly Part[]): Map<string, number> {
+  const partOf = new Map<string, number>();
+  if (!problem.stops.some((stop) => stop.lock)) return partOf;
+  parts.forEach((part, g) => {
+    for (const v of part.vehicles) partOf.set(problem.vehicles[v]!.name, g);
+  });
+  return partOf;
 }
 
 /** Index in `sorted` (by angle) of the entry nearest `angle` around the circle. */

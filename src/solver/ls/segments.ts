@@ -9,6 +9,9 @@
  * no overload, no squashing) whose vehicles share one travel profile: there the summaries are
  * exact, and the whole route's D is the exact evaluator's working time. Feasibility never
  * depends on them: every route a move produces is re-checked by the exact evaluator.
+ * The sequence order of locks (route/sequence.ts) is summarised too: a segment's lowest and
+ * highest sequence and whether it is already out of order, so that a move breaking the order is
+ * priced as infeasible (not priced as improving only to be refused when applied, again and again).
  */
 import type { SolverInstance } from '../instance.js';
 import { FAR, TW_EPS } from '../params.js';
@@ -32,6 +35,10 @@ export class SegmentAcc {
   first = -1;
   last = -1;
   stops = 0;
+  /** Sequence of the segment's first and last sequenced stop (0: none), and 1 when it is out of order. */
+  seqLo = 0;
+  seqHi = 0;
+  seqBroken = 0;
   readonly load: Float64Array;
 
   constructor(dims: number) {
@@ -55,6 +62,8 @@ export class RouteSegments {
   readonly routeCost: Float64Array;
   private readonly dur: Int32Array;
   private readonly N: number;
+  /** Whether some stop has a sequence: the order is only followed then. */
+  private readonly sequenced: boolean;
 
   constructor(inst: SolverInstance) {
     this.inst = inst;
@@ -69,6 +78,7 @@ export class RouteSegments {
     }
     this.dur = inst.vDur[0] ?? new Int32Array(0);
     this.N = inst.nLoc;
+    this.sequenced = inst.sequenced;
   }
 
   /** Brings route v's summaries up to date with `sol`. */
@@ -111,6 +121,7 @@ export class RouteSegments {
     acc.l = FAR;
     acc.first = acc.last = -1;
     acc.stops = 0;
+    acc.seqLo = acc.seqHi = acc.seqBroken = 0;
     acc.load.fill(0);
   }
 
@@ -122,6 +133,7 @@ export class RouteSegments {
     acc.l = inst.vFlexible[v] === 1 ? FAR : inst.vDepart0[v]!;
     acc.first = acc.last = inst.vStartLoc[v]!;
     acc.stops = 0;
+    acc.seqLo = acc.seqHi = acc.seqBroken = 0;
     acc.load.fill(0);
   }
 
@@ -144,7 +156,7 @@ export class RouteSegments {
     const warp = acc.e + delta - latest;
     if (warp > 0) acc.tw += warp;
     acc.d += t;
-    if (acc.tw > TW_EPS) return Infinity;
+    if (acc.tw > TW_EPS || acc.seqBroken === 1) return Infinity;
     const dims = inst.dims;
     for (let k = 0; k < dims; k++) {
       if (loadExceeds(acc.load[k]!, inst.vCap[v * dims + k]!)) return Infinity;
@@ -161,6 +173,10 @@ export class RouteSegments {
     const e = inst.winStart[w]!;
     const l = Math.min(inst.winEnd[w]! - d, FAR);
     this.concat(acc, d, 0, e, l, loc, loc);
+    if (this.sequenced) {
+      const q = inst.stopSeq[s]!;
+      if (q > 0) joinSequence(acc, q, q, 0);
+    }
     const dims = inst.dims;
     for (let k = 0; k < dims; k++) acc.load[k]! += inst.stopLoad[s * dims + k]!;
     acc.stops++;
@@ -198,6 +214,10 @@ export class RouteSegments {
       acc.dist += this.inst.dist[loc * this.N + acc.first]!;
       acc.first = loc;
     }
+    if (this.sequenced) {
+      const q = inst.stopSeq[s]!;
+      if (q > 0) prependSequence(acc, q);
+    }
     const dims = inst.dims;
     for (let k = 0; k < dims; k++) acc.load[k]! += inst.stopLoad[s * dims + k]!;
     acc.stops++;
@@ -231,6 +251,7 @@ export class RouteSegments {
     const o = i * FIELDS;
     const firstLoc = this.inst.stopLoc[firstStop]!;
     this.concat(acc, arr[o]!, arr[o + 1]!, arr[o + 2]!, arr[o + 3]!, firstLoc, arr[o + 5]!, arr[o + 4]);
+    if (this.sequenced && arr[o + 7]! > 0) joinSequence(acc, arr[o + 7]!, arr[o + 8]!, arr[o + 9]!);
     const dims = this.inst.dims;
     for (let k = 0; k < dims; k++) acc.load[k]! += loads[i * dims + k]!;
     acc.stops += arr[o + 6]!;
@@ -265,8 +286,22 @@ export class RouteSegments {
   }
 }
 
-/** Stored fields per summary: D, TW, E, L, distance, last location, stop count. */
-const FIELDS = 7;
+/** Stored fields per summary: D, TW, E, L, distance, last location, stop count, lowest and highest sequence, out of order. */
+const FIELDS = 10;
+
+/** acc ⊕ (a segment whose sequenced stops run from `lo` to `hi`, `broken` 1 when out of order); lo > 0. */
+function joinSequence(acc: SegmentAcc, lo: number, hi: number, broken: number): void {
+  if (broken === 1 || acc.seqHi > lo) acc.seqBroken = 1;
+  if (acc.seqLo === 0) acc.seqLo = lo;
+  acc.seqHi = hi;
+}
+
+/** (stop of sequence q > 0) ⊕ acc. */
+function prependSequence(acc: SegmentAcc, q: number): void {
+  if (acc.seqLo > 0 && q > acc.seqLo) acc.seqBroken = 1;
+  if (acc.seqHi === 0) acc.seqHi = q;
+  acc.seqLo = q;
+}
 
 function store(acc: SegmentAcc, arr: Float64Array, loads: Float64Array, i: number, dims: number): void {
   const o = i * FIELDS;
@@ -277,5 +312,8 @@ function store(acc: SegmentAcc, arr: Float64Array, loads: Float64Array, i: numbe
   arr[o + 4] = acc.dist;
   arr[o + 5] = acc.last;
   arr[o + 6] = acc.stops;
+  arr[o + 7] = acc.seqLo;
+  arr[o + 8] = acc.seqHi;
+  arr[o + 9] = acc.seqBroken;
   for (let k = 0; k < dims; k++) loads[i * dims + k] = acc.load[k]!;
 }

@@ -14,6 +14,8 @@
  * - End: arrival at the end location, or the last service's finish for an open route; past
  *   `shiftEnd` it is overtime, at most `maxOvertime`.
  * - Capacity per dimension; above it only with `allowOverload` (capacity.ts).
+ * - Locks: the stops locked with a sequence keep its order (sequence.ts), checked before the pass.
+ *   A stop locked to a driver is not `compatible` with any other vehicle, which the callers check.
  */
 import type { SolverInstance } from '../instance.js';
 import { departureAt, drive, hasBreaks } from './breaks.js';
@@ -36,6 +38,7 @@ import { overloadOf } from './capacity.js';
 import { latestDepartureBound } from './flexible-start.js';
 import type { Pass, PassTrace } from './pass.js';
 import { RouteWindows } from './route-windows.js';
+import { keepsSequence, keepsSequenceWithInsertion } from './sequence.js';
 import { chooseStart, serviceDuration, ServiceChoice } from './windows.js';
 
 /** The figures of an evaluated route. One object per evaluator, overwritten by each evaluation. */
@@ -92,6 +95,7 @@ export class RouteEvaluator {
     loadOffset = 0,
     record: RouteCache | null = null,
   ): RouteResult | null {
+    if (this.inst.sequenced && !keepsSequence(this.inst.stopSeq, seq, len)) return null;
     const pass = this.pass;
     pass.v = v;
     pass.seq = seq;
@@ -104,7 +108,8 @@ export class RouteEvaluator {
 
   /**
    * Evaluates route `seq[0..len)` of vehicle `v` with stop `u` inserted before position `p`,
-   * reusing the route's forward cache; `load` must already include `u`.
+   * reusing the route's forward cache; `load` must already include `u`. The route is one this
+   * evaluator accepted (its cache says so), so it keeps every rule, the sequence order included.
    */
   evaluateInsertion(
     v: number,
@@ -115,6 +120,7 @@ export class RouteEvaluator {
     u: number,
     load: Float64Array,
   ): RouteResult | null {
+    if (this.inst.sequenced && !keepsSequenceWithInsertion(this.inst.stopSeq, seq, len, p, u)) return null;
     const buf = this.buf;
     const needsWhole = this.windows.anyNeeded || (this.inst.vFlexible[v] === 1 && hasBreaks(this.inst, v));
     if (needsWhole) buf.set(seq.subarray(0, p), 0);

@@ -8,6 +8,7 @@ import type { BreakVisit, RouteSchedule, StopVisit, Visit } from '../types.js';
 import { drive } from './breaks.js';
 import { sequenceLoad } from './capacity.js';
 import { RouteEvaluator, type RouteResult } from './evaluator.js';
+import { keepsSequence } from './sequence.js';
 import { serviceDuration } from './windows.js';
 
 const evaluators = new WeakMap<SolverInstance, RouteEvaluator>();
@@ -23,8 +24,8 @@ function evaluatorOf(inst: SolverInstance): RouteEvaluator {
 
 /**
  * The full schedule of `vehicle` serving `stops` in this order, or null when the route breaks
- * a hard rule (incompatible or location-less stop, repeated stop, window, lateness bound,
- * shift, capacity).
+ * a hard rule (incompatible or location-less stop — a stop locked to another driver is
+ * incompatible —, repeated stop, sequence order of locks, window, lateness bound, shift, capacity).
  */
 export function scheduleRoute(problem: Problem, vehicle: number, stops: ArrayLike<number>): RouteSchedule | null {
   const inst = instanceOf(problem);
@@ -36,6 +37,7 @@ export function scheduleRoute(problem: Problem, vehicle: number, stops: ArrayLik
     if (inst.stopLoc[s]! < 0 || inst.compatible[vehicle * inst.nStops + s] !== 1) return null;
     seen.add(s);
   }
+  if (!keepsSequence(inst.stopSeq, seq, seq.length)) return null;
   const evaluator = evaluatorOf(inst);
   const load = sequenceLoad(inst, seq);
   const result = evaluator.evaluate(vehicle, seq, seq.length, load);
