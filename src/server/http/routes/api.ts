@@ -1,8 +1,8 @@
 /** The JSON API (decisions.md, "The service"): one-off schedules, actions, projects. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingMessage } from 'node:http';
 import { HttpError, readJsonBody, sendJson } from '../replies.js';
-import type { AppContext, RequestNotes } from '../context.js';
+import type { AppContext } from '../context.js';
+import type { ApiCall } from './api-call.js';
 import { addPath, idParam, type Handler, type Method } from './table.js';
 import type { ProjectView } from '../../services/projects.js';
 import type { Accepted } from '../../services/actions/service.js';
@@ -12,16 +12,7 @@ import { addItemRoute, changeItemRoute, changeProject, etagOf, removeItemRoute }
 
 export { projectNotFound } from './project-answer.js';
 
-export interface ApiCall {
-  req: IncomingMessage;
-  reply: FastifyReply;
-  /** The `:id` of the path, when it has one. */
-  id: string;
-  /** Every parameter of the path. */
-  params: Record<string, string | undefined>;
-  owner: string;
-  notes: RequestNotes;
-}
+export type { ApiCall } from './api-call.js';
 
 type ApiHandler = (ctx: AppContext, call: ApiCall) => Promise<void>;
 

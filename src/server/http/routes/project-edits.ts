@@ -7,7 +7,7 @@
  */
 import type { AppContext } from '../context.js';
 import { HttpError, readJsonBody, sendJson } from '../replies.js';
-import type { ApiCall } from './api.js';
+import type { ApiCall } from './api-call.js';
 import { projectAnswer, projectNotFound } from './project-answer.js';
 import { addItem, patchItem, patchProject, removeItem, type ItemList, type ProjectContents } from '../../services/project-edits.js';
 import type { ProjectView } from '../../services/projects.js';
