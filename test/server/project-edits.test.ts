@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, servicesStoppedAfterEach, smallProject, type ApiReply, type TestService } from './harness.js';
 import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
+import { call, signIn } from './web-harness.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const STORES = postgresUnavailable() === null ? ['data directory', 'PostgreSQL'] : ['data directory'];
@@ -141,5 +142,40 @@ describe.each(STORES)('editing a project: %s', (store) => {
     expect(stale.status).toBe(412);
     const removed = await send(svc.url, 'DELETE', `${base}/${benId}`, undefined, '"3"');
     expect([removed.status, removed.body.drivers.map((d: any) => d.id)]).toEqual([200, [project.drivers[0].id]]);
+  });
+
+  it('every edit endpoint: 404 for an unknown project, 412 for a stale If-Match, 400 for a body that is no object; nothing changes', async () => {
+    const svc = await service();
+    const project = await created(svc);
+    const routes: [string, (id: string) => string, unknown][] = [
+      ['PATCH', (id) => `/v1.0/project/${id}`, { name: 'x' }],
+      ['POST', (id) => `/v1.0/project/${id}/stops`, { name: 'x', location: { coords: { lat: 45.7, lng: 4.8 } } }],
+      ['PATCH', (id) => `/v1.0/project/${id}/stops/${project.stops[0].id}`, { name: 'x' }],
+      ['DELETE', (id) => `/v1.0/project/${id}/stops/${project.stops[0].id}`, undefined],
+      ['POST', (id) => `/v1.0/project/${id}/drivers`, { name: 'x', start_location: { coords: { lat: 45.7, lng: 4.8 } } }],
+      ['PATCH', (id) => `/v1.0/project/${id}/drivers/${project.drivers[0].id}`, { name: 'x' }],
+      ['DELETE', (id) => `/v1.0/project/${id}/drivers/${project.drivers[0].id}`, undefined],
+    ];
+    for (const [method, path, body] of routes) {
+      const what = `${method} ${path('{id}')}`;
+      expect((await send(svc.url, method, path(UNKNOWN), body)).status, what).toBe(404);
+      const stale = await send(svc.url, method, path(project.id), body, '"9"');
+      expect([stale.status, stale.body.error.code], what).toEqual([412, 'version_mismatch']);
+      if (body !== undefined) expect((await send(svc.url, method, path(project.id), ['not', 'an', 'object'])).status, what).toBe(400);
+    }
+    expect((await send(svc.url, 'PATCH', `/v1.0/project/${project.id}/drivers/${UNKNOWN}`, { name: 'x' })).status).toBe(404);
+    expect((await send(svc.url, 'DELETE', `/v1.0/project/${project.id}/stops/${UNKNOWN}`, undefined)).status).toBe(404);
+    const after = (await current(svc, project.id)).body;
+    expect(after).toMatchObject({ version: 1, name: project.name, stops: project.stops, drivers: project.drivers });
+  });
+
+  it('signed in from a browser, a change needs the CSRF token as every other write does (403 csrf_failed without it)', async () => {
+    const svc = await service();
+    const project = await created(svc);
+    const { cookie, csrf } = await signIn(svc.url, 'key-alpha');
+    const refused = await call(svc.url, 'PATCH', `/v1.0/project/${project.id}`, { cookie, json: { name: 'From the page' } });
+    expect([refused.status, refused.body.error.code]).toEqual([403, 'csrf_failed']);
+    const changed = await call(svc.url, 'PATCH', `/v1.0/project/${project.id}`, { cookie, csrf, json: { name: 'From the page' } });
+    expect([changed.status, changed.body.name, changed.body.version]).toEqual([200, 'From the page', 2]);
   });
 });

@@ -94,7 +94,8 @@ function expectedVersionOf(call: ApiCall): number | undefined {
 }
 
 function versionMismatch(current: number, expected: number | undefined): HttpError {
-  const seen = expected === undefined ? 'another version' : `version ${expected}`;
+  // 0 stands for an If-Match naming no version at all (expectedVersionOf).
+  const seen = expected === undefined ? 'the one read' : expected === 0 ? 'the one If-Match names' : `version ${expected}`;
   const message = `the project changed meanwhile: it is at version ${current}, not ${seen}; read it again and make the change on it`;
   return new HttpError(412, 'version_mismatch', message, [{ path: 'If-Match', message: `expected "${current}"` }], {
     etag: `"${current}"`,
