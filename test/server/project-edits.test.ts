@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { api, servicesStoppedAfterEach, smallProject, type ApiReply, type TestService } from './harness.js';
 import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
 import { call, signIn } from './web-harness.js';
+import { InProcessRunner } from './dispatch-harness.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const STORES = postgresUnavailable() === null ? ['data directory', 'PostgreSQL'] : ['data directory'];
@@ -28,11 +29,11 @@ describe.each(STORES)('editing a project: %s', (store) => {
     for (const db of databases.splice(0)) await db.drop();
   });
 
-  async function service(): Promise<TestService> {
-    if (store === 'data directory') return start();
+  async function service(options: Parameters<typeof start>[0] = {}): Promise<TestService> {
+    if (store === 'data directory') return start(options);
     const db = await freshDatabase();
     databases.push(db);
-    return start({ database: db.url });
+    return start({ ...options, database: db.url });
   }
 
   async function created(svc: TestService): Promise<any> {
@@ -177,5 +178,27 @@ describe.each(STORES)('editing a project: %s', (store) => {
     expect([refused.status, refused.body.error.code]).toEqual([403, 'csrf_failed']);
     const changed = await call(svc.url, 'PATCH', `/v1.0/project/${project.id}`, { cookie, csrf, json: { name: 'From the page' } });
     expect([changed.status, changed.body.name, changed.body.version]).toEqual([200, 'From the page', 2]);
+  });
+
+  it('a plan made before a change is not dispatched (409 plan_outdated): its stops may be others now; optimized again, it is', async () => {
+    const svc = await service({ runner: new InProcessRunner() as never });
+    const project = await created(svc);
+    const finished = async (): Promise<any> => {
+      const accepted = await api(svc.url, 'POST', `/v1.0/project/${project.id}/optimize`);
+      for (;;) {
+        const action = (await api(svc.url, 'GET', `/v2/schedules/${accepted.body.actionUuid}`)).body;
+        if (action.status !== 'pending') return action;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const before = await finished();
+    expect([before.status, before.project_version]).toEqual(['finished', 1]);
+    expect((await send(svc.url, 'DELETE', `/v1.0/project/${project.id}/stops/${project.stops[0].id}`, undefined)).status).toBe(200);
+    const outdated = await api(svc.url, 'POST', `/v1.0/project/${project.id}/dispatch`, { body: {} });
+    expect([outdated.status, outdated.body.error.code]).toEqual([409, 'plan_outdated']);
+    expect((await finished()).project_version).toBe(2);
+    const dispatched = await api(svc.url, 'POST', `/v1.0/project/${project.id}/dispatch`, { body: {} });
+    expect(dispatched.status).toBe(201);
+    expect(dispatched.body.stops.map((stop: any) => stop.stop_id)).toEqual([project.stops[1].id]);
   });
 });

@@ -154,7 +154,15 @@ async function optimizeProject(ctx: AppContext, call: ApiCall): Promise<void> {
   const idempotency = idempotencyClaimOf(call.req, null);
   refuseUngeocoded(found.record);
   const accepted = await ctx.actions.accept(
-    { owner: call.owner, kind: 'project', document: found.document, actionName: 'optimize', warnings: [], projectId: found.record.id },
+    {
+      owner: call.owner,
+      kind: 'project',
+      document: found.document,
+      actionName: 'optimize',
+      warnings: [],
+      projectId: found.record.id,
+      ...(found.record.version !== undefined ? { projectVersion: found.record.version } : {}),
+    },
     idempotency,
   );
   const record = accepted.record;

@@ -25,6 +25,8 @@ export interface NewAction {
   actionName: ActionName;
   warnings: Warning[];
   projectId?: string;
+  /** The version of that project optimized: a plan fits only the stops and drivers it was made for. */
+  projectVersion?: number;
 }
 
 /** An accepted action; `replayed` when an Idempotency-Key found the one an identical earlier request created. */
@@ -55,6 +57,7 @@ export function newStoredAction(request: NewAction, idempotency?: IdempotencyCla
     created_at: now,
     updated_at: now,
     ...(request.projectId !== undefined ? { project_id: request.projectId } : {}),
+    ...(request.projectVersion !== undefined ? { project_version: request.projectVersion } : {}),
     ...(request.warnings.length > 0 ? { warnings: request.warnings } : {}),
   };
   return {
