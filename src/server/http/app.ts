@@ -14,7 +14,7 @@
  *   PATCH /v1.0/project/{id}                name, date, settings (merge patch; If-Match) → 200 the record, one version on
  *   POST /v1.0/project/{id}/stops|drivers   adds one → 201 the record; PATCH, DELETE …/{stopId|driverId} → 200
  *   GET  /v1.0/projects                     the caller's projects (+ `latest_optimization` each)
- *   POST /v1.0/project/{id}/optimize        what the project page's Optimize control calls → 202 action
+ *   POST /v1.0/project/{id}/optimize        its page's Optimize, `routeplan optimize`, any API client → 202 action
  *   …/v1.0/project/{id}/dispatch…           dispatch to drivers (routes/dispatch.ts)
  * Drivers (routes/drivers.ts; the token in the path is the credential, never logged):
  *   GET  /drivers/{token}, …/route, POST …/stops/{stopId}  the driver page, their route, their reports
