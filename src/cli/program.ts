@@ -15,6 +15,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   validate: async () => (await import('./commands/validate.js')).registerValidate,
   submit: async () => (await import('./commands/submit.js')).registerSubmit,
   poll: async () => (await import('./commands/poll.js')).registerPoll,
+  optimize: async () => (await import('./commands/optimize.js')).registerOptimize,
   serve: async () => (await import('./commands/serve.js')).registerServe,
   geocode: async () => (await import('./commands/geocode.js')).registerGeocode,
 };

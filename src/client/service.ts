@@ -1,4 +1,4 @@
-/** The service's operations as the CLI uses them: submit one-off problems and projects, poll actions. */
+/** The service's operations as the CLI uses them: submit one-off problems and projects, optimize projects, poll actions. */
 import { randomUUID } from 'node:crypto';
 import { RoutingError, type ErrorBody } from '../errors.js';
 import type { Plan } from '../output/plan-types.js';
@@ -48,6 +48,21 @@ export async function submitProject(client: ServiceClient, document: unknown, id
   const submitted = await postWithIdempotencyKey<RemoteProject>(client, '/v1.0/project', document, idempotencyKey);
   if (typeof submitted.created?.id !== 'string') {
     throw new RoutingError('the service created the project but returned no id', 'remote_bad_response');
+  }
+  return submitted;
+}
+
+/** What POST /v1.0/project/{id}/optimize answers: the action, and the project it optimizes. */
+export interface OptimizeAck extends ActionAck {
+  project_id: string;
+}
+
+/** Starts an optimization of the project `projectId` (as its page's Optimize control does). */
+export async function optimizeProject(client: ServiceClient, projectId: string, idempotencyKey: string): Promise<Submitted<OptimizeAck>> {
+  const path = `/v1.0/project/${encodeURIComponent(projectId)}/optimize`;
+  const submitted = await postWithIdempotencyKey<OptimizeAck>(client, path, undefined, idempotencyKey);
+  if (typeof submitted.created?.actionUuid !== 'string' || submitted.created.actionUuid === '') {
+    throw new RoutingError('the service accepted the optimization but returned no actionUuid', 'remote_bad_response');
   }
   return submitted;
 }

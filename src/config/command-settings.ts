@@ -74,21 +74,29 @@ const REMOTE = [
     flag: '--api-key-file <file>',
     parse: parsePath,
     help: 'a file holding the API key (safer than --api-key, which other users can see in ps)',
-    commands: ['submit', 'poll'],
+    commands: ['submit', 'poll', 'optimize'],
   }),
   setting({
     key: 'idempotencyKey',
     flag: '--idempotency-key <key>',
     parse: parseIdempotencyKey,
-    help: 'send this Idempotency-Key (1-255 visible ASCII characters) instead of a fresh random one: re-running the same submit with the same key gets the same action or project, never a second one',
-    commands: ['submit'],
+    help: {
+      submit:
+        'send this Idempotency-Key (1-255 visible ASCII characters) instead of a fresh random one: re-running the same submit with the same key gets the same action or project, never a second one',
+      optimize:
+        'send this Idempotency-Key (1-255 visible ASCII characters) instead of a fresh random one: re-running the same optimize with the same key gets the same action, never a second optimization',
+    },
+    commands: ['submit', 'optimize'],
   }),
   setting({
     key: 'wait',
     flag: '--wait',
     parse: parseSwitch,
-    help: 'one-off problems: wait for the action to end and print the plan',
-    commands: ['submit'],
+    help: {
+      submit: 'one-off problems: wait for the action to end and print the plan',
+      optimize: 'wait for the optimization to end and print the plan',
+    },
+    commands: ['submit', 'optimize'],
   }),
   setting({
     key: 'once',
@@ -105,8 +113,9 @@ const REMOTE = [
     help: {
       submit: `with --wait: give up after this long (default ${DEFAULT_WAIT_SECONDS})`,
       poll: `give up waiting after this long (default ${DEFAULT_WAIT_SECONDS})`,
+      optimize: `with --wait: give up after this long (default ${DEFAULT_WAIT_SECONDS})`,
     },
-    commands: ['submit', 'poll'],
+    commands: ['submit', 'poll', 'optimize'],
   }),
 ] as const;
 
@@ -120,9 +129,10 @@ const OUTPUT = [
       validate: 'print the result as JSON',
       submit: 'print the service response (or, with --wait, the plan) as JSON',
       poll: 'print the plan as JSON; with --once, always the action record (with its solution once finished)',
+      optimize: 'print the service response (or, with --wait, the plan) as JSON',
       geocode: 'print what became of each address as JSON',
     },
-    commands: ['solve', 'validate', 'submit', 'poll', 'geocode'],
+    commands: ['solve', 'validate', 'submit', 'poll', 'optimize', 'geocode'],
   }),
   setting({
     key: 'output',
@@ -150,15 +160,16 @@ const OUTPUT = [
       solve: 'no spinner or warnings; no tables when the plan goes to a file',
       submit: 'no notes or warnings on stderr',
       poll: 'no progress notes on stderr',
+      optimize: 'no notes on stderr',
     },
-    commands: ['solve', 'submit', 'poll'],
+    commands: ['solve', 'submit', 'poll', 'optimize'],
   }),
   setting({
     key: 'color',
     flag: '--no-color',
     parse: parseSwitch,
     help: 'no colour in the output',
-    commands: ['solve', 'validate', 'submit', 'poll', 'geocode'],
+    commands: ['solve', 'validate', 'submit', 'poll', 'optimize', 'geocode'],
   }),
 ] as const;
 

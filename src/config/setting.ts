@@ -6,7 +6,7 @@
  */
 import type { Parser } from './parse.js';
 
-export type CommandName = 'solve' | 'validate' | 'submit' | 'poll' | 'serve' | 'geocode';
+export type CommandName = 'solve' | 'validate' | 'submit' | 'poll' | 'optimize' | 'serve' | 'geocode';
 
 export interface Setting<K extends string = string, T = unknown> {
   /** Its name in the resolved settings (and, camelCased, in configuration files). */

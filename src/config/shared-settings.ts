@@ -27,7 +27,7 @@ const CONNECTION = [
     // Credentials in it are refused by the client that uses it, so other commands still run with it set.
     parse: httpUrl(EXAMPLE_URL),
     help: 'service base URL (or ROUTEPLAN_BASE_URL, or base_url in the config file)',
-    commands: ['submit', 'poll'],
+    commands: ['submit', 'poll', 'optimize'],
   }),
   setting({
     key: 'apiKey',
@@ -36,7 +36,7 @@ const CONNECTION = [
     file: 'api_key',
     parse: parseApiKey,
     help: 'API key (or ROUTEPLAN_API_KEY, or api_key in the config file)',
-    commands: ['submit', 'poll'],
+    commands: ['submit', 'poll', 'optimize'],
   }),
 ] as const;
 

@@ -31,6 +31,8 @@ export interface ActionRecord {
   finished_at?: string;
   /** For `optimize` actions: the project optimized. */
   project_id?: string;
+  /** For `optimize` actions: the project's version optimized (its stops and drivers as they were then). */
+  project_version?: number;
   warnings?: Warning[];
   solution?: Plan;
   error?: ErrorBody['error'];

@@ -141,6 +141,28 @@ describe.each(STORES)('routeplan serve + submit/poll on the %s (built binaries, 
     expect(project.body).toMatchObject({ id, name: 'Morning rounds', date: '2026-11-23' });
   });
 
+  it('optimize <project-id> --remote --wait prints the plan of the project as changed; exit codes as submit', async () => {
+    const server = await serve('optimize');
+    const remote = ['--remote', server.url, '--api-key', KEY];
+    const submitted = await runCli(['submit', await writeJson('optimize.json', smallProject()), ...remote]);
+    const id = submitted.stdout.trim().split(' ')[0]!;
+    const project = (await api(server.url, 'GET', `/v1.0/project/${id}`, { key: KEY })).body;
+    const dropped = await api(server.url, 'DELETE', `/v1.0/project/${id}/stops/${project.stops[0].id}`, { key: KEY });
+    expect(dropped.status).toBe(200);
+    const waited = await runCli(['optimize', id, ...remote, '--wait', '--json', '--timeout', '60']);
+    expect(waited.code, waited.stderr).toBe(0);
+    const plan = JSON.parse(waited.stdout) as Plan;
+    expect(plan.summary.served + plan.summary.unserved).toBe(1); // the stop deleted is not planned
+    const keyed = ['optimize', id, ...remote, '--idempotency-key', 'nightly-1'];
+    const [first, again] = [await runCli(keyed), await runCli(keyed)];
+    expect([first.code, again.code, again.stdout]).toEqual([0, 0, first.stdout]);
+    expect(again.stderr).toContain(`the service already had this request: action ${first.stdout.trim()}`);
+    const unknown = await runCli(['optimize', '00000000-0000-4000-8000-000000000000', ...remote]);
+    expect(unknown.code).toBe(3);
+    expect((await runCli(['optimize', id, '--remote', server.url])).code).toBe(4);
+    expect((await runCli(['optimize', 'not/an/id', ...remote])).code).toBe(2);
+  });
+
   it('submit validates locally first: an invalid file exits 2 and nothing reaches the service', async () => {
     const server = await serve('invalid');
     const file = await writeJson('invalid.json', smallOneOff({ date: '2026-11-23' }));

@@ -99,6 +99,25 @@ describe('a project with addresses, on a service with a geocoder', () => {
     expect(plan.routes[0].start.location).toEqual({ lat: 45.742, lng: 4.818 });
   });
 
+  it('a changed stop with an address and no coordinates is geocoded again; coordinates given by hand are kept, never geocoded', async () => {
+    const svc = await service(await gazetteer());
+    const created = (await api(svc.url, 'POST', '/v1.0/project', { body: DOCUMENT })).body;
+    expect((await untilGeocoded(svc, created.id)).version).toBe(1); // geocoding changes no contents
+    const stops = `/v1.0/project/${created.id}/stops`;
+    const fixed = await api(svc.url, 'PATCH', `${stops}/${created.stops[1].id}`, {
+      body: { location: { address: '3 rue Saint-Jean, Lyon' } },
+    });
+    expect([fixed.status, fixed.body.version, fixed.body.geocoding_status, fixed.body.geocoding]).toEqual([200, 2, 'pending', undefined]);
+    expect((await untilGeocoded(svc, created.id)).geocoding).toEqual([]);
+    const byHand = { address: '1 impasse Inconnue, Lyon', coords: { lat: 45.75, lng: 4.84 } };
+    const moved = await api(svc.url, 'PATCH', `${stops}/${created.stops[2].id}`, { body: { location: { address: byHand.address } } });
+    expect(moved.body.stops[2].location).toEqual(byHand);
+    const project = await untilGeocoded(svc, created.id);
+    expect([project.version, project.geocoding]).toEqual([3, []]);
+    const action = await optimized(svc, created.id);
+    expect(action.solution.unserved).toEqual([]);
+  });
+
   it('refuses to optimize while geocoding (409 geocoding_pending), and resumes an interrupted geocoding after a restart', async () => {
     const nominatim = await fakeNominatim({
       'dépôt, 12 quai rambaud, lyon': [[45.742, 4.818, 'Quai Rambaud']],

@@ -262,6 +262,37 @@ describe.each(KINDS)('the store contract: $name', ({ make, skip }) => {
       stores = await store.open();
       expect((await stores.projects.load('p-geo'))!.record.geocoding_status).toBe('done');
     });
+
+    it('update: written while the stored version is the one expected (none stored reads as 1); stale or missing otherwise, nothing written', async () => {
+      const project = newProject('p-cas', 'key-alpha');
+      await stores.projects.save(project);
+      const renamed = { ...project, record: { ...project.record, name: 'renamed', version: 2 } };
+      expect(await stores.projects.update(renamed, 2)).toBe('stale');
+      expect(await stores.projects.load('p-cas')).toEqual(project);
+      expect(await stores.projects.update(renamed, 1)).toBe('updated');
+      expect(await stores.projects.update({ ...renamed, record: { ...renamed.record, name: 'late', version: 2 } }, 1)).toBe('stale');
+      expect(await stores.projects.update({ ...renamed, record: { ...renamed.record, id: 'p-none' } }, 1)).toBe('missing');
+      expect(await stores.projects.load('p-none')).toBeNull();
+      stores = await store.open();
+      expect((await stores.projects.load('p-cas'))!.record).toMatchObject({ name: 'renamed', version: 2 });
+      expect((await stores.projects.summariesOf('key-alpha')).map((summary) => summary.name)).toEqual(['renamed']);
+    });
+
+    it('update: of several changes expecting one version at once, exactly one is written, and it is the one stored', async () => {
+      const project = newProject('p-race', 'key-alpha');
+      project.record.geocoding_status = 'pending';
+      await stores.projects.save(project);
+      const changes = ['a', 'b', 'c', 'd'].map((name) => ({
+        ...project,
+        record: { ...project.record, name, version: 2, geocoding_status: 'done' as const },
+      }));
+      const outcomes = await Promise.all(changes.map((change) => stores.projects.update(change, 1)));
+      expect(outcomes.filter((outcome) => outcome === 'updated')).toHaveLength(1);
+      expect(outcomes.filter((outcome) => outcome === 'stale')).toHaveLength(3);
+      const winner = changes[outcomes.indexOf('updated')]!;
+      expect(await stores.projects.load('p-race')).toEqual(winner);
+      expect(await stores.projects.pendingGeocoding()).toEqual([]);
+    });
   });
 
   describe('sessions', () => {

@@ -51,9 +51,12 @@ export function registerPoll(program: Command): void {
 
 /** Refuses ids that cannot name an action (and would change the request path). */
 export function assertActionId(actionUuid: string): void {
-  if (!/^[A-Za-z0-9-]{1,64}$/.test(actionUuid)) {
-    throw new InputError(`invalid actionUuid "${actionUuid}": expected the id printed by "routeplan submit"`, [
-      { path: 'actionUuid', message: 'expected letters, digits and dashes' },
-    ]);
+  assertRecordId(actionUuid, 'actionUuid', 'the id printed by "routeplan submit"');
+}
+
+/** Refuses an id argument `name` that cannot name a record of the service (it would change the request path). */
+export function assertRecordId(id: string, name: string, expected: string): void {
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(id)) {
+    throw new InputError(`invalid ${name} "${id}": expected ${expected}`, [{ path: name, message: 'expected letters, digits and dashes' }]);
   }
 }

@@ -7,7 +7,8 @@
  */
 import type { Command } from 'commander';
 import { connect } from '../../client/connection.js';
-import { newIdempotencyKey, planOf, submitProject, submitSchedule, waitForAction } from '../../client/service.js';
+import { newIdempotencyKey, submitProject, submitSchedule } from '../../client/service.js';
+import { followAction } from '../follow.js';
 import { InputError } from '../../errors.js';
 import { validateProblemFile } from '../../input/index.js';
 import { addSettingOptions, commandSettings, loadFormat } from '../options.js';
@@ -17,7 +18,7 @@ import type { GeocoderSettings } from '../../geocode/types.js';
 import type { RouteplanConfig } from '../../config/config.js';
 import { packageVersion } from '../version.js';
 import type { ValidatedDocument } from '../../input/index.js';
-import { colorEnabled, printPlan, printWarnings, runCommand } from '../present.js';
+import { colorEnabled, printWarnings, runCommand } from '../present.js';
 
 interface SubmitFlags {
   inputFormat?: string;
@@ -54,14 +55,13 @@ export function registerSubmit(program: Command): void {
         }
         const { created: ack, replayed } = await submitSchedule(client, loaded.document, idempotencyKey);
         if (replayed) noteReplay(`action ${ack.actionUuid}`);
-        if (!flags.wait) {
-          process.stdout.write(flags.json ? `${JSON.stringify(ack, null, 2)}\n` : `${ack.actionUuid}\n`);
-          note(`submitted; follow it with "routeplan poll ${ack.actionUuid}"`);
-          return;
-        }
-        note(`submitted as ${ack.actionUuid}; waiting for the plan`);
-        const action = await waitForAction(client, ack.actionUuid, { timeoutMs: settings.timeoutMs });
-        await printPlan(planOf(action), { json: flags.json === true, color });
+        await followAction(client, ack, {
+          wait: flags.wait === true,
+          json: flags.json === true,
+          color,
+          timeoutMs: settings.timeoutMs,
+          note,
+        });
       });
     });
   addSettingOptions(command, 'submit');

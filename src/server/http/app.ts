@@ -10,9 +10,11 @@
  *   POST /v2/schedules/{actionUuid}/cancel  → 200 the record, failed with code `cancelled` (409 not_cancellable once ended)
  *   DELETE /v2/schedules/{actionUuid}       cancels it if pending, then deletes it and its plan → 204
  *   POST /v1.0/project                      create a project → 201 project record (+ `optimizations`, newest first)
- *   GET  /v1.0/project/{id}                 a project record (+ `optimizations`, newest first)
+ *   GET  /v1.0/project/{id}                 a project record (+ `optimizations`, newest first; `version`, also as ETag)
+ *   PATCH /v1.0/project/{id}                name, date, settings (merge patch; If-Match) → 200 the record, one version on
+ *   POST /v1.0/project/{id}/stops|drivers   adds one → 201 the record; PATCH, DELETE …/{stopId|driverId} → 200
  *   GET  /v1.0/projects                     the caller's projects (+ `latest_optimization` each)
- *   POST /v1.0/project/{id}/optimize        what the project page's Optimize control calls → 202 action
+ *   POST /v1.0/project/{id}/optimize        its page's Optimize, `routeplan optimize`, any API client → 202 action
  *   …/v1.0/project/{id}/dispatch…           dispatch to drivers (routes/dispatch.ts)
  * Drivers (routes/drivers.ts; the token in the path is the credential, never logged):
  *   GET  /drivers/{token}, …/route, POST …/stops/{stopId}  the driver page, their route, their reports

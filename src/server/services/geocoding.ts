@@ -1,5 +1,5 @@
 /**
- * A project's addresses are geocoded when it is created (decisions.md, "Geocoding"), in the
+ * A project's addresses are geocoded when it is created or changed (decisions.md, "Geocoding"), in the
  * background: the project answers `geocoding_status: pending` until then (its optimization is
  * refused with 409 geocoding_pending), and then lists what could not be placed well. Stops whose
  * address found nothing stay out of optimization (missing_location) until fixed.
@@ -28,22 +28,25 @@ export class ProjectGeocoding {
     return this.enabled && addressOnlyLocations(document, 'project').length > 0;
   }
 
-  /** Geocodes in the background; the project's record says when it is done. */
-  start(projectId: string, document: Record<string, unknown>): void {
-    const run = this.geocode(projectId, document).finally(() => this.running.delete(run));
+  /**
+   * Geocodes the project's version `version` (a new project's is 1) in the background; the
+   * project's record says when it is done. A change of the project starts its own geocoding.
+   */
+  start(projectId: string, document: Record<string, unknown>, version = 1): void {
+    const run = this.geocode(projectId, version, document).finally(() => this.running.delete(run));
     this.running.add(run);
   }
 
   /** Starts again what a stop of the service interrupted. */
   async resume(): Promise<void> {
-    for (const { id, document } of await this.projects.pendingGeocoding()) this.start(id, document);
+    for (const { id, version, document } of await this.projects.pendingGeocoding()) this.start(id, document, version);
   }
 
   async whenIdle(): Promise<void> {
     await Promise.allSettled([...this.running]);
   }
 
-  private async geocode(projectId: string, document: Record<string, unknown>): Promise<void> {
+  private async geocode(projectId: string, version: number, document: Record<string, unknown>): Promise<void> {
     const places = addressOnlyLocations(document, 'project');
     let failures: GeocodingFailure[];
     try {
@@ -64,7 +67,7 @@ export class ProjectGeocoding {
       failures = places.map((place) => failureOf(document, place.parts, place.address, 'failed', message));
       this.log({ event: 'geocoding_failed', project_id: projectId, reason: message });
     }
-    await this.projects.geocoded(projectId, failures).catch((error: unknown) => {
+    await this.projects.geocoded(projectId, version, failures).catch((error: unknown) => {
       this.log({ event: 'geocoding_not_stored', project_id: projectId, reason: (error as Error).message });
     });
   }

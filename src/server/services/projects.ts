@@ -9,6 +9,8 @@ import type { Warning } from '../../errors.js';
 import type { GeocodingFailure, OptimizationSummary } from '../api-types.js';
 import { IdempotencyConflictError, IdempotencyTurns, type IdempotencyClaim } from './idempotency.js';
 import type { Optimizations, ProjectRecord, ProjectStore, ProjectSummary, StoredProject } from '../store/ports.js';
+import { projectVersion } from '../store/records.js';
+import type { ProjectContents } from './project-edits.js';
 
 export type { Optimizations, ProjectRecord, ProjectSummary } from '../store/ports.js';
 
@@ -17,6 +19,24 @@ export type ProjectView = ProjectRecord & { optimizations: OptimizationSummary[]
 
 /** A project in the caller's list, with its latest optimization. */
 export type ProjectListItem = ProjectSummary & { latest_optimization: OptimizationSummary | null };
+
+/** A change of a project's contents (project-edits.ts builds them), as the API asks for it. */
+export interface ProjectChange {
+  /** The version the caller last saw (`If-Match`); absent, the change applies to whatever is current. */
+  expectedVersion?: number;
+  /** The new contents from the current ones; throws to change nothing (an unknown stop, a bad body). */
+  edit(current: ProjectContents): ProjectContents;
+  /** Validates the new document as a new project's: its warnings, or throws; and whether it has addresses to geocode. */
+  accept(document: Record<string, unknown>): { warnings: Warning[]; geocode: boolean };
+}
+
+export type ChangeOutcome =
+  | { outcome: 'changed'; record: ProjectView; document: Record<string, unknown>; geocode: boolean }
+  | { outcome: 'stale'; version: number }
+  | { outcome: 'missing' };
+
+/** Attempts of a change without If-Match, each on the then current version, before it gives up as stale. */
+const CHANGE_ATTEMPTS = 5;
 
 export class ProjectService {
   private readonly idempotencyTurns = new IdempotencyTurns();
@@ -70,6 +90,7 @@ export class ProjectService {
       settings: isObject(document.settings) ? document.settings : {},
       url: this.pageUrl(id),
       created_at: new Date().toISOString(),
+      version: 1,
       ...(warnings.length > 0 ? { warnings } : {}),
       ...(geocodingPending ? { geocoding_status: 'pending' as const } : {}),
     };
@@ -81,20 +102,56 @@ export class ProjectService {
   async find(owner: string, id: string): Promise<{ record: ProjectView; document: Record<string, unknown> } | null> {
     const stored = await this.store.load(id);
     if (!stored || stored.owner !== owner) return null;
-    return { record: { ...stored.record, optimizations: await this.optimizations.of(id) }, document: stored.document };
+    return { record: await this.viewOf(stored), document: stored.document };
   }
 
-  /** Records what geocoding found; the project then can be optimized. */
-  async geocoded(id: string, failures: GeocodingFailure[]): Promise<void> {
+  /**
+   * Changes the project of `owner`, one version at a time: the whole new document is built and
+   * accepted from the version read, and written only if it is still the current one (the store's
+   * compare-and-set). With `expectedVersion` any other version is `stale` and nothing changes;
+   * without it a change that lost a race is made again on the version that won.
+   */
+  async change(owner: string, id: string, change: ProjectChange): Promise<ChangeOutcome> {
+    for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt += 1) {
+      const stored = await this.store.load(id);
+      if (!stored || stored.owner !== owner) return { outcome: 'missing' };
+      const version = projectVersion(stored.record);
+      if (change.expectedVersion !== undefined && change.expectedVersion !== version) return { outcome: 'stale', version };
+      const contents = change.edit(contentsOf(stored));
+      const { warnings, geocode } = change.accept(contents.document);
+      const next = { ...stored, document: contents.document, record: changedRecord(stored.record, contents, warnings, geocode) };
+      const written = await this.store.update(next, version);
+      if (written === 'missing') return { outcome: 'missing' };
+      if (written === 'updated') return { outcome: 'changed', record: await this.viewOf(next), document: contents.document, geocode };
+    }
+    const current = await this.store.load(id);
+    return current ? { outcome: 'stale', version: projectVersion(current.record) } : { outcome: 'missing' };
+  }
+
+  /**
+   * Records what geocoding the project's version `version` found; the project then can be
+   * optimized. A change made meanwhile geocodes its own document, so this result is dropped. The
+   * version stays: geocoding changes no contents, and an If-Match read before it still holds.
+   */
+  async geocoded(id: string, version: number, failures: GeocodingFailure[]): Promise<void> {
     const stored = await this.store.load(id);
-    if (!stored) return;
+    if (!stored || projectVersion(stored.record) !== version) return;
     stored.record = { ...stored.record, geocoding_status: 'done', geocoding: failures };
-    await this.store.save(stored);
+    await this.store.update(stored, version);
   }
 
   /** Projects whose geocoding a stop of the service interrupted: to start again. */
-  async pendingGeocoding(): Promise<{ id: string; document: Record<string, unknown> }[]> {
-    return (await this.store.pendingGeocoding()).map((stored: StoredProject) => ({ id: stored.record.id, document: stored.document }));
+  async pendingGeocoding(): Promise<{ id: string; version: number; document: Record<string, unknown> }[]> {
+    return (await this.store.pendingGeocoding()).map((stored: StoredProject) => ({
+      id: stored.record.id,
+      version: projectVersion(stored.record),
+      document: stored.document,
+    }));
+  }
+
+  private async viewOf(stored: StoredProject): Promise<ProjectView> {
+    const id = stored.record.id;
+    return { ...stored.record, version: projectVersion(stored.record), optimizations: await this.optimizations.of(id) };
   }
 
   /** The owner's projects, newest first. */
@@ -106,13 +163,40 @@ export class ProjectService {
   }
 }
 
-function withIds(items: unknown): ({ id: string } & Record<string, unknown>)[] {
+function contentsOf(stored: StoredProject): ProjectContents {
+  return {
+    document: stored.document,
+    stopIds: stored.record.stops.map((stop) => stop.id),
+    driverIds: stored.record.drivers.map((driver) => driver.id),
+  };
+}
+
+/** The record of the changed contents, one version on; geocoding starts over when the document has addresses to place. */
+function changedRecord(record: ProjectRecord, contents: ProjectContents, warnings: Warning[], geocode: boolean): ProjectRecord {
+  const { document } = contents;
+  const { warnings: _warnings, geocoding_status: _status, geocoding: _failures, ...kept } = record;
+  return {
+    ...kept,
+    name: String(document.name),
+    date: String(document.date),
+    drivers: withGivenIds(document.drivers, contents.driverIds),
+    stops: withGivenIds(document.stops, contents.stopIds),
+    settings: isObject(document.settings) ? document.settings : {},
+    version: projectVersion(record) + 1,
+    ...(warnings.length > 0 ? { warnings } : {}),
+    ...(geocode ? { geocoding_status: 'pending' as const } : {}),
+  };
+}
+
+/** The items under the ids they already have (the service's, first), in order. */
+function withGivenIds(items: unknown, ids: string[]): ({ id: string } & Record<string, unknown>)[] {
   if (!Array.isArray(items)) return [];
-  return items.map((item) => {
-    const id = randomUUID();
-    // The service's id wins over any `id` the client sent, and stays the first field.
-    return Object.assign({ id }, isObject(item) ? item : {}, { id });
-  });
+  return items.map((item, i) => Object.assign({ id: ids[i]! }, isObject(item) ? item : {}, { id: ids[i]! }));
+}
+
+/** The items under new ids. */
+function withIds(items: unknown): ({ id: string } & Record<string, unknown>)[] {
+  return withGivenIds(items, Array.isArray(items) ? items.map(() => randomUUID()) : []);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -109,6 +109,11 @@ export interface ProjectRecord {
   /** The project's page, where it is optimized. */
   url: string;
   created_at: string;
+  /**
+   * 1 at creation, one more per change of its contents (name, date, settings, stops, drivers); the
+   * answers' ETag. A record stored before versions existed has none: it reads as version 1 (projectVersion).
+   */
+  version?: number;
   warnings?: Warning[];
   /** Only for a project with addresses to geocode: `pending` until the geocoder is through. */
   geocoding_status?: 'pending' | 'done';
@@ -130,9 +135,19 @@ export interface StoredProject {
   record: ProjectRecord;
 }
 
+/** What ProjectStore.update came to. */
+export type ProjectUpdate = 'updated' | 'stale' | 'missing';
+
 export interface ProjectStore {
   /** Creates or replaces the project; IdempotencyKeyTakenError when another has its owner and key. */
   save(stored: StoredProject): Promise<void>;
+  /**
+   * Compare-and-set: writes `next` in place of the project only while its stored version is still
+   * `expectedVersion` (`updated`); when another change came first nothing is written (`stale`);
+   * `missing` when there is no such project. Changes of one project are made one at a time, by
+   * every process sharing the store, so of two changes expecting one version exactly one is written.
+   */
+  update(next: StoredProject, expectedVersion: number): Promise<ProjectUpdate>;
   load(id: string): Promise<StoredProject | null>;
   findByIdempotencyKey(owner: string, key: string): Promise<StoredProject | null>;
   /** The owner's projects, in no particular order. */

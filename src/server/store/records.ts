@@ -15,6 +15,11 @@ export function summarize(record: ProjectRecord): ProjectSummary {
   };
 }
 
+/** The project's version; a record stored before versions existed is version 1. */
+export function projectVersion(record: ProjectRecord): number {
+  return record.version ?? 1;
+}
+
 /** The record of a pending action once it has ended, now. */
 export function endedRecord(record: ActionRecord, ending: Ending): ActionRecord {
   const now = new Date().toISOString();

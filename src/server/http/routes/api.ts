@@ -1,24 +1,18 @@
 /** The JSON API (decisions.md, "The service"): one-off schedules, actions, projects. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingMessage } from 'node:http';
 import { HttpError, readJsonBody, sendJson } from '../replies.js';
-import type { AppContext, RequestNotes } from '../context.js';
+import type { AppContext } from '../context.js';
+import type { ApiCall } from './api-call.js';
 import { addPath, idParam, type Handler, type Method } from './table.js';
-import type { DispatchView, NotificationsView } from '../../api-types.js';
 import type { ProjectView } from '../../services/projects.js';
 import type { Accepted } from '../../services/actions/service.js';
 import { idempotencyClaimOf } from '../idempotency-header.js';
+import { projectAnswer, projectNotFound } from './project-answer.js';
+import { addItemRoute, changeItemRoute, changeProject, etagOf, removeItemRoute } from './project-edits.js';
 
-export interface ApiCall {
-  req: IncomingMessage;
-  reply: FastifyReply;
-  /** The `:id` of the path, when it has one. */
-  id: string;
-  /** Every parameter of the path. */
-  params: Record<string, string | undefined>;
-  owner: string;
-  notes: RequestNotes;
-}
+export { projectNotFound } from './project-answer.js';
+
+export type { ApiCall } from './api-call.js';
 
 type ApiHandler = (ctx: AppContext, call: ApiCall) => Promise<void>;
 
@@ -31,7 +25,14 @@ export function registerApi(app: FastifyInstance, ctx: AppContext): void {
   add(`/v2/schedules/${idParam('id')}/cancel`, { POST: on(cancelAction) });
   add('/v1.0/project', { POST: on(createProject) });
   add('/v1.0/projects', { GET: on(listProjects) });
-  add(`/v1.0/project/${idParam('id')}`, { GET: on(getProject) });
+  add(`/v1.0/project/${idParam('id')}`, { GET: on(getProject), PATCH: on(changeProject) });
+  for (const list of ['stops', 'drivers'] as const) {
+    add(`/v1.0/project/${idParam('id')}/${list}`, { POST: on(addItemRoute(list)) });
+    add(`/v1.0/project/${idParam('id')}/${list}/${idParam('itemId')}`, {
+      PATCH: on(changeItemRoute(list)),
+      DELETE: on(removeItemRoute(list)),
+    });
+  }
   add(`/v1.0/project/${idParam('id')}/optimize`, { POST: on(optimizeProject) });
 }
 
@@ -139,16 +140,7 @@ async function getProject(ctx: AppContext, call: ApiCall): Promise<void> {
   const found = await ctx.projects.find(call.owner, call.id);
   if (!found) throw projectNotFound(call.id);
   call.notes.projectId = found.record.id;
-  sendJson(call.reply, 200, await projectAnswer(ctx, found.record));
-}
-
-/** A project as every answer shows it: with its dispatch, once dispatched, and its customer messages. */
-async function projectAnswer(
-  ctx: AppContext,
-  project: ProjectView,
-): Promise<ProjectView & { dispatch?: DispatchView; notifications: NotificationsView }> {
-  const dispatch = await ctx.dispatch.viewOf(project.id);
-  return { ...project, ...(dispatch ? { dispatch } : {}), notifications: ctx.messages.of(project.id) };
+  sendJson(call.reply, 200, await projectAnswer(ctx, found.record), etagOf(found.record));
 }
 
 async function listProjects(ctx: AppContext, call: ApiCall): Promise<void> {
@@ -162,7 +154,15 @@ async function optimizeProject(ctx: AppContext, call: ApiCall): Promise<void> {
   const idempotency = idempotencyClaimOf(call.req, null);
   refuseUngeocoded(found.record);
   const accepted = await ctx.actions.accept(
-    { owner: call.owner, kind: 'project', document: found.document, actionName: 'optimize', warnings: [], projectId: found.record.id },
+    {
+      owner: call.owner,
+      kind: 'project',
+      document: found.document,
+      actionName: 'optimize',
+      warnings: [],
+      projectId: found.record.id,
+      ...(found.record.version !== undefined ? { projectVersion: found.record.version } : {}),
+    },
     idempotency,
   );
   const record = accepted.record;
@@ -197,8 +197,4 @@ function refuseUngeocoded(project: ProjectView): void {
 
 function actionNotFound(id: string): HttpError {
   return new HttpError(404, 'not_found', `no action ${id}`);
-}
-
-export function projectNotFound(id: string): HttpError {
-  return new HttpError(404, 'not_found', `no project ${id}`);
 }

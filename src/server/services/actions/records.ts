@@ -17,6 +17,8 @@ export interface NewAction {
   actionName: ActionName;
   warnings: Warning[];
   projectId?: string;
+  /** The version of that project optimized: a plan fits only the stops and drivers it was made for. */
+  projectVersion?: number;
 }
 
 /** An accepted action; `replayed` when an Idempotency-Key found the one an identical earlier request created. */
@@ -47,6 +49,7 @@ export function newStoredAction(request: NewAction, idempotency?: IdempotencyCla
     created_at: now,
     updated_at: now,
     ...(request.projectId !== undefined ? { project_id: request.projectId } : {}),
+    ...(request.projectVersion !== undefined ? { project_version: request.projectVersion } : {}),
     ...(request.warnings.length > 0 ? { warnings: request.warnings } : {}),
   };
   return {

@@ -78,7 +78,7 @@ export class DispatchService {
           'the project is already dispatched; send {"redispatch": true} to replace its routes',
         );
       }
-      const { actionUuid, plan } = await this.chosenPlan(owner, project.id, request.actionUuid);
+      const { actionUuid, plan } = await this.chosenPlan(owner, project, request.actionUuid);
       const now = this.settings.now();
       const frame = { actionUuid, dispatchedAt: now.toISOString(), expiresAt: this.expiryOf(project.date, plan, now), newToken };
       const dispatch = freezePlan(owner, project, plan, frame, previous);
@@ -150,7 +150,12 @@ export class DispatchService {
     });
   }
 
-  private async chosenPlan(owner: string, projectId: string, actionUuid: string | undefined): Promise<{ actionUuid: string; plan: Plan }> {
+  private async chosenPlan(
+    owner: string,
+    project: ProjectRecord,
+    actionUuid: string | undefined,
+  ): Promise<{ actionUuid: string; plan: Plan }> {
+    const projectId = project.id;
     const chosen = actionUuid ?? (await this.latestFinished(projectId));
     if (chosen === undefined)
       throw new HttpError(409, 'no_plan', 'the project has no finished optimization to dispatch; press Optimize first');
@@ -162,6 +167,14 @@ export class DispatchService {
     }
     if (action.status !== 'finished' || !action.solution) {
       throw new HttpError(409, 'no_plan', `optimization ${chosen} is ${action.status}; only a finished one can be dispatched`);
+    }
+    // A plan names stops and drivers by their place in the project it was made for: after a change they may be others.
+    if ((action.project_version ?? 1) !== (project.version ?? 1)) {
+      throw new HttpError(
+        409,
+        'plan_outdated',
+        `optimization ${chosen} was made for version ${action.project_version ?? 1} of the project, which has changed since (now version ${project.version ?? 1}); optimize it again`,
+      );
     }
     return { actionUuid: chosen, plan: action.solution };
   }

@@ -3,14 +3,17 @@
  * being the only writer.
  */
 import { IdempotencyKeyTakenError } from '../errors.js';
-import type { ProjectStore, ProjectSummary, StoredProject } from '../ports.js';
-import { summarize } from '../records.js';
+import { KeyedTurns } from '../../turns.js';
+import type { ProjectStore, ProjectSummary, ProjectUpdate, StoredProject } from '../ports.js';
+import { projectVersion, summarize } from '../records.js';
 import type { JsonStore } from './json-store.js';
 
 /** Projects as JSON files in the data directory, `projects/<id>.json`, with an index in memory. */
 export class DataDirProjectStore implements ProjectStore {
   private readonly index = new Map<string, { owner: string; summary: ProjectSummary }>();
   private readonly bySlot = new Map<string, string>();
+  /** Compare-and-set changes of one project, one after another: this process is the only writer. */
+  private readonly changes = new KeyedTurns();
 
   constructor(
     private readonly json: JsonStore,
@@ -31,6 +34,16 @@ export class DataDirProjectStore implements ProjectStore {
     if (taken && taken !== stored.record.id) throw new IdempotencyKeyTakenError();
     await this.json.write('projects', stored.record.id, stored);
     this.remember(stored);
+  }
+
+  update(next: StoredProject, expectedVersion: number): Promise<ProjectUpdate> {
+    return this.changes.run(next.record.id, async () => {
+      const current = await this.load(next.record.id);
+      if (!current) return 'missing';
+      if (projectVersion(current.record) !== expectedVersion) return 'stale';
+      await this.save(next);
+      return 'updated';
+    });
   }
 
   async load(id: string): Promise<StoredProject | null> {

@@ -1,6 +1,6 @@
 /** Projects in PostgreSQL, shared by every process (the ProjectStore of ports.ts). */
 import { IdempotencyKeyTakenError } from '../errors.js';
-import type { ProjectRecord, ProjectStore, ProjectSummary, StoredProject } from '../ports.js';
+import type { ProjectRecord, ProjectStore, ProjectSummary, ProjectUpdate, StoredProject } from '../ports.js';
 import { summarize } from '../records.js';
 import { UNIQUE_VIOLATION, type Database } from './database.js';
 
@@ -27,6 +27,22 @@ export class PgProjectStore implements ProjectStore {
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new IdempotencyKeyTakenError({ cause: error });
       throw error;
     }
+  }
+
+  /**
+   * One conditional UPDATE: the database, not this process, decides which of two changes wins (the
+   * second waits for the first's row lock, then finds the version changed). The version lives in
+   * the stored record, so the table needs no migration; one without it is version 1.
+   */
+  async update(next: StoredProject, expectedVersion: number): Promise<ProjectUpdate> {
+    const written = await this.db.query(
+      `UPDATE routeplan_projects SET geocoding_pending = $3, stored = $4
+       WHERE id = $1 AND COALESCE((stored->'record'->>'version')::integer, 1) = $2`,
+      [next.record.id, expectedVersion, next.record.geocoding_status === 'pending', JSON.stringify(next)],
+    );
+    if (written.rowCount === 1) return 'updated';
+    const { rows } = await this.db.query('SELECT 1 FROM routeplan_projects WHERE id = $1', [next.record.id]);
+    return rows.length > 0 ? 'stale' : 'missing';
   }
 
   async load(id: string): Promise<StoredProject | null> {

@@ -1,0 +1,70 @@
+/**
+ * Two `routeplan serve` processes on one PostgreSQL change one project at once (issue 24): the
+ * database, not either process's memory, decides which change is made. Each round both send a
+ * PATCH with the same If-Match at the same moment: exactly one is 200, the other 412, and the
+ * record then holds the winner's change, one version on; nothing is lost over the rounds.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
+import { api, smallProject } from './harness.js';
+import { assertBuilt, startBuiltServer, type BuiltServer } from './built.js';
+
+const KEY = 'edit-key';
+const ROUNDS = 10;
+
+describe.skipIf(postgresUnavailable())('two serve processes editing one project on PostgreSQL (built binary)', () => {
+  let db: TestDatabase;
+  let work: string;
+  const servers: BuiltServer[] = [];
+
+  beforeEach(async () => {
+    assertBuilt();
+    db = await freshDatabase();
+    work = await mkdtemp(join(tmpdir(), 'routeplan-edits-'));
+  });
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.kill9();
+    await db.drop();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  async function serve(name: string): Promise<BuiltServer> {
+    const args = ['--database', db.url, '--data-dir', join(work, name), '--role', 'api'];
+    const server = await startBuiltServer(args, { ROUTEPLAN_SERVER_KEYS: KEY });
+    servers.push(server);
+    return server;
+  }
+
+  function patch(server: BuiltServer, id: string, name: string, version: number): Promise<Response> {
+    return fetch(`${server.url}/v1.0/project/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'if-match': `"${version}"` },
+      body: JSON.stringify({ name }),
+    });
+  }
+
+  it(`${ROUNDS} rounds of two PATCHes with one If-Match, one per process: one 200 and one 412 each, the winner’s change kept`, async () => {
+    const [one, two] = [await serve('one'), await serve('two')];
+    const created = await api(one.url, 'POST', '/v1.0/project', { key: KEY, body: smallProject() });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const winners: string[] = [];
+    for (let version = 1; version <= ROUNDS; version += 1) {
+      const names = [`one ${version}`, `two ${version}`];
+      const answers = await Promise.all([patch(one, id, names[0]!, version), patch(two, id, names[1]!, version)]);
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.slice().sort()).toEqual([200, 412]);
+      const winner = names[statuses.indexOf(200)]!;
+      winners.push(winner);
+      for (const server of [one, two]) {
+        const read = await api(server.url, 'GET', `/v1.0/project/${id}`, { key: KEY });
+        expect([read.body.name, read.body.version, read.headers.get('etag')]).toEqual([winner, version + 1, `"${version + 1}"`]);
+      }
+    }
+    const won = winners.map((winner) => winner.split(' ')[0]);
+    console.log(`${ROUNDS} rounds of two concurrent PATCHes: each one 200 and one 412; won by ${won.join(', ')}`);
+  }, 60_000);
+});
