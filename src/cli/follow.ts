@@ -17,6 +17,22 @@ export interface FollowOptions {
   note: (message: string) => void;
 }
 
+/** A client command's progress note on stderr: nothing under --quiet. */
+export function noteUnlessQuiet(quiet: boolean | undefined): (message: string) => void {
+  return (message) => {
+    if (!quiet) process.stderr.write(`routeplan: ${message}\n`);
+  };
+}
+
+/** How `--wait`, `--json` and `--quiet` follow an accepted action. */
+export function followOptionsOf(
+  flags: { wait?: boolean; json?: boolean; quiet?: boolean },
+  color: boolean,
+  timeoutMs: number,
+): FollowOptions {
+  return { wait: flags.wait === true, json: flags.json === true, color, timeoutMs, note: noteUnlessQuiet(flags.quiet) };
+}
+
 export async function followAction(client: ServiceClient, ack: ActionAck, options: FollowOptions): Promise<void> {
   if (!options.wait) {
     process.stdout.write(options.json ? `${JSON.stringify(ack, null, 2)}\n` : `${ack.actionUuid}\n`);

@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { connect } from '../../client/connection.js';
 import { newIdempotencyKey, optimizeProject } from '../../client/service.js';
-import { followAction } from '../follow.js';
+import { followAction, followOptionsOf, noteUnlessQuiet } from '../follow.js';
 import { addSettingOptions, commandSettings } from '../options.js';
 import { colorEnabled, runCommand } from '../present.js';
 import { assertRecordId } from './poll.js';
@@ -30,19 +30,11 @@ export function registerOptimize(program: Command): void {
       await runCommand({ json: flags.json === true, color }, async () => {
         assertRecordId(projectId, 'project-id', 'the project id printed by "routeplan submit"');
         const settings = commandSettings('optimize', { ...flags });
-        const note = (message: string): void => {
-          if (!flags.quiet) process.stderr.write(`routeplan: ${message}\n`);
-        };
+        const note = noteUnlessQuiet(flags.quiet);
         const client = connect(settings, { note });
         const { created: ack, replayed } = await optimizeProject(client, projectId, settings.idempotencyKey ?? newIdempotencyKey());
         if (replayed && !flags.json) note(`the service already had this request: action ${ack.actionUuid}`);
-        await followAction(client, ack, {
-          wait: flags.wait === true,
-          json: flags.json === true,
-          color,
-          timeoutMs: settings.timeoutMs,
-          note,
-        });
+        await followAction(client, ack, followOptionsOf(flags, color, settings.timeoutMs));
       });
     });
   addSettingOptions(command, 'optimize');

@@ -4,6 +4,7 @@ import { connect } from '../../client/connection.js';
 import { getAction, isFinalStatus, planOf, waitForAction } from '../../client/service.js';
 import { ExitCode, InputError } from '../../errors.js';
 import { colorEnabled, printPlan, runCommand } from '../present.js';
+import { noteUnlessQuiet } from '../follow.js';
 import { addSettingOptions, commandSettings } from '../options.js';
 
 interface PollFlags {
@@ -24,9 +25,7 @@ export function registerPoll(program: Command): void {
         assertActionId(actionUuid);
         const settings = commandSettings('poll', { ...flags });
         const timeoutMs = settings.timeoutMs;
-        const note = (message: string): void => {
-          if (!flags.quiet) process.stderr.write(`routeplan: ${message}\n`);
-        };
+        const note = noteUnlessQuiet(flags.quiet);
         const client = connect(settings, { note });
         if (flags.once) {
           const action = await getAction(client, actionUuid, client.now() + timeoutMs);

@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { connect } from '../../client/connection.js';
 import { newIdempotencyKey, submitProject, submitSchedule } from '../../client/service.js';
-import { followAction } from '../follow.js';
+import { followAction, followOptionsOf, noteUnlessQuiet } from '../follow.js';
 import { InputError } from '../../errors.js';
 import { validateProblemFile } from '../../input/index.js';
 import { addSettingOptions, commandSettings, loadFormat } from '../options.js';
@@ -39,9 +39,7 @@ export function registerSubmit(program: Command): void {
         const settings = commandSettings('submit', { ...flags });
         const idempotencyKey = settings.idempotencyKey ?? newIdempotencyKey();
         const loaded = await loadedForSubmission(file, flags, settings, color);
-        const note = (message: string): void => {
-          if (!flags.quiet) process.stderr.write(`routeplan: ${message}\n`);
-        };
+        const note = noteUnlessQuiet(flags.quiet);
         // The replay line is for people; a script reading --json gets exactly the answer it always got.
         const noteReplay = (what: string): void => {
           if (!flags.json) note(`the service already had this request: ${what}`);
@@ -55,13 +53,7 @@ export function registerSubmit(program: Command): void {
         }
         const { created: ack, replayed } = await submitSchedule(client, loaded.document, idempotencyKey);
         if (replayed) noteReplay(`action ${ack.actionUuid}`);
-        await followAction(client, ack, {
-          wait: flags.wait === true,
-          json: flags.json === true,
-          color,
-          timeoutMs: settings.timeoutMs,
-          note,
-        });
+        await followAction(client, ack, followOptionsOf(flags, color, settings.timeoutMs));
       });
     });
   addSettingOptions(command, 'submit');
