@@ -28,6 +28,8 @@ export interface BenchArgs {
   outDir: string | null;
   /** Print the local search's per-operator counters summed per family. */
   stats: boolean;
+  /** `--prize-in-search`: the experimental prize moves on the search's candidates (SolveOptions.prizeInSearch), for its ablation row. */
+  prizeInSearch: boolean;
   /** `--vs vroom`: also run VROOM on every instance, interleaved with ours. */
   vs: 'vroom' | null;
   /** `--time vroom`: our limit per instance = VROOM's measured wall time on it (timeSeconds is NaN). */
@@ -47,7 +49,7 @@ export interface BenchArgs {
 export class UsageError extends Error {}
 
 export const USAGE = `usage: npm run bench -- --set <${[...BENCHMARK_SETS, 'large', 'anytime'].join('|')}> --time <seconds>
-       [--filter R1,RC2] [--seed n] [--threads n] [--split on|off|both] [--limit n] [--iterations n] [--out dir] [--stats]
+       [--filter R1,RC2] [--seed n] [--threads n] [--split on|off|both] [--limit n] [--iterations n] [--out dir] [--stats] [--prize-in-search]
   versus VROOM (instance sets): --vs vroom [--vroom-x 0..5] [--vroom-bin path] [--markdown]
   fresh processes (instance sets): --process [--baseline other/bin/routeplan] [--vs vroom --vroom-x 0]
        --time <seconds>: both get it (VROOM as -l, stopping earlier when its -x search ends)
@@ -72,6 +74,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     input: null,
     outDir: null,
     stats: false,
+    prizeInSearch: false,
     vs: null,
     timeFromVroom: false,
     vroomExploration: null,
@@ -174,6 +177,9 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         break;
       case '--stats':
         args.stats = true;
+        break;
+      case '--prize-in-search':
+        args.prizeInSearch = true;
         break;
       case '--help':
       case '-h':

@@ -21,6 +21,8 @@ export interface InstanceBenchOptions {
   maxIterations: number | null;
   /** Count local-search moves per operator (`--stats`). */
   operatorStats: boolean;
+  /** The experimental prize moves in the search (`--prize-in-search`). */
+  prizeInSearch?: boolean;
 }
 
 /** The set's instances whose names start with one of `filters` (case-insensitive), at most `limit`. */
@@ -54,6 +56,7 @@ export async function benchInstance(
       threads: options.threads,
       ...(options.split === undefined ? {} : { split: options.split }),
       operatorStats: options.operatorStats,
+      ...(options.prizeInSearch ? { prizeInSearch: true } : {}),
       // Quality is compared at equal time: the search uses the whole limit.
       stopWhenStalled: false,
       ...(options.maxIterations === null ? {} : { maxIterations: options.maxIterations }),

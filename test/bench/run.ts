@@ -78,6 +78,7 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
       threads: args.threads,
       maxIterations: args.iterations,
       operatorStats: args.stats,
+      prizeInSearch: args.prizeInSearch,
     };
     if (args.split === 'both') {
       // Both ways, interleaved, the order alternating per instance; each row tagged.

@@ -57,6 +57,11 @@ describe('bench runner pieces', () => {
     expect(parseBenchArgs(['--set', 'solomon', '--time', '1']).stats).toBe(false);
   });
 
+  it('--prize-in-search turns on the experimental prize moves in the search, off by default', () => {
+    expect(parseBenchArgs(['--set', 'solomon', '--time', '1', '--prize-in-search']).prizeInSearch).toBe(true);
+    expect(parseBenchArgs(['--set', 'solomon', '--time', '1']).prizeInSearch).toBe(false);
+  });
+
   it('CSV quotes cells with commas and joins problem lists', () => {
     const csv = toCsv([result('R101', 1, { problems: ['a, b', 'say "c"'], feasible: false })]);
     expect(csv.split('\n')[1]).toContain('"a, b | say ""c"""');
