@@ -91,3 +91,4 @@ export function validateProblemDocument(document: unknown, options: LoadOptions 
 }
 
 export { addressOnlyLocations, coordinateFields, geocodeDocument, withCoordinates } from './locate.js';
+export { isPlainObject } from './shape.js';

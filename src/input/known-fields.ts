@@ -9,6 +9,7 @@ import { ONEOFF_REJECTED_FIELDS, oneoffSchema } from './schema/oneoff.js';
 import { projectSchema } from './schema/project.js';
 import type { FieldSchema } from './schema/vocabulary.js';
 import { fieldsOf, itemOf } from './schema/vocabulary.js';
+import { isPlainObject } from './shape.js';
 
 /** `value`: a leaf whose content is not checked for field names (free-form or scalar). */
 type FieldTree = 'value' | ObjectNode | { list: FieldTree };
@@ -34,10 +35,6 @@ export const PROJECT_FIELDS: FieldTree = objectNode(projectSchema.shape);
 export const ONEOFF_FIELDS: FieldTree = {
   object: { ...objectNode(oneoffSchema.shape).object, ...Object.fromEntries(ONEOFF_REJECTED_FIELDS.map((key) => [key, 'value' as const])) },
 };
-
-function isPlainObject(input: unknown): input is Record<string, unknown> {
-  return typeof input === 'object' && input !== null && !Array.isArray(input);
-}
 
 /** One warning per unknown field (per CSV column for tables), in document order. */
 export function unknownFieldWarnings(document: unknown, tree: FieldTree, namer: PathNamer): Warning[] {

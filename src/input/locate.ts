@@ -9,6 +9,7 @@ import { createGeocoder, geocodeAddresses, normalizeAddress, type GeocodeResult,
 import type { Point } from '../model/problem.js';
 import type { PendingAddress, ProblemSpec } from './spec.js';
 import type { LoadOptions } from './types.js';
+import { isPlainObject } from './shape.js';
 
 /** Every place waiting for the geocoder, in document order. */
 export function pendingAddresses(spec: ProblemSpec): PendingAddress[] {
@@ -28,7 +29,7 @@ export function addressOnlyLocations(
 ): { parts: PropertyKey[]; address: string }[] {
   const found: { parts: PropertyKey[]; address: string }[] = [];
   const check = (location: unknown, parts: PropertyKey[], coordsGiven: (place: Record<string, unknown>) => boolean): void => {
-    if (!isRecord(location) || coordsGiven(location) || typeof location.address !== 'string' || location.address.trim() === '') return;
+    if (!isPlainObject(location) || coordsGiven(location) || typeof location.address !== 'string' || location.address.trim() === '') return;
     found.push({ parts, address: location.address });
   };
   const projectCoords = (place: Record<string, unknown>): boolean => place.coords != null;
@@ -42,7 +43,7 @@ export function addressOnlyLocations(
     return found;
   }
   listOf(doc.routesData).forEach((route, i) => {
-    const constraints = isRecord(route.constraints) ? route.constraints : {};
+    const constraints = isPlainObject(route.constraints) ? route.constraints : {};
     for (const key of ['startLocations', 'endLocations']) {
       check(listOf(constraints[key])[0], ['routesData', i, 'constraints', key, 0], oneoffCoords);
     }
@@ -52,11 +53,7 @@ export function addressOnlyLocations(
 }
 
 function listOf(value: unknown): Record<string, unknown>[] {
-  return Array.isArray(value) ? value.map((entry) => (isRecord(entry) ? entry : {})) : [];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return Array.isArray(value) ? value.map((entry) => (isPlainObject(entry) ? entry : {})) : [];
 }
 
 export async function locatePlaces(spec: ProblemSpec, options: LoadOptions): Promise<{ spec: ProblemSpec; warnings: Warning[] }> {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { show } from '../paths.js';
 import { allowed } from './fields.js';
+import { isPlainObject } from '../shape.js';
 
 const SEQUENCE_ALLOWED = 'a whole number ≥ 1 (its place among the stops locked to the same driver)';
 export const sequence = z.number(allowed(SEQUENCE_ALLOWED)).int(allowed(SEQUENCE_ALLOWED)).min(1, allowed(SEQUENCE_ALLOWED));
@@ -16,7 +17,7 @@ export const sequenceNeedsDriver = {
   path: ['sequence'],
   message: 'is given without driver; a sequence orders the stops locked to one driver: give driver too, or remove sequence',
   // Checked even when other fields of the stop are wrong, so that every error shows at once.
-  when: (payload: { value: unknown }) => isObject(payload.value),
+  when: (payload: { value: unknown }) => isPlainObject(payload.value),
 };
 
 export function sequenceWithoutDriver(stop: { driver?: unknown; sequence?: unknown }): boolean {
@@ -28,10 +29,10 @@ const NAMES_SHOWN = 10;
 
 /** Each stop's `driver` must name exactly one driver of the project. */
 export function checkLockedDrivers(doc: unknown, ctx: z.RefinementCtx): void {
-  if (!isObject(doc) || !Array.isArray(doc.stops)) return;
-  const names = Array.isArray(doc.drivers) ? doc.drivers.map((driver) => (isObject(driver) ? driver.name : undefined)) : [];
+  if (!isPlainObject(doc) || !Array.isArray(doc.stops)) return;
+  const names = Array.isArray(doc.drivers) ? doc.drivers.map((driver) => (isPlainObject(driver) ? driver.name : undefined)) : [];
   doc.stops.forEach((stop, i) => {
-    if (!isObject(stop) || typeof stop.driver !== 'string') return;
+    if (!isPlainObject(stop) || typeof stop.driver !== 'string') return;
     const message = lockMessage(stop.driver, names);
     if (message) ctx.addIssue({ code: 'custom', path: ['stops', i, 'driver'], message, input: stop.driver });
   });
@@ -51,8 +52,4 @@ function lockMessage(driver: string, names: readonly unknown[]): string | null {
   const shown = given.slice(0, NAMES_SHOWN).map((name) => show(name));
   const more = given.length > NAMES_SHOWN ? ` (and ${given.length - NAMES_SHOWN} more)` : '';
   return `${show(driver)} is not allowed; use the name of one of the project's drivers: ${shown.join(', ')}${more}`;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { InputError } from '../../errors.js';
+import { isPlainObject } from '../../input/index.js';
 
 /** A project's document and the ids of its stops and drivers, in the document's order. */
 export interface ProjectContents {
@@ -70,7 +71,7 @@ export function mergePatch(target: Record<string, unknown>, patch: Record<string
   const merged: Record<string, unknown> = { ...target };
   for (const [field, value] of Object.entries(patch)) {
     if (value === null) delete merged[field];
-    else if (isObject(value)) merged[field] = mergePatch(asObject(merged[field]), value);
+    else if (isPlainObject(value)) merged[field] = mergePatch(asObject(merged[field]), value);
     else merged[field] = value;
   }
   return merged;
@@ -92,14 +93,10 @@ function itemsOf(document: Record<string, unknown>, list: ItemList): unknown[] {
 }
 
 function requireObject(body: unknown): Record<string, unknown> {
-  if (isObject(body)) return body;
+  if (isPlainObject(body)) return body;
   throw new InputError('the request body must be a JSON object', [{ path: '', message: 'expected an object' }]);
 }
 
 function asObject(value: unknown): Record<string, unknown> {
-  return isObject(value) ? value : {};
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isPlainObject(value) ? value : {};
 }

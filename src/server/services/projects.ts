@@ -11,6 +11,7 @@ import { IdempotencyConflictError, IdempotencyTurns, type IdempotencyClaim } fro
 import type { Optimizations, ProjectRecord, ProjectStore, ProjectSummary, StoredProject } from '../store/ports.js';
 import { projectVersion } from '../store/records.js';
 import type { ProjectContents } from './project-edits.js';
+import { isPlainObject } from '../../input/index.js';
 
 export type { Optimizations, ProjectRecord, ProjectSummary } from '../store/ports.js';
 
@@ -87,7 +88,7 @@ export class ProjectService {
       date: String(document.date),
       drivers: withIds(document.drivers),
       stops: withIds(document.stops),
-      settings: isObject(document.settings) ? document.settings : {},
+      settings: isPlainObject(document.settings) ? document.settings : {},
       url: this.pageUrl(id),
       created_at: new Date().toISOString(),
       version: 1,
@@ -181,7 +182,7 @@ function changedRecord(record: ProjectRecord, contents: ProjectContents, warning
     date: String(document.date),
     drivers: withGivenIds(document.drivers, contents.driverIds),
     stops: withGivenIds(document.stops, contents.stopIds),
-    settings: isObject(document.settings) ? document.settings : {},
+    settings: isPlainObject(document.settings) ? document.settings : {},
     version: projectVersion(record) + 1,
     ...(warnings.length > 0 ? { warnings } : {}),
     ...(geocode ? { geocoding_status: 'pending' as const } : {}),
@@ -191,14 +192,10 @@ function changedRecord(record: ProjectRecord, contents: ProjectContents, warning
 /** The items under the ids they already have (the service's, first), in order. */
 function withGivenIds(items: unknown, ids: string[]): ({ id: string } & Record<string, unknown>)[] {
   if (!Array.isArray(items)) return [];
-  return items.map((item, i) => Object.assign({ id: ids[i]! }, isObject(item) ? item : {}, { id: ids[i]! }));
+  return items.map((item, i) => Object.assign({ id: ids[i]! }, isPlainObject(item) ? item : {}, { id: ids[i]! }));
 }
 
 /** The items under new ids. */
 function withIds(items: unknown): ({ id: string } & Record<string, unknown>)[] {
   return withGivenIds(items, Array.isArray(items) ? items.map(() => randomUUID()) : []);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

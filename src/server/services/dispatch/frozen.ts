@@ -8,6 +8,7 @@ import { stopVisits } from '../../../output/visits.js';
 import type { DriverStopView } from '../../api-types.js';
 import type { DispatchedProject } from './events.js';
 import type { ProjectRecord } from '../projects.js';
+import { isPlainObject } from '../../../input/index.js';
 
 /**
  * One stop of the frozen plan, with the driver's report on it: what the driver page shows of it
@@ -92,7 +93,7 @@ function frozenStop(project: ProjectRecord, route: PlanRoute, visit: PlanStopVis
     ...optionalText('email', source.email),
     ...optionalText('phone_number', source.phone_number),
     ...optionalText('notes', source.notes),
-    ...(isRecord(source.custom_notes) ? { custom_notes: source.custom_notes } : {}),
+    ...(isPlainObject(source.custom_notes) ? { custom_notes: source.custom_notes } : {}),
     lat: visit.location.lat,
     lng: visit.location.lng,
     arrival_s: visit.arrival_s,
@@ -140,15 +141,11 @@ function endpointOf(end: PlanRoute['start']): FrozenEndpoint | undefined {
 }
 
 function addressOf(location: unknown): unknown {
-  return isRecord(location) ? location.address : undefined;
+  return isPlainObject(location) ? location.address : undefined;
 }
 
 function optionalText<K extends string>(key: K, value: unknown): Partial<Record<K, string>> {
   return typeof value === 'string' && value.trim() !== '' ? ({ [key]: value } as Record<K, string>) : {};
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function withoutUndefined<T extends object>(entry: T): T {
