@@ -62,7 +62,8 @@ export function constructFirstPlan(
   const regret = new Solution(inst, costs);
   // Cut by the deadline, the regret plan is finished greedily: by then the insertion code is
   // compiled, and the stops the regret placed are not lost.
-  if (!constructRegret(regret, inserter, evaluator, limits, near)) insertGreedily(regret, inserter, evaluator, routableStops(regret), near);
+  if (!regretInsertion(regret, inserter, evaluator, limits.deadline, near))
+    insertGreedily(regret, inserter, evaluator, routableStops(regret), near);
   fillUnserved(regret, inserter, evaluator);
   const base = floor ?? buildFloor();
   const better = costs.compare(costs.objective(regret), costs.objective(base)) < 0;
@@ -82,20 +83,6 @@ function routableStops(sol: Solution): number[] {
   const pending: number[] = [];
   for (let s = 0; s < sol.inst.nStops; s++) if (sol.routeOf[s] === -1 && sol.inst.stopLoc[s]! >= 0) pending.push(s);
   return pending;
-}
-
-/**
- * The regret construction (regret.ts) into `sol`; false when the deadline came first, leaving
- * the stops not placed by then unrouted.
- */
-export function constructRegret(
-  sol: Solution,
-  inserter: Inserter,
-  evaluator: RouteEvaluator,
-  limits: ConstructionLimits,
-  near?: NearStops,
-): boolean {
-  return regretInsertion(sol, inserter, evaluator, limits.deadline, near);
 }
 
 /**

@@ -188,9 +188,7 @@ export class Inserter {
     boundViol = Infinity,
     boundKey = Infinity,
   ): boolean {
-    const inst = this.inst;
-    if (inst.stopLoc[u]! < 0 || inst.compatible[v * inst.nStops + u] !== 1) return false;
-    if (!this.loadWith(sol, u, v)) return false;
+    if (!this.mayTake(sol, u, v)) return false;
     if (this.summaries !== null) {
       const found = this.bestBySummaries(sol, u, v, rng, blinkRate, boundViol, boundKey);
       // The summaries are exact here, so the exact evaluator disagrees only by round-off.
@@ -214,9 +212,7 @@ export class Inserter {
     boundKey = Infinity,
   ): boolean {
     if (this.summaries === null) return this.bestInRoute(sol, u, v, rng, blinkRate, boundViol, boundKey);
-    const inst = this.inst;
-    if (inst.stopLoc[u]! < 0 || inst.compatible[v * inst.nStops + u] !== 1) return false;
-    if (!this.loadWith(sol, u, v)) return false;
+    if (!this.mayTake(sol, u, v)) return false;
     return this.bestBySummaries(sol, u, v, rng, blinkRate, boundViol, boundKey, false) === FOUND;
   }
 
@@ -235,6 +231,13 @@ export class Inserter {
     const found = this.estimateInRoute(sol, u, v);
     this.onlyPositions = null;
     return found;
+  }
+
+  /** Whether route v may take u at all (u has a place, v may serve it, its load fits); fills `loadBuf`. */
+  private mayTake(sol: Solution, u: number, v: number): boolean {
+    const inst = this.inst;
+    if (inst.stopLoc[u]! < 0 || inst.compatible[v * inst.nStops + u] !== 1) return false;
+    return this.loadWith(sol, u, v);
   }
 
   /** Fills `loadBuf` with route v's load plus u's; false when a capacity cannot take it. */

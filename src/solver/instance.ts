@@ -263,6 +263,30 @@ export interface NearStops {
   k: number;
 }
 
+/**
+ * For each stop t, the stops that have t among the first `use` of their `k` near stops
+ * (`neighbours`, -1 padded), as compressed lists: list[start[t] .. start[t + 1]).
+ */
+export function reverseNeighbours(neighbours: Int32Array, n: number, k: number, use = k): { start: Int32Array; list: Int32Array } {
+  const start = new Int32Array(n + 1);
+  for (let s = 0; s < n; s++) {
+    for (let i = 0; i < use; i++) {
+      const t = neighbours[s * k + i]!;
+      if (t >= 0) start[t + 1]!++;
+    }
+  }
+  for (let t = 0; t < n; t++) start[t + 1]! += start[t]!;
+  const fill = start.slice(0, n);
+  const list = new Int32Array(start[n]!);
+  for (let s = 0; s < n; s++) {
+    for (let i = 0; i < use; i++) {
+      const t = neighbours[s * k + i]!;
+      if (t >= 0) list[fill[t]!++] = s;
+    }
+  }
+  return { start, list };
+}
+
 /** For each stop, up to k other stops ordered by increasing distance from it (both directions); -1 pads. */
 export function nearestNeighbours(inst: SolverInstance, k: number): Int32Array {
   const n = inst.nStops;

@@ -12,14 +12,11 @@
  * inserted stop among their nearest. A stop none of whose near stops is routed yet, or that
  * fits in none of its entries, is decided late and then tries every route.
  */
-import { nearestNeighbours, vehicleClassCount, type NearStops, type SolverInstance } from './instance.js';
+import { nearestNeighbours, reverseNeighbours, vehicleClassCount, type NearStops, type SolverInstance } from './instance.js';
 import type { Inserter } from './insertion.js';
 import { BIG_REGRET, REGRET_NEIGHBOURS } from './params.js';
 import type { RouteEvaluator } from './route/evaluator.js';
 import type { Solution } from './solution.js';
-
-/** Steps between two clock reads: cold, one step can take milliseconds, far more than a read. */
-const CLOCK_EVERY = 1;
 
 /**
  * Builds the regret plan into `sol` (empty routes expected). False when `deadline` (a
@@ -33,8 +30,9 @@ export function regretInsertion(sol: Solution, inserter: Inserter, evaluator: Ro
     k: Math.min(REGRET_NEIGHBOURS, Math.max(0, inst.nStops - 1)),
   };
   const table = new RegretEntries(sol, inserter, nearStops);
-  for (let step = 0; table.pendingCount > 0; step++) {
-    if (step % CLOCK_EVERY === 0 && performance.now() > deadline) return false;
+  while (table.pendingCount > 0) {
+    // The clock every step: cold, one step can take milliseconds, far more than a read.
+    if (performance.now() > deadline) return false;
     const s = table.takeNext();
     const v = table.placeOf(s);
     if (v < 0) continue;
@@ -93,7 +91,7 @@ class RegretEntries {
     this.nearMark = new Int32Array(n).fill(-1);
     this.firstEmpty = new Int32Array(classes);
     sol.firstEmptyOfEachClass(this.firstEmpty);
-    [this.reverseStart, this.reverse] = reverseNeighbours(near, n, this.use);
+    ({ start: this.reverseStart, list: this.reverse } = reverseNeighbours(near.neighbours, n, near.k, this.use));
     for (let v = 0; v < inst.nVehicles; v++) if (sol.len[v]! > 0) this.routesOpen++;
     for (let s = 0; s < n; s++) if (sol.routeOf[s] === -1 && inst.stopLoc[s]! >= 0) this.addPending(s);
   }
@@ -288,25 +286,4 @@ class RegretEntries {
     }
     return -1;
   }
-}
-
-/** For each stop t, the stops that have t among their first `use` near stops (CSR arrays). */
-function reverseNeighbours(near: NearStops, n: number, use: number): [Int32Array, Int32Array] {
-  const start = new Int32Array(n + 1);
-  for (let s = 0; s < n; s++) {
-    for (let i = 0; i < use; i++) {
-      const t = near.neighbours[s * near.k + i]!;
-      if (t >= 0) start[t + 1]!++;
-    }
-  }
-  for (let t = 0; t < n; t++) start[t + 1]! += start[t]!;
-  const fill = start.slice(0, n);
-  const list = new Int32Array(start[n]!);
-  for (let s = 0; s < n; s++) {
-    for (let i = 0; i < use; i++) {
-      const t = near.neighbours[s * near.k + i]!;
-      if (t >= 0) list[fill[t]!++] = s;
-    }
-  }
-  return [start, list];
 }

@@ -6,13 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
-import { constructRegret } from '../../src/solver/construct.js';
 import { instanceOf } from '../../src/solver/instance.js';
 import { Inserter } from '../../src/solver/insertion.js';
 import { LocalSearch } from '../../src/solver/ls/local-search.js';
 import { MoveEvaluator } from '../../src/solver/ls/move.js';
 import type { Operator } from '../../src/solver/ls/moves/operator.js';
 import { RelocateString } from '../../src/solver/ls/moves/relocate.js';
+import { regretInsertion } from '../../src/solver/regret.js';
 import { Swap } from '../../src/solver/ls/moves/swap.js';
 import { TwoOpt, TwoOptStar } from '../../src/solver/ls/moves/two-opt.js';
 import { segmentsApply } from '../../src/solver/ls/segments.js';
@@ -43,7 +43,7 @@ function constructed(problem: Problem): { sol: Solution; evaluator: RouteEvaluat
   const evaluator = new RouteEvaluator(inst);
   // Orders of imbalance priced at 1 each.
   const sol = new Solution(inst, new CostEvaluator(inst, 1));
-  constructRegret(sol, new Inserter(inst, evaluator), evaluator, { deadline: Infinity });
+  regretInsertion(sol, new Inserter(inst, evaluator), evaluator, Infinity);
   return { sol, evaluator };
 }
 

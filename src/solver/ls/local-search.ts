@@ -11,7 +11,7 @@
  * the fast path says. `fast` tells which pricing is in use: exact pricing costs O(route) per
  * move, so the search then runs the local search less often.
  */
-import { vehicleClassCount, type SolverInstance } from '../instance.js';
+import { reverseNeighbours, vehicleClassCount, type SolverInstance } from '../instance.js';
 import type { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import { nextStamp, type Solution } from '../solution.js';
@@ -83,7 +83,7 @@ export class LocalSearch {
     this.lastTested = new Float64Array(inst.nStops).fill(-1);
     this.order = new Int32Array(inst.nStops);
     this.mark = new Uint8Array(inst.nStops);
-    [this.reverse, this.reverseStart] = reverseLists(this.neighbours, inst.nStops, this.k);
+    ({ list: this.reverse, start: this.reverseStart } = reverseNeighbours(this.neighbours, inst.nStops, this.k));
     this.classCount = vehicleClassCount(inst);
     this.emptyOfClass = new Int32Array(this.classCount);
   }
@@ -236,20 +236,4 @@ export class LocalSearch {
     this.stats.rejectedByExact++;
     return false;
   }
-}
-
-/** Compressed lists of, for each stop, the stops whose neighbour list contains it. */
-function reverseLists(neighbours: Int32Array, n: number, k: number): [Int32Array, Int32Array] {
-  const start = new Int32Array(n + 1);
-  for (let i = 0; i < n * k; i++) if (neighbours[i]! >= 0) start[neighbours[i]! + 1]!++;
-  for (let s = 0; s < n; s++) start[s + 1]! += start[s]!;
-  const fill = start.slice(0, n);
-  const out = new Int32Array(start[n]!);
-  for (let u = 0; u < n; u++) {
-    for (let j = 0; j < k; j++) {
-      const x = neighbours[u * k + j]!;
-      if (x >= 0) out[fill[x]!++] = u;
-    }
-  }
-  return [out, start];
 }
