@@ -58,24 +58,18 @@ async function createSchedule(ctx: AppContext, call: ApiCall): Promise<void> {
     { owner: call.owner, kind: 'oneoff', document: body, actionName: 'schedule', warnings },
     idempotency,
   );
-  const record = accepted.record;
-  call.notes.actionId = record.actionUuid;
-  // A replay answers what the first request was answered: the action as accepted, pending.
-  sendJson(
-    call.reply,
-    202,
-    {
-      actionUuid: record.actionUuid,
-      actionName: record.actionName,
-      status: 'pending',
-      ...(record.warnings ? { warnings: record.warnings } : {}),
-    },
-    acceptedHeaders(accepted),
-  );
+  sendAccepted(call, accepted, accepted.record.warnings ? { warnings: accepted.record.warnings } : {});
 }
 
-function acceptedHeaders(accepted: Accepted): Record<string, string> {
-  return { location: `/v2/schedules/${accepted.record.actionUuid}`, ...(accepted.replayed ? { 'idempotent-replayed': 'true' } : {}) };
+/**
+ * 202 with the action as accepted, pending, and `extra`; a replay answers what the first request
+ * was answered. Location is where to poll it.
+ */
+function sendAccepted(call: ApiCall, accepted: Accepted, extra: Record<string, unknown>): void {
+  const record = accepted.record;
+  call.notes.actionId = record.actionUuid;
+  const headers = { location: `/v2/schedules/${record.actionUuid}`, ...(accepted.replayed ? { 'idempotent-replayed': 'true' } : {}) };
+  sendJson(call.reply, 202, { actionUuid: record.actionUuid, actionName: record.actionName, status: 'pending', ...extra }, headers);
 }
 
 async function getAction(ctx: AppContext, call: ApiCall): Promise<void> {
@@ -165,14 +159,7 @@ async function optimizeProject(ctx: AppContext, call: ApiCall): Promise<void> {
     },
     idempotency,
   );
-  const record = accepted.record;
-  call.notes.actionId = record.actionUuid;
-  sendJson(
-    call.reply,
-    202,
-    { actionUuid: record.actionUuid, actionName: record.actionName, status: 'pending', project_id: found.record.id },
-    acceptedHeaders(accepted),
-  );
+  sendAccepted(call, accepted, { project_id: found.record.id });
 }
 
 /** A project still being geocoded, or whose driver's place was not found, cannot be optimized yet. */
