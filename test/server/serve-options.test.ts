@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseByteSize, serveOptionsFrom } from '../../src/cli/commands/serve.js';
+import { serveOptionsFrom } from '../../src/cli/commands/serve.js';
 import { InputError } from '../../src/errors.js';
 import { SERVE_DEFAULTS } from '../../src/server/index.js';
-import { DEFAULT_TIME_LIMIT_SECONDS } from '../../src/config/config.js';
+import { DEFAULT_TIME_LIMIT_SECONDS, parseConfigFlag } from '../../src/config/config.js';
 import { assertBuilt, runCli } from './built.js';
 
 /** No config files and no ROUTEPLAN_* variables from the developer's machine. */
@@ -154,6 +154,7 @@ describe('routeplan serve options', () => {
   });
 
   it('body sizes: bytes, or k/m/g suffixes', () => {
+    const parseByteSize = (text: string) => parseConfigFlag('bodyLimitBytes', text);
     expect(parseByteSize('1048576')).toBe(1048576);
     expect(parseByteSize('10m')).toBe(10 * 1024 * 1024);
     expect(parseByteSize('10MB')).toBe(10 * 1024 * 1024);

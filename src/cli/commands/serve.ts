@@ -4,7 +4,7 @@ import { InputError } from '../../errors.js';
 import { readKeysFile } from '../../server/http/auth.js';
 import { startServer, type ServeOptions } from '../../server/index.js';
 import { defaultPerKey } from '../../server/store/ports.js';
-import { parseConfigFlag, timeLimitMsOf, type RouteplanConfig } from '../../config/config.js';
+import { timeLimitMsOf, type RouteplanConfig } from '../../config/config.js';
 import { runCommand } from '../present.js';
 import { inFlagTermsOf } from '../flag-terms.js';
 import { addSettingOptions, commandSettings } from '../options.js';
@@ -85,11 +85,6 @@ function untilSignalled(close: () => Promise<void>): Promise<void> {
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
   });
-}
-
-/** `10485760`, `512k`, `10m`, `10MB` → bytes (the `--body-limit` setting). Throws InputError naming the flag. */
-export function parseByteSize(text: string): number {
-  return parseConfigFlag('bodyLimitBytes', text);
 }
 
 /** Customer e-mails: an smtp(s) URL and a From address together, or neither; each checked by its row. */
