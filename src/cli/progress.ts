@@ -2,15 +2,18 @@
  * The solve spinner on stderr: elapsed time and the best plan so far. Only on a terminal and
  * never with --quiet, so that logs and pipes stay clean.
  */
-import type { Ora, Options as OraOptions } from 'ora';
+import type { Ora } from 'ora';
 import type { SolveProgress } from '../solver/types.js';
 
 /**
- * ora is loaded only when a spinner is shown: loading it builds Unicode tables (some 30 ms of a
- * cold start, issue 26) that a solve writing JSON to a pipe never uses.
+ * A spinner on stderr, handed to `ready` unless `stopped()` by the time it loads: ora is loaded
+ * only when a spinner is shown, since loading it builds Unicode tables (some 30 ms of a cold start,
+ * issue 26) that a solve writing JSON to a pipe never uses.
  */
-function loadSpinner(options: OraOptions, ready: (spinner: Ora) => void): void {
-  void import('ora').then(({ default: ora }) => ready(ora(options)));
+function loadSpinner(color: boolean, stopped: () => boolean, ready: (spinner: Ora) => void): void {
+  void import('ora').then(({ default: ora }) => {
+    if (!stopped()) ready(ora({ stream: process.stderr, discardStdin: false, color: color ? 'cyan' : false }));
+  });
 }
 
 export interface SolveSpinner {
@@ -40,12 +43,15 @@ export function startSolveSpinner(options: { enabled: boolean; color: boolean })
   const render = (): void => {
     if (spinner) spinner.text = spinnerText(Date.now() - started, best, note);
   };
-  loadSpinner({ stream: process.stderr, discardStdin: false, color: options.color ? 'cyan' : false }, (loaded) => {
-    if (stopped) return;
-    spinner = loaded;
-    render();
-    loaded.start();
-  });
+  loadSpinner(
+    options.color,
+    () => stopped,
+    (loaded) => {
+      spinner = loaded;
+      render();
+      loaded.start();
+    },
+  );
   // The solver reports only when it improves; the clock must move in between.
   const timer = setInterval(render, REFRESH_MS);
   timer.unref();
@@ -98,11 +104,14 @@ export function startFetchProgress(options: { enabled: boolean; color: boolean }
       if (spinner) spinner.text = text;
       if (requested) return;
       requested = true;
-      loadSpinner({ stream: process.stderr, discardStdin: false, color: options.color ? 'cyan' : false }, (loaded) => {
-        if (stopped) return;
-        spinner = loaded.start();
-        spinner.text = text;
-      });
+      loadSpinner(
+        options.color,
+        () => stopped,
+        (loaded) => {
+          spinner = loaded.start();
+          spinner.text = text;
+        },
+      );
     },
     stop() {
       stopped = true;
