@@ -59,7 +59,8 @@ export function specLocations(spec: ProblemSpec): { points: Point[]; names: stri
 function placesOf(spec: ProblemSpec): { locations: LocationTable; vehicleEnds: { start: number; end: number }[]; stopLocations: number[] } {
   const locations = new LocationTable();
   const vehicleEnds = spec.vehicles.map((v) => ({
-    start: locations.indexOf(placed(v.start, v.path), `${v.name}/start`),
+    // A day under way goes on from where the driver is now (the resume point), not from the depot.
+    start: locations.indexOf(v.resume?.point ?? placed(v.start, v.path), `${v.name}/start`),
     // An open route ends at its last stop; a round trip's end is also `<driver>/end` in a matrix file.
     end: v.end ? locations.indexOf(v.end, `${v.name}/end`) : -1,
   }));
@@ -106,6 +107,7 @@ export function buildProblem(spec: ProblemSpec, flags: TravelModelFlags, road: R
     passthrough: s.passthrough,
     // Present only when given: a problem without locks stays exactly as it was.
     ...(s.lock ? { lock: { driver: s.lock.driver, sequence: s.lock.sequence } } : {}),
+    ...(s.prefer !== undefined ? { prefer: s.prefer } : {}),
   }));
 
   return deepFreeze({
@@ -173,13 +175,17 @@ class LocationTable {
   }
 }
 
-/** decisions.md "Time windows, shifts, breaks". */
+/**
+ * decisions.md "Time windows, shifts, breaks". A day under way (`resume`) departs no sooner than
+ * its resume time; the shift's end is still read against the shift's own start.
+ */
 function shiftOf(v: VehicleSpec): Pick<Vehicle, 'earliestStart' | 'shiftStartGiven' | 'flexibleStart' | 'shiftEnd'> {
   const given = v.shiftStart !== null;
-  const earliestStart = v.shiftStart ?? 0;
+  const shiftStart = v.shiftStart ?? 0;
   let shiftEnd = Infinity;
-  if (v.shiftEnd !== null) shiftEnd = clockInterval(earliestStart, v.shiftEnd).end;
-  return { earliestStart, shiftStartGiven: given, flexibleStart: given ? v.flexibleWhenGiven : true, shiftEnd };
+  if (v.shiftEnd !== null) shiftEnd = clockInterval(shiftStart, v.shiftEnd).end;
+  const earliestStart = v.resume ? Math.max(shiftStart, v.resume.at) : shiftStart;
+  return { earliestStart, shiftStartGiven: given || v.resume !== undefined, flexibleStart: given ? v.flexibleWhenGiven : true, shiftEnd };
 }
 
 /** decisions.md "Night work": the plan's day starts at the earliest shift start (00:00 for a driver without one). */

@@ -64,6 +64,9 @@ function driverSpec(driver: ProjectDriver, raw: Record<string, unknown>, i: numb
     speed: speedFactor(driver.speed),
     labels: labelList(driver.types),
     breaks: breaks.map((b) => ({ start: clockSeconds(b.start)!, end: clockSeconds(b.end)! })),
+    ...(driver.resume
+      ? { resume: { point: { lat: driver.resume.lat, lng: driver.resume.lng }, at: clockSeconds(driver.resume.at)! } }
+      : {}),
     passthrough: pick(raw, DRIVER_PASSTHROUGH),
   };
 }
@@ -93,6 +96,7 @@ function stopSpec(
     labels: labelList(stop.types),
     passthrough: pick(raw, STOP_PASSTHROUGH),
     ...(stop.driver != null ? { lock: { driver: stop.driver, sequence: stop.sequence ?? null } } : {}),
+    ...(stop.preferred_driver != null ? { prefer: stop.preferred_driver } : {}),
   };
 }
 

@@ -32,6 +32,8 @@ export interface VehicleSpec {
   labels: string[];
   breaks: Array<{ start: number; end: number }>;
   passthrough: Record<string, unknown>;
+  /** A day under way: the driver goes on from `point`, not before `at` (seconds since midnight). */
+  resume?: { point: Point; at: number };
 }
 
 export interface StopSpec {
@@ -50,6 +52,8 @@ export interface StopSpec {
   passthrough: Record<string, unknown>;
   /** A project stop's lock to a driver (validated: it names exactly one driver). */
   lock?: StopLock;
+  /** A project stop's preferred driver (a name): the stability level of the objective. */
+  prefer?: string;
 }
 
 /** A place given by its address only: geocoded before the problem is built (input/locate.ts). */

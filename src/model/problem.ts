@@ -39,7 +39,7 @@ export interface Vehicle {
   startLocation: number;
   /** Index into `Problem.locations`, or -1 for an open route (ends at the last stop). */
   endLocation: number;
-  /** Earliest departure. 0 when the shift start was not given. */
+  /** Earliest departure. 0 when the shift start was not given (a resumed day: the later of it and the resume time). */
   earliestStart: number;
   /** Whether the shift start was given by the user. */
   shiftStartGiven: boolean;
@@ -93,6 +93,12 @@ export interface Stop {
   passthrough: Record<string, unknown>;
   /** The stop's lock (pin), absent when it has none (one-off and benchmark stops never have one). */
   lock?: StopLock;
+  /**
+   * The `name` of the vehicle the stop prefers, absent for none: serving it on another costs the
+   * stability level of the objective (below priority, above cost; solver/cost.ts). A re-optimization
+   * after dispatch gives each undone stop its dispatched driver.
+   */
+  prefer?: string;
 }
 
 /**

@@ -1,9 +1,12 @@
 /**
  * The objective of decisions.md, owned in one place: the lexicographic levels
  * (1) total priority served (higher is better), (2) permitted violations — lateness +
- * overtime + overload (lower), (3) routes used when `minimizeRoutes` (lower), (4) cost:
+ * overtime + overload (lower), (3) routes used when `minimizeRoutes` (lower), (3b) stability:
+ * stops served by another vehicle than the one they prefer (lower; a re-optimization after
+ * dispatch keeps undone stops with their driver unless that costs priority), (4) cost:
  * working time or distance plus a balancing spread penalty (lower); and every weight the
- * search folds them into (the route weight of level 3, the balance unit of level 4).
+ * search folds them into (the route weight of level 3, the stability weight of level 3b, the
+ * balance unit of level 4).
  */
 import { FAR, type SolverInstance } from './instance.js';
 import type { RouteResult } from './route/evaluator.js';
@@ -12,6 +15,8 @@ export interface ObjectiveValue {
   priority: number;
   violations: number;
   routes: number;
+  /** Stops served away from their preferred vehicle (level 3b). */
+  moved: number;
   cost: number;
 }
 
@@ -20,6 +25,13 @@ const EPS = 1e-6;
 
 /** Level-3 weight folded into single-number keys when routes are minimised: dwarfs any cost. */
 const ROUTE_KEY = 1e12;
+
+/**
+ * Level-3b weight folded into single-number keys, per stop served away from its preferred
+ * vehicle: dwarfs any cost (a day's seconds or metres of a whole fleet stay far below), so a
+ * stop never moves to save distance, and is dwarfed by the route weight.
+ */
+export const STABILITY_KEY = 1e9;
 
 /** Negative when `a` is better than `b`, positive when worse, 0 when equal. */
 export function compareObjective(a: ObjectiveValue, b: ObjectiveValue, minimizeRoutes: boolean): number {
@@ -34,11 +46,12 @@ export function compareUpperLevels(a: ObjectiveValue, b: ObjectiveValue, minimiz
   if (Math.abs(a.priority - b.priority) > EPS) return b.priority - a.priority;
   if (Math.abs(a.violations - b.violations) > EPS) return a.violations - b.violations;
   if (minimizeRoutes && a.routes !== b.routes) return a.routes - b.routes;
+  if (a.moved !== b.moved) return a.moved - b.moved;
   return 0;
 }
 
 export function copyObjective(value: ObjectiveValue): ObjectiveValue {
-  return { priority: value.priority, violations: value.violations, routes: value.routes, cost: value.cost };
+  return { priority: value.priority, violations: value.violations, routes: value.routes, moved: value.moved, cost: value.cost };
 }
 
 /** The per-route totals of a plan that the objective reads (a Solution has them). */
@@ -47,6 +60,8 @@ export interface PlanTotals {
   readonly rCost: Float64Array;
   readonly rWork: Float64Array;
   readonly rViol: Float64Array;
+  /** Per route: its stops whose preferred vehicle is another one. */
+  readonly rMoved: Int32Array;
   readonly servedPriority: number;
 }
 
@@ -75,12 +90,18 @@ export class CostEvaluator {
     return used && this.inst.minimizeRoutes ? ROUTE_KEY : 0;
   }
 
+  /** Level 3b folded into a key: the stability weight when vehicle v is not stop s's preferred one. */
+  stabilityWeight(s: number, v: number): number {
+    return movedAway(this.inst, s, v) ? STABILITY_KEY : 0;
+  }
+
   /**
-   * The part of the key of inserting a stop into a route of `stops` stops that does not depend
-   * on the position: opening a route, and under order balancing the route's growing share.
+   * The part of the key of inserting stop u into route v of `stops` stops that does not depend
+   * on the position: opening a route, serving u away from its preferred vehicle, and under
+   * order balancing the route's growing share.
    */
-  insertionBaseKey(stops: number): number {
-    let key = this.routeWeight(stops === 0);
+  insertionBaseKey(stops: number, u: number, v: number): number {
+    let key = this.routeWeight(stops === 0) + this.stabilityWeight(u, v);
     if (this.inst.balance === 'orders') key += this.balanceUnit * stops;
     return key;
   }
@@ -100,12 +121,14 @@ export class CostEvaluator {
     let violations = 0;
     let cost = 0;
     let routes = 0;
+    let moved = 0;
     for (let v = 0; v < inst.nVehicles; v++) {
       violations += sol.rViol[v]!;
+      moved += sol.rMoved[v]!;
       cost += sol.rCost[v]!;
       if (sol.len[v]! > 0) routes++;
     }
-    return { priority: sol.servedPriority, violations, routes, cost: cost + this.balancePenalty(sol) };
+    return { priority: sol.servedPriority, violations, routes, moved, cost: cost + this.balancePenalty(sol) };
   }
 
   /**
@@ -135,6 +158,12 @@ export class CostEvaluator {
   compareUpperLevels(a: ObjectiveValue, b: ObjectiveValue): number {
     return compareUpperLevels(a, b, this.inst.minimizeRoutes);
   }
+}
+
+/** Whether serving stop s on vehicle v leaves its preferred vehicle (a stop without one never does). */
+export function movedAway(inst: SolverInstance, s: number, v: number): boolean {
+  const preferred = inst.stopPref[s]!;
+  return preferred >= 0 && preferred !== v;
 }
 
 /**

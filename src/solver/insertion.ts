@@ -1,7 +1,8 @@
 /**
  * Cheapest insertion of one stop: into one route (every position) or into the best route.
  * Keys compare as (Δviolations, Δcost-key) where the cost key is Δcost plus the level-3
- * route weight when a new route opens under `minimizeRoutes`, plus a balancing proxy.
+ * route weight when a new route opens under `minimizeRoutes`, plus the stability weight when the
+ * route is not the stop's preferred vehicle's, plus a balancing proxy.
  * On problems the segment summaries describe exactly (ls/segments.ts), positions are priced
  * in O(1) each and only the best one goes through the exact evaluator; elsewhere every
  * candidate is checked with the exact evaluator. Cheap bounds only skip candidates that
@@ -135,7 +136,7 @@ export class Inserter {
     if (this.summaries !== null) {
       if (!this.scanRoutes(sol, u, list, count, rng, blinkRate, false)) return false;
       const v = this.vehicle;
-      if (this.loadWith(sol, u, v) && this.priceExactly(sol, u, v, this.pos, sol.costs.insertionBaseKey(sol.len[v]!))) return true;
+      if (this.loadWith(sol, u, v) && this.priceExactly(sol, u, v, this.pos, sol.costs.insertionBaseKey(sol.len[v]!, u, v))) return true;
     }
     return this.scanRoutes(sol, u, list, count, rng, blinkRate, true);
   }
@@ -269,7 +270,7 @@ export class Inserter {
     const costs = sol.costs;
     const oldViol = sol.rViol[v]!;
     const oldCost = sol.rCost[v]!;
-    const fixedKey = costs.insertionBaseKey(n);
+    const fixedKey = costs.insertionBaseKey(n, u, v);
     let bestP = -1;
     let bestViol = boundViol;
     let bestKey = boundKey;
@@ -311,7 +312,7 @@ export class Inserter {
     const acc = this.acc;
     segments.ensure(sol, v, acc);
     const n = sol.len[v]!;
-    const fixedKey = sol.costs.insertionBaseKey(n);
+    const fixedKey = sol.costs.insertionBaseKey(n, u, v);
     const oldCost = segments.routeCost[v]!;
     let bestP = -1;
     let bestKey = boundViol > KEY_EPS ? Infinity : boundKey;

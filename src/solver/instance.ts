@@ -28,6 +28,10 @@ export interface SolverInstance {
   stopLoad: Float64Array;
   /** The lock's sequence of each stop, 0 for none (route/sequence.ts). */
   stopSeq: Float64Array;
+  /** The vehicle each stop prefers (Stop.prefer, by name), -1 for none: the stability level of cost.ts. */
+  stopPref: Int32Array;
+  /** Whether some stop prefers a vehicle (else the stability level is 0 everywhere and never computed). */
+  preferences: boolean;
   /** Whether some stop has a sequence: the rule then applies to every route evaluated. */
   sequenced: boolean;
   /** Per vehicle. */
@@ -118,6 +122,7 @@ function buildInstance(problem: Problem): SolverInstance {
     dims,
     ...stops,
     ...vehicles,
+    ...preferenceArrays(problem),
     vClass: vehicleClasses(problem),
     dist: problem.travel.distance,
     compatible: problem.compatible,
@@ -162,6 +167,19 @@ function stopArrays(problem: Problem, dims: number): StopArrays {
   winOffset[nStops] = w;
   const sequenced = stopSeq.some((q) => q > 0);
   return { stopLoc, stopDur, stopPriority, stopMaxLate, winOffset, winStart, winEnd, stopLoad, stopSeq, sequenced };
+}
+
+/** Each stop's preferred vehicle by index: named, so that a sub-problem that renumbers the vehicles reads the same. */
+function preferenceArrays(problem: Problem): Pick<SolverInstance, 'stopPref' | 'preferences'> {
+  const indexOf = new Map<string, number>();
+  problem.vehicles.forEach((vehicle, v) => {
+    if (!indexOf.has(vehicle.name)) indexOf.set(vehicle.name, v);
+  });
+  const stopPref = new Int32Array(problem.stops.length).fill(-1);
+  problem.stops.forEach((stop, s) => {
+    if (stop.prefer !== undefined) stopPref[s] = indexOf.get(stop.prefer) ?? -1;
+  });
+  return { stopPref, preferences: stopPref.some((v) => v >= 0) };
 }
 
 /** Latest end of any route, overtime included twice over, still well before a no-road leg's arrival. */

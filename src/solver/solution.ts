@@ -2,7 +2,7 @@
  * A working solution: one stop sequence per vehicle with exact per-route figures and forward
  * caches (priced by its CostEvaluator). Every route stored here has passed the exact evaluator.
  */
-import type { CostEvaluator } from './cost.js';
+import { movedAway, type CostEvaluator } from './cost.js';
 import type { SolverInstance } from './instance.js';
 import { RouteCache } from './route/cache.js';
 import type { RouteEvaluator } from './route/evaluator.js';
@@ -30,6 +30,8 @@ export class Solution {
   readonly rCost: Float64Array;
   readonly rWork: Float64Array;
   readonly rViol: Float64Array;
+  /** Per route: its stops whose preferred vehicle is another one (the stability level). */
+  readonly rMoved: Int32Array;
   /** Vehicle serving each stop, or -1. */
   readonly routeOf: Int32Array;
   readonly posOf: Int32Array;
@@ -56,6 +58,7 @@ export class Solution {
     this.rCost = new Float64Array(m);
     this.rWork = new Float64Array(m);
     this.rViol = new Float64Array(m);
+    this.rMoved = new Int32Array(m);
     this.routeOf = new Int32Array(inst.nStops).fill(-1);
     this.posOf = new Int32Array(inst.nStops).fill(-1);
     this.touched = new Uint8Array(m);
@@ -101,6 +104,7 @@ export class Solution {
       this.rCost[v] = other.rCost[v]!;
       this.rWork[v] = other.rWork[v]!;
       this.rViol[v] = other.rViol[v]!;
+      this.rMoved[v] = other.rMoved[v]!;
       // A fresh stamp, not the other's: a route that returns to an earlier state must still
       // look changed to the local search (which compares stamps with when it last looked).
       this.stamp[v] = nextStamp();
@@ -121,6 +125,7 @@ export class Solution {
     this.rCost.set(other.rCost);
     this.rWork.set(other.rWork);
     this.rViol.set(other.rViol);
+    this.rMoved.set(other.rMoved);
     this.stamp.set(other.stamp);
     this.routeOf.set(other.routeOf);
     this.posOf.set(other.posOf);
@@ -142,12 +147,15 @@ export class Solution {
     const base = v * dims;
     this.touch(v);
     for (let k = 0; k < dims; k++) this.load[base + k] = 0;
+    let moved = 0;
     for (let i = 0; i < n; i++) {
       const s = seq[i]!;
       this.posOf[s] = i;
       this.routeOf[s] = v;
       for (let k = 0; k < dims; k++) this.load[base + k]! += inst.stopLoad[s * dims + k]!;
+      if (inst.preferences && movedAway(inst, s, v)) moved++;
     }
+    this.rMoved[v] = moved;
     const route = evaluator.evaluate(v, seq, n, this.load, base, this.cache[v]);
     if (!route) return false;
     this.rWork[v] = route.working;

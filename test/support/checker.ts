@@ -1065,3 +1065,35 @@ function placeGreedily(problem: Problem, s: number, routes: { vehicle: number; s
   }
   return false;
 }
+
+/**
+ * Stops served away from the vehicle they prefer (Stop.prefer) that could go back to it as the
+ * plan stands: taken out of their route and put anywhere in the preferred vehicle's route, every
+ * rule still kept (the checker's own simulation). The stability rule forbids such a plan, since
+ * going back serves the same priority. Problems with permitted lateness or overtime are not
+ * for this check (going back may add a permitted violation, which ranks above stability), nor
+ * are those that minimise routes when the preferred vehicle is unused.
+ */
+export function findReturnableMoved(problem: Problem, plan: Plan): string[] {
+  const out: string[] = [];
+  const sequences = new Map(
+    plan.routes.map((r) => [r.vehicle_index, r.visits.filter((v): v is PlanStopVisit => v.kind === 'stop').map((v) => v.stop_index)]),
+  );
+  for (const [w, stops] of sequences) {
+    for (const s of stops) {
+      const preferred = problem.vehicles.findIndex((vehicle) => vehicle.name === problem.stops[s]!.prefer);
+      if (preferred < 0 || preferred === w) continue;
+      if (problem.objective.minimizeRoutes && !sequences.has(preferred)) continue;
+      if (problem.compatible[preferred * problem.stops.length + s] !== 1) continue;
+      const target = sequences.get(preferred) ?? [];
+      for (let pos = 0; pos <= target.length; pos++) {
+        const candidate = [...target.slice(0, pos), s, ...target.slice(pos)];
+        if (simulateEarliest(problem, preferred, candidate).feasible) {
+          out.push(`stop ${s} served by vehicle ${w} fits its preferred vehicle ${preferred} at position ${pos}`);
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}

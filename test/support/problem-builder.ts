@@ -102,6 +102,8 @@ export interface StopSpec {
   labels?: string[];
   /** Locked to the vehicle of this name, in this sequence among its locked stops (decisions.md "Locks"). */
   lock?: { driver: string; sequence?: number };
+  /** Prefers the vehicle of this name (the stability level of the objective). */
+  prefer?: string;
 }
 
 export interface VehicleSpec {
@@ -215,6 +217,7 @@ export function buildProblem(spec: ProblemSpec): Problem {
       maxLateness: minutes(s.maxLatenessMin ?? 0),
       labels: s.labels ?? [],
       ...(s.lock ? { lock: { driver: s.lock.driver, sequence: s.lock.sequence ?? null } } : {}),
+      ...(s.prefer !== undefined ? { prefer: s.prefer } : {}),
     });
   });
 
@@ -386,4 +389,25 @@ export function withRandomLocks(problem: Problem, seed: number, share = 0.3): Pr
     return { ...stop, lock: { driver: names[v]!, sequence } };
   });
   return { ...problem, stops, compatible };
+}
+
+/**
+ * `problem` as a re-optimization after dispatch makes it (issue 24): about `share` of the stops
+ * prefer a random vehicle (their "dispatched driver"), and some vehicles go on from a stop's place
+ * at a later earliest start (the day under way), as the input layer's `resume` does.
+ */
+export function withRandomDayUnderWay(problem: Problem, seed: number, share = 0.6): Problem {
+  const rand = seededRandom(seed);
+  const names = problem.vehicles.map((v) => v.name);
+  const stops = problem.stops.map((stop) =>
+    names.length > 0 && rand() < share ? { ...stop, prefer: names[Math.floor(rand() * names.length)]! } : stop,
+  );
+  const placed = problem.stops.filter((stop) => stop.location >= 0);
+  const vehicles = problem.vehicles.map((vehicle) => {
+    if (placed.length === 0 || rand() >= 0.5) return vehicle;
+    const from = placed[Math.floor(rand() * placed.length)]!;
+    const at = vehicle.earliestStart + Math.floor(rand() * 2 * 3600);
+    return { ...vehicle, startLocation: from.location, earliestStart: at, shiftStartGiven: true };
+  });
+  return { ...problem, stops, vehicles };
 }

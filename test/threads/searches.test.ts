@@ -14,7 +14,7 @@ const solve = (problem: Problem, options: SolveOptions) => solveInThreads(proble
 
 const sequences = (r: SolveResult) =>
   r.routes.map((route) => [route.vehicle, ...route.visits.map((x) => (x.kind === 'stop' ? x.stop : -1))]);
-const objective = (priority: number, cost: number) => ({ priority, violations: 0, routes: 1, cost });
+const objective = (priority: number, cost: number) => ({ priority, violations: 0, routes: 1, moved: 0, cost });
 const dummy = (tag: number): SolveResult => ({
   routes: [],
   unserved: [],

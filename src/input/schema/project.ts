@@ -22,6 +22,7 @@ import {
 } from './fields.js';
 import { checkLockedDrivers, sequence, sequenceNeedsDriver, sequenceWithoutDriver } from './locks.js';
 import { carried } from './vocabulary.js';
+import { timeZone } from './time-zone.js';
 
 const projectLocation = z
   .object(
@@ -36,6 +37,15 @@ const projectLocation = z
     if (location.coords || location.address) return;
     ctx.addIssue({ code: 'custom', message: 'has neither coords nor an address; give coords {lat, lng} or an address' });
   });
+
+/**
+ * Where and from when a driver goes on with a day already under way (a re-optimization after
+ * dispatch sets it: their last reported stop, at the later of now and that report).
+ */
+const resume = z.object(
+  { lat: latitude, lng: longitude, at: clock },
+  allowed('an object {lat, lng, at}: a place and the HH:mm time from which the driver goes on'),
+);
 
 const projectBreak = z.object({ start: clock, end: clock }, allowed('an object {start, end} of HH:mm times'));
 
@@ -52,6 +62,7 @@ export const driverSchema = z.object(
     types: optional(labels),
     break: optional(projectBreak),
     breaks: optional(z.array(projectBreak, allowed('a list of {start, end} objects'))),
+    resume: optional(resume),
   },
   allowed('a driver object'),
 );
@@ -83,6 +94,8 @@ export const stopSchema = z
       /** Locks (locks.ts): carried so that the plan says what the user locked. */
       driver: carried(5, optional(name)),
       sequence: carried(6, optional(sequence)),
+      /** The driver the stop stays with unless moving it serves more priority (the stability level of the objective). */
+      preferred_driver: optional(name),
     },
     allowed('a stop object'),
   )
@@ -114,6 +127,8 @@ const settingsSchema = z.object(
     /** Passed to a road travel source (--travel osrm|valhalla); no effect with the offline model. */
     exclude_tolls: optional(flag),
     exclude_ferry: optional(flag),
+    /** The IANA zone "now" is read in when a dispatched day is re-optimized (default: the server's). */
+    time_zone: optional(timeZone),
   },
   allowed('a settings object'),
 );

@@ -84,7 +84,7 @@ class Decomposition {
   private readonly stalls: boolean;
   /** Whether the epochs have stalled; null when a stall does not stop the run. */
   private readonly stalled: StopCriterion | null;
-  private best: Best = { routes: [], objective: { priority: 0, violations: 0, routes: 0, cost: 0 } };
+  private best: Best = { routes: [], objective: { priority: 0, violations: 0, routes: 0, moved: 0, cost: 0 } };
   private bestFoundMs = 0;
   private firstPlanMs = 0;
   private arcCost = 1;

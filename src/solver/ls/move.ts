@@ -13,6 +13,7 @@ import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
 import { RouteSegments, SegmentAcc, segmentsApply } from './segments.js';
 import { IMPROVEMENT_EPS } from '../params.js';
+import { movedAway, STABILITY_KEY } from '../cost.js';
 
 const RANGE = 0;
 const REVERSED = 1;
@@ -152,14 +153,38 @@ export class MoveEvaluator {
     if (this.fast) this.segments.ensure(sol, v, this.acc);
   }
 
-  /** Objective weight of route v as it is now (cost, plus the route weight when routes are minimised). */
+  /**
+   * Objective weight of route v as it is now (cost, plus the route weight when routes are
+   * minimised, plus the stability weight of its stops away from their preferred vehicle).
+   */
   currentValue(sol: Solution, v: number): number {
-    return (this.fast ? this.segments.routeCost[v]! : sol.rCost[v]!) + sol.costs.routeWeight(sol.len[v]! > 0);
+    const cost = this.fast ? this.segments.routeCost[v]! : sol.rCost[v]!;
+    return cost + sol.costs.routeWeight(sol.len[v]! > 0) + STABILITY_KEY * sol.rMoved[v]!;
   }
 
   /** Objective weight of a planned route; Infinity when it breaks a rule. Sets `planViolations`. */
   planValue(sol: Solution, plan: RoutePlan): number {
-    if (!this.fast) return this.exactPlanValue(sol, plan);
+    const value = this.fast ? this.fastPlanValue(sol, plan) : this.exactPlanValue(sol, plan);
+    if (value === Infinity || !this.inst.preferences) return value;
+    return value + STABILITY_KEY * this.movedIn(sol, plan);
+  }
+
+  /** Stops of a planned route whose preferred vehicle is another one: O(stops), run only when some stop has a preference. */
+  private movedIn(sol: Solution, plan: RoutePlan): number {
+    const v = plan.vehicle;
+    let moved = 0;
+    for (let i = 0; i < plan.count; i++) {
+      if (plan.kind[i] === STOP) {
+        if (movedAway(this.inst, plan.src[i]!, v)) moved++;
+        continue;
+      }
+      const seq = sol.seq[plan.src[i]!]!;
+      for (let j = plan.from[i]!; j < plan.to[i]!; j++) if (movedAway(this.inst, seq[j]!, v)) moved++;
+    }
+    return moved;
+  }
+
+  private fastPlanValue(sol: Solution, plan: RoutePlan): number {
     const segments = this.segments;
     const acc = this.acc;
     const v = plan.vehicle;

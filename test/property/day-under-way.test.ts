@@ -1,0 +1,44 @@
+/**
+ * Re-optimizing a day under way as solver inputs (issue 24): random problems with random locks,
+ * random preferred vehicles (the dispatched drivers) and vehicles going on from a stop's place at a
+ * later time. Every plan passes the independent checker, keeps every lock, leaves no unserved stop
+ * that fits, and (where no permitted violation ranks above stability) moves no stop away from its
+ * preferred vehicle that could go back to it as the plan stands.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Problem } from '../../src/model/problem.js';
+import { buildPlan } from '../../src/output/plan.js';
+import { solve } from '../../src/solver/index.js';
+import type { SolveResult } from '../../src/solver/types.js';
+import { checkPlan, findInsertableUnserved, findReturnableMoved } from '../support/checker.js';
+import { randomProblem, withRandomDayUnderWay, withRandomLocks } from '../support/problem-builder.js';
+
+function checked(problem: Problem, result: SolveResult, stability: boolean): string[] {
+  const plan = JSON.parse(JSON.stringify(buildPlan(problem, result)));
+  return [
+    ...checkPlan(problem, plan),
+    ...findInsertableUnserved(problem, plan).map((s) => `insertable: ${s}`),
+    ...(stability ? findReturnableMoved(problem, plan).map((s) => `returnable: ${s}`) : []),
+  ];
+}
+
+const underWay = (seed: number, stops: number, vehicles: number, allFeatures: boolean): Problem =>
+  withRandomDayUnderWay(withRandomLocks(randomProblem(seed, { stops, vehicles, allFeatures }), seed + 1000, 0.15), seed + 2000);
+
+describe('random days under way: preferences, pins and later starts from elsewhere', () => {
+  const CASES = [
+    { seed: 801, stops: 30, vehicles: 3, allFeatures: false },
+    { seed: 802, stops: 60, vehicles: 4, allFeatures: true },
+    { seed: 803, stops: 80, vehicles: 5, allFeatures: false },
+    { seed: 804, stops: 100, vehicles: 6, allFeatures: true },
+    { seed: 805, stops: 120, vehicles: 8, allFeatures: false },
+  ];
+  for (const c of CASES) {
+    it(`seed ${c.seed}: ${c.stops} stops, ${c.vehicles} vehicles`, async () => {
+      const problem = underWay(c.seed, c.stops, c.vehicles, c.allFeatures);
+      expect(problem.stops.some((stop) => stop.prefer !== undefined)).toBe(true);
+      const result = await solve(problem, { timeLimitMs: 60_000, seed: c.seed, maxIterations: 150 });
+      expect(checked(problem, result, !c.allFeatures)).toEqual([]);
+    }, 60_000);
+  }
+});
