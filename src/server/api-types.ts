@@ -8,7 +8,7 @@ import type { Plan } from '../output/plan-types.js';
 /** The action's status as decisions.md names them; a cancel is `failed` with the code `cancelled`. */
 export type ActionStatus = 'pending' | 'finished' | 'failed';
 
-export type ActionName = 'schedule' | 'optimize';
+export type ActionName = 'schedule' | 'optimize' | 'reoptimize';
 
 /** The solver's best plan so far, as GET /v2/schedules/{actionUuid} shows it while the action runs. */
 export interface ActionProgress {
@@ -45,6 +45,8 @@ export interface OptimizationSummary {
   actionUuid: string;
   status: ActionStatus;
   created_at: string;
+  /** Only for the plan of a re-optimized dispatched day (POST /v1.0/project/{id}/reoptimize). */
+  kind?: 'reoptimized';
 }
 
 /** An address of a project that the geocoder could not place well (decisions.md, "Geocoding"). */

@@ -1,6 +1,7 @@
 /** What a worker thread runs: the tasks of protocol.ts. */
 import { resolveProblemDocument } from '../input/index.js';
 import { buildPlan } from '../output/plan.js';
+import { splitFixedPrefix, withFixedPrefix } from '../output/fixed-prefix.js';
 import type { Plan } from '../output/plan-types.js';
 import { solve, solveOnce } from '../solver/index.js';
 import { improvePlan } from '../solver/improve.js';
@@ -31,8 +32,12 @@ function runSearch(task: SearchTask, signal: AbortSignal, onProgress: ProgressSi
   return solveOnce(task.problem, { ...task.options, signal, onProgress });
 }
 
-/** Validates the stored document again (it may come back from disk after a restart), builds the problem once, solves. */
+/**
+ * Validates the stored document again (it may come back from disk after a restart), builds the
+ * problem once, solves; a re-optimized day's plan is put back together with its fixed part.
+ */
 export async function planOfDocument(job: DocumentSolve, onProgress?: ProgressSink): Promise<Plan> {
+  const { document, frame } = splitFixedPrefix(job.document);
   const loadOptions = {
     expect: job.kind,
     ...(job.roadFactor !== undefined ? { roadFactor: job.roadFactor } : {}),
@@ -41,14 +46,15 @@ export async function planOfDocument(job: DocumentSolve, onProgress?: ProgressSi
     ...(job.geocoder !== undefined ? { geocoder: job.geocoder } : {}),
     ...(job.allowUnresolved ? { allowUnresolved: true } : {}),
   };
-  const { problem } = await resolveProblemDocument(job.document, loadOptions);
+  const { problem } = await resolveProblemDocument(document, loadOptions);
   const result = await solve(problem, {
     timeLimitMs: job.timeLimitMs,
     seed: job.seed,
     ...(job.fullTime ? { stopWhenStalled: false } : {}),
     ...(onProgress ? { onProgress } : {}),
   });
-  return buildPlan(problem, result);
+  const plan = buildPlan(problem, result);
+  return frame ? withFixedPrefix(plan, frame) : plan;
 }
 
 /** Passes on the first report and then at most one every `everyMs`. */

@@ -8,6 +8,7 @@ import type { ProjectView } from '../../services/projects.js';
 import type { Accepted } from '../../services/actions/service.js';
 import { idempotencyClaimOf } from '../idempotency-header.js';
 import { projectAnswer, projectNotFound } from './project-answer.js';
+import { restOfDayDocument } from '../../services/dispatch/reoptimize.js';
 import { addItemRoute, changeItemRoute, changeProject, etagOf, removeItemRoute } from './project-edits.js';
 
 export { projectNotFound } from './project-answer.js';
@@ -34,6 +35,7 @@ export function registerApi(app: FastifyInstance, ctx: AppContext): void {
     });
   }
   add(`/v1.0/project/${idParam('id')}/optimize`, { POST: on(optimizeProject) });
+  add(`/v1.0/project/${idParam('id')}/reoptimize`, { POST: on(reoptimizeProject) });
 }
 
 /** addPath for the API: the caller is authenticated before the method is matched. */
@@ -153,6 +155,29 @@ async function optimizeProject(ctx: AppContext, call: ApiCall): Promise<void> {
       kind: 'project',
       document: found.document,
       actionName: 'optimize',
+      warnings: [],
+      projectId: found.record.id,
+      ...(found.record.version !== undefined ? { projectVersion: found.record.version } : {}),
+    },
+    idempotency,
+  );
+  sendAccepted(call, accepted, { project_id: found.record.id });
+}
+
+/** Plans the rest of a dispatched day from now (dispatch/reoptimize.ts); 409 not_dispatched before dispatch. */
+async function reoptimizeProject(ctx: AppContext, call: ApiCall): Promise<void> {
+  const found = await ctx.projects.find(call.owner, call.id);
+  if (!found) throw projectNotFound(call.id);
+  call.notes.projectId = found.record.id;
+  const idempotency = idempotencyClaimOf(call.req, null);
+  refuseUngeocoded(found.record);
+  const day = await ctx.dispatch.dayOf(found.record.id);
+  const accepted = await ctx.actions.accept(
+    {
+      owner: call.owner,
+      kind: 'project',
+      document: restOfDayDocument(found.record, found.document, day, ctx.dispatch.now()),
+      actionName: 'reoptimize',
       warnings: [],
       projectId: found.record.id,
       ...(found.record.version !== undefined ? { projectVersion: found.record.version } : {}),

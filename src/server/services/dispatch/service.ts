@@ -16,6 +16,7 @@ import type { ProjectRecord } from '../projects.js';
 import type { RecordStore } from '../../store/ports.js';
 import { freezePlan, linkExpiryMs, type FrozenDispatch, type FrozenDriver } from './frozen.js';
 import { checkStatusUpdate } from './status-update.js';
+import type { DispatchedDay } from './reoptimize.js';
 import { dispatchView, dispatchedStop, driverRouteView, driverStop } from './views.js';
 
 export interface DispatchSettings {
@@ -95,6 +96,25 @@ export class DispatchService {
       );
       return { view: dispatchView(dispatch, this.settings.linkUrl), created: previous === null };
     });
+  }
+
+  /** The service's clock, as the dispatch reads it (tests fix it through the settings). */
+  now(): Date {
+    return this.settings.now();
+  }
+
+  /** The dispatched day as it stands (the record with its reports, and the plan dispatched), for re-optimizing it. */
+  async dayOf(projectId: string): Promise<DispatchedDay> {
+    const dispatch = await this.load(projectId);
+    const plan = dispatch ? await this.store.read<Plan>('dispatch-plans', projectId) : null;
+    if (!dispatch || !plan) {
+      throw new HttpError(
+        409,
+        'not_dispatched',
+        `project ${projectId} is not dispatched; Re-optimize plans the rest of a dispatched day: use Optimize`,
+      );
+    }
+    return { dispatch, plan };
   }
 
   /** The frozen plan, exactly as it was dispatched. */

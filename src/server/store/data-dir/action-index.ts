@@ -22,7 +22,8 @@ interface IndexedAction {
 interface Indexable {
   owner: string;
   idempotency?: { key: string };
-  record: Pick<ActionRecord, 'actionUuid' | 'status' | 'created_at' | 'updated_at' | 'finished_at' | 'project_id'>;
+  record: Pick<ActionRecord, 'actionUuid' | 'status' | 'created_at' | 'updated_at' | 'finished_at' | 'project_id'> &
+    Partial<Pick<ActionRecord, 'actionName'>>;
 }
 
 export class ActionIndex {
@@ -42,7 +43,12 @@ export class ActionIndex {
       if (endedAt !== undefined) known.endedAt = endedAt;
       return;
     }
-    const summary: OptimizationSummary = { actionUuid: record.actionUuid, status: record.status, created_at: record.created_at };
+    const summary: OptimizationSummary = {
+      actionUuid: record.actionUuid,
+      status: record.status,
+      created_at: record.created_at,
+      ...(record.actionName === 'reoptimize' ? { kind: 'reoptimized' as const } : {}),
+    };
     const slot = idempotency ? slotName(owner, idempotency.key) : undefined;
     this.actions.set(record.actionUuid, {
       owner,
