@@ -61,7 +61,16 @@ export function withFixedPrefix(plan: Plan, frame: FixedPrefix): Plan {
 /** The route from the driver's start: the fixed stops, then the new part (which went on from the last of them). */
 function joined(fixed: FixedRoute, rest: PlanRoute): PlanRoute {
   const fixedDistance = fixed.visits.reduce((sum, visit) => sum + visit.distance_m, 0);
-  return { ...rest, start: fixed.start, visits: [...fixed.visits, ...rest.visits], distance_m: rest.distance_m + fixedDistance };
+  const fixedDriving = fixed.visits.reduce((sum, visit) => sum + visit.travel_s, 0);
+  return {
+    ...rest,
+    start: fixed.start,
+    visits: [...fixed.visits, ...rest.visits],
+    distance_m: rest.distance_m + fixedDistance,
+    driving_s: rest.driving_s + fixedDriving,
+    // The driver's whole day, from their start to the end of the new part.
+    working_s: Math.max(rest.working_s, rest.end.time_s - fixed.start.time_s),
+  };
 }
 
 /** A driver with nothing left to do: their day is the fixed part, ending at its last stop. */

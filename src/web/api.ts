@@ -74,6 +74,11 @@ export function startOptimization(session: Session, projectId: string): Promise<
   return call<Action>(`/v1.0/project/${encodeURIComponent(projectId)}/optimize`, { method: 'POST', csrf: session.csrfToken });
 }
 
+/** Plans the rest of a dispatched day from now (decisions.md "Editing a project and re-planning the day"). */
+export function startReoptimization(session: Session, projectId: string): Promise<Action> {
+  return call<Action>(`/v1.0/project/${encodeURIComponent(projectId)}/reoptimize`, { method: 'POST', csrf: session.csrfToken });
+}
+
 export function getAction(actionUuid: string): Promise<Action> {
   return call<Action>(`/v2/schedules/${encodeURIComponent(actionUuid)}`);
 }

@@ -21,6 +21,9 @@ export class DispatchPanel {
   private shown: Action | null = null;
   private confirming: Confirming = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Starts a re-optimization of the dispatched day (the page's optimization run follows it); null until the page gives one. */
+  private reoptimizer: (() => Promise<void>) | null = null;
+  private reoptimizing = false;
 
   constructor(
     private readonly session: Session,
@@ -33,6 +36,11 @@ export class DispatchPanel {
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') void this.refresh();
     });
+  }
+
+  /** What "Re-optimize" runs: the page's optimization run, so it shows the same progress as Optimize. */
+  onReoptimize(start: () => Promise<void>): void {
+    this.reoptimizer = start;
   }
 
   /** The plan the page shows now (a finished optimization), which Dispatch would send. */
@@ -91,10 +99,31 @@ export class DispatchPanel {
             : null,
         ),
       );
-      if (newer) parts.push(h('p', { class: 'hint' }, 'The plan shown is not the one the drivers have.'));
+      if (newer) parts.push(h('p', { class: 'hint' }, this.newerHint()));
+      parts.push(...reoptimizeView(this.reoptimizing, () => this.reoptimize()));
     }
     parts.push(h('h3', {}, 'Driver links'), driverLinks(dispatch, this.linkActions()));
     return parts;
+  }
+
+  /** A re-optimized plan is reviewed first, then sent with Re-dispatch: the drivers' phones and customers' messages change with it. */
+  private newerHint(): string {
+    return this.shown?.actionName === 'reoptimize'
+      ? 'The re-optimized plan is shown: check it, then press Re-dispatch to send it to the drivers under the same links.'
+      : 'The plan shown is not the one the drivers have.';
+  }
+
+  private async reoptimize(): Promise<void> {
+    if (this.reoptimizer === null || this.reoptimizing) return;
+    this.reoptimizing = true;
+    this.announce('Re-optimizing the rest of the day; the progress shows under Optimization.');
+    this.render();
+    try {
+      await this.reoptimizer();
+    } finally {
+      this.reoptimizing = false;
+      this.render();
+    }
   }
 
   private confirmView(kind: 'dispatch' | 'redispatch'): Node[] {
@@ -189,4 +218,25 @@ export class DispatchPanel {
       this.errorBox.hidden = false;
     }
   }
+}
+
+/** The "Re-optimize" control of a dispatched day, with what it does in one paragraph. */
+function reoptimizeView(running: boolean, start: () => Promise<void>): Node[] {
+  return [
+    h('h3', {}, 'Re-plan the rest of the day'),
+    h(
+      'p',
+      { id: 'reoptimize-help', class: 'hint' },
+      'Plans from now: done and failed stops stay as reported, each driver goes on from their last stop, stops not yet done keep their driver unless moving one serves more priority, and stops added since dispatch are fitted in.',
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      button(running ? 'Re-optimizing…' : 'Re-optimize', start, {
+        class: 'button',
+        'aria-describedby': 'reoptimize-help',
+        disabled: running,
+      }),
+    ),
+  ];
 }

@@ -1,5 +1,5 @@
 /** A finished plan as the page shows it: the summary, each driver's itinerary and the unserved stops. */
-import type { Plan, PlanRoute } from '../output/plan-types.js';
+import type { Plan, PlanRoute, PlanStopVisit } from '../output/plan-types.js';
 import {
   LATE_COLUMN,
   breakCells,
@@ -83,7 +83,13 @@ function itineraryTable(route: PlanRoute): HTMLTableElement {
         h(
           'tr',
           {},
-          ...cells.map((cell, column) => h('td', column === LATE_COLUMN && cell ? { class: 'late' } : {}, lateText(cell, column))),
+          ...cells.map((cell, column) =>
+            h(
+              'td',
+              column === LATE_COLUMN && cell ? { class: 'late' } : {},
+              column === 1 ? reportedText(cell, visit) : lateText(cell, column),
+            ),
+          ),
         ),
       );
     } else {
@@ -103,6 +109,13 @@ function itineraryTable(route: PlanRoute): HTMLTableElement {
     ),
     h('tbody', {}, ...rows),
   );
+}
+
+/** A re-optimized day's stops already done or failed say so (their times are those dispatched). */
+function reportedText(cell: string, visit: PlanStopVisit): Child {
+  if (visit.status !== 'done' && visit.status !== 'failed') return cell;
+  const done = visit.status === 'done';
+  return h('span', {}, cell, ' ', h('span', { class: `badge ${done ? 'badge-finished' : 'badge-failed'}` }, done ? 'Done' : 'Failed'));
 }
 
 /** Lateness is said in words too, not only in red. */

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
       dispatch.showPlan(action);
     },
   });
+  dispatch.onReoptimize(() => run?.reoptimize() ?? Promise.resolve());
   dispatch.start();
   void followGeocoding(project);
   await run.start();

@@ -3,7 +3,7 @@
  * project: started with POST …/optimize, followed by polling GET /v2/schedules/{id} (its
  * `progress` is the best plan so far), stopped with POST …/cancel.
  */
-import { ApiError, cancelAction, getAction, getProject, startOptimization } from './api.js';
+import { ApiError, cancelAction, getAction, getProject, startOptimization, startReoptimization } from './api.js';
 import { formatMoment, signInUrl, statusBadge, statusLabel } from './account.js';
 import { byId, h } from './dom.js';
 import type { Action, Optimization, Project, Session } from './types.js';
@@ -48,11 +48,25 @@ export class OptimizationRun {
     else this.setStatus(h('p', { class: 'muted' }, 'Not optimized yet. Press Optimize to plan the routes.'));
   }
 
-  private async optimize(): Promise<void> {
+  private optimize(): Promise<void> {
+    return this.begin(() => startOptimization(this.session, this.project.id));
+  }
+
+  /** Re-optimizes the dispatched day (the Dispatch card's button), followed like an optimization; resolves once it has ended. */
+  reoptimize(): Promise<void> {
+    return this.guard(() => this.begin(() => startReoptimization(this.session, this.project.id), 'reoptimized'));
+  }
+
+  private async begin(start: () => Promise<Action>, kind?: 'reoptimized'): Promise<void> {
     this.optimizeButton.disabled = true;
     try {
-      const accepted = await startOptimization(this.session, this.project.id);
-      this.optimizations.unshift({ actionUuid: accepted.actionUuid, status: 'pending', created_at: new Date().toISOString() });
+      const accepted = await start();
+      this.optimizations.unshift({
+        actionUuid: accepted.actionUuid,
+        status: 'pending',
+        created_at: new Date().toISOString(),
+        ...(kind ? { kind } : {}),
+      });
       await this.open(accepted.actionUuid);
     } finally {
       this.optimizeButton.disabled = false;
@@ -164,6 +178,7 @@ export class OptimizationRun {
       'button',
       { type: 'button', class: 'link-button', 'aria-current': current ? 'true' : undefined },
       `${formatMoment(item.created_at)}`,
+      item.kind === 'reoptimized' ? h('span', { class: 'muted' }, ' · re-optimized') : null,
       h('span', { class: 'visually-hidden' }, ` — ${statusLabel(item.status)}${current ? ', shown' : ''}`),
     );
     open.addEventListener('click', () => void this.guard(() => this.open(item.actionUuid)));
