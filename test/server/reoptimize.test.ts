@@ -16,6 +16,7 @@ import { load } from '../input/helpers.js';
 import type { SolveRunner } from '../../src/server/services/solve-runner.js';
 import type { SolveJob, SolveOutcome } from '../../src/server/services/job.js';
 import { planOfDocument } from '../../src/threads/tasks.js';
+import { startMailbox, type Mailbox } from '../support/mailbox.js';
 import { splitFixedPrefix, withFixedPrefix } from '../../src/output/fixed-prefix.js';
 
 /** The real solver in process; a rest-of-day solve is checked against the problem it solved before it is put back together. */
@@ -36,11 +37,14 @@ const services: TestService[] = [];
 let clock = new Date('2026-11-23T00:00:00Z'); // 09:00 in Tokyo
 let runner = new CheckingRunner();
 
-async function service(): Promise<TestService> {
+const mailboxes: Mailbox[] = [];
+
+async function service(smtpUrl?: string): Promise<TestService> {
   const webRoot = await makeWebRoot();
   await writeFile(join(webRoot, 'driver.html'), '<!doctype html><title>driver page</title>');
   runner = new CheckingRunner();
-  const started = await startTestService({ runner: runner as never, webRoot, now: () => clock });
+  const smtp = smtpUrl ? { smtp: { url: smtpUrl, from: 'deliveries@bakery.example' } } : {};
+  const started = await startTestService({ runner: runner as never, webRoot, now: () => clock, ...smtp });
   services.push(started);
   return started;
 }
@@ -51,6 +55,7 @@ afterEach(async () => {
     await started.stop();
     await removeDir(started.dataDir);
   }
+  for (const mailbox of mailboxes.splice(0)) await mailbox.close();
 });
 
 const inTokyo = (): Record<string, unknown> => ({ ...twoDriverProject(), settings: { time_zone: 'Asia/Tokyo' } });
@@ -154,6 +159,40 @@ describe('POST /v1.0/project/{id}/reoptimize', () => {
     expect((runner.documents.at(-1)!.drivers as any[]).map((driver) => driver.resume.at)).toEqual(['6:30:00', '6:30:00']);
     for (const route of plan.routes) expect(route.start.time_s).toBeGreaterThanOrEqual(8 * 3600);
     expect(plan.summary.served).toBe(4);
+  });
+});
+
+describe('customers after a re-optimization', () => {
+  it('get a revised planned message when their window changed; a done stop’s customer gets none', async () => {
+    const smtp = await startMailbox();
+    mailboxes.push(smtp);
+    const svc = await service(smtp.url);
+    const document = inTokyo();
+    (document.stops as Record<string, unknown>[]).forEach((stop, i) => (stop.email = `customer-${i}@example.com`));
+    const { id } = await optimizedProject(svc, document);
+    const view = (await api(svc.url, 'POST', `/v1.0/project/${id}/dispatch`)).body;
+    await smtp.waitFor(4);
+    const ana = view.drivers.find((driver: any) => driver.driver_name === 'Ana');
+    const done = view.stops.find((stop: any) => stop.driver_id === ana.driver_id);
+    clock = new Date('2026-11-23T00:30:00Z');
+    await api(svc.url, 'POST', `/drivers/${tokenOf(ana.url)}/stops/${done.stop_id}`, { key: null, body: { status: 'done' } });
+    await smtp.waitFor(5);
+    clock = new Date('2026-11-23T01:30:00Z'); // 10:30 in Tokyo: every stop not done moves later
+    const started = await api(svc.url, 'POST', `/v1.0/project/${id}/reoptimize`);
+    await finished(svc, started.body.actionUuid);
+    await api(svc.url, 'POST', `/v1.0/project/${id}/dispatch`, { body: { redispatch: true } });
+    await smtp.waitFor(8);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const project = (await api(svc.url, 'GET', `/v1.0/project/${id}`)).body;
+    const doneEmail = project.stops.find((stop: any) => stop.id === done.stop_id).email;
+    const revised = smtp.received.slice(5).map((mail) => (mail.to as any).value[0].address);
+    expect(revised.sort()).toEqual(
+      project.stops
+        .map((stop: any) => stop.email)
+        .filter((email: string) => email !== doneEmail)
+        .sort(),
+    );
+    for (const mail of smtp.received.slice(5)) expect(mail.subject).toMatch(/between 1[0-2]:\d\d and 1[0-2]:\d\d$/);
   });
 });
 

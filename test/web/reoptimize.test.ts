@@ -15,6 +15,7 @@ import { ROOT } from '../server/built.js';
 import { SHOTS, apiCall, launchChromium, signIn, startWebService, type WebService } from './browser.js';
 
 declare const axe: any;
+declare const document: any;
 
 const KEY = 'reoptimize-test-key-0123456789';
 /** 06:45 in Lyon (UTC+2 in May) on the bakery's date, the drivers on their way. */
@@ -77,7 +78,9 @@ describe('Re-optimize a dispatched day on the project page', () => {
     await page.getByRole('button', { name: 'Re-optimize', exact: true }).waitFor();
 
     before = await api('GET', `/v1.0/project/${projectId}/dispatch`);
-    const driver = before.drivers.find((candidate: any) => before.stops.filter((stop: any) => stop.driver_id === candidate.driver_id).length >= 3);
+    const driver = before.drivers.find(
+      (candidate: any) => before.stops.filter((stop: any) => stop.driver_id === candidate.driver_id).length >= 3,
+    );
     driverUrl = driver.url;
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const driverPage = await phone.newPage();
@@ -133,12 +136,17 @@ describe('Re-optimize a dispatched day on the project page', () => {
     // The itinerary says which stops are done.
     const itinerary = page.locator('#itineraries table', { has: page.getByText(`Itinerary of ${doneRoute.vehicle}`) });
     expect(await itinerary.locator('tbody tr').nth(0).innerText()).toContain('Done');
-    await page.locator('#itineraries article, #itineraries section, #itineraries > *').first().screenshot({ path: join(SHOTS, 'reoptimize-itinerary.png') });
+    await page
+      .locator('#itineraries article, #itineraries section, #itineraries > *')
+      .first()
+      .screenshot({ path: join(SHOTS, 'reoptimize-itinerary.png') });
 
     // Re-dispatch with one press (and its confirm); the links stay; the driver page shows the new route.
     await page.getByRole('button', { name: 'Re-dispatch' }).click();
     await page.getByRole('button', { name: 'Confirm re-dispatch' }).click();
-    await expect.poll(async () => (await api('GET', `/v1.0/project/${projectId}/dispatch`)).actionUuid).toBe(plan && project.optimizations[0].actionUuid);
+    await expect
+      .poll(async () => (await api('GET', `/v1.0/project/${projectId}/dispatch`)).actionUuid)
+      .toBe(plan && project.optimizations[0].actionUuid);
     const after = await api('GET', `/v1.0/project/${projectId}/dispatch`);
     expect(after.drivers.map((driver: any) => driver.url)).toEqual(before.drivers.map((driver: any) => driver.url));
     for (const id of doneIds) {
