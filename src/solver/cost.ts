@@ -1,11 +1,11 @@
 /**
  * The objective of decisions.md, owned in one place: the lexicographic levels
- * (1) total priority served (higher is better), (2) permitted violations — lateness +
- * overtime + overload (lower), (3) routes used when `minimizeRoutes` (lower), (3b) stability:
- * stops served by another vehicle than the one they prefer (lower; a re-optimization after
- * dispatch keeps undone stops with their driver unless that costs priority), (4) cost:
- * working time or distance plus a balancing spread penalty (lower); and every weight the
- * search folds them into (the route weight of level 3, the stability weight of level 3b, the
+ * (1) total priority served (higher is better), (1b) stability: stops served by another
+ * vehicle than the one they prefer (lower; a re-optimization after dispatch keeps each undone
+ * stop with its driver unless moving it serves more priority), (2) permitted violations —
+ * lateness + overtime + overload (lower), (3) routes used when `minimizeRoutes` (lower), (4)
+ * cost: working time or distance plus a balancing spread penalty (lower); and every weight the
+ * search folds them into (the stability weight of level 1b, the route weight of level 3, the
  * balance unit of level 4).
  */
 import { FAR, type SolverInstance } from './instance.js';
@@ -15,7 +15,7 @@ export interface ObjectiveValue {
   priority: number;
   violations: number;
   routes: number;
-  /** Stops served away from their preferred vehicle (level 3b). */
+  /** Stops served away from their preferred vehicle (level 1b). */
   moved: number;
   cost: number;
 }
@@ -27,11 +27,12 @@ const EPS = 1e-6;
 const ROUTE_KEY = 1e12;
 
 /**
- * Level-3b weight folded into single-number keys, per stop served away from its preferred
- * vehicle: dwarfs any cost (a day's seconds or metres of a whole fleet stay far below), so a
- * stop never moves to save distance, and is dwarfed by the route weight.
+ * Level-1b weight folded into the permitted-violations figure of insertions and moves (which
+ * rank them before cost), per stop served away from its preferred vehicle: dwarfs any day's
+ * lateness and overtime in seconds, so a stop moves neither to be less late nor to save
+ * distance. Whole seconds plus whole multiples of it stay exact in a double.
  */
-export const STABILITY_KEY = 1e9;
+export const STABILITY_WEIGHT = 1e9;
 
 /** Negative when `a` is better than `b`, positive when worse, 0 when equal. */
 export function compareObjective(a: ObjectiveValue, b: ObjectiveValue, minimizeRoutes: boolean): number {
@@ -44,9 +45,9 @@ export function compareObjective(a: ObjectiveValue, b: ObjectiveValue, minimizeR
 /** Levels 1–3 only: negative when `a` is better. */
 export function compareUpperLevels(a: ObjectiveValue, b: ObjectiveValue, minimizeRoutes: boolean): number {
   if (Math.abs(a.priority - b.priority) > EPS) return b.priority - a.priority;
+  if (a.moved !== b.moved) return a.moved - b.moved;
   if (Math.abs(a.violations - b.violations) > EPS) return a.violations - b.violations;
   if (minimizeRoutes && a.routes !== b.routes) return a.routes - b.routes;
-  if (a.moved !== b.moved) return a.moved - b.moved;
   return 0;
 }
 
@@ -90,18 +91,17 @@ export class CostEvaluator {
     return used && this.inst.minimizeRoutes ? ROUTE_KEY : 0;
   }
 
-  /** Level 3b folded into a key: the stability weight when vehicle v is not stop s's preferred one. */
+  /** Level 1b as the violations figure of an insertion: the stability weight when vehicle v is not stop s's preferred one. */
   stabilityWeight(s: number, v: number): number {
-    return movedAway(this.inst, s, v) ? STABILITY_KEY : 0;
+    return movedAway(this.inst, s, v) ? STABILITY_WEIGHT : 0;
   }
 
   /**
-   * The part of the key of inserting stop u into route v of `stops` stops that does not depend
-   * on the position: opening a route, serving u away from its preferred vehicle, and under
-   * order balancing the route's growing share.
+   * The part of the key of inserting a stop into a route of `stops` stops that does not depend
+   * on the position: opening a route, and under order balancing the route's growing share.
    */
-  insertionBaseKey(stops: number, u: number, v: number): number {
-    let key = this.routeWeight(stops === 0) + this.stabilityWeight(u, v);
+  insertionBaseKey(stops: number): number {
+    let key = this.routeWeight(stops === 0);
     if (this.inst.balance === 'orders') key += this.balanceUnit * stops;
     return key;
   }

@@ -1,8 +1,8 @@
 /**
  * Cheapest insertion of one stop: into one route (every position) or into the best route.
- * Keys compare as (Δviolations, Δcost-key) where the cost key is Δcost plus the level-3
- * route weight when a new route opens under `minimizeRoutes`, plus the stability weight when the
- * route is not the stop's preferred vehicle's, plus a balancing proxy.
+ * Keys compare as (Δviolations, Δcost-key) where Δviolations carries the stability weight when
+ * the route is not the stop's preferred vehicle's (cost.ts level 1b) and the cost key is Δcost
+ * plus the level-3 route weight when a new route opens under `minimizeRoutes`, plus a balancing proxy.
  * On problems the segment summaries describe exactly (ls/segments.ts), positions are priced
  * in O(1) each and only the best one goes through the exact evaluator; elsewhere every
  * candidate is checked with the exact evaluator. Cheap bounds only skip candidates that
@@ -136,7 +136,7 @@ export class Inserter {
     if (this.summaries !== null) {
       if (!this.scanRoutes(sol, u, list, count, rng, blinkRate, false)) return false;
       const v = this.vehicle;
-      if (this.loadWith(sol, u, v) && this.priceExactly(sol, u, v, this.pos, sol.costs.insertionBaseKey(sol.len[v]!, u, v))) return true;
+      if (this.loadWith(sol, u, v) && this.priceExactly(sol, u, v, this.pos, sol.costs.insertionBaseKey(sol.len[v]!))) return true;
     }
     return this.scanRoutes(sol, u, list, count, rng, blinkRate, true);
   }
@@ -268,15 +268,17 @@ export class Inserter {
     const cache = sol.cache[v]!;
     const evaluator = this.evaluator;
     const costs = sol.costs;
-    const oldViol = sol.rViol[v]!;
+    // Every position of this route carries u's stability weight: violations never fall below it.
+    const stability = costs.stabilityWeight(u, v);
+    const oldViol = sol.rViol[v]! - stability;
     const oldCost = sol.rCost[v]!;
-    const fixedKey = costs.insertionBaseKey(n, u, v);
+    const fixedKey = costs.insertionBaseKey(n);
     let bestP = -1;
     let bestViol = boundViol;
     let bestKey = boundKey;
     for (let p = 0; p <= n; p++) {
       if (blinkRate > 0 && rng && rng.next() < blinkRate) continue;
-      if (bestViol <= KEY_EPS && this.detourBound(sol, u, v, p) + fixedKey >= bestKey - KEY_EPS) continue;
+      if (bestViol <= stability + KEY_EPS && this.detourBound(sol, u, v, p) + fixedKey >= bestKey - KEY_EPS) continue;
       const route = evaluator.evaluateInsertion(v, seq, n, cache, p, u, this.loadBuf);
       if (!route) continue;
       const viol = costs.violations(route) - oldViol;
@@ -312,10 +314,13 @@ export class Inserter {
     const acc = this.acc;
     segments.ensure(sol, v, acc);
     const n = sol.len[v]!;
-    const fixedKey = sol.costs.insertionBaseKey(n, u, v);
+    const fixedKey = sol.costs.insertionBaseKey(n);
     const oldCost = segments.routeCost[v]!;
+    // No violations are possible here: every position's figure is u's stability weight in v.
+    const stability = sol.costs.stabilityWeight(u, v);
+    if (boundViol < stability - KEY_EPS) return NONE;
     let bestP = -1;
-    let bestKey = boundViol > KEY_EPS ? Infinity : boundKey;
+    let bestKey = boundViol > stability + KEY_EPS ? Infinity : boundKey;
     const only = this.onlyPositions;
     const count = only === null ? n + 1 : this.onlyCount;
     for (let i = 0; i < count; i++) {
@@ -337,7 +342,7 @@ export class Inserter {
     if (bestP < 0) return NONE;
     if (!confirm) {
       this.pos = bestP;
-      this.viol = 0;
+      this.viol = stability;
       this.key = bestKey;
       return FOUND;
     }
@@ -350,7 +355,7 @@ export class Inserter {
     if (!route) return false;
     const costs = sol.costs;
     this.pos = p;
-    this.viol = costs.violations(route) - sol.rViol[v]!;
+    this.viol = costs.violations(route) - sol.rViol[v]! + costs.stabilityWeight(u, v);
     this.key = costs.insertionKey(costs.routeCost(route) - sol.rCost[v]!, fixedKey, route);
     return true;
   }

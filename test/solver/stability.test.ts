@@ -43,6 +43,23 @@ describe('a stop that prefers its dispatched vehicle', () => {
     expect(checked(kept, result)).toEqual([]);
   });
 
+  it('stays with it though it is late there (within the permitted lateness) and on time elsewhere', async () => {
+    const spec = {
+      vehicles: [
+        { name: 'Ann', start: east(30), shiftStart: '08:00' },
+        { name: 'Ben', start: DEPOT, shiftStart: '08:00' },
+      ],
+      stops: [{ at: west(1), windows: [['08:00', '08:30']] as Array<[string, string]>, maxLatenessMin: 60 }],
+    };
+    const free = buildProblem(spec);
+    expect(servedBy(free, await solve(free, quick))).toEqual(['Ben']);
+    const kept = buildProblem({ ...spec, stops: spec.stops.map((stop) => ({ ...stop, prefer: 'Ann' })) });
+    const result = await solve(kept, quick);
+    expect(servedBy(kept, result)).toEqual(['Ann']);
+    expect(result.routes[0]!.lateness).toBeGreaterThan(0);
+    expect(checkPlan(kept, JSON.parse(JSON.stringify(buildPlan(kept, result))))).toEqual([]);
+  });
+
   it('moves when that lets more priority be served, and only the one stop that has to', async () => {
     // Ann can take one stop (capacity 1): keeping both with her would leave one unserved.
     const problem = buildProblem({

@@ -13,7 +13,7 @@ import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
 import { RouteSegments, SegmentAcc, segmentsApply } from './segments.js';
 import { IMPROVEMENT_EPS } from '../params.js';
-import { movedAway, STABILITY_KEY } from '../cost.js';
+import { movedAway, STABILITY_WEIGHT } from '../cost.js';
 
 const RANGE = 0;
 const REVERSED = 1;
@@ -88,7 +88,7 @@ export class MoveEvaluator {
   private readonly evalLoad: Float64Array;
   /** Violations of the last priced plan (exact pricing). */
   private planViolations = 0;
-  /** Change of permitted violations of the last `delta` (always 0 with the segment summaries). */
+  /** Change of permitted violations and stability weights of the last `delta` (only the latter with the segment summaries). */
   violationDelta = 0;
 
   constructor(
@@ -107,7 +107,9 @@ export class MoveEvaluator {
     this.dist = inst.dist;
     this.N = inst.nLoc;
     this.symmetric = isSymmetric(inst.dist, inst.nLoc);
-    this.distanceFilter = inst.costIsDistance && !inst.minimizeRoutes && sharedDepot(inst) && !violationsPossible(inst);
+    // Preferences too: a move that restores one lengthens the plan as often as not.
+    this.distanceFilter =
+      inst.costIsDistance && !inst.minimizeRoutes && sharedDepot(inst) && !violationsPossible(inst) && !inst.preferences;
     for (let i = 0; i < 2; i++) {
       this.scratch.push(new Int32Array(inst.nStops + 1));
       this.backup.push(new Int32Array(inst.nStops + 1));
@@ -153,20 +155,24 @@ export class MoveEvaluator {
     if (this.fast) this.segments.ensure(sol, v, this.acc);
   }
 
-  /**
-   * Objective weight of route v as it is now (cost, plus the route weight when routes are
-   * minimised, plus the stability weight of its stops away from their preferred vehicle).
-   */
+  /** Objective weight of route v as it is now (cost, plus the route weight when routes are minimised). */
   currentValue(sol: Solution, v: number): number {
-    const cost = this.fast ? this.segments.routeCost[v]! : sol.rCost[v]!;
-    return cost + sol.costs.routeWeight(sol.len[v]! > 0) + STABILITY_KEY * sol.rMoved[v]!;
+    return (this.fast ? this.segments.routeCost[v]! : sol.rCost[v]!) + sol.costs.routeWeight(sol.len[v]! > 0);
   }
 
-  /** Objective weight of a planned route; Infinity when it breaks a rule. Sets `planViolations`. */
+  /** Violations figure of route v as it is now: the permitted violations and the stability weight of its moved stops. */
+  private currentViolations(sol: Solution, v: number): number {
+    return (this.fast ? 0 : sol.rViol[v]!) + STABILITY_WEIGHT * sol.rMoved[v]!;
+  }
+
+  /**
+   * Objective weight of a planned route; Infinity when it breaks a rule. Sets `planViolations`:
+   * its permitted violations plus the stability weight of its stops away from their preferred vehicle.
+   */
   planValue(sol: Solution, plan: RoutePlan): number {
     const value = this.fast ? this.fastPlanValue(sol, plan) : this.exactPlanValue(sol, plan);
-    if (value === Infinity || !this.inst.preferences) return value;
-    return value + STABILITY_KEY * this.movedIn(sol, plan);
+    if (value !== Infinity && this.inst.preferences) this.planViolations += STABILITY_WEIGHT * this.movedIn(sol, plan);
+    return value;
   }
 
   /** Stops of a planned route whose preferred vehicle is another one: O(stops), run only when some stop has a preference. */
@@ -240,7 +246,7 @@ export class MoveEvaluator {
       const value = this.planValue(sol, plan);
       if (value === Infinity) return Infinity;
       change += value - this.currentValue(sol, plan.vehicle);
-      violations += this.planViolations - (this.fast ? 0 : sol.rViol[plan.vehicle]!);
+      violations += this.planViolations - this.currentViolations(sol, plan.vehicle);
     }
     this.violationDelta = violations;
     return change;
