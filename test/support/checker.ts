@@ -1069,10 +1069,9 @@ function placeGreedily(problem: Problem, s: number, routes: { vehicle: number; s
 /**
  * Stops served away from the vehicle they prefer (Stop.prefer) that could go back to it as the
  * plan stands: taken out of their route and put anywhere in the preferred vehicle's route, every
- * rule still kept (the checker's own simulation). The stability rule forbids such a plan, since
- * going back serves the same priority. Problems with permitted lateness or overtime are not
- * for this check (going back may add a permitted violation, which ranks above stability), nor
- * are those that minimise routes when the preferred vehicle is unused.
+ * rule still kept (the checker's own simulation, permitted lateness and overtime allowed). The
+ * stability rule forbids such a plan: going back serves the same priority, and stability ranks
+ * above every other level.
  */
 export function findReturnableMoved(problem: Problem, plan: Plan): string[] {
   const out: string[] = [];
@@ -1083,7 +1082,6 @@ export function findReturnableMoved(problem: Problem, plan: Plan): string[] {
     for (const s of stops) {
       const preferred = problem.vehicles.findIndex((vehicle) => vehicle.name === problem.stops[s]!.prefer);
       if (preferred < 0 || preferred === w) continue;
-      if (problem.objective.minimizeRoutes && !sequences.has(preferred)) continue;
       if (problem.compatible[preferred * problem.stops.length + s] !== 1) continue;
       const target = sequences.get(preferred) ?? [];
       for (let pos = 0; pos <= target.length; pos++) {
