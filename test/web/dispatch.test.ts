@@ -55,7 +55,7 @@ describe('dispatch on the project page', () => {
   });
 
   it('dispatches the plan shown after a confirm step, and lists each driver’s link', async () => {
-    await page.getByRole('button', { name: 'Optimize' }).click();
+    await page.getByRole('button', { name: 'Optimize', exact: true }).click();
     await page.locator('#plan').waitFor({ state: 'visible', timeout: 30_000 });
     await page.getByRole('button', { name: 'Dispatch' }).click();
     expect(await page.locator('#dispatch .confirm').innerText()).toMatch(/^Dispatch this plan to \d drivers\?/);
@@ -112,7 +112,7 @@ describe('dispatch on the project page', () => {
 
   it('keeps the dispatched plan through a new optimization, then re-dispatches it on request', async () => {
     const before = await dispatchView();
-    await page.getByRole('button', { name: 'Optimize' }).click();
+    await page.getByRole('button', { name: 'Optimize', exact: true }).click();
     await page.getByRole('button', { name: 'Re-dispatch' }).waitFor({ timeout: 30_000 });
     expect((await dispatchView()).actionUuid).toBe(before.actionUuid);
     await page.getByRole('button', { name: 'Show the dispatched plan' }).click();
@@ -151,7 +151,7 @@ describe('customer e-mails on the project page', () => {
       await signIn(mailPage, withMail.url, KEY);
       await mailPage.goto(`${withMail.url}/projects/${id}`);
       await expect.poll(() => mailPage.locator('#emails').innerText()).toMatch(/^None yet\./);
-      await mailPage.getByRole('button', { name: 'Optimize' }).click();
+      await mailPage.getByRole('button', { name: 'Optimize', exact: true }).click();
       await mailPage.locator('#plan').waitFor({ state: 'visible', timeout: 30_000 });
       await mailPage.getByRole('button', { name: 'Dispatch' }).click();
       await mailPage.getByRole('button', { name: 'Confirm dispatch' }).click();

@@ -70,7 +70,7 @@ describe('Re-optimize a dispatched day on the project page', () => {
   it('dispatches, and two stops are marked done on a driver’s phone', async () => {
     await signIn(page, service.url, KEY);
     await page.goto(`${service.url}/projects/${projectId}`);
-    await page.getByRole('button', { name: 'Optimize' }).click();
+    await page.getByRole('button', { name: 'Optimize', exact: true }).click();
     await page.locator('#plan').waitFor({ state: 'visible', timeout: 30_000 });
     expect(await page.getByRole('button', { name: 'Re-optimize', exact: true }).count()).toBe(0);
     await page.getByRole('button', { name: 'Dispatch' }).click();
