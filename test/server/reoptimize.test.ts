@@ -147,6 +147,23 @@ describe('POST /v1.0/project/{id}/reoptimize', () => {
     const route = (await api(svc.url, 'GET', `/drivers/${token}/route`, { key: null })).body;
     expect(route.stops[0]).toMatchObject({ stop_id: anaStops[0].stop_id, status: 'done', at: '2026-11-23T00:35:00.000Z' });
     expect(route.stops.map((stop: any) => stop.stop_id)).toEqual(stopsOf(anaRoute).map((visit: any) => project.stops[visit.stop_index].id));
+
+    // Later in the day, once more: the next stop done too; both stay first, in the order driven.
+    const next = route.stops[1];
+    clock = new Date('2026-11-23T01:20:00Z');
+    await api(svc.url, 'POST', `/drivers/${token}/stops/${next.stop_id}`, { key: null, body: { status: 'failed', reason: 'Closed' } });
+    clock = new Date('2026-11-23T01:30:00Z');
+    const again = await api(svc.url, 'POST', `/v1.0/project/${id}/reoptimize`);
+    const later = await finished(svc, again.body.actionUuid);
+    const anaLater = stopsOf(later.routes.find((candidate: any) => candidate.vehicle === 'Ana'));
+    expect(anaLater.slice(0, 2).map((visit: any) => [project.stops[visit.stop_index].id, visit.status])).toEqual([
+      [anaStops[0].stop_id, 'done'],
+      [next.stop_id, 'failed'],
+    ]);
+    expect(anaLater[1]).toMatchObject({ reported_at: '2026-11-23T01:20:00.000Z', reason: 'Closed' });
+    expect((runner.documents.at(-1)!.drivers as any[]).find((driver) => driver.name === 'Ana').resume.at).toBe('10:30:00');
+    for (const visit of anaLater.slice(2)) expect(visit.arrival_s).toBeGreaterThanOrEqual(10.5 * 3600);
+    expect(later.summary.served + later.unserved.length).toBe(5);
   });
 
   it('before the shift, the drivers leave at their shift start, not at now', async () => {
