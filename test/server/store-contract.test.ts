@@ -218,6 +218,21 @@ describe.each(KINDS)('the store contract: $name', ({ make, skip }) => {
       expect(await stores.actions.of('p3')).toEqual([]);
     });
 
+    it('a re-optimization of a dispatched day is listed with kind reoptimized, an optimization without a kind', async () => {
+      const [plain, reoptimized] = [newAction(), newAction('key-alpha', { actionName: 'reoptimize' })];
+      for (const stored of [plain, reoptimized]) {
+        stored.record.project_id = 'p9';
+        await stores.actions.create(stored);
+      }
+      await stores.actions.end(reoptimized, FINISHED);
+      const summaries = await stores.actions.of('p9');
+      expect(summaries.map((summary) => summary.kind)).toEqual(['reoptimized', undefined]);
+      expect((await stores.actions.latestOfEach(['p9'])).get('p9')).toMatchObject({
+        actionUuid: reoptimized.record.actionUuid,
+        kind: 'reoptimized',
+      });
+    });
+
     it('progress of a running solve is readable while it is pending, and gone once it has ended', async () => {
       const stored = newAction();
       await stores.actions.create(stored);
