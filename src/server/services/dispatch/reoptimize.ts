@@ -56,7 +56,10 @@ export function restOfDayDocument(
   const sourceDrivers = Array.isArray(document.drivers) ? (document.drivers as Record<string, unknown>[]) : [];
   const drivers = sourceDrivers.map((driver, index) => {
     const last = lastReported(day.dispatch, project.drivers[index]?.id);
-    if (!last) return { ...driver, resume: resumeAtStart(driver, nowSeconds) };
+    if (!last) {
+      const resume = resumeAtStart(driver, nowSeconds);
+      return resume ? { ...driver, resume } : driver;
+    }
     const at = Math.max(nowSeconds, last.at !== null ? secondsOf(new Date(last.at)) : 0);
     return { ...driver, resume: { lat: last.lat, lng: last.lng, at: clockText(at) } };
   });
