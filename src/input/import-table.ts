@@ -1,0 +1,147 @@
+/**
+ * A spreadsheet imported in the page: its columns' guessed fields, and its rows — read as the
+ * columns a person chose — turned into stops or drivers by the CLI's own CSV reading
+ * (csv-tables.ts) and validation (validate.ts), so an import knows no rule of its own. Problems
+ * are answered by row and column, with the very messages `routeplan validate` prints.
+ */
+import { z } from 'zod';
+import { InputError, type ErrorDetail, type Warning } from '../errors.js';
+import type { CsvDelimiter, CsvTable } from '../csv/index.js';
+import { COLUMN_CHOICES, type ImportRole } from './column-names.js';
+import { columnField, entriesFromTable } from './csv-tables.js';
+import { limitErrors } from './limits.js';
+import { formatPath } from './paths.js';
+import type { Spreadsheet } from './spreadsheet.js';
+import type { LoadOptions } from './types.js';
+import { validateDocument } from './validate.js';
+
+export type { ImportRole } from './column-names.js';
+
+export interface ImportRow {
+  /** The spreadsheet's row number (the header is row 1 in a file that starts with it). */
+  row: number;
+  cells: string[];
+}
+
+export interface InspectedTable {
+  format: Spreadsheet['format'];
+  delimiter: CsvDelimiter;
+  header: string[];
+  rows: ImportRow[];
+  /** Per column: the column it is read as (a `columns` entry, or another column the CLI reads such as load_weight), or null. */
+  guesses: (string | null)[];
+  /** What a column can be read as, with the page's words for it. */
+  columns: { column: string; label: string }[];
+}
+
+export interface RowProblem {
+  /** null: a problem of the whole table (two columns for one field, too many rows). */
+  row: number | null;
+  column: string | null;
+  message: string;
+  path: string;
+}
+
+export interface ConvertedRows {
+  items: { row: number; item: Record<string, unknown> }[];
+  problems: RowProblem[];
+  warnings: Warning[];
+}
+
+/** The table's rows as text and a guess per column; more rows than a project may have is refused (limits.ts). */
+export function inspectTable(sheet: Spreadsheet, role: ImportRole, label: string): InspectedTable {
+  refuseTooManyRows(role, sheet.records.length, label);
+  const width = sheet.header.length;
+  return {
+    format: sheet.format,
+    delimiter: sheet.delimiter,
+    header: sheet.header,
+    rows: sheet.records.map(({ row, cells }) => ({ row, cells: Array.from({ length: width }, (_, c) => cells[c] ?? '') })),
+    guesses: sheet.header.map((name) => guessColumn(role, name)),
+    columns: COLUMN_CHOICES[role].map(({ column, label: words }) => ({ column, label: words })),
+  };
+}
+
+/**
+ * The column a header is read as, as the CLI reads it: one of the choices when it fills the same
+ * field (`Latitude` → lat, `Customer` → name), else the header itself when the CLI knows it
+ * (`load_weight`), else null (left out).
+ */
+export function guessColumn(role: ImportRole, header: string): string | null {
+  const field = columnField(role, header);
+  if (field === null) return null;
+  return COLUMN_CHOICES[role].find(({ column }) => columnField(role, column) === field)?.column ?? header.trim();
+}
+
+function refuseTooManyRows(role: ImportRole, count: number, label: string): void {
+  const [tooMany] = limitErrors({ [role]: new Array<unknown>(count) }, 'drivers', 'stops');
+  if (tooMany) throw new InputError(`${label} ${tooMany.message}`, [{ path: label, message: tooMany.message }], 'too_many_rows');
+}
+
+const importRequest = z.object({
+  file: z.string().min(1).max(200).optional(),
+  delimiter: z.enum([',', ';', '\t']).optional(),
+  header: z.array(z.string().max(500)).min(1),
+  columns: z.array(z.string().max(500).nullable()),
+  rows: z.array(z.object({ row: z.number().int().min(1), cells: z.array(z.string().max(10_000)) })),
+});
+
+export type ImportRequest = z.infer<typeof importRequest> & { role: ImportRole };
+
+/** The body of a conversion request, or a 400's InputError with each wrong field's path. */
+export function parseImportRequest(body: unknown, role: ImportRole): ImportRequest {
+  const parsed = importRequest.safeParse(body);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((issue) => ({ path: formatPath(issue.path) || 'body', message: issue.message }));
+    throw new InputError(`invalid import request: ${details[0]!.path}: ${details[0]!.message}`, details);
+  }
+  const request = { ...parsed.data, role };
+  const mismatch = request.columns.length !== request.header.length;
+  if (mismatch)
+    throw new InputError('invalid import request: one column per header', [
+      { path: 'columns', message: `has ${request.columns.length} entries; the header has ${request.header.length} columns` },
+    ]);
+  const unknown = request.columns.flatMap((column, c) => (column !== null && columnField(request.role, column) === null ? [c] : []));
+  if (unknown.length > 0) {
+    const details = unknown.map((c) => ({
+      path: `columns[${c}]`,
+      message: `${JSON.stringify(request.columns[c])} is no column of ${request.role}; choose one the import lists, or null to leave it out`,
+    }));
+    throw new InputError(`invalid import request: ${details[0]!.path}: ${details[0]!.message}`, details);
+  }
+  return request;
+}
+
+/** The rows as stops or drivers, read and validated as `routeplan validate` reads a project's CSV table. */
+export function convertRows(request: ImportRequest, options: LoadOptions): ConvertedRows {
+  const label = request.file ?? `${request.role}.csv`;
+  refuseTooManyRows(request.role, request.rows.length, label);
+  const table: CsvTable = { header: request.header, records: request.rows, delimiter: request.delimiter ?? ',' };
+  let read: ReturnType<typeof entriesFromTable>;
+  try {
+    read = entriesFromTable(table, request.role, label, request.columns);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return { items: [], problems: error.details.map((detail) => rowProblem(detail, label)), warnings: [] };
+  }
+  const items = read.entries.map((item, index) => ({ row: read.origin.rows[index]!, item }));
+  // Only the table is checked: a name and a date stand in for the project the page makes later.
+  const document = { name: 'import', date: '2000-01-01', [request.role]: read.entries };
+  const context = { origins: new Map([[request.role, read.origin]]), tableWarnings: read.warnings };
+  try {
+    const { warnings } = validateDocument(document, { ...options, expect: 'project' }, context);
+    return { items, problems: [], warnings: warnings.filter((warning) => warning.path.startsWith(label)) };
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return { items, problems: error.details.map((detail) => rowProblem(detail, label)), warnings: read.warnings };
+  }
+}
+
+/** `stops.csv row 5, column priority` (paths.ts names CSV places so) → row 5, column priority. */
+function rowProblem(detail: ErrorDetail, label: string): RowProblem {
+  const place = /^(.*) row (\d+)(?:, column (.+))?$/.exec(detail.path);
+  if (place === null || place[1] !== label) return { row: null, column: null, message: detail.message, path: detail.path };
+  const row = Number(place[2]);
+  // Row 1 is the header: a problem of the columns (two give one field), not of a row.
+  return { row: row === 1 ? null : row, column: place[3] ?? null, message: detail.message, path: detail.path };
+}
