@@ -7,7 +7,7 @@
  * do not matter ("Street-Address" is "street address").
  */
 
-export type ImportRole = 'stops' | 'drivers';
+import type { ImportRole } from './import-types.js';
 
 export interface ColumnChoice {
   /** The column as the CLI names it (fixtures/csv/*.csv). */

@@ -5,9 +5,10 @@
  * are answered by row and column, with the very messages `routeplan validate` prints.
  */
 import { z } from 'zod';
-import { InputError, type ErrorDetail, type Warning } from '../errors.js';
-import type { CsvDelimiter, CsvTable } from '../csv/index.js';
-import { COLUMN_CHOICES, type ImportRole } from './column-names.js';
+import { InputError, type ErrorDetail } from '../errors.js';
+import type { CsvTable } from '../csv/index.js';
+import { COLUMN_CHOICES } from './column-names.js';
+import type { ConvertedRows, ImportRole, InspectedTable, RowProblem } from './import-types.js';
 import { columnField, entriesFromTable } from './csv-tables.js';
 import { limitErrors } from './limits.js';
 import { formatPath } from './paths.js';
@@ -15,38 +16,7 @@ import type { Spreadsheet } from './spreadsheet.js';
 import type { LoadOptions } from './types.js';
 import { validateDocument } from './validate.js';
 
-export type { ImportRole } from './column-names.js';
-
-export interface ImportRow {
-  /** The spreadsheet's row number (the header is row 1 in a file that starts with it). */
-  row: number;
-  cells: string[];
-}
-
-export interface InspectedTable {
-  format: Spreadsheet['format'];
-  delimiter: CsvDelimiter;
-  header: string[];
-  rows: ImportRow[];
-  /** Per column: the column it is read as (a `columns` entry, or another column the CLI reads such as load_weight), or null. */
-  guesses: (string | null)[];
-  /** What a column can be read as, with the page's words for it. */
-  columns: { column: string; label: string }[];
-}
-
-export interface RowProblem {
-  /** null: a problem of the whole table (two columns for one field, too many rows). */
-  row: number | null;
-  column: string | null;
-  message: string;
-  path: string;
-}
-
-export interface ConvertedRows {
-  items: { row: number; item: Record<string, unknown> }[];
-  problems: RowProblem[];
-  warnings: Warning[];
-}
+export type { ConvertedRows, ImportRole, ImportRow, InspectedTable, RowProblem } from './import-types.js';
 
 /** The table's rows as text and a guess per column; more rows than a project may have is refused (limits.ts). */
 export function inspectTable(sheet: Spreadsheet, role: ImportRole, label: string): InspectedTable {
