@@ -141,6 +141,7 @@ export class NewProjectForm {
       const formErrors = this.formErrors();
       const blocking = [...formErrors, ...stops.blocking, ...drivers.blocking];
       if (blocking.length > 0) {
+        this.status('');
         this.showErrors(blocking);
         return;
       }
