@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProblemDocument } from '../../src/input/index.js';
 import type { Plan } from '../../src/output/plan-types.js';
 import { checkPlan } from '../support/checker.js';
-import { apiCall, launchChromium, screenshot, signIn, startWebService, type WebService } from './browser.js';
+import { join } from 'node:path';
+import { apiCall, launchChromium, screenshot, SHOTS, signIn, startWebService, type WebService } from './browser.js';
 
 const KEY = 'import-web-key-0123456789';
 const DESKTOP = { width: 1280, height: 800 };
@@ -113,6 +114,8 @@ describe('New project: spreadsheet import in Chromium', () => {
     expect(await problems.nth(1).innerText()).toMatch(new RegExp(`Row ${BAD_DURATION_ROW}[\\s\\S]*"five" is not allowed`));
     await page.setViewportSize(DESKTOP);
     await screenshot(page, 'import-01-mapping-problems', true);
+    // The import step alone, as the README shows it.
+    await page.locator('fieldset', { hasText: 'Stops spreadsheet' }).screenshot({ path: join(SHOTS, 'import-02-stops-step.png') });
 
     await page.getByLabel(`Row ${BAD_DURATION_ROW}, Minutes`).fill('5');
     await page.getByLabel(`Row ${BAD_DURATION_ROW}, Minutes`).press('Tab');
@@ -134,7 +137,7 @@ describe('New project: spreadsheet import in Chromium', () => {
     }
     await page.getByLabel('Service time per stop (minutes)').fill('4');
     await page.setViewportSize(PHONE);
-    await screenshot(page, 'import-02-phone', true);
+    await screenshot(page, 'import-03-phone', true);
     await page.setViewportSize(DESKTOP);
 
     await page.getByRole('button', { name: 'Import' }).click();
@@ -157,7 +160,7 @@ describe('New project: spreadsheet import in Chromium', () => {
       priority: 1,
     });
     expect(plan.summary.served + plan.summary.unserved).toBe(29);
-    await screenshot(page, 'import-03-planned');
+    await screenshot(page, 'import-04-planned');
     expect(breakage).toEqual([]);
   });
 
