@@ -54,6 +54,8 @@ const importRequest = z.object({
   header: z.array(z.string().max(500)).min(1),
   columns: z.array(z.string().max(500).nullable()),
   rows: z.array(z.object({ row: z.number().int().min(1), cells: z.array(z.string().max(10_000)) })),
+  /** Stops only: the names of the project's drivers, against which a `driver` column (a lock) is checked. */
+  driver_names: z.array(z.string().max(500)).max(500).optional(),
 });
 
 export type ImportRequest = z.infer<typeof importRequest> & { role: ImportRole };
@@ -95,8 +97,11 @@ export function convertRows(request: ImportRequest, options: LoadOptions): Conve
     return { items: [], problems: error.details.map((detail) => rowProblem(detail, label)), warnings: [] };
   }
   const items = read.entries.map((item, index) => ({ row: read.origin.rows[index]!, item }));
-  // Only the table is checked: a name and a date stand in for the project the page makes later.
-  const document = { name: 'import', date: '2000-01-01', [request.role]: read.entries };
+  // Only the table is checked: a name and a date stand in for the project the page makes later,
+  // and drivers with the names given for its drivers, so that a stop's lock names one of them.
+  const at = firstCoords(read.entries);
+  const standIns = request.role === 'stops' ? (request.driver_names ?? []).map((name) => ({ name, start_location: { coords: at } })) : [];
+  const document = { name: 'import', date: '2000-01-01', drivers: standIns, [request.role]: read.entries };
   const context = { origins: new Map([[request.role, read.origin]]), tableWarnings: read.warnings };
   try {
     const { warnings } = validateDocument(document, { ...options, expect: 'project' }, context);
@@ -105,6 +110,20 @@ export function convertRows(request: ImportRequest, options: LoadOptions): Conve
     if (!(error instanceof InputError)) throw error;
     return { items, problems: error.details.map((detail) => rowProblem(detail, label)), warnings: read.warnings };
   }
+}
+
+/**
+ * Where the stand-in drivers start: at the first stop's coordinates, so that no stop seems far from
+ * the others because of them (only their names are looked at, by the stops' locks).
+ */
+function firstCoords(entries: Record<string, unknown>[]): { lat: number; lng: number } {
+  for (const entry of entries) {
+    const coords = (entry.location as { coords?: { lat?: unknown; lng?: unknown } } | undefined)?.coords;
+    if (typeof coords?.lat === 'number' && typeof coords.lng === 'number' && Math.abs(coords.lat) <= 90 && Math.abs(coords.lng) <= 180) {
+      return { lat: coords.lat, lng: coords.lng };
+    }
+  }
+  return { lat: 0, lng: 0 };
 }
 
 /** `stops.csv row 5, column priority` (paths.ts names CSV places so) → row 5, column priority. */

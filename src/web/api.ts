@@ -11,6 +11,8 @@ export interface ImportRequest {
   header: string[];
   columns: (string | null)[];
   rows: ImportRow[];
+  /** Stops only: the project's drivers' names, which a `driver` column (a lock) must name. */
+  driver_names?: string[];
 }
 
 export class ApiError extends Error {

@@ -23,6 +23,15 @@ export interface ImportResult {
   blocking: string[];
 }
 
+export interface StepHooks {
+  /** Says something to screen readers (the form's status line). */
+  announce: (text: string) => void;
+  /** The names of the project's drivers so far, against which the stops' locks are checked. */
+  driverNames?: () => string[];
+  /** The rows were read again (a new file, a changed column or cell). */
+  onConverted?: () => void;
+}
+
 export class ImportStep {
   private table: InspectedTable | null = null;
   private fileName = '';
@@ -39,8 +48,17 @@ export class ImportStep {
     private readonly session: Session,
     private readonly role: ImportRole,
     private readonly box: HTMLElement,
-    private readonly announce: (text: string) => void,
+    private readonly hooks: StepHooks,
   ) {}
+
+  private announce(text: string): void {
+    this.hooks.announce(text);
+  }
+
+  /** The project's drivers changed: stops locked to a driver (a `driver` column) are checked again. */
+  driversChanged(): void {
+    if (this.table && this.columns.includes('driver')) void this.convert();
+  }
 
   get file(): string {
     return this.fileName;
@@ -68,6 +86,7 @@ export class ImportStep {
   }
 
   clear(): void {
+    const had = this.table !== null;
     this.generation++;
     this.table = null;
     this.fileName = '';
@@ -76,6 +95,7 @@ export class ImportStep {
     this.edited.clear();
     this.leftOut.clear();
     this.box.replaceChildren();
+    if (had) this.hooks.onConverted?.();
   }
 
   /** Waits for the answer to the latest change (a select or a cell changed just before "Import"). */
@@ -104,12 +124,20 @@ export class ImportStep {
   private convert(): Promise<void> {
     const table = this.table!;
     const generation = ++this.generation;
-    const request = { file: this.fileName, delimiter: table.delimiter, header: table.header, columns: this.columns, rows: this.rows() };
+    const request = {
+      file: this.fileName,
+      delimiter: table.delimiter,
+      header: table.header,
+      columns: this.columns,
+      rows: this.rows(),
+      ...(this.hooks.driverNames ? { driver_names: this.hooks.driverNames() } : {}),
+    };
     const run = convertRows(this.session, this.role, request).then(
       (converted) => {
         if (generation !== this.generation) return;
         this.converted = converted;
         this.render();
+        this.hooks.onConverted?.();
       },
       (error: unknown) => {
         if (generation !== this.generation) return;
@@ -207,7 +235,13 @@ export class ImportStep {
         { class: `import-summary ${unresolved > 0 || tableProblems.length > 0 ? 'warn' : 'ok'}`, id: this.id('summary'), tabindex: -1 },
         summary,
       ),
-      byRow.size > 0 ? h('ul', { class: 'problem-rows' }, ...[...byRow].map(([row, problems]) => this.problemRow(row, problems))) : null,
+      byRow.size > 0
+        ? h(
+            'ul',
+            { class: 'problem-rows' },
+            ...[...byRow].sort(([a], [b]) => a - b).map(([row, problems]) => this.problemRow(row, problems)),
+          )
+        : null,
     );
   }
 

@@ -34,8 +34,11 @@ export class NewProjectForm {
 
   constructor(private readonly session: Session) {
     const announce = (text: string) => this.status(text);
-    this.stops = new ImportStep(session, 'stops', byId('stops-import'), announce);
-    this.drivers = new ImportStep(session, 'drivers', byId('drivers-import'), announce);
+    this.stops = new ImportStep(session, 'stops', byId('stops-import'), { announce, driverNames: () => this.driverNames() });
+    this.drivers = new ImportStep(session, 'drivers', byId('drivers-import'), {
+      announce,
+      onConverted: () => this.stops.driversChanged(),
+    });
     this.bindFile('stops-file', this.stops);
     this.bindFile('drivers-file', this.drivers);
     byId('add-driver').addEventListener('click', () => this.addDriver());
@@ -96,12 +99,21 @@ export class NewProjectForm {
     const remove = h('button', { type: 'button', class: 'button small' }, `Remove driver ${n}`);
     remove.addEventListener('click', () => {
       item.remove();
+      this.stops.driversChanged();
       byId('add-driver').focus();
       this.status(`Driver ${n} removed.`);
     });
     item.querySelector('fieldset')!.append(remove);
+    item.querySelector('input[data-key="name"]')!.addEventListener('change', () => this.stops.driversChanged());
     byId('form-drivers').append(item);
     item.querySelector('input')!.focus();
+  }
+
+  /** Every driver's name so far, from the drivers spreadsheet and the form. */
+  private driverNames(): string[] {
+    return [...this.drivers.result().items, ...this.formDrivers()].flatMap((driver) =>
+      typeof driver.name === 'string' ? [driver.name] : [],
+    );
   }
 
   private formDrivers(): Record<string, unknown>[] {

@@ -194,6 +194,28 @@ describe('rows → stops, with the CLI’s messages by row and column', () => {
     expect(convertRows(addressed, { addressesGeocodedElsewhere: true }).problems).toEqual([]);
   });
 
+  it('a lock (driver column) is checked against the driver names the page has, as in a whole project', () => {
+    const locked = (driverNames?: string[]) =>
+      parseImportRequest(
+        {
+          header: ['name', 'lat', 'lng', 'Driver'],
+          columns: ['name', 'lat', 'lng', 'driver'],
+          rows: [{ row: 2, cells: ['A', '45.7', '4.8', 'Camille'] }],
+          ...(driverNames ? { driver_names: driverNames } : {}),
+        },
+        'stops',
+      );
+    expect(convertRows(locked(['Théo', 'Camille']), {})).toMatchObject({ problems: [], warnings: [] });
+    expect(convertRows(locked(), {}).problems).toEqual([
+      expect.objectContaining({
+        row: 2,
+        column: 'Driver',
+        message: expect.stringContaining('the project has no driver to lock the stop to'),
+      }),
+    ]);
+    expect(convertRows(locked(['Théo']), {}).problems[0]!.message).toContain('use the name of one of the project\'s drivers: "Théo"');
+  });
+
   it('a malformed request is refused with the paths of what is wrong', () => {
     expect(inputError(() => parseImportRequest({ header: ['a'], columns: ['nonsense'], rows: [] }, 'stops')).details).toEqual([
       { path: 'columns[0]', message: expect.stringContaining('"nonsense" is no column of stops') },

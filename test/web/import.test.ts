@@ -72,11 +72,12 @@ async function openNewProject(): Promise<Page> {
 }
 
 /** The mapping as the page guessed it, then "Prio (1-10)" mapped by hand. */
-async function checkAndCorrectMapping(page: Page): Promise<void> {
+async function checkAndCorrectMapping(page: Page, more: Record<string, string> = {}): Promise<void> {
   const readAs = (header: string) => page.getByLabel(`Column “${header}” is read as`);
   await readAs('Customer').waitFor();
-  const guessed = await Promise.all(HEADER.map((header) => readAs(header).inputValue()));
-  expect(guessed).toEqual(['name', 'address', 'lat', 'lng', 'start', 'end', 'duration', 'load', '', '']);
+  const headers = [...HEADER, ...Object.keys(more)];
+  const guessed = await Promise.all(headers.map((header) => readAs(header).inputValue()));
+  expect(guessed).toEqual(['name', 'address', 'lat', 'lng', 'start', 'end', 'duration', 'load', '', '', ...Object.values(more)]);
   await readAs('Prio (1-10)').selectOption('priority');
 }
 
@@ -164,16 +165,23 @@ describe('New project: spreadsheet import in Chromium', () => {
     expect(breakage).toEqual([]);
   });
 
-  it('XLSX: stops and drivers workbooks, a bad row left out → Import → Optimize → a checked plan', async () => {
+  it('XLSX: stops and drivers workbooks, a stop locked to a driver of the drivers file, a bad row left out → Import → Optimize → a checked plan', async () => {
     const page = await openNewProject();
     await page.getByLabel('Name', { exact: true }).fill('Lyon — mercredi');
-    const rows = stopRows().map((cells, i) => (i + 2 === BAD_DURATION_ROW ? cells.map((cell, c) => (c === 6 ? '4' : cell)) : cells));
+    const rows = stopRows().map((cells, i) => [
+      ...(i + 2 === BAD_DURATION_ROW ? cells.map((cell, c) => (c === 6 ? '4' : cell)) : cells),
+      i === 0 ? 'Inès' : '',
+    ]);
     await page.getByLabel('Stops spreadsheet').setInputFiles({
       name: 'clients.xlsx',
       mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      buffer: await xlsxOf(HEADER, rows),
+      buffer: await xlsxOf([...HEADER, 'Driver'], rows),
     });
-    await checkAndCorrectMapping(page);
+    await checkAndCorrectMapping(page, { Driver: 'driver' });
+    // Client 1 is locked to Inès, whom the project does not have yet.
+    const problems = page.locator('#stops-import .problem-row');
+    await expect.poll(() => problems.count()).toBe(2);
+    expect(await problems.first().innerText()).toContain('the project has no driver to lock the stop to');
     const drivers = await xlsxOf(
       ['Driver', 'Depot lat', 'Depot lng', 'From', 'Until', 'Capacity'],
       [
@@ -185,6 +193,8 @@ describe('New project: spreadsheet import in Chromium', () => {
       .getByLabel('Drivers spreadsheet')
       .setInputFiles({ name: 'drivers.xlsx', mimeType: 'application/octet-stream', buffer: drivers });
     await page.getByText('2 drivers ready to import.').waitFor();
+    // With the drivers read, the lock names one of them: only the bad row is left.
+    await expect.poll(() => problems.count()).toBe(1);
 
     // "Import" before the bad row is dealt with says why, in the page, and nothing is created.
     await page.locator('#stops-import .problem-row').first().waitFor();
@@ -198,12 +208,15 @@ describe('New project: spreadsheet import in Chromium', () => {
     await page.getByLabel(`Leave out row ${BAD_START_ROW}`).check();
     await page.getByText('29 stops ready to import.').waitFor();
     await page.getByRole('button', { name: 'Import' }).click();
-    const { project } = await optimizeAndCheck(page, 29);
+    const { project, plan } = await optimizeAndCheck(page, 29);
+    const ines = plan.routes.find((route) => route.vehicle === 'Inès');
+    expect(ines?.visits.some((visit) => visit.kind === 'stop' && visit.stop === 'Client 1')).toBe(true);
     expect(project.drivers.map((d: any) => [d.name, d.shift_start, d.shift_end, d.capacity])).toEqual([
       ['Inès', '06:30', '13:00', 40],
       ['Malik', '06:30', '13:00', 40],
     ]);
     expect(project.stops.find((stop: any) => stop.name === 'Client 3')).toMatchObject({ priority: 3, load: 3, duration: 5 });
+    expect(project.stops.find((stop: any) => stop.name === 'Client 1')).toMatchObject({ driver: 'Inès' });
     expect(breakage).toEqual([]);
   });
 });
