@@ -22,7 +22,11 @@ async function main(): Promise<void> {
     byId('projects').hidden = creating;
     if (creating) form.show();
   };
-  window.addEventListener('hashchange', showView);
+  window.addEventListener('hashchange', () => {
+    showView();
+    // Back on the list (Cancel, ← Projects, the browser's Back): the focus goes to its heading.
+    if (location.hash !== '#new') byId('projects-title').focus();
+  });
   showView();
   renderProjects(await listProjects());
 }

@@ -105,6 +105,10 @@ describe('WCAG 2.1 A/AA (axe-core): 0 violations on every page', () => {
     await page.locator('#new-project-error').waitFor();
     await screenshot(page, 'a11y-new-project', true);
     expect(await violations(page)).toEqual([]);
+    // Cancel goes back to the list, with the focus on its heading.
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.getByRole('heading', { name: 'Projects', level: 1 }).waitFor();
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.id)).toBe('projects-title');
   });
 
   it('a project page with a plan', async () => {
