@@ -235,6 +235,8 @@ export class ImportStep {
         { class: `import-summary ${unresolved > 0 || tableProblems.length > 0 ? 'warn' : 'ok'}`, id: this.id('summary'), tabindex: -1 },
         summary,
       ),
+      // What the reading noticed without refusing anything (decimal commas read as points).
+      ...converted.warnings.map((warning) => h('p', { class: 'hint import-warning' }, `Note: ${warning.message}.`)),
       byRow.size > 0
         ? h(
             'ul',

@@ -100,6 +100,8 @@ describe('WCAG 2.1 A/AA (axe-core): 0 violations on every page', () => {
     const csv = 'Customer;Lat;Lng;From;Ref\nA;45,75;4,83;08:00;x\nB;45,76;4,84;8h;y\n';
     await page.getByLabel('Stops spreadsheet').setInputFiles({ name: 'stops.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.locator('#stops-import .problem-row').waitFor();
+    // The semicolon table's decimal commas are read as points, and the page says so.
+    expect(await page.locator('#stops-import .import-warning').innerText()).toContain('decimal commas');
     await page.getByRole('button', { name: 'Add driver' }).click();
     await page.getByRole('button', { name: 'Import' }).click();
     await page.locator('#new-project-error').waitFor();
