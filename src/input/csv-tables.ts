@@ -19,6 +19,8 @@ export type TableRole = 'stops' | 'drivers' | 'ordersData' | 'routesData';
 interface ColumnTarget {
   path: string[];
   read: (text: string) => unknown;
+  /** Named by a dispatcher's word (column-names.ts), which yields to the field's own column. */
+  synonym?: boolean;
 }
 
 /** How a table's entries are written: the entry schema, and CSV spellings of its fields. */
@@ -145,7 +147,7 @@ function addSynonyms(table: TableColumns, choices: readonly ColumnChoice[]): Tab
       if (taken && taken.path.join('.') !== target.path.join('.')) {
         throw new Error(`column-names.ts: "${synonym}" already names ${taken.path.join('.')}, not ${target.path.join('.')}`);
       }
-      table.named.set(compact(synonym), target);
+      if (!taken) table.named.set(compact(synonym), { ...target, synonym: true });
     }
   }
   return table;
@@ -162,6 +164,11 @@ const COLUMNS: Record<TableRole, TableColumns> = {
 export function columnField(role: TableRole, column: string): string | null {
   const target = knownColumnTarget(role, column);
   return target === null ? null : target.path.join('.');
+}
+
+/** Whether the column is named by a dispatcher's word (`Customer`) rather than the field's own name (`name`). */
+export function isSynonymColumn(role: TableRole, column: string): boolean {
+  return knownColumnTarget(role, column)?.synonym === true;
 }
 
 function columnTarget(role: TableRole, column: string): ColumnTarget {
@@ -259,6 +266,18 @@ function refuseOverlappingColumns(header: string[], targets: (ColumnTarget | nul
 }
 
 /**
+ * A dispatcher's word yields to the field's own column: a table with both `name` and `Company`
+ * reads `name` as the name and `Company` as an unknown column (a warning), as before the words
+ * were known, instead of refusing the two columns for one field.
+ */
+function yieldingSynonyms(targets: (ColumnTarget | null)[], readAs: readonly (string | null)[]): (ColumnTarget | null)[] {
+  const own = new Set(targets.flatMap((target) => (target && !target.synonym ? [target.path.join('.')] : [])));
+  return targets.map((target, c) =>
+    target?.synonym && own.has(target.path.join('.')) ? { path: [readAs[c]!.trim()], read: readText } : target,
+  );
+}
+
+/**
  * Entries of the table for its role, with the origin of every field. Empty cells are "not given".
  * `readAs` names the column each cell is read as (the page's import lets a person choose it; null
  * leaves the column out); messages still name the table's own header.
@@ -269,10 +288,13 @@ export function entriesFromTable(
   file: string,
   readAs: readonly (string | null)[] = table.header,
 ): { entries: Record<string, unknown>[]; origin: CsvOrigin; warnings: Warning[] } {
-  const targets = table.header.map((_, c) => {
-    const column = readAs[c];
-    return column == null ? null : columnTarget(role, column);
-  });
+  const targets = yieldingSynonyms(
+    table.header.map((_, c) => {
+      const column = readAs[c];
+      return column == null ? null : columnTarget(role, column);
+    }),
+    readAs,
+  );
   refuseOverlappingColumns(table.header, targets, file);
   const headerColumns = new Map<string, string>();
   targets.forEach((target, c) => {

@@ -9,7 +9,7 @@ import { InputError, type ErrorDetail } from '../errors.js';
 import type { CsvTable } from '../csv/index.js';
 import { COLUMN_CHOICES } from './column-names.js';
 import type { ConvertedRows, ImportRole, InspectedTable, RowProblem } from './import-types.js';
-import { columnField, entriesFromTable } from './csv-tables.js';
+import { columnField, entriesFromTable, isSynonymColumn } from './csv-tables.js';
 import { limitErrors } from './limits.js';
 import { formatPath } from './paths.js';
 import type { Spreadsheet } from './spreadsheet.js';
@@ -27,7 +27,11 @@ export function inspectTable(sheet: Spreadsheet, role: ImportRole, label: string
     delimiter: sheet.delimiter,
     header: sheet.header,
     rows: sheet.records.map(({ row, cells }) => ({ row, cells: Array.from({ length: width }, (_, c) => cells[c] ?? '') })),
-    guesses: sheet.header.map((name) => guessColumn(role, name)),
+    guesses: oneColumnPerField(
+      role,
+      sheet.header,
+      sheet.header.map((name) => guessColumn(role, name)),
+    ),
     columns: COLUMN_CHOICES[role].map(({ column, label: words }) => ({ column, label: words })),
   };
 }
@@ -41,6 +45,19 @@ export function guessColumn(role: ImportRole, header: string): string | null {
   const field = columnField(role, header);
   if (field === null) return null;
   return COLUMN_CHOICES[role].find(({ column }) => columnField(role, column) === field)?.column ?? header.trim();
+}
+
+/**
+ * Two columns guessed as one field (`name` and `Company`): the field's own name wins, as in the
+ * CLI (csv-tables.ts), else the first; the other is left out, for the person to map if they like.
+ */
+function oneColumnPerField(role: ImportRole, header: string[], guesses: (string | null)[]): (string | null)[] {
+  return guesses.map((guess, c) => {
+    if (guess === null) return null;
+    const rivals = guesses.flatMap((other, r) => (other === guess ? [r] : []));
+    const winner = rivals.find((r) => !isSynonymColumn(role, header[r]!)) ?? rivals[0];
+    return winner === c ? guess : null;
+  });
 }
 
 function refuseTooManyRows(role: ImportRole, count: number, label: string): void {

@@ -77,6 +77,16 @@ describe('column guesses', () => {
     }
   });
 
+  it('a word yields to the field’s own column: name and Company → Company is an unknown column, in the CLI and in the guesses', async () => {
+    const text = 'Company,name,lat,lng\nAcme,Bakery,45.7,4.8\n';
+    const read = entriesFromTable(parseCsvTable(text, 's.csv'), 'stops', 's.csv');
+    expect(read.entries[0]).toEqual({ Company: 'Acme', name: 'Bakery', location: { coords: { lat: 45.7, lng: 4.8 } } });
+    const inspected = inspectTable(await readSpreadsheet(bytes(text), 's.csv'), 'stops', 's.csv');
+    expect(inspected.guesses).toEqual([null, 'name', 'lat', 'lng']);
+    // Two words for one field: the first is guessed, the other left out.
+    expect(inspectTable(await readSpreadsheet(bytes('Customer,Client\nA,B\n'), 'c.csv'), 'stops', 'c.csv').guesses).toEqual(['name', null]);
+  });
+
   it('the CLI accepts the same synonyms in a project’s CSV table', () => {
     const table = parseCsvTable(
       'Customer,Street address,Latitude,Longitude,From,Until,Minutes,Qty\nBakery,1 rue X,45.7,4.8,08:00,10:00,5,3\n',
