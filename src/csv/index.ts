@@ -85,7 +85,15 @@ function isBlankRecord(cells: string[]): boolean {
 /** Reads a table with a header row; blank lines are skipped, row numbers stay those of the file. */
 export function parseCsvTable(text: string, fileLabel: string): CsvTable {
   const delimiter = detectDelimiter(text);
-  const raw = parseCsvRecords(text, fileLabel, delimiter);
+  return tableOfRecords(parseCsvRecords(text, fileLabel, delimiter), fileLabel, delimiter);
+}
+
+/**
+ * Records of cells (from CSV text, or a spreadsheet's rows) as a table: the first non-blank record
+ * is the header, which must name every column once; blank records are skipped, row numbers stay
+ * those of the file (record i is row i + 1).
+ */
+export function tableOfRecords(raw: string[][], fileLabel: string, delimiter: CsvDelimiter): CsvTable {
   const headerIndex = raw.findIndex((r) => !isBlankRecord(r));
   if (headerIndex < 0) {
     throw new InputError(`${fileLabel} is empty: expected a header row naming the columns`, [

@@ -11,6 +11,7 @@ import { orderSchema, routeSchema } from './schema/oneoff.js';
 import { driverSchema, stopSchema } from './schema/project.js';
 import type { FieldSchema } from './schema/vocabulary.js';
 import { cellReading, fieldsOf, freeKeysOf, itemOf, schemaAt } from './schema/vocabulary.js';
+import { COLUMN_CHOICES, type ColumnChoice } from './column-names.js';
 
 export type TableRole = 'stops' | 'drivers' | 'ordersData' | 'routesData';
 
@@ -18,6 +19,8 @@ export type TableRole = 'stops' | 'drivers' | 'ordersData' | 'routesData';
 interface ColumnTarget {
   path: string[];
   read: (text: string) => unknown;
+  /** Named by a dispatcher's word (column-names.ts), which yields to the field's own column. */
+  synonym?: boolean;
 }
 
 /** How a table's entries are written: the entry schema, and CSV spellings of its fields. */
@@ -133,12 +136,47 @@ function tableColumns(shape: TableShape): TableColumns {
   return table;
 }
 
-const COLUMNS = Object.fromEntries(Object.entries(TABLES).map(([role, shape]) => [role, tableColumns(shape)])) as Record<
-  TableRole,
-  TableColumns
->;
+/** The words dispatchers use for a column (column-names.ts), as more names of the same column. */
+function addSynonyms(table: TableColumns, choices: readonly ColumnChoice[]): TableColumns {
+  for (const choice of choices) {
+    const target = table.named.get(compact(choice.column));
+    // A choice or synonym that names no column, or another one, fails when the module loads.
+    if (!target) throw new Error(`column-names.ts: ${choice.column} is no CSV column`);
+    for (const synonym of choice.synonyms) {
+      const taken = table.named.get(compact(synonym));
+      if (taken && taken.path.join('.') !== target.path.join('.')) {
+        throw new Error(`column-names.ts: "${synonym}" already names ${taken.path.join('.')}, not ${target.path.join('.')}`);
+      }
+      if (!taken) table.named.set(compact(synonym), { ...target, synonym: true });
+    }
+  }
+  return table;
+}
+
+const COLUMNS: Record<TableRole, TableColumns> = {
+  stops: addSynonyms(tableColumns(TABLES.stops), COLUMN_CHOICES.stops),
+  drivers: addSynonyms(tableColumns(TABLES.drivers), COLUMN_CHOICES.drivers),
+  ordersData: tableColumns(TABLES.ordersData),
+  routesData: tableColumns(TABLES.routesData),
+};
+
+/** The field (dotted path) a column fills, or null for a column the table does not know (an unknown field). */
+export function columnField(role: TableRole, column: string): string | null {
+  const target = knownColumnTarget(role, column);
+  return target === null ? null : target.path.join('.');
+}
+
+/** Whether the column is named by a dispatcher's word (`Customer`) rather than the field's own name (`name`). */
+export function isSynonymColumn(role: TableRole, column: string): boolean {
+  return knownColumnTarget(role, column)?.synonym === true;
+}
 
 function columnTarget(role: TableRole, column: string): ColumnTarget {
+  // An unknown column becomes an unknown field, which is reported as a warning.
+  return knownColumnTarget(role, column) ?? { path: [column.trim()], read: readText };
+}
+
+function knownColumnTarget(role: TableRole, column: string): ColumnTarget | null {
   const { named, dimensions, freeTexts } = COLUMNS[role];
   const known = named.get(compact(column));
   if (known) return known;
@@ -148,8 +186,7 @@ function columnTarget(role: TableRole, column: string): ColumnTarget {
   }
   const free = freeTexts?.pattern.exec(column.trim());
   if (freeTexts && free) return { path: [...freeTexts.path, free[1]!], read: readText };
-  // An unknown column becomes an unknown field, which is reported as a warning.
-  return { path: [column.trim()], read: readText };
+  return null;
 }
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
@@ -215,11 +252,12 @@ function setAt(target: Record<string, unknown>, path: string[], value: unknown):
  * Two columns that give the same field (`lat` and `latitude`), or a field and a part of it
  * (`capacity` and `capacity_weight`), would overwrite each other: the table must choose one.
  */
-function refuseOverlappingColumns(header: string[], targets: ColumnTarget[], file: string): void {
-  const fields = targets.map((target) => target.path.join('.'));
+function refuseOverlappingColumns(header: string[], targets: (ColumnTarget | null)[], file: string): void {
+  const fields = targets.map((target) => target?.path.join('.') ?? null);
   for (let a = 0; a < fields.length; a++) {
     for (let b = a + 1; b < fields.length; b++) {
-      const [first, second] = [fields[a]!, fields[b]!];
+      const [first, second] = [fields[a] ?? null, fields[b] ?? null];
+      if (first === null || second === null) continue;
       if (first !== second && !second.startsWith(`${first}.`) && !first.startsWith(`${second}.`)) continue;
       const message = `columns "${header[a]}" and "${header[b]}" both give ${first.length <= second.length ? first : second}; keep one (a capacity is one number, or one column per dimension such as capacity_weight)`;
       throw new InputError(`${file}: ${message}`, [{ path: `${file} row 1`, message }], 'invalid_csv');
@@ -227,16 +265,40 @@ function refuseOverlappingColumns(header: string[], targets: ColumnTarget[], fil
   }
 }
 
-/** Entries of the table for its role, with the origin of every field. Empty cells are "not given". */
+/**
+ * A dispatcher's word yields to the field's own column: a table with both `name` and `Company`
+ * reads `name` as the name and `Company` as an unknown column (a warning), as before the words
+ * were known, instead of refusing the two columns for one field.
+ */
+function yieldingSynonyms(targets: (ColumnTarget | null)[], readAs: readonly (string | null)[]): (ColumnTarget | null)[] {
+  const own = new Set(targets.flatMap((target) => (target && !target.synonym ? [target.path.join('.')] : [])));
+  return targets.map((target, c) =>
+    target?.synonym && own.has(target.path.join('.')) ? { path: [readAs[c]!.trim()], read: readText } : target,
+  );
+}
+
+/**
+ * Entries of the table for its role, with the origin of every field. Empty cells are "not given".
+ * `readAs` names the column each cell is read as (the page's import lets a person choose it; null
+ * leaves the column out); messages still name the table's own header.
+ */
 export function entriesFromTable(
   table: CsvTable,
   role: TableRole,
   file: string,
+  readAs: readonly (string | null)[] = table.header,
 ): { entries: Record<string, unknown>[]; origin: CsvOrigin; warnings: Warning[] } {
-  const targets = table.header.map((column) => columnTarget(role, column));
+  const targets = yieldingSynonyms(
+    table.header.map((_, c) => {
+      const column = readAs[c];
+      return column == null ? null : columnTarget(role, column);
+    }),
+    readAs,
+  );
   refuseOverlappingColumns(table.header, targets, file);
   const headerColumns = new Map<string, string>();
   targets.forEach((target, c) => {
+    if (target === null) return;
     const field = target.path.join('.');
     if (!headerColumns.has(field)) headerColumns.set(field, table.header[c]!);
   });
@@ -247,7 +309,7 @@ export function entriesFromTable(
     const columns = new Map<string, string>();
     targets.forEach((target, c) => {
       const cell = record.cells[c]?.trim() ?? '';
-      if (cell === '') return;
+      if (target === null || cell === '') return;
       const text = target.read === readNumber ? decimalCommas.read(cell, record.row, table.header[c]!) : cell;
       setAt(entry, target.path, target.read(text));
       columns.set(target.path.join('.'), table.header[c]!);

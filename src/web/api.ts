@@ -3,6 +3,17 @@
  * every state-changing call sends the session's CSRF token, per decisions.md.
  */
 import type { Action, DispatchView, Project, ProjectSummary, ServiceError, Session } from './types.js';
+import type { ConvertedRows, ImportDelimiter, ImportRole, ImportRow, InspectedTable } from '../input/import-types.js';
+
+export interface ImportRequest {
+  file: string;
+  delimiter: ImportDelimiter;
+  header: string[];
+  columns: (string | null)[];
+  rows: ImportRow[];
+  /** Stops only: the project's drivers' names, which a `driver` column (a lock) must name. */
+  driver_names?: string[];
+}
 
 export class ApiError extends Error {
   constructor(
@@ -18,12 +29,15 @@ interface Call {
   method?: 'GET' | 'POST';
   csrf?: string;
   body?: unknown;
+  /** A file sent as it is (an uploaded spreadsheet), instead of a JSON body. */
+  file?: Blob;
 }
 
-async function call<T>(path: string, { method = 'GET', csrf, body }: Call = {}): Promise<T> {
+async function call<T>(path: string, { method = 'GET', csrf, body, file }: Call = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (csrf !== undefined) headers['x-csrf-token'] = csrf;
   if (body !== undefined) headers['content-type'] = 'application/json';
+  if (file !== undefined) headers['content-type'] = 'application/octet-stream';
   let response: Response;
   try {
     response = await fetch(path, {
@@ -31,6 +45,7 @@ async function call<T>(path: string, { method = 'GET', csrf, body }: Call = {}):
       headers,
       credentials: 'same-origin',
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(file !== undefined ? { body: file } : {}),
     });
   } catch (cause) {
     throw new ApiError(
@@ -100,4 +115,23 @@ export function dispatchProject(session: Session, projectId: string, actionUuid:
 export function changeDriverLink(session: Session, projectId: string, driverId: string, change: 'revoke' | 'link'): Promise<DispatchView> {
   const path = `/v1.0/project/${encodeURIComponent(projectId)}/dispatch/drivers/${encodeURIComponent(driverId)}/${change}`;
   return call<DispatchView>(path, { method: 'POST', csrf: session.csrfToken });
+}
+
+/** An uploaded spreadsheet's header, rows and guessed columns (POST /v1.0/imports/{role}). */
+export function inspectSpreadsheet(session: Session, role: ImportRole, file: File): Promise<InspectedTable> {
+  return call<InspectedTable>(`/v1.0/imports/${role}?file=${encodeURIComponent(file.name)}`, {
+    method: 'POST',
+    csrf: session.csrfToken,
+    file,
+  });
+}
+
+/** The rows read as the chosen columns: stops or drivers, and their problems by row and column. */
+export function convertRows(session: Session, role: ImportRole, request: ImportRequest): Promise<ConvertedRows> {
+  return call<ConvertedRows>(`/v1.0/imports/${role}/items`, { method: 'POST', csrf: session.csrfToken, body: request });
+}
+
+/** Creates a project (its addresses are geocoded by the service). */
+export function createProject(session: Session, project: Record<string, unknown>): Promise<Project> {
+  return call<Project>('/v1.0/project', { method: 'POST', csrf: session.csrfToken, body: project });
 }

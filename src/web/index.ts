@@ -1,7 +1,11 @@
-/** `/`: the sign-in form (a real form POST to /login) or, when signed in, the key's projects. */
+/**
+ * `/`: the sign-in form (a real form POST to /login) or, when signed in, the key's projects; `/#new`
+ * is the "New project" form (new-project.ts), so the browser's Back returns to the list.
+ */
 import { listProjects, loadSession } from './api.js';
 import { formatDate, formatMoment, showAccount, statusBadge } from './account.js';
 import { byId, h } from './dom.js';
+import { NewProjectForm } from './new-project.js';
 import type { ProjectSummary } from './types.js';
 
 async function main(): Promise<void> {
@@ -11,7 +15,19 @@ async function main(): Promise<void> {
     return;
   }
   showAccount(session);
-  byId('projects').hidden = false;
+  const form = new NewProjectForm(session);
+  const showView = () => {
+    const creating = location.hash === '#new';
+    byId('new-project').hidden = !creating;
+    byId('projects').hidden = creating;
+    if (creating) form.show();
+  };
+  window.addEventListener('hashchange', () => {
+    showView();
+    // Back on the list (Cancel, ← Projects, the browser's Back): the focus goes to its heading.
+    if (location.hash !== '#new') byId('projects-title').focus();
+  });
+  showView();
   renderProjects(await listProjects());
 }
 
@@ -33,7 +49,13 @@ function renderProjects(projects: ProjectSummary[]): void {
         'div',
         { class: 'empty' },
         h('p', {}, 'No projects yet.'),
-        h('p', {}, 'Create one with ', h('code', {}, 'routeplan submit project.yaml'), ' and open the URL it prints.'),
+        h(
+          'p',
+          {},
+          'Press “New project” to import your spreadsheets, or run ',
+          h('code', {}, 'routeplan submit project.yaml'),
+          ' and open the URL it prints.',
+        ),
       ),
     );
     return;

@@ -152,6 +152,21 @@ describe('routeplan geocode on CSV tables', () => {
     );
   });
 
+  it('finds the address and coordinate columns by the words dispatchers use (Street address, Latitude), as the table is read', async () => {
+    const dir = join(work, 'dispatcher-words');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      join(dir, 'stops.csv'),
+      'Customer,Street address,Minutes,Latitude,Longitude\nSaint-Jean,"3 rue Saint-Jean, Lyon",5,,\n',
+    );
+    await writeFile(join(dir, 'round.yaml'), YAML.replace(/stops:[\s\S]*$/, 'stops: stops.csv\n'));
+    const run = await runCli(['geocode', join(dir, 'round.yaml'), '-o', join(dir, 'round.out.yaml'), '--gazetteer', gazetteer]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await readFile(join(dir, 'stops.geocoded.csv'), 'utf8')).toBe(
+      'Customer,Street address,Minutes,Latitude,Longitude\nSaint-Jean,"3 rue Saint-Jean, Lyon",5,45.7622,4.8271\n',
+    );
+  });
+
   it('a semicolon table with decimal commas is written back the same way, and a semicolon gazetteer is read', async () => {
     const dir = join(work, 'semicolons');
     await mkdir(dir, { recursive: true });

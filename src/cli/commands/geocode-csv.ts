@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { InputError } from '../../errors.js';
 import { DECIMAL_COMMA, csvRow, detectDelimiter, parseCsvRecords, type CsvDelimiter } from '../../csv/index.js';
-import { LATITUDE_SPELLINGS, LONGITUDE_SPELLINGS, PREFIXED_LONGITUDE_SPELLINGS, compact } from '../../input/csv-tables.js';
+import { columnField, type TableRole } from '../../input/csv-tables.js';
 
 /** One place of a table row given by its address only. */
 export interface CsvPlace {
@@ -25,7 +25,7 @@ export interface CsvTableCopy {
   write(): Promise<string>;
 }
 
-const TABLE_PREFIXES: Record<string, string[]> = {
+const TABLE_PREFIXES: Record<TableRole, string[]> = {
   stops: [''],
   ordersData: [''],
   drivers: ['start_', 'end_'],
@@ -34,21 +34,21 @@ const TABLE_PREFIXES: Record<string, string[]> = {
 
 export async function csvTableCopies(raw: Record<string, unknown>, inputDir: string, output: string): Promise<CsvTableCopy[]> {
   const copies: CsvTableCopy[] = [];
-  for (const key of Object.keys(TABLE_PREFIXES)) {
+  for (const key of Object.keys(TABLE_PREFIXES) as TableRole[]) {
     const reference = raw[key];
     if (typeof reference === 'string') copies.push(await tableCopy(key, resolve(inputDir, reference), output));
   }
   return copies;
 }
 
-async function tableCopy(key: string, source: string, output: string): Promise<CsvTableCopy> {
+async function tableCopy(key: TableRole, source: string, output: string): Promise<CsvTableCopy> {
   const label = basename(source);
   const text = await readFile(source, 'utf8');
   const delimiter = detectDelimiter(text);
   const rows = parseCsvRecords(text, label, delimiter).filter((row) => row.some((cell) => cell.trim() !== ''));
   const header = rows[0] ?? [];
   const style = numberStyle(rows, delimiter);
-  const places = TABLE_PREFIXES[key]!.flatMap((prefix) => placesOf(rows, header, prefix, label, style));
+  const places = TABLE_PREFIXES[key].flatMap((prefix) => placesOf(rows, header, { key, prefix }, label, style));
   const target = join(dirname(output), `${basename(source, extname(source))}.geocoded.csv`);
   if (resolve(target) === resolve(source))
     throw new InputError(`geocode never writes over ${source}: choose another output directory`, [
@@ -71,12 +71,19 @@ function numberStyle(rows: string[][], delimiter: CsvDelimiter): (value: number)
   return decimalCommas ? (value) => String(value).replace('.', ',') : String;
 }
 
-function placesOf(rows: string[][], header: string[], prefix: string, label: string, style: (value: number) => string): CsvPlace[] {
-  const column = (names: string[]): number => header.findIndex((cell) => names.includes(compact(cell)));
-  const address = column([compact(`${prefix}address`)]);
+function placesOf(
+  rows: string[][],
+  header: string[],
+  { key, prefix }: { key: TableRole; prefix: string },
+  label: string,
+  style: (value: number) => string,
+): CsvPlace[] {
+  // A column is found by the field it fills, as the table is read: `Street address` is `address`, `latitude` is `lat`.
+  const column = (canonical: string): number => header.findIndex((cell) => columnField(key, cell) === columnField(key, canonical));
+  const address = column(`${prefix}address`);
   if (address < 0) return [];
-  const latitude = column(LATITUDE_SPELLINGS.map((name) => compact(`${prefix}${name}`)));
-  const longitude = column((prefix === '' ? LONGITUDE_SPELLINGS : PREFIXED_LONGITUDE_SPELLINGS).map((name) => compact(`${prefix}${name}`)));
+  const latitude = column(`${prefix}lat`);
+  const longitude = column(`${prefix}lng`);
   const needing = rows
     .slice(1)
     .filter((row) => (row[address] ?? '').trim() !== '' && ((row[latitude] ?? '').trim() === '' || (row[longitude] ?? '').trim() === ''));

@@ -16,6 +16,7 @@
  *   GET  /v1.0/projects                     the caller's projects (+ `latest_optimization` each)
  *   POST /v1.0/project/{id}/optimize        its page's Optimize, `routeplan optimize`, any API client → 202 action
  *   …/v1.0/project/{id}/dispatch…           dispatch to drivers (routes/dispatch.ts)
+ *   POST /v1.0/imports/{stops|drivers}[/items]  a spreadsheet's rows and column guesses, then its items (routes/imports.ts)
  * Drivers (routes/drivers.ts; the token in the path is the credential, never logged):
  *   GET  /drivers/{token}, …/route, POST …/stops/{stopId}  the driver page, their route, their reports
  * The web application (routes/session.ts, routes/pages.ts):
@@ -41,6 +42,7 @@ import { registerSession } from './routes/session.js';
 import { registerPages } from './routes/pages.js';
 import { registerDispatch } from './routes/dispatch.js';
 import { registerDrivers } from './routes/drivers.js';
+import { registerImports } from './routes/imports.js';
 
 export type { AppContext } from './context.js';
 
@@ -98,6 +100,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerApi(app, ctx);
   registerDispatch(app, ctx);
   registerDrivers(app, ctx);
+  registerImports(app, ctx);
   registerSession(app, ctx);
   await registerPages(app, ctx);
   return app;

@@ -113,7 +113,12 @@ export async function readOptionalJsonBody(req: IncomingMessage, limitBytes: num
 
 const DRAIN_FACTOR = 4;
 
-function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {
+async function readBody(req: IncomingMessage, limitBytes: number): Promise<string> {
+  return (await readBytesBody(req, limitBytes)).toString('utf8');
+}
+
+/** The body's bytes as sent (an uploaded file), with the same limit and drain as JSON. */
+export function readBytesBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limitBytes * DRAIN_FACTOR) return Promise.reject(bodyTooLarge(limitBytes));
   return readLimited(req, limitBytes);
@@ -125,7 +130,7 @@ function bodyTooLarge(limitBytes: number): HttpError {
   });
 }
 
-function readLimited(req: IncomingMessage, limitBytes: number): Promise<string> {
+function readLimited(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -141,7 +146,7 @@ function readLimited(req: IncomingMessage, limitBytes: number): Promise<string> 
     });
     req.on('end', () => {
       if (size > limitBytes) reject(bodyTooLarge(limitBytes));
-      else resolve(Buffer.concat(chunks).toString('utf8'));
+      else resolve(Buffer.concat(chunks));
     });
     req.on('error', (error) => reject(new HttpError(400, 'bad_request', `the request body could not be read: ${error.message}`)));
   });
