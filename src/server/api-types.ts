@@ -10,6 +10,12 @@ export type ActionStatus = 'pending' | 'finished' | 'failed';
 
 export type ActionName = 'schedule' | 'optimize';
 
+/**
+ * How a project's plan was made: `optimized` by its optimize action, `edited` by hand (POST
+ * /v1.0/project/{id}/plans, kept as a finished action). A record from before kinds reads `optimized`.
+ */
+export type PlanKind = 'optimized' | 'edited';
+
 /** The solver's best plan so far, as GET /v2/schedules/{actionUuid} shows it while the action runs. */
 export interface ActionProgress {
   elapsed_ms: number;
@@ -33,6 +39,10 @@ export interface ActionRecord {
   project_id?: string;
   /** For `optimize` actions: the project's version optimized (its stops and drivers as they were then). */
   project_version?: number;
+  /** For a project's actions: how its plan was made. */
+  kind?: PlanKind;
+  /** For an `edited` plan: the plan it was edited from, when the request named one. */
+  based_on?: string;
   warnings?: Warning[];
   solution?: Plan;
   error?: ErrorBody['error'];
@@ -45,6 +55,7 @@ export interface OptimizationSummary {
   actionUuid: string;
   status: ActionStatus;
   created_at: string;
+  kind: PlanKind;
 }
 
 /** An address of a project that the geocoder could not place well (decisions.md, "Geocoding"). */

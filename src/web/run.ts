@@ -52,7 +52,12 @@ export class OptimizationRun {
     this.optimizeButton.disabled = true;
     try {
       const accepted = await startOptimization(this.session, this.project.id);
-      this.optimizations.unshift({ actionUuid: accepted.actionUuid, status: 'pending', created_at: new Date().toISOString() });
+      this.optimizations.unshift({
+        actionUuid: accepted.actionUuid,
+        status: 'pending',
+        created_at: new Date().toISOString(),
+        kind: 'optimized',
+      });
       await this.open(accepted.actionUuid);
     } finally {
       this.optimizeButton.disabled = false;

@@ -9,6 +9,7 @@ import type { Accepted } from '../../services/actions/service.js';
 import { idempotencyClaimOf } from '../idempotency-header.js';
 import { projectAnswer, projectNotFound } from './project-answer.js';
 import { addItemRoute, changeItemRoute, changeProject, etagOf, removeItemRoute } from './project-edits.js';
+import { evaluatePlanRoute, keepPlanRoute } from './hand-plans.js';
 
 export { projectNotFound } from './project-answer.js';
 
@@ -34,6 +35,8 @@ export function registerApi(app: FastifyInstance, ctx: AppContext): void {
     });
   }
   add(`/v1.0/project/${idParam('id')}/optimize`, { POST: on(optimizeProject) });
+  add(`/v1.0/project/${idParam('id')}/plans`, { POST: on(keepPlanRoute) });
+  add(`/v1.0/project/${idParam('id')}/plans/evaluate`, { POST: on(evaluatePlanRoute) });
 }
 
 /** addPath for the API: the caller is authenticated before the method is matched. */

@@ -22,7 +22,7 @@ interface IndexedAction {
 interface Indexable {
   owner: string;
   idempotency?: { key: string };
-  record: Pick<ActionRecord, 'actionUuid' | 'status' | 'created_at' | 'updated_at' | 'finished_at' | 'project_id'>;
+  record: Pick<ActionRecord, 'actionUuid' | 'status' | 'created_at' | 'updated_at' | 'finished_at' | 'project_id' | 'kind'>;
 }
 
 export class ActionIndex {
@@ -42,7 +42,12 @@ export class ActionIndex {
       if (endedAt !== undefined) known.endedAt = endedAt;
       return;
     }
-    const summary: OptimizationSummary = { actionUuid: record.actionUuid, status: record.status, created_at: record.created_at };
+    const summary: OptimizationSummary = {
+      actionUuid: record.actionUuid,
+      status: record.status,
+      created_at: record.created_at,
+      kind: record.kind ?? 'optimized',
+    };
     const slot = idempotency ? slotName(owner, idempotency.key) : undefined;
     this.actions.set(record.actionUuid, {
       owner,
