@@ -4,6 +4,9 @@
  */
 import type { ErrorBody, Warning } from '../errors.js';
 import type { Plan } from '../output/plan-types.js';
+import type { PlanViolation } from '../output/plan-violations.js';
+
+export type { PlanViolation, ViolationKind } from '../output/plan-violations.js';
 
 /** The action's status as decisions.md names them; a cancel is `failed` with the code `cancelled`. */
 export type ActionStatus = 'pending' | 'finished' | 'failed';
@@ -48,6 +51,21 @@ export interface ActionRecord {
   error?: ErrorBody['error'];
   /** While pending and once the solver reported: its best plan so far (never stored). */
   progress?: ActionProgress;
+}
+
+/** A project's routes as a user arranged them: driver id → the ids of the stops it serves, in order (POST …/plans). */
+export interface HandPlanBody {
+  routes: Record<string, string[]>;
+  unserved?: string[];
+  /** The plan the user started from (an actionUuid of the project). */
+  base?: string;
+}
+
+/** What POST /v1.0/project/{id}/plans/evaluate answers: the routes re-timed and every rule they break. */
+export interface PlanEvaluation {
+  project_version: number;
+  plan: Plan;
+  violations: PlanViolation[];
 }
 
 /** One optimize action of a project, as the project's answers list it. */

@@ -2,7 +2,7 @@
  * The JSON API as the page calls it: the session cookie (never the key) carries the identity, and
  * every state-changing call sends the session's CSRF token, per decisions.md.
  */
-import type { Action, DispatchView, Project, ProjectSummary, ServiceError, Session } from './types.js';
+import type { Action, DispatchView, HandPlanBody, PlanEvaluation, Project, ProjectSummary, ServiceError, Session } from './types.js';
 
 export class ApiError extends Error {
   constructor(
@@ -15,7 +15,7 @@ export class ApiError extends Error {
 }
 
 interface Call {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PATCH';
   csrf?: string;
   body?: unknown;
 }
@@ -95,4 +95,24 @@ export function dispatchProject(session: Session, projectId: string, actionUuid:
 export function changeDriverLink(session: Session, projectId: string, driverId: string, change: 'revoke' | 'link'): Promise<DispatchView> {
   const path = `/v1.0/project/${encodeURIComponent(projectId)}/dispatch/drivers/${encodeURIComponent(driverId)}/${change}`;
   return call<DispatchView>(path, { method: 'POST', csrf: session.csrfToken });
+}
+
+/** Re-times a plan arranged by hand and names every rule it breaks; keeps nothing. */
+export function evaluatePlan(session: Session, projectId: string, body: HandPlanBody): Promise<PlanEvaluation> {
+  return call<PlanEvaluation>(`/v1.0/project/${encodeURIComponent(projectId)}/plans/evaluate`, {
+    method: 'POST',
+    csrf: session.csrfToken,
+    body,
+  });
+}
+
+/** Keeps a plan arranged by hand as a new plan of the project (kind `edited`): its action. */
+export function savePlan(session: Session, projectId: string, body: HandPlanBody): Promise<Action> {
+  return call<Action>(`/v1.0/project/${encodeURIComponent(projectId)}/plans`, { method: 'POST', csrf: session.csrfToken, body });
+}
+
+/** Changes one stop of the project (a JSON merge patch: `null` removes a field): the project as it now is. */
+export function patchStop(session: Session, projectId: string, stopId: string, patch: Record<string, unknown>): Promise<Project> {
+  const path = `/v1.0/project/${encodeURIComponent(projectId)}/stops/${encodeURIComponent(stopId)}`;
+  return call<Project>(path, { method: 'PATCH', csrf: session.csrfToken, body: patch });
 }

@@ -64,6 +64,12 @@ export class OptimizationRun {
     }
   }
 
+  /** A plan kept by hand (kind `edited`): listed first, and shown. */
+  async openSaved(action: Action): Promise<void> {
+    this.optimizations.unshift({ actionUuid: action.actionUuid, status: action.status, created_at: action.created_at, kind: 'edited' });
+    await this.open(action.actionUuid);
+  }
+
   private async cancel(): Promise<void> {
     const uuid = this.shown;
     if (uuid === null) return;
@@ -171,12 +177,15 @@ export class OptimizationRun {
       `${formatMoment(item.created_at)}`,
       h('span', { class: 'visually-hidden' }, ` — ${statusLabel(item.status)}${current ? ', shown' : ''}`),
     );
+    // An edited plan says so in words: the list holds optimizations and plans adjusted by hand.
+    const edited = item.kind === 'edited' ? h('span', { class: 'kind-tag' }, 'edited by hand') : null;
     open.addEventListener('click', () => void this.guard(() => this.open(item.actionUuid)));
     return h(
       'li',
       { class: current ? 'current' : '' },
       open,
       statusBadge(item.status),
+      edited,
       current ? h('span', { class: 'shown-tag', 'aria-hidden': 'true' }, 'shown') : null,
     );
   }
