@@ -12,7 +12,7 @@ import { button, byId, h, reportError, type Child } from './dom.js';
 import { exportButtons, routeTools } from './exports.js';
 import type { ProjectMap } from './map.js';
 import { openMoveDialog } from './move-dialog.js';
-import { changesView, lockBadge, routeViolations, stopViolations, violationsSummary } from './plan-notes.js';
+import { changesView, lockBadge, lockIcon, routeViolations, stopViolations, violationsSummary } from './plan-notes.js';
 import {
   draftOf,
   driverIdOf,
@@ -38,6 +38,8 @@ interface DraftState {
 export class PlanEditor {
   private base: Action | null = null;
   private draft: DraftState | null = null;
+  /** The rules the plan shown (not a draft) breaks, for a plan kept by hand. */
+  private baseViolations: PlanViolation[] = [];
   /** Bumped by every move and by every plan shown, so that a late answer of an older evaluation is dropped. */
   private generation = 0;
   /** After a re-render, the stop whose "Move to…" button gets the focus back. */
@@ -50,15 +52,29 @@ export class PlanEditor {
     private readonly map: ProjectMap,
     /** A saved plan: the page lists it in the history and opens it. */
     private readonly onSaved: (action: Action) => Promise<void>,
+    /** The plan that can be dispatched now: the one shown, none while a draft is (it must be saved first). */
+    private readonly onDispatchable: (action: Action | null) => void,
   ) {
     enableItineraryDrag(byId('itineraries'), (stopId, to) => void this.move(stopId, to));
   }
 
   /** Shows a finished plan (or none), dropping any draft. */
   showAction(action: Action | null): void {
-    this.generation++;
+    const generation = ++this.generation;
     this.base = action?.status === 'finished' && action.solution ? action : null;
+    this.baseViolations = [];
     this.draft = null;
+    this.render();
+    if (this.base?.kind === 'edited') void this.findBaseViolations(this.base, generation);
+  }
+
+  /** A plan kept by hand may break rules, as its draft did: they are shown with it again (an evaluation changes nothing). */
+  private async findBaseViolations(base: Action, generation: number): Promise<void> {
+    if (!base.solution || !this.editable) return;
+    const request = requestOf(draftOf(base.solution, this.project), base.actionUuid);
+    const evaluation = await evaluatePlan(this.session, this.project.id, request).catch(() => null);
+    if (generation !== this.generation || !evaluation || evaluation.violations.length === 0) return;
+    this.baseViolations = evaluation.violations;
     this.render();
   }
 
@@ -111,6 +127,7 @@ export class PlanEditor {
   private render(): void {
     const plan = this.shownPlan;
     this.map.showPlan(plan);
+    this.onDispatchable(this.draft ? null : this.base);
     byId('summary-card').hidden = plan === null;
     byId('plan').hidden = plan === null;
     byId('draft-error').hidden = true;
@@ -148,7 +165,16 @@ export class PlanEditor {
       return [h('p', { class: 'hint' }, note)];
     }
     if (!this.draft) {
-      return [h('p', { class: 'hint' }, 'To adjust the plan, drag a stop to another place or driver, or use its “Move to…” button.')];
+      const hint = h('p', { class: 'hint' }, 'To adjust the plan, drag a stop to another place or driver, or use its “Move to…” button.');
+      if (this.baseViolations.length === 0) return [hint];
+      return [
+        h(
+          'div',
+          { class: 'saved-violations', role: 'region', 'aria-label': 'Rules this plan breaks' },
+          violationsSummary(this.baseViolations),
+        ),
+        hint,
+      ];
     }
     return [
       h(
@@ -167,7 +193,7 @@ export class PlanEditor {
   }
 
   private extras(): StopExtras {
-    const violations = this.draft?.violations ?? [];
+    const violations = this.draft?.violations ?? this.baseViolations;
     return {
       column: 'Adjust',
       cell: (visit, route) => this.stopTools(visit, route),
@@ -183,12 +209,7 @@ export class PlanEditor {
     const stops = stopIdsOf(this.project, route).map((id) => this.project.stops.find((stop) => stop.id === id));
     const kept = stops.every((stop, i) => stop?.driver === route.vehicle && stop.sequence === i + 1);
     if (!kept || stops.length === 0) return null;
-    return h(
-      'p',
-      { class: 'lock-badge' },
-      h('span', { 'aria-hidden': 'true' }, '🔒 '),
-      'Route locked: Optimize keeps these stops with this driver, in this order.',
-    );
+    return h('p', { class: 'lock-badge' }, lockIcon(), 'Route locked: Optimize keeps these stops with this driver, in this order.');
   }
 
   private stopTools(visit: PlanStopVisit, route: PlanRoute): HTMLElement {

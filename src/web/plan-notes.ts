@@ -5,7 +5,7 @@
  */
 import { formatDistance, formatDuration, plural } from '../output/format.js';
 import type { PlanChanges, PlanFigureChange } from '../output/plan-types.js';
-import { h, hiddenText } from './dom.js';
+import { h, hiddenText, svg } from './dom.js';
 import type { PlanViolation, ProjectStop } from './types.js';
 
 /** "What changed" above a plan that has a plan before it. */
@@ -79,9 +79,24 @@ function violationText(violation: PlanViolation): string {
   return violation.permitted ? `${violation.message} (within what the project permits)` : violation.message;
 }
 
-/** "🔒 Locked to Ana (2nd)" for a locked stop; null for another. */
+/** "Locked: Ana #2" with a padlock for a locked stop (its driver, and its place when it has one); null for another. */
 export function lockBadge(stop: ProjectStop | undefined): HTMLElement | null {
   if (stop?.driver === undefined) return null;
-  const place = stop.sequence !== undefined ? `, number ${stop.sequence}` : '';
-  return h('span', { class: 'lock-badge' }, h('span', { 'aria-hidden': 'true' }, '🔒 '), `Locked to ${stop.driver}${place}`);
+  const place = stop.sequence !== undefined ? ` #${stop.sequence}` : '';
+  return h(
+    'span',
+    { class: 'lock-badge', title: `Locked to ${stop.driver}${place ? `, number ${stop.sequence}` : ''}` },
+    lockIcon(),
+    `Locked: ${stop.driver}${place}`,
+  );
+}
+
+/** A padlock drawn in SVG (no emoji font is needed), beside words that say the same. */
+export function lockIcon(): SVGElement {
+  return svg(
+    'svg',
+    { class: 'lock-icon', viewBox: '0 0 12 14', width: 11, height: 13, 'aria-hidden': 'true', focusable: 'false' },
+    svg('path', { d: 'M3 6V4a3 3 0 0 1 6 0v2', fill: 'none', stroke: 'currentColor', 'stroke-width': 1.6 }),
+    svg('rect', { x: 1, y: 6, width: 10, height: 7.5, rx: 1.5, fill: 'currentColor' }),
+  );
 }

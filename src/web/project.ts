@@ -25,13 +25,14 @@ async function main(): Promise<void> {
   map.showProject(project);
   let run: OptimizationRun | null = null;
   const dispatch = new DispatchPanel(session, project, (actionUuid) => run?.open(actionUuid) ?? Promise.resolve());
-  const editor = new PlanEditor(session, project, map, (saved) => run?.openSaved(saved) ?? Promise.resolve());
-  run = new OptimizationRun(session, project, {
-    showAction: (action) => {
-      editor.showAction(action);
-      dispatch.showPlan(action);
-    },
-  });
+  const editor = new PlanEditor(
+    session,
+    project,
+    map,
+    (saved) => run?.openSaved(saved) ?? Promise.resolve(),
+    (action) => dispatch.showPlan(action),
+  );
+  run = new OptimizationRun(session, project, { showAction: (action) => editor.showAction(action) });
   dispatch.start();
   void followGeocoding(project);
   await run.start();

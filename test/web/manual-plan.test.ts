@@ -14,7 +14,7 @@ import { loadProblemDocument } from '../../src/input/index.js';
 import type { Plan } from '../../src/output/plan-types.js';
 import { checkPlan } from '../support/checker.js';
 import { ROOT } from '../server/built.js';
-import { apiCall, launchChromium, screenshot, signIn, startWebService, type WebService } from './browser.js';
+import { apiCall, launchChromium, screenshot, SHOTS, signIn, startWebService, type WebService } from './browser.js';
 
 declare const document: any, window: any;
 
@@ -150,6 +150,7 @@ describe('adjusting a plan by hand in the page', () => {
     expect(await plans()).toHaveLength(1);
     await screenshot(page, 'manual-draft');
     await screenshot(page, 'manual-draft-full', true);
+    await page.locator('#plan').screenshot({ path: join(SHOTS, 'manual-draft-plan.png') });
     expect(await axeViolations()).toEqual([]);
     await page.setViewportSize({ width: 390, height: 844 });
     await draft.scrollIntoViewIfNeeded();
@@ -181,7 +182,12 @@ describe('adjusting a plan by hand in the page', () => {
     const shown = await page.locator('.plan-changes').innerText();
     expect(shown).toContain(`Changed driver (1)\n${moved} (Ben → Ana)`);
     expect(await page.locator('#history').innerText()).toContain('edited by hand');
+    // The saved plan still says what it breaks, next to the route and above the plan.
+    await page.getByRole('region', { name: 'Rules this plan breaks' }).waitFor();
+    expect(await itinerary('Ana').innerText()).toMatch(/Violation:\s+overload: load 3 of a capacity of 2 \(1 over\)/);
+    await page.locator('#plan').scrollIntoViewIfNeeded();
     await screenshot(page, 'manual-saved');
+    await page.locator('#plan').screenshot({ path: join(SHOTS, 'manual-saved-plan.png') });
   });
 
   it('a stop dragged from one itinerary to the other makes a draft with it there; saved, its route is locked, and Optimize keeps it', async () => {
@@ -217,11 +223,7 @@ describe('adjusting a plan by hand in the page', () => {
       ['Ben', 2],
     ]);
     expect(await itinerary('Ben').getByRole('checkbox', { name: 'Lock to driver' }).first().isChecked()).toBe(true);
-    expect(
-      await itinerary('Ben')
-        .getByText(/Locked to Ben, number 1/)
-        .count(),
-    ).toBe(1);
+    expect(await itinerary('Ben').getByText('Locked: Ben #1').count()).toBe(1);
     await screenshot(page, 'manual-locked');
     const next = await optimize(4);
     expect(routeOf(next, 'Ben')).toEqual(benRoute);
