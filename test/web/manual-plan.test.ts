@@ -83,6 +83,22 @@ async function planOf(actionUuid: string): Promise<Plan> {
   return (await apiCall(service, KEY, 'GET', `/v2/schedules/${actionUuid}`)).json.solution;
 }
 
+/** The newest plan once the project has `count` (listed and readable: the list may name a plan being written). */
+async function newestPlan(count: number): Promise<Plan> {
+  let plan: Plan | undefined;
+  await expect
+    .poll(
+      async () => {
+        const list = await plans();
+        plan = list.length === count ? await planOf(list[0]!.actionUuid) : undefined;
+        return plan !== undefined;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  return plan!;
+}
+
 function routeOf(plan: Plan, driver: string): string[] {
   const route = plan.routes.find((r) => r.vehicle === driver);
   return route ? route.visits.flatMap((v) => (v.kind === 'stop' ? [v.stop] : [])) : [];
@@ -206,8 +222,7 @@ describe('adjusting a plan by hand in the page', () => {
       .toBe(1);
     expect(await draft.innerText()).toContain('No rule broken.');
     await page.getByRole('button', { name: 'Save plan' }).click();
-    await expect.poll(async () => (await plans()).length).toBe(3);
-    const edited = await planOf((await plans())[0]!.actionUuid);
+    const edited = await newestPlan(3);
     const benRoute = routeOf(edited, 'Ben');
     expect(benRoute).toContain(dragged);
     expect(benRoute).toHaveLength(2);
@@ -232,5 +247,41 @@ describe('adjusting a plan by hand in the page', () => {
     }).problem;
     expect(checkPlan(problem, next)).toEqual([]);
     expect(next.changes?.against).toBe((await plans())[1]!.actionUuid);
+  });
+
+  it('a service bar dragged on the timeline to the other driver’s row moves that stop there (a draft); Discard goes back to the plan', async () => {
+    const shown = await newestPlan(4);
+    const anaRow = shown.routes.findIndex((r) => r.vehicle === 'Ana');
+    const benRow = shown.routes.findIndex((r) => r.vehicle === 'Ben');
+    const bar = page.locator('.timeline-chart .timeline-row').nth(anaRow).locator('rect[data-stop-index]').first();
+    const target = page.locator('.timeline-chart .timeline-row').nth(benRow).locator('line.timeline-shift');
+    await page.locator('#timeline').scrollIntoViewIfNeeded();
+    const from = (await bar.boundingBox())!;
+    const to = (await target.boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(to.x + to.width + 20, to.y, { steps: 8 });
+    await page.mouse.up();
+    const draft = page.getByRole('region', { name: 'Adjusted plan — not saved' });
+    await draft.waitFor();
+    const moved = routeOf(shown, 'Ana')[0]!;
+    await expect
+      .poll(() =>
+        itinerary('Ben')
+          .getByRole('row', { name: new RegExp(moved) })
+          .count(),
+      )
+      .toBe(1);
+    // Dropped right of Ben's day: last on his route, past his capacity of 2.
+    expect(await itinerary('Ben').locator('tbody tr').last().innerText()).toContain(moved);
+    expect(await draft.innerText()).toMatch(/Ben: overload: load 3 of a capacity of 2 \(1 over\)/);
+    await page.getByRole('button', { name: 'Discard' }).click();
+    await draft.waitFor({ state: 'detached' });
+    expect(
+      await itinerary('Ana')
+        .getByRole('row', { name: new RegExp(moved) })
+        .count(),
+    ).toBe(1);
+    expect(await plans()).toHaveLength(4);
   });
 });
