@@ -284,4 +284,36 @@ describe('adjusting a plan by hand in the page', () => {
     ).toBe(1);
     expect(await plans()).toHaveLength(4);
   });
+
+  it('Move to… “Unserved” takes a stop off every route; from the unserved stops, Move to… puts it back', async () => {
+    const shown = await newestPlan(4);
+    const stop = routeOf(shown, 'Ana')[0]!;
+    await itinerary('Ana')
+      .getByRole('row', { name: new RegExp(stop) })
+      .getByRole('button', { name: 'Move to…' })
+      .click();
+    await page.getByLabel('Driver', { exact: true }).focus();
+    await page.keyboard.press('End');
+    expect(await page.getByLabel('Position on the route', { exact: true }).isDisabled()).toBe(true);
+    await page.keyboard.press('Enter');
+    const unserved = page.locator('#unserved');
+    await unserved.getByText('left out of this plan by hand').waitFor();
+    expect(await unserved.getByRole('row', { name: new RegExp(stop) }).innerText()).toContain('dropped_for_capacity_or_time');
+    await unserved
+      .getByRole('row', { name: new RegExp(stop) })
+      .getByRole('button', { name: 'Move to…' })
+      .click();
+    await page.getByLabel('Driver', { exact: true }).focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() =>
+        itinerary('Ana')
+          .getByRole('row', { name: new RegExp(stop) })
+          .count(),
+      )
+      .toBe(1);
+    expect(await unserved.innerText()).toBe('');
+    await page.getByRole('button', { name: 'Discard' }).click();
+  });
 });
