@@ -126,6 +126,11 @@ describe.each(STORES)('plans made by hand: %s', (store) => {
     expect(next.kind).toBe('optimized');
     expect(next.solution.changes.against).toBe(saved.body.actionUuid);
     expect(next.solution.changes.added).toEqual([{ stop: (dropped as any).stop, driver: expect.any(String) }]);
+    // An edited plan is dispatched like any plan: its routes become the drivers' routes.
+    const dispatched = await api(svc.url, 'POST', `/v1.0/project/${project.id}/dispatch`, { body: { actionUuid: saved.body.actionUuid } });
+    expect(dispatched.status).toBe(201);
+    const anaStops = dispatched.body.stops.filter((s: any) => s.driver_id === ana).map((s: any) => s.stop_id);
+    expect(anaStops).toEqual(routes[ana]);
     // The first plan of a project has nothing to compare with.
     expect((await api(svc.url, 'GET', `/v2/schedules/${actionUuid}`)).body.solution.changes).toBeUndefined();
   });

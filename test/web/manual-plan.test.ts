@@ -171,6 +171,8 @@ describe('adjusting a plan by hand in the page', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await draft.scrollIntoViewIfNeeded();
     await screenshot(page, 'manual-draft-phone');
+    await itinerary('Ana').scrollIntoViewIfNeeded();
+    await screenshot(page, 'manual-itinerary-phone');
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
