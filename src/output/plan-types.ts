@@ -130,4 +130,42 @@ export interface Plan {
   unserved: PlanUnserved[];
   travel?: PlanTravel;
   solver?: PlanSolver;
+  /**
+   * Added in version 1 after its first release, on a project's plans after its first: what changed
+   * against the plan before it (plan-changes.ts), fixed when the plan is recorded.
+   */
+  changes?: PlanChanges;
+}
+
+/** A stop that is on a route in both plans, with another driver now. */
+export interface PlanDriverChange {
+  stop: string;
+  from: string;
+  to: string;
+}
+
+/** A stop served in one plan and not in the other: `driver` is the one serving it in the plan that does. */
+export interface PlanStopChange {
+  stop: string;
+  driver: string;
+}
+
+/** A total of the two plans: `delta` is after − before (negative: down). */
+export interface PlanFigureChange {
+  before: number;
+  after: number;
+  delta: number;
+}
+
+/** What changed between a project's plan and the plan before it (decisions.md, "Editing a project and re-planning the day"). */
+export interface PlanChanges {
+  /** The actionUuid of the plan before. */
+  against: string;
+  driver_changed: PlanDriverChange[];
+  /** Served now, not before (a new stop, or one that was unserved). */
+  added: PlanStopChange[];
+  /** Served before, not now (removed from the project, or unserved). */
+  removed: PlanStopChange[];
+  working_s: PlanFigureChange;
+  distance_m: PlanFigureChange;
 }

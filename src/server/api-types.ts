@@ -4,11 +4,20 @@
  */
 import type { ErrorBody, Warning } from '../errors.js';
 import type { Plan } from '../output/plan-types.js';
+import type { PlanViolation } from '../output/plan-violations.js';
+
+export type { PlanViolation, ViolationKind } from '../output/plan-violations.js';
 
 /** The action's status as decisions.md names them; a cancel is `failed` with the code `cancelled`. */
 export type ActionStatus = 'pending' | 'finished' | 'failed';
 
 export type ActionName = 'schedule' | 'optimize' | 'reoptimize';
+
+/**
+ * How a project's plan was made: `optimized` by its optimize action, `edited` by hand (POST
+ * /v1.0/project/{id}/plans, kept as a finished action). A record from before kinds reads `optimized`.
+ */
+export type PlanKind = 'optimized' | 'edited' | 'reoptimized';
 
 /** The solver's best plan so far, as GET /v2/schedules/{actionUuid} shows it while the action runs. */
 export interface ActionProgress {
@@ -33,6 +42,10 @@ export interface ActionRecord {
   project_id?: string;
   /** For `optimize` actions: the project's version optimized (its stops and drivers as they were then). */
   project_version?: number;
+  /** For a project's actions: how its plan was made. */
+  kind?: PlanKind;
+  /** For an `edited` plan: the plan it was edited from, when the request named one. */
+  based_on?: string;
   warnings?: Warning[];
   solution?: Plan;
   error?: ErrorBody['error'];
@@ -40,13 +53,27 @@ export interface ActionRecord {
   progress?: ActionProgress;
 }
 
+/** A project's routes as a user arranged them: driver id → the ids of the stops it serves, in order (POST …/plans). */
+export interface HandPlanBody {
+  routes: Record<string, string[]>;
+  unserved?: string[];
+  /** The plan the user started from (an actionUuid of the project). */
+  base?: string;
+}
+
+/** What POST /v1.0/project/{id}/plans/evaluate answers: the routes re-timed and every rule they break. */
+export interface PlanEvaluation {
+  project_version: number;
+  plan: Plan;
+  violations: PlanViolation[];
+}
+
 /** One optimize action of a project, as the project's answers list it. */
 export interface OptimizationSummary {
   actionUuid: string;
   status: ActionStatus;
   created_at: string;
-  /** Only for the plan of a re-optimized dispatched day (POST /v1.0/project/{id}/reoptimize). */
-  kind?: 'reoptimized';
+  kind: PlanKind;
 }
 
 /** An address of a project that the geocoder could not place well (decisions.md, "Geocoding"). */

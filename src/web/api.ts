@@ -2,7 +2,7 @@
  * The JSON API as the page calls it: the session cookie (never the key) carries the identity, and
  * every state-changing call sends the session's CSRF token, per decisions.md.
  */
-import type { Action, DispatchView, Project, ProjectSummary, ServiceError, Session } from './types.js';
+import type { Action, DispatchView, HandPlanBody, PlanEvaluation, Project, ProjectSummary, ServiceError, Session } from './types.js';
 import type { ConvertedRows, ImportDelimiter, ImportRole, ImportRow, InspectedTable } from '../input/import-types.js';
 
 export interface ImportRequest {
@@ -26,7 +26,7 @@ export class ApiError extends Error {
 }
 
 interface Call {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PATCH';
   csrf?: string;
   body?: unknown;
   /** A file sent as it is (an uploaded spreadsheet), instead of a JSON body. */
@@ -134,4 +134,24 @@ export function convertRows(session: Session, role: ImportRole, request: ImportR
 /** Creates a project (its addresses are geocoded by the service). */
 export function createProject(session: Session, project: Record<string, unknown>): Promise<Project> {
   return call<Project>('/v1.0/project', { method: 'POST', csrf: session.csrfToken, body: project });
+}
+
+/** Re-times a plan arranged by hand and names every rule it breaks; keeps nothing. */
+export function evaluatePlan(session: Session, projectId: string, body: HandPlanBody): Promise<PlanEvaluation> {
+  return call<PlanEvaluation>(`/v1.0/project/${encodeURIComponent(projectId)}/plans/evaluate`, {
+    method: 'POST',
+    csrf: session.csrfToken,
+    body,
+  });
+}
+
+/** Keeps a plan arranged by hand as a new plan of the project (kind `edited`): its action. */
+export function savePlan(session: Session, projectId: string, body: HandPlanBody): Promise<Action> {
+  return call<Action>(`/v1.0/project/${encodeURIComponent(projectId)}/plans`, { method: 'POST', csrf: session.csrfToken, body });
+}
+
+/** Changes one stop of the project (a JSON merge patch: `null` removes a field): the project as it now is. */
+export function patchStop(session: Session, projectId: string, stopId: string, patch: Record<string, unknown>): Promise<Project> {
+  const path = `/v1.0/project/${encodeURIComponent(projectId)}/stops/${encodeURIComponent(stopId)}`;
+  return call<Project>(path, { method: 'PATCH', csrf: session.csrfToken, body: patch });
 }

@@ -12,7 +12,7 @@ import {
   stopCells,
 } from '../output/format.js';
 import { routeColor } from '../output/palette.js';
-import { h, hiddenText, type Child } from './dom.js';
+import { h, hiddenText, type Attributes, type Child } from './dom.js';
 import { stopVisits } from '../output/visits.js';
 
 const DISPLAY = { raw: false };
@@ -41,12 +41,26 @@ export function summaryView(plan: Plan): HTMLElement {
 /** Per-route buttons the exports add to each itinerary's header (CSV, print). */
 export type RouteTools = (route: PlanRoute, position: number) => Child[];
 
-export function itinerariesView(plan: Plan, tools: RouteTools): HTMLElement[] {
-  if (plan.routes.length === 0) return [h('p', { class: 'muted' }, 'No driver has a route in this plan.')];
-  return plan.routes.map((route, position) => itinerary(route, position, tools));
+/**
+ * What the page adds to an itinerary when the plan can be adjusted by hand (plan-edit.ts): a
+ * column of per-stop controls, a note under a stop or a route (its violations, its lock), and
+ * the attributes that make rows and routes draggable and drop targets.
+ */
+export interface StopExtras {
+  column: string;
+  cell(visit: PlanStopVisit, route: PlanRoute): Child;
+  note(visit: PlanStopVisit, route: PlanRoute): Child;
+  row(visit: PlanStopVisit, route: PlanRoute): Attributes;
+  routeNote(route: PlanRoute): Child;
+  routeAttributes(route: PlanRoute): Attributes;
 }
 
-function itinerary(route: PlanRoute, position: number, tools: RouteTools): HTMLElement {
+export function itinerariesView(plan: Plan, tools: RouteTools, extras?: StopExtras): HTMLElement[] {
+  if (plan.routes.length === 0) return [h('p', { class: 'muted' }, 'No driver has a route in this plan.')];
+  return plan.routes.map((route, position) => itinerary(route, position, tools, extras));
+}
+
+function itinerary(route: PlanRoute, position: number, tools: RouteTools, extras?: StopExtras): HTMLElement {
   const headingId = `route-${position + 1}-title`;
   const facts =
     `${formatTime(route.start.time, route.start.time_s, DISPLAY)} → ${formatTime(route.end.time, route.end.time_s, DISPLAY)}` +
@@ -55,7 +69,7 @@ function itinerary(route: PlanRoute, position: number, tools: RouteTools): HTMLE
     (route.overtime_s > 0 ? ` · overtime ${formatDuration(route.overtime_s)}` : '');
   return h(
     'article',
-    { class: 'itinerary', 'aria-labelledby': headingId, style: `--route:${routeColor(position)}` },
+    { class: 'itinerary', 'aria-labelledby': headingId, style: `--route:${routeColor(position)}`, ...extras?.routeAttributes(route) },
     h(
       'header',
       { class: 'itinerary-head' },
@@ -68,11 +82,12 @@ function itinerary(route: PlanRoute, position: number, tools: RouteTools): HTMLE
       h('div', { class: 'tools' }, ...tools(route, position)),
     ),
     h('p', { class: 'facts' }, facts),
-    h('div', { class: 'table-wrap' }, itineraryTable(route)),
+    extras?.routeNote(route),
+    h('div', { class: 'table-wrap' }, itineraryTable(route, extras)),
   );
 }
 
-function itineraryTable(route: PlanRoute): HTMLTableElement {
+function itineraryTable(route: PlanRoute, extras?: StopExtras): HTMLTableElement {
   const rows: HTMLTableRowElement[] = [];
   let order = 0;
   for (const visit of route.visits) {
@@ -82,31 +97,31 @@ function itineraryTable(route: PlanRoute): HTMLTableElement {
       rows.push(
         h(
           'tr',
-          {},
+          extras?.row(visit, route) ?? {},
           ...cells.map((cell, column) =>
             h(
               'td',
               column === LATE_COLUMN && cell ? { class: 'late' } : {},
               column === 1 ? reportedText(cell, visit) : lateText(cell, column),
+              column === 1 ? extras?.note(visit, route) : null,
             ),
           ),
+          extras ? h('td', { class: 'stop-tools' }, extras.cell(visit, route)) : null,
         ),
       );
     } else {
       const cells = breakCells(visit, DISPLAY);
       cells[1] = 'Break';
+      if (extras) cells.push('');
       rows.push(h('tr', { class: 'break-row' }, ...cells.map((cell) => h('td', {}, cell))));
     }
   }
+  const columns = ['#', 'Stop', 'Arrival', 'Start', 'Finish', 'Load after', 'Late', ...(extras ? [extras.column] : [])];
   return h(
     'table',
     { class: 'data compact' },
     h('caption', { class: 'visually-hidden' }, `Itinerary of ${route.vehicle}`),
-    h(
-      'thead',
-      {},
-      h('tr', {}, ...['#', 'Stop', 'Arrival', 'Start', 'Finish', 'Load after', 'Late'].map((name) => h('th', { scope: 'col' }, name))),
-    ),
+    h('thead', {}, h('tr', {}, ...columns.map((name) => h('th', { scope: 'col' }, name)))),
     h('tbody', {}, ...rows),
   );
 }
@@ -123,7 +138,8 @@ function lateText(cell: string, column: number): Child {
   return column === LATE_COLUMN && cell ? h('span', {}, hiddenText('late by '), cell) : cell;
 }
 
-export function unservedView(plan: Plan): HTMLElement | null {
+/** With `tools`, a last column of what the user can do with an unserved stop (put it on a route). */
+export function unservedView(plan: Plan, tools?: (entry: Plan['unserved'][number]) => Child): HTMLElement | null {
   if (plan.unserved.length === 0) return null;
   return h(
     'section',
@@ -135,12 +151,23 @@ export function unservedView(plan: Plan): HTMLElement | null {
       h(
         'table',
         { class: 'data' },
-        h('thead', {}, h('tr', {}, ...['Stop', 'Reason', 'Message'].map((name) => h('th', { scope: 'col' }, name)))),
+        h(
+          'thead',
+          {},
+          h('tr', {}, ...['Stop', 'Reason', 'Message', ...(tools ? ['Adjust'] : [])].map((name) => h('th', { scope: 'col' }, name))),
+        ),
         h(
           'tbody',
           {},
           ...plan.unserved.map((entry) =>
-            h('tr', {}, h('td', {}, entry.stop), h('td', {}, h('code', {}, entry.reason)), h('td', {}, entry.message)),
+            h(
+              'tr',
+              {},
+              h('td', {}, entry.stop),
+              h('td', {}, h('code', {}, entry.reason)),
+              h('td', {}, entry.message),
+              tools ? h('td', { class: 'stop-tools' }, tools(entry)) : null,
+            ),
           ),
         ),
       ),

@@ -3,15 +3,13 @@ import { plural } from '../output/format.js';
 import { ApiError, getProject, loadSession } from './api.js';
 import { formatDate, showAccount, signInUrl } from './account.js';
 import { byId, h, onUnhandledError } from './dom.js';
-import { exportButtons, routeTools, type ExportContext } from './exports.js';
 import { ProjectMap } from './map.js';
-import { itinerariesView, summaryView, unservedView } from './plan-view.js';
+import { PlanEditor } from './plan-edit.js';
 import { driversTable, stopsTable } from './project-data.js';
 import { OptimizationRun } from './run.js';
 import { DispatchPanel } from './dispatch-panel.js';
 import { followGeocoding } from './geocoding-view.js';
-import { timelineView } from './timeline-view.js';
-import type { Action, Project } from './types.js';
+import type { Project } from './types.js';
 
 async function main(): Promise<void> {
   const session = await loadSession();
@@ -27,12 +25,14 @@ async function main(): Promise<void> {
   map.showProject(project);
   let run: OptimizationRun | null = null;
   const dispatch = new DispatchPanel(session, project, (actionUuid) => run?.open(actionUuid) ?? Promise.resolve());
-  run = new OptimizationRun(session, project, {
-    showAction: (action) => {
-      showPlan(project, map, action);
-      dispatch.showPlan(action);
-    },
-  });
+  const editor = new PlanEditor(
+    session,
+    project,
+    map,
+    (saved) => run?.openSaved(saved) ?? Promise.resolve(),
+    (action) => dispatch.showPlan(action),
+  );
+  run = new OptimizationRun(session, project, { showAction: (action) => editor.showAction(action) });
   dispatch.onReoptimize(() => run?.reoptimize() ?? Promise.resolve());
   dispatch.start();
   void followGeocoding(project);
@@ -72,20 +72,6 @@ function showProject(project: Project): void {
   byId('drivers').replaceChildren(driversTable(project.drivers));
   byId('stops').replaceChildren(stopsTable(project.stops, project.settings));
   byId('project-body').hidden = false;
-}
-
-function showPlan(project: Project, map: ProjectMap, action: Action | null): void {
-  const plan = action?.solution ?? null;
-  map.showPlan(plan);
-  byId('summary-card').hidden = plan === null;
-  byId('plan').hidden = plan === null;
-  if (action === null || plan === null) return;
-  const context: ExportContext = { project, actionUuid: action.actionUuid, plan };
-  byId('summary').replaceChildren(summaryView(plan));
-  byId('exports').replaceChildren(...exportButtons(context));
-  byId('timeline').replaceChildren(timelineView(plan));
-  byId('itineraries').replaceChildren(...itinerariesView(plan, routeTools(context)));
-  byId('unserved').replaceChildren(unservedView(plan) ?? '');
 }
 
 function fail(error: unknown): void {

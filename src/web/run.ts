@@ -65,12 +65,18 @@ export class OptimizationRun {
         actionUuid: accepted.actionUuid,
         status: 'pending',
         created_at: new Date().toISOString(),
-        ...(kind ? { kind } : {}),
+        kind: kind ?? 'optimized',
       });
       await this.open(accepted.actionUuid);
     } finally {
       this.optimizeButton.disabled = false;
     }
+  }
+
+  /** A plan kept by hand (kind `edited`): listed first, and shown. */
+  async openSaved(action: Action): Promise<void> {
+    this.optimizations.unshift({ actionUuid: action.actionUuid, status: action.status, created_at: action.created_at, kind: 'edited' });
+    await this.open(action.actionUuid);
   }
 
   private async cancel(): Promise<void> {
@@ -181,12 +187,15 @@ export class OptimizationRun {
       item.kind === 'reoptimized' ? h('span', { class: 'muted' }, ' · re-optimized') : null,
       h('span', { class: 'visually-hidden' }, ` — ${statusLabel(item.status)}${current ? ', shown' : ''}`),
     );
+    // An edited plan says so in words: the list holds optimizations and plans adjusted by hand.
+    const edited = item.kind === 'edited' ? h('span', { class: 'kind-tag' }, 'edited by hand') : null;
     open.addEventListener('click', () => void this.guard(() => this.open(item.actionUuid)));
     return h(
       'li',
       { class: current ? 'current' : '' },
       open,
       statusBadge(item.status),
+      edited,
       current ? h('span', { class: 'shown-tag', 'aria-hidden': 'true' }, 'shown') : null,
     );
   }

@@ -3,12 +3,13 @@
  * service and breaks. Each kind has its own shape (height, hatching), not only its own colour,
  * and every bar has a title; the itineraries say the same in words.
  */
-import type { Plan } from '../output/plan-types.js';
+import type { Plan, PlanRoute } from '../output/plan-types.js';
 import { timelineBars, timelineSpan, type TimelineBar, type TimelineKind } from '../output/timeline.js';
 import { routeColor } from '../output/palette.js';
 import { formatDuration } from '../output/format.js';
 import { formatClock as clockText } from '../model/time.js';
 import { h, svg } from './dom.js';
+import { enableTimelineDrag, type TimelineDrop } from './timeline-drag.js';
 
 const WIDTH = 1000;
 const LABEL = 130;
@@ -17,7 +18,8 @@ const AXIS = 26;
 
 const KIND_LABEL: Record<TimelineKind, string> = { driving: 'Driving', waiting: 'Waiting', service: 'Service', break: 'Break' };
 
-export function timelineView(plan: Plan): HTMLElement {
+/** With `onStopDrop`, a stop's service bar can be dragged to another time or driver (timeline-drag.ts). */
+export function timelineView(plan: Plan, onStopDrop?: TimelineDrop): HTMLElement {
   const span = timelineSpan(plan);
   if (span === null) return h('p', { class: 'muted' }, 'No routes to show.');
   const from = Math.floor(span.from_s / 3600) * 3600;
@@ -41,14 +43,37 @@ export function timelineView(plan: Plan): HTMLElement {
         { class: 'timeline-row' },
         svg('text', { x: 4, y: y + ROW / 2 + 4, class: 'timeline-label' }, `${position + 1}. ${route.vehicle}`),
         svg('line', { x1: x(route.start.time_s), x2: x(route.end.time_s), y1: y + ROW / 2, y2: y + ROW / 2, class: 'timeline-shift' }),
-        ...timelineBars(route).map((entry) => barShape(entry, x, y, routeColor(position), route.vehicle)),
+        ...timelineBars(route).map((entry) => barShape(entry, x, y, routeColor(position), route.vehicle, stopIndexOf(route, entry))),
       );
     }),
   );
+  if (onStopDrop) {
+    const secondsAt = (px: number): number => from + ((px - LABEL) / (WIDTH - LABEL - 24)) * (to - from);
+    const routeAt = (py: number): number => {
+      const row = Math.floor((py - AXIS) / ROW);
+      return row >= 0 && row < plan.routes.length ? row : -1;
+    };
+    enableTimelineDrag(chart, plan, { secondsAt, routeAt }, onStopDrop);
+    chart.classList.add('editable');
+  }
   return h('div', {}, h('div', { class: 'timeline-scroll' }, chart), timelineKey());
 }
 
-function barShape(entry: TimelineBar, x: (seconds: number) => number, y: number, color: string, vehicle: string): SVGElement {
+/** The stop a service bar serves (its index in the project), so that the bar can be dragged; null for other bars. */
+function stopIndexOf(route: PlanRoute, entry: TimelineBar): number | null {
+  if (entry.kind !== 'service') return null;
+  const visit = route.visits.find((v) => v.kind === 'stop' && v.stop === entry.stop && v.start_s === entry.from_s);
+  return visit?.kind === 'stop' ? visit.stop_index : null;
+}
+
+function barShape(
+  entry: TimelineBar,
+  x: (seconds: number) => number,
+  y: number,
+  color: string,
+  vehicle: string,
+  stopIndex: number | null,
+): SVGElement {
   const [top, height] = entry.kind === 'driving' ? [y + 11, 8] : [y + 5, ROW - 10];
   const fill = { driving: color, service: color, waiting: 'url(#tl-waiting)', break: 'url(#tl-break)' }[entry.kind];
   const label = `${vehicle}: ${KIND_LABEL[entry.kind].toLowerCase()}${entry.stop ? ` (${entry.stop})` : ''} ${clockText(entry.from_s)}–${clockText(entry.to_s)}, ${formatDuration(entry.to_s - entry.from_s)}`;
@@ -64,6 +89,7 @@ function barShape(entry: TimelineBar, x: (seconds: number) => number, y: number,
       stroke: entry.kind === 'service' ? '#0f172a' : 'none',
       'stroke-width': entry.kind === 'service' ? 0.6 : 0,
       rx: 2,
+      'data-stop-index': stopIndex ?? undefined,
     },
     svg('title', {}, label),
   );

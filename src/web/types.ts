@@ -16,6 +16,9 @@ export type {
   DispatchView,
   DriverLinkView,
   GeocodingFailure,
+  HandPlanBody,
+  PlanEvaluation,
+  PlanViolation,
   DriverRouteView,
   DriverStopView,
   StopStatus,
@@ -71,6 +74,9 @@ export interface ProjectStop {
   phone_number?: string;
   email?: string;
   notes?: string;
+  /** A lock: the driver (by name) who must serve it, and its place among that driver's locked stops. */
+  driver?: string;
+  sequence?: number;
 }
 
 export type Optimization = OptimizationSummary;
@@ -84,6 +90,8 @@ export interface Project {
   settings: Record<string, unknown>;
   url: string;
   created_at: string;
+  /** One more per change of its contents (the answers' ETag). */
+  version?: number;
   optimizations?: Optimization[];
   /** Once dispatched: the frozen plan's stops with the drivers' reports, and the drivers' links. */
   dispatch?: DispatchView;

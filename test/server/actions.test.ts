@@ -202,7 +202,8 @@ describe('optimizations of a project', () => {
       [first, 'finished'],
     ]);
     for (const entry of listed) {
-      expect(Object.keys(entry).sort()).toEqual(['actionUuid', 'created_at', 'status']);
+      expect(Object.keys(entry).sort()).toEqual(['actionUuid', 'created_at', 'kind', 'status']);
+      expect(entry.kind).toBe('optimized');
       expect(entry.created_at).toBe((await action(svc, entry.actionUuid)).created_at);
     }
     expect((await api(svc.url, 'GET', `/v1.0/project/${other}`)).body.optimizations).toEqual([]);
@@ -237,6 +238,7 @@ describe('optimizations of a project', () => {
       actionUuid: latest,
       status: 'pending',
       created_at: (await action(svc, latest)).created_at,
+      kind: 'optimized',
     });
     expect(running[idle].latest_optimization).toBeNull();
     expect(running[project]).toMatchObject({ drivers: 1, stops: 2 });

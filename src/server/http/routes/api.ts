@@ -10,6 +10,7 @@ import { idempotencyClaimOf } from '../idempotency-header.js';
 import { projectAnswer, projectNotFound } from './project-answer.js';
 import { restOfDayDocument } from '../../services/dispatch/reoptimize.js';
 import { addItemRoute, changeItemRoute, changeProject, etagOf, removeItemRoute } from './project-edits.js';
+import { evaluatePlanRoute, keepPlanRoute } from './hand-plans.js';
 
 export { projectNotFound } from './project-answer.js';
 
@@ -36,6 +37,8 @@ export function registerApi(app: FastifyInstance, ctx: AppContext): void {
   }
   add(`/v1.0/project/${idParam('id')}/optimize`, { POST: on(optimizeProject) });
   add(`/v1.0/project/${idParam('id')}/reoptimize`, { POST: on(reoptimizeProject) });
+  add(`/v1.0/project/${idParam('id')}/plans`, { POST: on(keepPlanRoute) });
+  add(`/v1.0/project/${idParam('id')}/plans/evaluate`, { POST: on(evaluatePlanRoute) });
 }
 
 /** addPath for the API: the caller is authenticated before the method is matched. */
@@ -180,6 +183,7 @@ async function reoptimizeProject(ctx: AppContext, call: ApiCall): Promise<void> 
       actionName: 'reoptimize',
       warnings: [],
       projectId: found.record.id,
+      planKind: 'reoptimized',
       ...(found.record.version !== undefined ? { projectVersion: found.record.version } : {}),
     },
     idempotency,

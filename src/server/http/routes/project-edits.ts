@@ -84,7 +84,7 @@ async function applyChange(
  * The version `If-Match` names, or undefined without one (or with `*`): then the change applies
  * to the current version. A tag that is no version of ours can never match: 0.
  */
-function expectedVersionOf(call: ApiCall): number | undefined {
+export function expectedVersionOf(call: ApiCall): number | undefined {
   const header = call.req.headers['if-match'];
   if (header === undefined) return undefined;
   const tag = header.split(',')[0]!.trim();
@@ -93,7 +93,7 @@ function expectedVersionOf(call: ApiCall): number | undefined {
   return version === undefined ? 0 : Number(version);
 }
 
-function versionMismatch(current: number, expected: number | undefined): HttpError {
+export function versionMismatch(current: number, expected: number | undefined): HttpError {
   // 0 stands for an If-Match naming no version at all (expectedVersionOf).
   const seen = expected === undefined ? 'the one read' : expected === 0 ? 'the one If-Match names' : `version ${expected}`;
   const message = `the project changed meanwhile: it is at version ${current}, not ${seen}; read it again and make the change on it`;

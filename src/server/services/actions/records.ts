@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ErrorBody, Warning } from '../../../errors.js';
 import type { DocumentKind } from '../../../input/index.js';
 import type { SolveProgress } from '../../../solver/types.js';
-import type { ActionName, ActionProgress, ActionRecord, ActionStatus } from '../../api-types.js';
+import type { ActionName, ActionProgress, ActionRecord, ActionStatus, PlanKind } from '../../api-types.js';
 import type { IdempotencyClaim, StoredAction } from '../../store/ports.js';
 import type { DocumentSolve } from '../../../threads/protocol.js';
 
@@ -19,6 +19,9 @@ export interface NewAction {
   projectId?: string;
   /** The version of that project optimized: a plan fits only the stops and drivers it was made for. */
   projectVersion?: number;
+  /** For a project's plan: how it is made (default `optimized`), and for an edited one the plan it was edited from. */
+  planKind?: PlanKind;
+  basedOn?: string;
 }
 
 /** An accepted action; `replayed` when an Idempotency-Key found the one an identical earlier request created. */
@@ -50,6 +53,8 @@ export function newStoredAction(request: NewAction, idempotency?: IdempotencyCla
     updated_at: now,
     ...(request.projectId !== undefined ? { project_id: request.projectId } : {}),
     ...(request.projectVersion !== undefined ? { project_version: request.projectVersion } : {}),
+    ...(request.projectId !== undefined ? { kind: request.planKind ?? 'optimized' } : {}),
+    ...(request.basedOn !== undefined ? { based_on: request.basedOn } : {}),
     ...(request.warnings.length > 0 ? { warnings: request.warnings } : {}),
   };
   return {

@@ -8,6 +8,8 @@ import { StoreUnavailableError } from '../../store/errors.js';
 import type { ActionStore, Ending, GaveUpReason, SolveHandlers, StoredAction } from '../../store/ports.js';
 import type { SolveJob } from '../job.js';
 import { JobAbortedError, type SolveRunner } from '../solve-runner.js';
+import type { Plan } from '../../../output/plan-types.js';
+import { withChanges } from '../plan-history.js';
 import { TOO_MANY_ATTEMPTS, progressOf, type SolveSettings } from './records.js';
 
 type Log = (event: Record<string, unknown>) => void;
@@ -64,7 +66,9 @@ export class ActionRuns {
       const outcome = await this.runner.run(this.solveOf(stored), signal, (progress) => this.store.setProgress(id, progressOf(progress)));
       // A cancel ended the action while it ran; its outcome, if any, is not wanted.
       if (stored.record.status !== 'pending') return;
-      const ending: Ending = outcome.ok ? { status: 'finished', solution: outcome.plan } : { status: 'failed', error: outcome.error };
+      const ending: Ending = outcome.ok
+        ? { status: 'finished', solution: await this.recordedPlan(stored, outcome.plan) }
+        : { status: 'failed', error: outcome.error };
       const recorded = (await this.store.end(stored, ending)) === 'written';
       this.log({
         event: recorded ? 'solve_ended' : 'solve_discarded',
@@ -75,6 +79,12 @@ export class ActionRuns {
     } catch (error) {
       await this.failed(stored, error);
     }
+  }
+
+  /** A project's plan with what changed against the project's plan before it; another plan as solved. */
+  private recordedPlan(stored: StoredAction, plan: Plan): Promise<Plan> {
+    const projectId = stored.record.project_id;
+    return projectId === undefined ? Promise.resolve(plan) : withChanges(this.store, projectId, stored.record.actionUuid, plan);
   }
 
   /** A run that threw: interrupted, or an ending that could not be written (the queue runs it again), or an internal error. */

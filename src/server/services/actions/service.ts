@@ -8,6 +8,9 @@
  * The runs themselves are in runs.ts.
  */
 import type { ActionRecord } from '../../api-types.js';
+import type { Plan } from '../../../output/plan-types.js';
+import { endedRecord } from '../../store/records.js';
+import { withChanges } from '../plan-history.js';
 import type { ActionStore, Optimizations, SolveQueue, StoredAction } from '../../store/ports.js';
 import { IdempotencyConflictError, IdempotencyTurns, type IdempotencyClaim } from '../idempotency.js';
 import type { SolveRunner } from '../solve-runner.js';
@@ -82,6 +85,21 @@ export class ActionService {
       await this.store.remove(actionUuid).catch(() => undefined);
       throw error;
     }
+    return stored.record;
+  }
+
+  /**
+   * Keeps a plan made without a solve (a plan edited by hand) as a finished action of its project,
+   * with its changes against the project's plan before it: history, exports and dispatch read it
+   * as any other. Stored finished at once, so no queue ever runs it.
+   */
+  async keep(request: NewAction, plan: Plan): Promise<ActionRecord> {
+    const stored = newStoredAction(request);
+    const solution =
+      request.projectId === undefined ? plan : await withChanges(this.store, request.projectId, stored.record.actionUuid, plan);
+    stored.record = endedRecord(stored.record, { status: 'finished', solution });
+    await this.store.create(stored);
+    this.log({ event: 'plan_kept', action_id: stored.record.actionUuid, kind: stored.record.kind });
     return stored.record;
   }
 

@@ -22,8 +22,7 @@ interface IndexedAction {
 interface Indexable {
   owner: string;
   idempotency?: { key: string };
-  record: Pick<ActionRecord, 'actionUuid' | 'status' | 'created_at' | 'updated_at' | 'finished_at' | 'project_id'> &
-    Partial<Pick<ActionRecord, 'actionName'>>;
+  record: Pick<ActionRecord, 'actionUuid' | 'status' | 'created_at' | 'updated_at' | 'finished_at' | 'project_id' | 'kind'>;
 }
 
 export class ActionIndex {
@@ -47,7 +46,7 @@ export class ActionIndex {
       actionUuid: record.actionUuid,
       status: record.status,
       created_at: record.created_at,
-      ...(record.actionName === 'reoptimize' ? { kind: 'reoptimized' as const } : {}),
+      kind: record.kind ?? 'optimized',
     };
     const slot = idempotency ? slotName(owner, idempotency.key) : undefined;
     this.actions.set(record.actionUuid, {

@@ -128,7 +128,7 @@ export class PgActionStore implements ActionStore {
 
   async of(projectId: string): Promise<OptimizationSummary[]> {
     const { rows } = await this.db.query<SummaryRow>(
-      "SELECT action_uuid, status, created_at, stored->'record'->>'actionName' AS action_name FROM routeplan_actions WHERE project_id = $1 ORDER BY created_at DESC",
+      `SELECT action_uuid, status, created_at, stored->'record'->>'kind' AS kind FROM routeplan_actions WHERE project_id = $1 ORDER BY created_at DESC`,
       [projectId],
     );
     return rows.map(summaryOf);
@@ -136,7 +136,7 @@ export class PgActionStore implements ActionStore {
 
   async latestOfEach(projectIds: string[]): Promise<Map<string, OptimizationSummary>> {
     const { rows } = await this.db.query<SummaryRow & { project_id: string }>(
-      `SELECT DISTINCT ON (project_id) project_id, action_uuid, status, created_at, stored->'record'->>'actionName' AS action_name FROM routeplan_actions
+      `SELECT DISTINCT ON (project_id) project_id, action_uuid, status, created_at, stored->'record'->>'kind' AS kind FROM routeplan_actions
        WHERE project_id = ANY($1) ORDER BY project_id, created_at DESC`,
       [projectIds],
     );
@@ -166,14 +166,10 @@ interface SummaryRow {
   action_uuid: string;
   status: OptimizationSummary['status'];
   created_at: Date;
-  action_name: string | null;
+  /** The record's kind, null for one stored before kinds (an optimize action). */
+  kind: OptimizationSummary['kind'] | null;
 }
 
 function summaryOf(row: SummaryRow): OptimizationSummary {
-  return {
-    actionUuid: row.action_uuid,
-    status: row.status,
-    created_at: row.created_at.toISOString(),
-    ...(row.action_name === 'reoptimize' ? { kind: 'reoptimized' as const } : {}),
-  };
+  return { actionUuid: row.action_uuid, status: row.status, created_at: row.created_at.toISOString(), kind: row.kind ?? 'optimized' };
 }
