@@ -218,15 +218,19 @@ describe.each(KINDS)('the store contract: $name', ({ make, skip }) => {
       expect(await stores.actions.of('p3')).toEqual([]);
     });
 
-    it('a re-optimization of a dispatched day is listed with kind reoptimized, an optimization without a kind', async () => {
-      const [plain, reoptimized] = [newAction(), newAction('key-alpha', { actionName: 'reoptimize' })];
-      for (const stored of [plain, reoptimized]) {
+    it('a plan is listed with the kind its action was made with (reoptimized, edited), one stored before kinds as optimized', async () => {
+      const [plain, edited, reoptimized] = [
+        newAction(),
+        newAction('key-alpha', { kind: 'edited' }),
+        newAction('key-alpha', { actionName: 'reoptimize', kind: 'reoptimized' }),
+      ];
+      for (const stored of [plain, edited, reoptimized]) {
         stored.record.project_id = 'p9';
         await stores.actions.create(stored);
       }
       await stores.actions.end(reoptimized, FINISHED);
       const summaries = await stores.actions.of('p9');
-      expect(summaries.map((summary) => summary.kind)).toEqual(['reoptimized', undefined]);
+      expect(summaries.map((summary) => summary.kind)).toEqual(['reoptimized', 'edited', 'optimized']);
       expect((await stores.actions.latestOfEach(['p9'])).get('p9')).toMatchObject({
         actionUuid: reoptimized.record.actionUuid,
         kind: 'reoptimized',
