@@ -14,15 +14,18 @@ export class ApiError extends Error {
   }
 }
 
-interface Call {
-  method?: 'GET' | 'POST';
+export interface Call {
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   csrf?: string;
   body?: unknown;
+  /** The project version the change was made on (edit-api.ts): a stale one is answered 412. */
+  ifMatch?: number;
 }
 
-async function call<T>(path: string, { method = 'GET', csrf, body }: Call = {}): Promise<T> {
+export async function call<T>(path: string, { method = 'GET', csrf, body, ifMatch }: Call = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (csrf !== undefined) headers['x-csrf-token'] = csrf;
+  if (ifMatch !== undefined) headers['if-match'] = `"${ifMatch}"`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {

@@ -1,8 +1,11 @@
 /** The project as the page shows it: its drivers and stops tables, and their places on the map. */
-import { h } from './dom.js';
+import { h, type Child } from './dom.js';
 import type { ClockWindow, Coords, Project, ProjectDriver, ProjectLocation, ProjectStop } from './types.js';
 
-export function driversTable(drivers: ProjectDriver[]): HTMLTableElement {
+/** Controls for one row (the editor's Edit and Delete); none on a page that only shows. */
+export type RowActions<T> = (item: T) => Child[];
+
+export function driversTable(drivers: ProjectDriver[], actions?: RowActions<ProjectDriver>): HTMLTableElement {
   return dataTable(
     'The drivers of this project',
     ['Driver', 'Shift', 'Capacity', 'Types', 'Break', 'Start', 'End'],
@@ -17,10 +20,11 @@ export function driversTable(drivers: ProjectDriver[]): HTMLTableElement {
       placeText(driver.start_location) || '—',
       driver.end_location ? placeText(driver.end_location) : 'open end (last stop)',
     ]),
+    actions && drivers.map(actions),
   );
 }
 
-export function stopsTable(stops: ProjectStop[], settings: Record<string, unknown>): HTMLTableElement {
+export function stopsTable(stops: ProjectStop[], settings: Record<string, unknown>, actions?: RowActions<ProjectStop>): HTMLTableElement {
   const fallback = (name: string, unit: string): string => {
     const value = settings[name];
     return typeof value === 'number' ? `${value}${unit} (default)` : 'default';
@@ -40,16 +44,24 @@ export function stopsTable(stops: ProjectStop[], settings: Record<string, unknow
       typeList(stop.types),
       placeText(stop.location) || '—',
     ]),
+    actions && stops.map(actions),
   );
 }
 
-function dataTable(caption: string, headings: string[], rows: string[][]): HTMLTableElement {
+function dataTable(caption: string, headings: string[], rows: string[][], actions?: Child[][]): HTMLTableElement {
+  const actionHeading = actions ? [h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions'))] : [];
   return h(
     'table',
     { class: 'data' },
     h('caption', { class: 'visually-hidden' }, caption),
-    h('thead', {}, h('tr', {}, ...headings.map((name) => h('th', { scope: 'col' }, name)))),
-    h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell))))),
+    h('thead', {}, h('tr', {}, ...headings.map((name) => h('th', { scope: 'col' }, name)), ...actionHeading)),
+    h(
+      'tbody',
+      {},
+      ...rows.map((cells, row) =>
+        h('tr', {}, ...cells.map((cell) => h('td', {}, cell)), actions ? h('td', { class: 'row-actions' }, ...actions[row]!) : null),
+      ),
+    ),
   );
 }
 

@@ -10,6 +10,7 @@ import { driversTable, stopsTable } from './project-data.js';
 import { OptimizationRun } from './run.js';
 import { DispatchPanel } from './dispatch-panel.js';
 import { followGeocoding } from './geocoding-view.js';
+import { startEditing, type ProjectEditing } from './project-editing.js';
 import { timelineView } from './timeline-view.js';
 import type { Action, Project } from './types.js';
 
@@ -25,6 +26,12 @@ async function main(): Promise<void> {
   showProject(project);
   const map = new ProjectMap(byId('map'), session, byId('legend'));
   map.showProject(project);
+  const editing: ProjectEditing = startEditing(session, project, map, () => {
+    showProject(project, editing);
+    map.showProject(project);
+    void followGeocoding(project, editing.fixes);
+  });
+  showProject(project, editing);
   let run: OptimizationRun | null = null;
   const dispatch = new DispatchPanel(session, project, (actionUuid) => run?.open(actionUuid) ?? Promise.resolve());
   run = new OptimizationRun(session, project, {
@@ -34,7 +41,7 @@ async function main(): Promise<void> {
     },
   });
   dispatch.start();
-  void followGeocoding(project);
+  void followGeocoding(project, editing.fixes);
   await run.start();
 }
 
@@ -60,7 +67,7 @@ async function loadProject(id: string): Promise<Project | null> {
   }
 }
 
-function showProject(project: Project): void {
+function showProject(project: Project, editing?: ProjectEditing): void {
   document.title = `${project.name} · routeplan`;
   byId('project-name').textContent = project.name;
   const date = byId('project-meta');
@@ -68,8 +75,8 @@ function showProject(project: Project): void {
     Object.assign(document.createElement('time'), { dateTime: project.date, textContent: formatDate(project.date) }),
     ` · ${plural(project.drivers.length, 'driver')} · ${plural(project.stops.length, 'stop')}`,
   );
-  byId('drivers').replaceChildren(driversTable(project.drivers));
-  byId('stops').replaceChildren(stopsTable(project.stops, project.settings));
+  byId('drivers').replaceChildren(driversTable(project.drivers, editing?.driverActions));
+  byId('stops').replaceChildren(stopsTable(project.stops, project.settings, editing?.stopActions));
   byId('project-body').hidden = false;
 }
 

@@ -16,6 +16,7 @@ export type {
   DispatchView,
   DriverLinkView,
   GeocodingFailure,
+  GeocodingCandidate,
   DriverRouteView,
   DriverStopView,
   StopStatus,
@@ -84,6 +85,8 @@ export interface Project {
   settings: Record<string, unknown>;
   url: string;
   created_at: string;
+  /** Each change is one version on (If-Match / 412, decisions.md "Editing a project"). */
+  version?: number;
   optimizations?: Optimization[];
   /** Once dispatched: the frozen plan's stops with the drivers' reports, and the drivers' links. */
   dispatch?: DispatchView;
