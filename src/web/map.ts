@@ -87,7 +87,8 @@ export class ProjectMap {
         .addTo(this.placingLayer);
       this.map.setView(current, Math.max(this.map.getZoom(), 15), { animate: false });
     }
-    container.scrollIntoView({ block: 'nearest' });
+    // The bar first: it says what a click will do, and the map is just below it.
+    bar.scrollIntoView({ block: 'start' });
     container.focus({ preventScroll: true });
   }
 
