@@ -49,7 +49,9 @@ export function stopsTable(stops: ProjectStop[], settings: Record<string, unknow
 }
 
 function dataTable(caption: string, headings: string[], rows: string[][], actions?: Child[][]): HTMLTableElement {
-  const actionHeading = actions ? [h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions'))] : [];
+  const actionHeading = actions
+    ? [h('th', { scope: 'col', class: 'actions-heading' }, h('span', { class: 'visually-hidden' }, 'Actions'))]
+    : [];
   return h(
     'table',
     { class: 'data' },
