@@ -64,7 +64,7 @@ export function stopForm(stop: ProjectStop | undefined): FormSpec {
     patchOf: (values) => ({
       name: text(values.name),
       location: locationPatch(values, ''),
-      ...windowsPatch(String(values.windows)),
+      ...windowsPatch(String(values.windows), stop),
       duration: numberOrText(values.duration),
       // A load of named dimensions is not shown as a number: left as it is unless one is typed.
       ...(typeof stop?.load === 'object' && values.load === '' ? {} : { load: numberOrText(values.load) }),
@@ -179,8 +179,17 @@ export function changedPatch(before: Patch, after: Patch): Patch {
       if (Object.keys(inner).length > 0) changed[field] = inner;
     } else if (JSON.stringify(value) !== JSON.stringify(was)) changed[field] = value;
   }
+  for (const group of TOGETHER) {
+    if (group.some((field) => field in changed)) for (const field of group) if (field in after) changed[field] = after[field];
+  }
   return changed;
 }
+
+/**
+ * Fields that say one thing between them: a stop's windows are start/end or time_windows, never
+ * both, so a change of one form also removes the other (sent even when unchanged in the form).
+ */
+const TOGETHER: readonly string[][] = [['start', 'end', 'time_windows']];
 
 /** A new item has nothing to remove: the patch's nulls left out, and empty objects with them. */
 export function withoutNulls(patch: Patch): Patch {
@@ -245,15 +254,23 @@ function windowText(window: ClockWindow): string {
   return `${window.start ?? ''}-${window.end ?? ''}`;
 }
 
-/** "08:00-10:00" is the stop's start and end; several windows go to `time_windows`. */
-function windowsPatch(value: string): Patch {
+/**
+ * "08:00-10:00" is the stop's start and end; several windows go to `time_windows`. The form the
+ * stop does not use then is removed only where the stop has it (a stop never has both).
+ */
+function windowsPatch(value: string, stop: ProjectStop | undefined): Patch {
   const windows = value
     .split(';')
     .map((part) => part.trim())
     .filter((part) => part !== '')
     .map(windowOf);
-  if (windows.length === 1) return { start: windows[0]!.start ?? null, end: windows[0]!.end ?? null, time_windows: null };
-  return { start: null, end: null, time_windows: windows.length > 0 ? windows : null };
+  const single = windows.length === 1 ? windows[0]! : {};
+  const several = windows.length > 1 ? windows : null;
+  return {
+    ...(several === null || stop?.start !== undefined ? { start: single.start ?? null } : {}),
+    ...(several === null || stop?.end !== undefined ? { end: single.end ?? null } : {}),
+    ...(several !== null || stop?.time_windows !== undefined ? { time_windows: several } : {}),
+  };
 }
 
 function breakPatch(value: string, driver: ProjectDriver | undefined): Patch {

@@ -108,7 +108,7 @@ function fixControls(failure: GeocodingFailure, fixes: AddressFixes): HTMLElemen
       : null;
   const place = button('Place on map', () => fixes.place(failure), {
     class: 'button small',
-    'aria-label': `Place ${failure.stop} on the map`,
+    'aria-label': `Place on map: ${failure.stop}, ${failure.address}`,
   });
   return list ? [list, place] : [place];
 }

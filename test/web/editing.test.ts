@@ -165,6 +165,8 @@ describe('editing a project in its page', () => {
 
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'edit-page-phone', true);
     await stopRow(page, 'Bellecour').getByRole('button', { name: 'Edit Bellecour' }).click();
     await page.getByRole('dialog', { name: 'Edit stop “Bellecour”' }).waitFor();
     await screenshot(page, 'edit-stop-dialog-phone');
@@ -276,9 +278,10 @@ describe('editing a project in its page', () => {
     await page.getByText('1 address to check:').waitFor({ timeout: 15_000 });
     expect((await current(project.id)).stops[1].location).toEqual({ address: 'Rue Centrale', coords: { lat: 45.4397, lng: 4.3872 } });
 
-    await page.getByRole('button', { name: 'Place on map: Nowhere' }).click();
+    await page.getByRole('button', { name: 'Place on map: Nowhere, 1 impasse Inconnue' }).click();
     await page.getByText('Placing “Nowhere”: click the map where it is.').waitFor();
     await screenshot(page, 'edit-placing');
+    expect(await axeViolations(page)).toEqual([]);
     const map = page.locator('#map');
     const box = (await map.boundingBox())!;
     await map.click({ position: { x: box.width * 0.3, y: box.height * 0.4 } });
