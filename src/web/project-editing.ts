@@ -8,11 +8,12 @@ import type { ItemList } from './edit-api.js';
 import type { AddressFixes } from './geocoding-view.js';
 import type { ProjectMap } from './map.js';
 import { ProjectEditor } from './project-editor.js';
+import type { RowEditing } from './project-data.js';
 import type { Coords, GeocodingFailure, Project, ProjectDriver, ProjectLocation, ProjectStop, Session } from './types.js';
 
 export interface ProjectEditing {
-  stopActions: (stop: ProjectStop) => Child[];
-  driverActions: (driver: ProjectDriver) => Child[];
+  stops: RowEditing<ProjectStop>;
+  drivers: RowEditing<ProjectDriver>;
   fixes: AddressFixes;
 }
 
@@ -46,7 +47,7 @@ export function startEditing(session: Session, project: Project, map: ProjectMap
   );
 
   return {
-    ...rowActions(project, editor, placeOnMap),
+    ...rowEditing(project, editor, placeOnMap),
     fixes: {
       pick: (failure, candidate) => {
         const place = placeOf(project, failure);
@@ -60,15 +61,18 @@ export function startEditing(session: Session, project: Project, map: ProjectMap
   };
 }
 
-/** Per row: Edit (the dialog), Place on map, Delete (after a confirm step); the row's item is looked up by id when pressed, so it is the current version's. */
-function rowActions(
-  project: Project,
-  editor: ProjectEditor,
-  placeOnMap: PlaceOnMap,
-): Pick<ProjectEditing, 'stopActions' | 'driverActions'> {
+/** Per row: the name and Edit open the dialog, Place on map, Delete (after a confirm step); the item is looked up by id when pressed, so it is the current version's. */
+function rowEditing(project: Project, editor: ProjectEditor, placeOnMap: PlaceOnMap): Pick<ProjectEditing, 'stops' | 'drivers'> {
+  const editStop = (stop: ProjectStop): void => editor.editStop(itemOf<ProjectStop>(project, 'stops', stop.id));
+  const editDriver = (driver: ProjectDriver): void => editor.editDriver(itemOf<ProjectDriver>(project, 'drivers', driver.id));
   return {
-    stopActions: (stop) => [
-      button('Edit', () => editor.editStop(itemOf<ProjectStop>(project, 'stops', stop.id)), {
+    stops: { open: editStop, actions: stopActions },
+    drivers: { open: editDriver, actions: driverActions },
+  };
+
+  function stopActions(stop: ProjectStop): Child[] {
+    return [
+      button('Edit', () => editStop(stop), {
         class: 'button small',
         'aria-label': `Edit ${stop.name}`,
       }),
@@ -77,9 +81,12 @@ function rowActions(
         'aria-label': `Place on map: ${stop.name}`,
       }),
       button('Delete', () => editor.confirmRemove('stops', stop), { class: 'button small danger', 'aria-label': `Delete ${stop.name}` }),
-    ],
-    driverActions: (driver) => [
-      button('Edit', () => editor.editDriver(itemOf<ProjectDriver>(project, 'drivers', driver.id)), {
+    ];
+  }
+
+  function driverActions(driver: ProjectDriver): Child[] {
+    return [
+      button('Edit', () => editDriver(driver), {
         class: 'button small',
         'aria-label': `Edit ${driver.name}`,
       }),
@@ -95,8 +102,8 @@ function rowActions(
         class: 'button small danger',
         'aria-label': `Delete ${driver.name}`,
       }),
-    ],
-  };
+    ];
+  }
 }
 
 function itemOf<T extends { id: string }>(project: Project, list: ItemList, id: string): T | undefined {

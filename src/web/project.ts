@@ -75,8 +75,8 @@ function showProject(project: Project, editing?: ProjectEditing): void {
     Object.assign(document.createElement('time'), { dateTime: project.date, textContent: formatDate(project.date) }),
     ` · ${plural(project.drivers.length, 'driver')} · ${plural(project.stops.length, 'stop')}`,
   );
-  byId('drivers').replaceChildren(driversTable(project.drivers, editing?.driverActions));
-  byId('stops').replaceChildren(stopsTable(project.stops, project.settings, editing?.stopActions));
+  byId('drivers').replaceChildren(driversTable(project.drivers, editing?.drivers));
+  byId('stops').replaceChildren(stopsTable(project.stops, project.settings, editing?.stops));
   byId('project-body').hidden = false;
 }
 
