@@ -29,10 +29,23 @@ export class Modal {
     );
     this.element.addEventListener('close', () => {
       this.element.remove();
-      if (this.opener instanceof HTMLElement && this.opener.isConnected) this.opener.focus();
+      this.returnFocus();
     });
     document.body.append(this.element);
     this.element.showModal();
+  }
+
+  /**
+   * Back to the control that opened the dialog; after a save the tables are drawn anew, so to
+   * the control with the same accessible name in them, if it is still there.
+   */
+  private returnFocus(): void {
+    const opener = this.opener;
+    if (!(opener instanceof HTMLElement)) return;
+    const label = opener.getAttribute('aria-label');
+    const again =
+      opener.isConnected || label === null ? opener : document.querySelector<HTMLElement>(`[aria-label="${CSS.escape(label)}"]`);
+    again?.focus();
   }
 
   show(...children: Child[]): void {

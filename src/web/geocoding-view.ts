@@ -8,8 +8,9 @@ import type { GeocodingCandidate, GeocodingFailure, Project } from './types.js';
 
 /** How the page fixes an address (the editor saves each through PATCH …/stops/{id} or …/drivers/{id}). */
 export interface AddressFixes {
-  pick(failure: GeocodingFailure, candidate: GeocodingCandidate): void;
-  place(failure: GeocodingFailure): void;
+  /** `shown` is the version the failure was listed for: its path names a stop or driver of that version. */
+  pick(shown: Project, failure: GeocodingFailure, candidate: GeocodingCandidate): void;
+  place(shown: Project, failure: GeocodingFailure): void;
 }
 
 const POLL_MS = 2_000;
@@ -80,7 +81,7 @@ function render(project: Project, fixes: AddressFixes | undefined): void {
             h('td', {}, failure.address),
             h('td', {}, PROBLEMS[failure.problem]),
             h('td', {}, failure.message),
-            fixes ? h('td', { class: 'fixes' }, ...fixControls(failure, fixes)) : null,
+            fixes ? h('td', { class: 'fixes' }, ...fixControls(project, failure, fixes)) : null,
           ),
         ),
       ),
@@ -88,7 +89,7 @@ function render(project: Project, fixes: AddressFixes | undefined): void {
   );
 }
 
-function fixControls(failure: GeocodingFailure, fixes: AddressFixes): HTMLElement[] {
+function fixControls(shown: Project, failure: GeocodingFailure, fixes: AddressFixes): HTMLElement[] {
   const candidates = failure.candidates ?? [];
   const list =
     candidates.length > 0
@@ -99,14 +100,14 @@ function fixControls(failure: GeocodingFailure, fixes: AddressFixes): HTMLElemen
             h(
               'li',
               {},
-              button(`Use ${candidate.label || `${candidate.lat}, ${candidate.lng}`}`, () => fixes.pick(failure, candidate), {
+              button(`Use ${candidate.label || `${candidate.lat}, ${candidate.lng}`}`, () => fixes.pick(shown, failure, candidate), {
                 class: 'button small',
               }),
             ),
           ),
         )
       : null;
-  const place = button('Place on map', () => fixes.place(failure), {
+  const place = button('Place on map', () => fixes.place(shown, failure), {
     class: 'button small',
     'aria-label': `Place on map: ${failure.stop}, ${failure.address}`,
   });

@@ -49,12 +49,13 @@ export function startEditing(session: Session, project: Project, map: ProjectMap
   return {
     ...rowEditing(project, editor, placeOnMap),
     fixes: {
-      pick: (failure, candidate) => {
-        const place = placeOf(project, failure);
+      // The PATCH carries the page's version: if the list was of a newer one, that is a 412 and the conflict view.
+      pick: (shown, failure, candidate) => {
+        const place = placeOf(shown, failure);
         if (place) placeAt(place.list, place.id, place.field, { lat: candidate.lat, lng: candidate.lng }).catch(reportError);
       },
-      place: (failure) => {
-        const place = placeOf(project, failure);
+      place: (shown, failure) => {
+        const place = placeOf(shown, failure);
         if (place) placeOnMap(place.list, place.id, place.field, failure.stop, undefined);
       },
     },

@@ -74,6 +74,7 @@ function showProject(project: Project, editing?: ProjectEditing): void {
   date.replaceChildren(
     Object.assign(document.createElement('time'), { dateTime: project.date, textContent: formatDate(project.date) }),
     ` · ${plural(project.drivers.length, 'driver')} · ${plural(project.stops.length, 'stop')}`,
+    project.version !== undefined ? ` · version ${project.version}` : '',
   );
   byId('drivers').replaceChildren(driversTable(project.drivers, editing?.drivers));
   byId('stops').replaceChildren(stopsTable(project.stops, project.settings, editing?.stops));

@@ -133,6 +133,9 @@ describe('editing a project in its page', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
     await stopRow(page, 'Opéra').getByRole('cell', { name: '10:30–11:00' }).waitFor();
+    expect(await page.locator('#project-meta').innerText()).toContain('version 2');
+    // Focus returns to the row's Edit, drawn anew with the new version.
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('aria-label'))).toBe('Edit Opéra');
     const saved = await current(project.id);
     expect([saved.version, saved.stops[1]]).toEqual([2, { ...project.stops[1], start: '10:30', end: '11:00' }]);
 
