@@ -13,10 +13,15 @@ import { editForm, Modal } from './edit-dialog.js';
 import { changedPatch, driverForm, fieldOfPath, projectForm, stopForm, withoutNulls, type FormSpec } from './edit-fields.js';
 import type { Project, ProjectDriver, ProjectStop, ServiceError, Session } from './types.js';
 
-type Outcome = { outcome: 'saved' } | { outcome: 'invalid'; error: ServiceError } | { outcome: 'conflict'; lines: string[] };
+type Outcome =
+  | { outcome: 'saved' }
+  | { outcome: 'invalid'; error: ServiceError }
+  | { outcome: 'conflict'; lines: string[]; mine: string }
+  | { outcome: 'gone'; mine: string };
 
 export class ProjectEditor {
   private readonly announcer = h('p', { class: 'visually-hidden', role: 'status' });
+  private readonly described = new WeakMap<Edit, string>();
 
   /**
    * `project` is the page's own object, which the run, the dispatch panel and the exports hold:
@@ -63,7 +68,7 @@ export class ProjectEditor {
     const outcome = await this.save(edit);
     if (outcome.outcome === 'saved') return;
     const modal = new Modal(outcome.outcome === 'conflict' ? 'The project changed meanwhile' : 'The change was refused');
-    this.settle(modal, edit, outcome, () => modal.close());
+    this.settle(modal, edit, outcome);
   }
 
   private openForm(title: string, spec: FormSpec, target: { list: ItemList; id?: string } | null): void {
@@ -124,13 +129,17 @@ export class ProjectEditor {
   private async run(modal: Modal, edit: Edit): Promise<void> {
     const outcome = await this.save(edit);
     if (outcome.outcome === 'saved') modal.close();
-    else this.settle(modal, edit, outcome, () => modal.close());
+    else this.settle(modal, edit, outcome);
   }
 
-  /** A refused change: a 400 goes back to its form (`invalid`); a 412 shows what changed and offers to re-apply. */
-  private settle(modal: Modal, edit: Edit, outcome: Outcome, invalid: (error: ServiceError) => void): void {
+  /**
+   * A refused change: a 400 goes back to its form (`showForm`; without one its messages are listed);
+   * a 412 shows what changed and offers to re-apply; a stop or driver deleted meanwhile says so.
+   */
+  private settle(modal: Modal, edit: Edit, outcome: Outcome, showForm?: (error: ServiceError) => void): void {
+    if (outcome.outcome === 'saved') return;
     if (outcome.outcome === 'invalid') {
-      if (modal.element.querySelector('form')) invalid(outcome.error);
+      if (showForm) showForm(outcome.error);
       else
         modal.show(
           refusal(outcome.error),
@@ -138,9 +147,19 @@ export class ProjectEditor {
         );
       return;
     }
-    if (outcome.outcome !== 'conflict') return;
+    if (outcome.outcome === 'gone') {
+      modal.show(
+        h(
+          'p',
+          { class: 'alert', role: 'alert' },
+          `It was deleted meanwhile, so this change could not be made: ${outcome.mine}. Add it again if it is still needed.`,
+        ),
+        button('Close', () => modal.close(), { class: 'button' }),
+      );
+      return;
+    }
     modal.show(
-      conflictView(outcome.lines, describeEdit(edit, this.project), this.project.version),
+      conflictView(outcome.lines, outcome.mine, this.project.version),
       h(
         'div',
         { class: 'actions' },
@@ -149,7 +168,7 @@ export class ProjectEditor {
           async () => {
             const again = await this.save(edit);
             if (again.outcome === 'saved') modal.close();
-            else this.settle(modal, edit, again, invalid);
+            else this.settle(modal, edit, again, showForm);
           },
           { class: 'button primary' },
         ),
@@ -166,7 +185,9 @@ export class ProjectEditor {
   }
 
   private async save(edit: Edit): Promise<Outcome> {
-    const what = describeEdit(edit, this.project);
+    // Described once, on the version it was made on: re-applied, its stop may be gone.
+    const what = this.described.get(edit) ?? describeEdit(edit, this.project);
+    this.described.set(edit, what);
     try {
       this.replace(await sendEdit(this.session, this.project, edit));
       this.announce(`Saved: ${what}. Version ${this.project.version ?? 1}.`);
@@ -176,9 +197,10 @@ export class ProjectEditor {
       if (error.status === 412) {
         const before = structuredClone(this.project);
         this.replace(await getProject(this.project.id));
-        return { outcome: 'conflict', lines: changesBetween(before, this.project) };
+        return { outcome: 'conflict', lines: changesBetween(before, this.project), mine: what };
       }
-      if (error.status === 400 || error.status === 404) return { outcome: 'invalid', error: error.error };
+      if (error.status === 400) return { outcome: 'invalid', error: error.error };
+      if (error.status === 404 && edit.kind !== 'project' && edit.kind !== 'add') return { outcome: 'gone', mine: what };
       throw error;
     }
   }

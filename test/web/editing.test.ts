@@ -206,6 +206,24 @@ describe('editing a project in its page', () => {
     await second.close();
   }, 60_000);
 
+  it('a stop deleted meanwhile: the conflict view says so, and re-applying says the change could not be made (never silently lost)', async () => {
+    const project = await created(ROUNDS);
+    const page = await projectPage(project.id);
+    await page.getByRole('button', { name: 'Edit Opéra' }).click();
+    await page.getByLabel('Duration (min)').fill('20');
+    expect((await apiCall(service, KEY, 'DELETE', `/v1.0/project/${project.id}/stops/${project.stops[1].id}`)).status).toBe(200);
+    await page.getByRole('button', { name: 'Save' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit stop “Opéra”' });
+    await dialog.getByText('Someone changed this project while you were editing it').waitFor();
+    expect(await dialog.locator('.change-list').innerText()).toBe('Stop “Opéra” removed');
+    expect(await dialog.locator('.mine').innerText()).toBe('Change stop “Opéra”: duration → 20');
+    await stopRow(page, 'Opéra').waitFor({ state: 'detached' });
+    await dialog.getByRole('button', { name: 'Re-apply my change' }).click();
+    await dialog.getByText('It was deleted meanwhile, so this change could not be made: Change stop “Opéra”: duration → 20.').waitFor();
+    expect((await current(project.id)).stops.map((stop: any) => stop.name)).toEqual(['Mairie', 'Bellecour']);
+    await page.close();
+  }, 60_000);
+
   it('adds a driver and a stop, changes the project’s settings, and deletes a stop only after confirming', async () => {
     const project = await created(ROUNDS);
     const page = await projectPage(project.id);
