@@ -233,6 +233,7 @@ describe('editing a project in its page', () => {
     await driver.getByLabel('Start latitude').fill('45.75');
     await driver.getByLabel('Start longitude').fill('4.85');
     await driver.getByLabel('Shift start').fill('09:00');
+    await screenshot(page, 'edit-driver-dialog');
     await driver.getByRole('button', { name: 'Add' }).click();
     await driver.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Add stop' }).click();
@@ -248,6 +249,7 @@ describe('editing a project in its page', () => {
     await settings.getByLabel('Project name').fill('Tuesday rounds');
     await settings.getByLabel('Traffic factor (1–2)').fill('1.2');
     await settings.getByLabel('Drivers leave exactly at shift start').check();
+    await screenshot(page, 'edit-project-dialog');
     await settings.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Tuesday rounds', level: 1 }).waitFor();
 
