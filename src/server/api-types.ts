@@ -86,6 +86,16 @@ export interface GeocodingFailure {
   message: string;
   /** Where in the project, e.g. `stops[3].location`. */
   path: string;
+  /** The places the geocoder offered, best first (at most 5; none when not found): the page lets the user pick one. */
+  candidates?: GeocodingCandidate[];
+}
+
+/** A place the geocoder offered for an address. */
+export interface GeocodingCandidate {
+  lat: number;
+  lng: number;
+  /** The geocoder's name for the place. */
+  label: string;
 }
 
 /** What GET /session answers to a signed-in browser. */

@@ -25,17 +25,20 @@ export class ApiError extends Error {
   }
 }
 
-interface Call {
-  method?: 'GET' | 'POST' | 'PATCH';
+export interface Call {
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   csrf?: string;
   body?: unknown;
   /** A file sent as it is (an uploaded spreadsheet), instead of a JSON body. */
   file?: Blob;
+  /** The project version the change was made on (edit-api.ts): a stale one is answered 412. */
+  ifMatch?: number;
 }
 
-async function call<T>(path: string, { method = 'GET', csrf, body, file }: Call = {}): Promise<T> {
+export async function call<T>(path: string, { method = 'GET', csrf, body, file, ifMatch }: Call = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (csrf !== undefined) headers['x-csrf-token'] = csrf;
+  if (ifMatch !== undefined) headers['if-match'] = `"${ifMatch}"`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (file !== undefined) headers['content-type'] = 'application/octet-stream';
   let response: Response;

@@ -8,9 +8,9 @@ import type { Plan, PlanRoute, PlanStopVisit } from '../output/plan-types.js';
 import { routeColor } from '../output/palette.js';
 import { routeLocations, stopVisits } from '../output/visits.js';
 import { formatDistance, formatTime, plural } from '../output/format.js';
-import { h } from './dom.js';
+import { button, h } from './dom.js';
 import { depots } from './project-data.js';
-import type { Project, Session } from './types.js';
+import type { Coords, Project, Session } from './types.js';
 
 const DISPLAY = { raw: false };
 
@@ -23,7 +23,10 @@ export class ProjectMap {
   private readonly map: L.Map;
   private readonly projectLayer = L.layerGroup();
   private readonly planLayer = L.layerGroup();
+  private readonly placingLayer = L.layerGroup();
   private projectBounds: L.LatLngBounds | null = null;
+  /** Ends the "place on map" mode under way, if one is. */
+  private stopPlacing: (() => void) | null = null;
 
   constructor(
     element: HTMLElement,
@@ -39,6 +42,54 @@ export class ProjectMap {
     L.control.scale({ imperial: false }).addTo(this.map);
     this.projectLayer.addTo(this.map);
     this.planLayer.addTo(this.map);
+    this.placingLayer.addTo(this.map);
+  }
+
+  /**
+   * "Place on map" for one stop or depot: the next click on the map places it there, and the
+   * marker shown at its current place may be dragged instead. A bar above the map says what is
+   * being placed and offers Cancel (so does Escape). The keyboard way is the editor's lat/lng fields.
+   */
+  place(label: string, current: Coords | undefined, onPlace: (coords: Coords) => void): void {
+    this.stopPlacing?.();
+    const container = this.map.getContainer();
+    const finish = (point: L.LatLng): void => {
+      end();
+      onPlace({ lat: rounded(point.lat), lng: rounded(point.lng) });
+    };
+    const onClick = (event: L.LeafletMouseEvent): void => finish(event.latlng);
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.key === 'Escape') end();
+    };
+    const bar = h(
+      'div',
+      { class: 'placing-bar', role: 'status' },
+      h('span', {}, `Placing “${label}”: click the map where it is${current ? ', or drag its marker' : ''}.`),
+      button('Cancel placing', () => end(), { class: 'button small' }),
+    );
+    const end = (): void => {
+      this.map.off('click', onClick);
+      document.removeEventListener('keydown', onKey);
+      this.placingLayer.clearLayers();
+      container.classList.remove('placing');
+      bar.remove();
+      this.stopPlacing = null;
+    };
+    this.stopPlacing = end;
+    container.classList.add('placing');
+    container.before(bar);
+    this.map.on('click', onClick);
+    document.addEventListener('keydown', onKey);
+    if (current) {
+      const title = `${label} (drag to move)`;
+      L.marker(current, { draggable: true, icon: placingIcon(), title, alt: title, keyboard: false, zIndexOffset: 2000 })
+        .on('dragend', (event) => finish((event.target as L.Marker).getLatLng()))
+        .addTo(this.placingLayer);
+      this.map.setView(current, Math.max(this.map.getZoom(), 15), { animate: false });
+    }
+    // The bar first: it says what a click will do, and the map is just below it.
+    bar.scrollIntoView({ block: 'start' });
+    container.focus({ preventScroll: true });
   }
 
   showProject(project: Project): void {
@@ -180,6 +231,21 @@ function depotIcon(): L.DivIcon {
     iconSize: [26, 26],
     iconAnchor: [13, 13],
     tooltipAnchor: [13, 0],
+  });
+}
+
+/** Six decimals: about 10 cm, finer than any click. */
+function rounded(degrees: number): number {
+  return Math.round(degrees * 1e6) / 1e6;
+}
+
+function placingIcon(): L.DivIcon {
+  return L.divIcon({
+    html: '<span class="placing-pin" aria-hidden="true"></span>',
+    className: 'pin-icon',
+    iconSize: [28, 28],
+    iconAnchor: [14, 28],
+    tooltipAnchor: [14, -14],
   });
 }
 

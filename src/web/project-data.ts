@@ -1,13 +1,19 @@
 /** The project as the page shows it: its drivers and stops tables, and their places on the map. */
-import { h } from './dom.js';
+import { button, h, type Child } from './dom.js';
 import type { ClockWindow, Coords, Project, ProjectDriver, ProjectLocation, ProjectStop } from './types.js';
 
-export function driversTable(drivers: ProjectDriver[]): HTMLTableElement {
+/** The editor's hooks for one table: its name opens the item, and the row's own controls; none on a page that only shows. */
+export interface RowEditing<T> {
+  open(item: T): void;
+  actions(item: T): Child[];
+}
+
+export function driversTable(drivers: ProjectDriver[], editing?: RowEditing<ProjectDriver>): HTMLTableElement {
   return dataTable(
     'The drivers of this project',
     ['Driver', 'Shift', 'Capacity', 'Types', 'Break', 'Start', 'End'],
     drivers.map((driver) => [
-      driver.name,
+      nameCell(driver.name, editing && (() => editing.open(driver))),
       span(driver.shift_start, driver.shift_end, 'any time'),
       driver.capacity !== undefined ? String(driver.capacity) : '—',
       typeList(driver.types),
@@ -17,10 +23,11 @@ export function driversTable(drivers: ProjectDriver[]): HTMLTableElement {
       placeText(driver.start_location) || '—',
       driver.end_location ? placeText(driver.end_location) : 'open end (last stop)',
     ]),
+    editing && drivers.map((driver) => editing.actions(driver)),
   );
 }
 
-export function stopsTable(stops: ProjectStop[], settings: Record<string, unknown>): HTMLTableElement {
+export function stopsTable(stops: ProjectStop[], settings: Record<string, unknown>, editing?: RowEditing<ProjectStop>): HTMLTableElement {
   const fallback = (name: string, unit: string): string => {
     const value = settings[name];
     return typeof value === 'number' ? `${value}${unit} (default)` : 'default';
@@ -30,7 +37,7 @@ export function stopsTable(stops: ProjectStop[], settings: Record<string, unknow
     ['#', 'Stop', 'Window', 'Duration', 'Load', 'Priority', 'Types', 'Address'],
     stops.map((stop, index) => [
       String(index + 1),
-      stop.name,
+      nameCell(stop.name, editing && (() => editing.open(stop))),
       stopWindows(stop)
         .map((entry) => span(entry.start, entry.end, 'any time'))
         .join(', ') || 'any time',
@@ -40,16 +47,31 @@ export function stopsTable(stops: ProjectStop[], settings: Record<string, unknow
       typeList(stop.types),
       placeText(stop.location) || '—',
     ]),
+    editing && stops.map((stop) => editing.actions(stop)),
   );
 }
 
-function dataTable(caption: string, headings: string[], rows: string[][]): HTMLTableElement {
+/** The name, as a button that opens the editor when the page edits: on a phone the row's controls are a scroll away. */
+function nameCell(name: string, open: (() => void) | undefined): Child {
+  return open ? button(name, open, { class: 'link-button name-button' }) : name;
+}
+
+function dataTable(caption: string, headings: string[], rows: Child[][], actions?: Child[][]): HTMLTableElement {
+  const actionHeading = actions
+    ? [h('th', { scope: 'col', class: 'actions-heading' }, h('span', { class: 'visually-hidden' }, 'Actions'))]
+    : [];
   return h(
     'table',
     { class: 'data' },
     h('caption', { class: 'visually-hidden' }, caption),
-    h('thead', {}, h('tr', {}, ...headings.map((name) => h('th', { scope: 'col' }, name)))),
-    h('tbody', {}, ...rows.map((cells) => h('tr', {}, ...cells.map((cell) => h('td', {}, cell))))),
+    h('thead', {}, h('tr', {}, ...headings.map((name) => h('th', { scope: 'col' }, name)), ...actionHeading)),
+    h(
+      'tbody',
+      {},
+      ...rows.map((cells, row) =>
+        h('tr', {}, ...cells.map((cell) => h('td', {}, cell)), actions ? h('td', { class: 'row-actions' }, ...actions[row]!) : null),
+      ),
+    ),
   );
 }
 

@@ -9,6 +9,7 @@ import { driversTable, stopsTable } from './project-data.js';
 import { OptimizationRun } from './run.js';
 import { DispatchPanel } from './dispatch-panel.js';
 import { followGeocoding } from './geocoding-view.js';
+import { startEditing, type ProjectEditing } from './project-editing.js';
 import type { Project } from './types.js';
 
 async function main(): Promise<void> {
@@ -23,6 +24,12 @@ async function main(): Promise<void> {
   showProject(project);
   const map = new ProjectMap(byId('map'), session, byId('legend'));
   map.showProject(project);
+  const editing: ProjectEditing = startEditing(session, project, map, () => {
+    showProject(project, editing);
+    map.showProject(project);
+    void followGeocoding(project, editing.fixes);
+  });
+  showProject(project, editing);
   let run: OptimizationRun | null = null;
   const dispatch = new DispatchPanel(session, project, (actionUuid) => run?.open(actionUuid) ?? Promise.resolve());
   const editor = new PlanEditor(
@@ -35,7 +42,7 @@ async function main(): Promise<void> {
   run = new OptimizationRun(session, project, { showAction: (action) => editor.showAction(action) });
   dispatch.onReoptimize(() => run?.reoptimize() ?? Promise.resolve());
   dispatch.start();
-  void followGeocoding(project);
+  void followGeocoding(project, editing.fixes);
   await run.start();
 }
 
@@ -61,16 +68,17 @@ async function loadProject(id: string): Promise<Project | null> {
   }
 }
 
-function showProject(project: Project): void {
+function showProject(project: Project, editing?: ProjectEditing): void {
   document.title = `${project.name} · routeplan`;
   byId('project-name').textContent = project.name;
   const date = byId('project-meta');
   date.replaceChildren(
     Object.assign(document.createElement('time'), { dateTime: project.date, textContent: formatDate(project.date) }),
     ` · ${plural(project.drivers.length, 'driver')} · ${plural(project.stops.length, 'stop')}`,
+    project.version !== undefined ? ` · version ${project.version}` : '',
   );
-  byId('drivers').replaceChildren(driversTable(project.drivers));
-  byId('stops').replaceChildren(stopsTable(project.stops, project.settings));
+  byId('drivers').replaceChildren(driversTable(project.drivers, editing?.drivers));
+  byId('stops').replaceChildren(stopsTable(project.stops, project.settings, editing?.stops));
   byId('project-body').hidden = false;
 }
 

@@ -19,6 +19,7 @@ export type {
   HandPlanBody,
   PlanEvaluation,
   PlanViolation,
+  GeocodingCandidate,
   DriverRouteView,
   DriverStopView,
   StopStatus,
@@ -90,7 +91,7 @@ export interface Project {
   settings: Record<string, unknown>;
   url: string;
   created_at: string;
-  /** One more per change of its contents (the answers' ETag). */
+  /** Each change is one version on (If-Match / 412, decisions.md "Editing a project"). */
   version?: number;
   optimizations?: Optimization[];
   /** Once dispatched: the frozen plan's stops with the drivers' reports, and the drivers' links. */

@@ -67,4 +67,31 @@ describe.skipIf(postgresUnavailable())('two serve processes editing one project 
     const won = winners.map((winner) => winner.split(' ')[0]);
     console.log(`${ROUNDS} rounds of two concurrent PATCHes: each one 200 and one 412; won by ${won.join(', ')}`);
   }, 60_000);
+
+  it('two processes change two stops with one If-Match: one 200 and one 412; the loser re-applies on the new version, both kept', async () => {
+    const [one, two] = [await serve('one'), await serve('two')];
+    const created = await api(one.url, 'POST', '/v1.0/project', { key: KEY, body: smallProject() });
+    const { id, stops } = created.body as { id: string; stops: { id: string }[] };
+    const changeStop = (server: BuiltServer, stopId: string, change: Record<string, unknown>, version: number): Promise<Response> =>
+      fetch(`${server.url}/v1.0/project/${id}/stops/${stopId}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'if-match': `"${version}"` },
+        body: JSON.stringify(change),
+      });
+    const changes = [
+      { server: one, stopId: stops[0]!.id, change: { duration: 12 } },
+      { server: two, stopId: stops[1]!.id, change: { end: '11:30' } },
+    ];
+    const answers = await Promise.all(changes.map(({ server, stopId, change }) => changeStop(server, stopId, change, 1)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412]);
+    const lost = changes[answers.findIndex((answer) => answer.status === 412)]!;
+    const refused = (await answers.find((answer) => answer.status === 412)!.json()) as any;
+    expect([refused.error.code, answers.find((answer) => answer.status === 412)!.headers.get('etag')]).toEqual(['version_mismatch', '"2"']);
+    // As the page does after a 412: the change sent again with the version the refusal named.
+    expect((await changeStop(lost.server, lost.stopId, lost.change, 2)).status).toBe(200);
+    for (const server of [one, two]) {
+      const read = (await api(server.url, 'GET', `/v1.0/project/${id}`, { key: KEY })).body;
+      expect([read.version, read.stops[0].duration, read.stops[1].end]).toEqual([3, 12, '11:30']);
+    }
+  }, 60_000);
 });

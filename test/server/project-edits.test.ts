@@ -8,6 +8,10 @@ import { api, servicesStoppedAfterEach, smallProject, type ApiReply, type TestSe
 import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
 import { call, signIn } from './web-harness.js';
 import { InProcessRunner } from './dispatch-harness.js';
+import { fakeNominatim, type FakeNominatim } from '../support/fake-nominatim.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const STORES = postgresUnavailable() === null ? ['data directory', 'PostgreSQL'] : ['data directory'];
@@ -24,9 +28,13 @@ async function send(base: string, method: string, path: string, body: unknown, i
 
 describe.each(STORES)('editing a project: %s', (store) => {
   const databases: TestDatabase[] = [];
+  const geocoders: FakeNominatim[] = [];
+  const dirs: string[] = [];
   const start = servicesStoppedAfterEach();
   afterEach(async () => {
     for (const db of databases.splice(0)) await db.drop();
+    for (const geocoder of geocoders.splice(0)) await geocoder.close();
+    for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
   });
 
   async function service(options: Parameters<typeof start>[0] = {}): Promise<TestService> {
@@ -201,4 +209,93 @@ describe.each(STORES)('editing a project: %s', (store) => {
     expect(dispatched.status).toBe(201);
     expect(dispatched.body.stops.map((stop: any) => stop.stop_id)).toEqual([project.stops[1].id]);
   });
+
+  it('DELETE of a driver a stop is locked to → 400 naming the lock, nothing removed; unlocking first lets it go', async () => {
+    const svc = await service();
+    const project = await created(svc);
+    const base = `/v1.0/project/${project.id}`;
+    const locked = await send(svc.url, 'PATCH', `${base}/stops/${project.stops[0].id}`, { driver: 'Ana', sequence: 1 }, '"1"');
+    expect([locked.status, locked.body.stops[0]]).toEqual([200, { ...project.stops[0], driver: 'Ana', sequence: 1 }]);
+    const refused = await send(svc.url, 'DELETE', `${base}/drivers/${project.drivers[0].id}`, undefined, '"2"');
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.map((detail: any) => detail.path)).toContain('stops[0].driver');
+    expect((await current(svc, project.id)).body).toMatchObject({ version: 2, drivers: project.drivers });
+    const unlocked = await send(svc.url, 'PATCH', `${base}/stops/${project.stops[0].id}`, { driver: null, sequence: null }, '"2"');
+    expect([unlocked.status, unlocked.body.stops[0]]).toEqual([200, project.stops[0]]);
+    const removed = await send(svc.url, 'DELETE', `${base}/drivers/${project.drivers[0].id}`, undefined, '"3"');
+    expect([removed.status, removed.body.version, removed.body.drivers]).toEqual([200, 4, []]);
+  });
+
+  it('geocoding keeps each problem address’s candidates; a candidate saved by PATCH is kept as given and never geocoded again', async () => {
+    const nominatim = await fakeNominatim({
+      'rue centrale': [
+        [45.7606, 4.8358, 'Rue Centrale, Lyon'],
+        [45.4397, 4.3872, 'Rue Centrale, Saint-Étienne'],
+      ],
+    });
+    geocoders.push(nominatim);
+    const cacheDir = await mkdtemp(join(tmpdir(), 'routeplan-edit-geocode-'));
+    dirs.push(cacheDir);
+    const svc = await service({ geocoder: { name: 'nominatim', url: nominatim.url, version: 't', cacheDir } });
+    const document = smallProject({
+      stops: [
+        { name: 'Centrale', location: { address: 'Rue Centrale' }, duration: 5 },
+        { name: 'Nowhere', location: { address: '1 impasse Inconnue' }, duration: 5 },
+      ],
+    });
+    const project = (await api(svc.url, 'POST', '/v1.0/project', { body: document })).body;
+    const geocoded = await untilGeocoded(svc, project.id);
+    expect(geocoded.geocoding).toEqual([
+      expect.objectContaining({
+        stop: 'Centrale',
+        problem: 'ambiguous',
+        path: 'stops[0].location',
+        candidates: [
+          { lat: 45.7606, lng: 4.8358, label: 'Rue Centrale, Lyon' },
+          { lat: 45.4397, lng: 4.3872, label: 'Rue Centrale, Saint-Étienne' },
+        ],
+      }),
+      expect.objectContaining({ stop: 'Nowhere', problem: 'not_found', path: 'stops[1].location' }),
+    ]);
+    expect(geocoded.geocoding[1].candidates).toBeUndefined();
+    const asked = nominatim.requests.length;
+    const stops = `/v1.0/project/${project.id}/stops`;
+    const picked = await send(
+      svc.url,
+      'PATCH',
+      `${stops}/${project.stops[0].id}`,
+      { location: { coords: { lat: 45.4397, lng: 4.3872 } } },
+      '"1"',
+    );
+    expect([picked.status, picked.body.stops[0].location]).toEqual([
+      200,
+      { address: 'Rue Centrale', coords: { lat: 45.4397, lng: 4.3872 } },
+    ]);
+    const placed = await send(
+      svc.url,
+      'PATCH',
+      `${stops}/${project.stops[1].id}`,
+      { location: { coords: { lat: 45.75, lng: 4.84 } } },
+      '"2"',
+    );
+    expect(placed.status).toBe(200);
+    // Nothing is left to geocode: no new geocoding, and no request to the geocoder.
+    expect([placed.body.geocoding_status, placed.body.geocoding]).toEqual([undefined, undefined]);
+    expect(nominatim.requests.length).toBe(asked);
+    const optimized = await api(svc.url, 'POST', `/v1.0/project/${project.id}/optimize`);
+    expect(optimized.status).toBe(202);
+    await svc.runner.waitForStarts(1);
+    expect((svc.runner.started[0]!.document as any).stops.map((stop: any) => stop.location)).toEqual([
+      { address: 'Rue Centrale', coords: { lat: 45.4397, lng: 4.3872 } },
+      { address: '1 impasse Inconnue', coords: { lat: 45.75, lng: 4.84 } },
+    ]);
+  }, 20_000);
 });
+
+async function untilGeocoded(svc: TestService, id: string): Promise<any> {
+  for (;;) {
+    const project = (await api(svc.url, 'GET', `/v1.0/project/${id}`)).body;
+    if (project.geocoding_status !== 'pending') return project;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -7,6 +7,7 @@
 import type { GeocoderSettings } from '../../geocode/types.js';
 import { createGeocoder, geocodeAddresses, normalizeAddress } from '../../geocode/index.js';
 import { addressOnlyLocations } from '../../input/index.js';
+import type { GeocodeCandidate } from '../../geocode/types.js';
 import type { GeocodingFailure } from '../api-types.js';
 import type { ProjectService } from './projects.js';
 
@@ -60,7 +61,8 @@ export class ProjectGeocoding {
       failures = places.flatMap((place) => {
         const result = results.get(normalizeAddress(place.address))!;
         if (!result.problem && result.point) return [];
-        return [failureOf(document, place.parts, place.address, result.problem ?? 'not_found', result.message ?? 'not found')];
+        const failure = failureOf(document, place.parts, place.address, result.problem ?? 'not_found', result.message ?? 'not found');
+        return [withCandidates(failure, result.candidates)];
       });
     } catch (error) {
       const message = (error as Error).message;
@@ -83,4 +85,13 @@ function failureOf(
   const entry = (document[parts[0] as string] as Record<string, unknown>[] | undefined)?.[parts[1] as number];
   const path = `${String(parts[0])}[${String(parts[1])}].${String(parts[2])}`;
   return { stop: typeof entry?.name === 'string' ? entry.name : path, address, problem, message, path };
+}
+
+/** Candidates the user may pick from instead of the geocoder's first (review.ts: an ambiguous or far-off address). */
+const CANDIDATES_KEPT = 5;
+
+function withCandidates(failure: GeocodingFailure, candidates: GeocodeCandidate[]): GeocodingFailure {
+  if (candidates.length === 0) return failure;
+  const kept = candidates.slice(0, CANDIDATES_KEPT).map(({ lat, lng, label }) => ({ lat, lng, label }));
+  return { ...failure, candidates: kept };
 }
