@@ -54,6 +54,8 @@ export class PlanEditor {
     private readonly onSaved: (action: Action) => Promise<void>,
     /** The plan that can be dispatched now: the one shown, none while a draft is (it must be saved first). */
     private readonly onDispatchable: (action: Action | null) => void,
+    /** The project changed here (a lock): the page shows its new version and stops. */
+    private readonly onProjectChanged: () => void,
   ) {
     enableItineraryDrag(byId('itineraries'), (stopId, to) => void this.move(stopId, to));
   }
@@ -266,6 +268,7 @@ export class PlanEditor {
         this.project.stops = changed.stops;
         this.project.version = changed.version;
       }
+      this.onProjectChanged();
       this.render();
       this.announce(done);
     })().catch((error: unknown) => this.showError(error));

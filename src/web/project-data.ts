@@ -1,5 +1,6 @@
 /** The project as the page shows it: its drivers and stops tables, and their places on the map. */
 import { button, h, type Child } from './dom.js';
+import { lockBadge } from './plan-notes.js';
 import type { ClockWindow, Coords, Project, ProjectDriver, ProjectLocation, ProjectStop } from './types.js';
 
 /** The editor's hooks for one table: its name opens the item, and the row's own controls; none on a page that only shows. */
@@ -37,7 +38,7 @@ export function stopsTable(stops: ProjectStop[], settings: Record<string, unknow
     ['#', 'Stop', 'Window', 'Duration', 'Load', 'Priority', 'Types', 'Address'],
     stops.map((stop, index) => [
       String(index + 1),
-      nameCell(stop.name, editing && (() => editing.open(stop))),
+      h('span', {}, nameCell(stop.name, editing && (() => editing.open(stop))), ' ', lockBadge(stop)),
       stopWindows(stop)
         .map((entry) => span(entry.start, entry.end, 'any time'))
         .join(', ') || 'any time',

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
     map,
     (saved) => run?.openSaved(saved) ?? Promise.resolve(),
     (action) => dispatch.showPlan(action),
+    () => showProject(project, editing),
   );
   run = new OptimizationRun(session, project, { showAction: (action) => editor.showAction(action) });
   dispatch.onReoptimize(() => run?.reoptimize() ?? Promise.resolve());

@@ -241,6 +241,10 @@ describe('adjusting a plan by hand in the page', () => {
     ]);
     expect(await itinerary('Ben').getByRole('checkbox', { name: 'Lock to driver' }).first().isChecked()).toBe(true);
     expect(await itinerary('Ben').getByText('Locked: Ben #1').count()).toBe(1);
+    // The project's own tables follow the lock: the stop's row says it, the header names the new version.
+    expect(await page.locator('#stops').getByText('Locked: Ben #2').count()).toBe(1);
+    const version = (await apiCall(service, KEY, 'GET', `/v1.0/project/${projectId}`)).json.version as number;
+    expect(await page.locator('#project-meta').innerText()).toContain(`version ${version}`);
     await screenshot(page, 'manual-locked');
     const next = await optimize(4);
     expect(routeOf(next, 'Ben')).toEqual(benRoute);
