@@ -13,18 +13,10 @@ import { planOfRoutes, searchKitOf } from './kit.js';
 import { scheduleRoute } from './route/schedule.js';
 import { ProgressReport } from './search/progress.js';
 import { search } from './search/search.js';
+import { stallLimitsOf } from './stop/index.js';
+import { coolWorkOf } from './search/accept.js';
 import type { Solution } from './solution.js';
-import {
-  CONSTRUCTION_CAP_MS,
-  CONSTRUCTION_SHARE,
-  COOL_ITERATIONS_PER_STOP,
-  COOL_MIN_ITERATIONS,
-  PLATEAU_ITERATIONS_PER_STOP,
-  PLATEAU_MIN_ITERATIONS,
-  RESERVE_BASE_MS,
-  RESERVE_PER_STOP_MS,
-  RESERVE_SHARE,
-} from './params.js';
+import { CONSTRUCTION_CAP_MS, CONSTRUCTION_SHARE, RESERVE_BASE_MS, RESERVE_PER_STOP_MS, RESERVE_SHARE } from './params.js';
 import type { RouteSchedule, SolveOptions, SolveResult } from './types.js';
 import { explainUnserved } from './unserved.js';
 
@@ -39,7 +31,8 @@ export function timeLimitOf(options: Pick<SolveOptions, 'timeLimitMs'>): number 
 
 /** One search on the calling thread; also answers the objective of its plan (for picking among threads). */
 export async function solveOnce(problem: Problem, options: SolveOptions): Promise<{ result: SolveResult; objective: ObjectiveValue }> {
-  const started = performance.now();
+  const clock = options.clock ?? (() => performance.now());
+  const started = clock();
   const limit = timeLimitOf(options);
   const { inst, evaluator, costs, inserter, near } = searchKitOf(problem);
   const progress = new ProgressReport(inst, costs, started, options.onProgress);
@@ -65,16 +58,14 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     seed: options.seed ?? 0,
     maxIterations: options.maxIterations,
     maxNoImprove: options.maxNoImprove,
-    ...(stopsWhenStalled(options)
-      ? {
-          plateauIterations: Math.max(PLATEAU_MIN_ITERATIONS, PLATEAU_ITERATIONS_PER_STOP * inst.nStops),
-          coolIterations: Math.max(COOL_MIN_ITERATIONS, COOL_ITERATIONS_PER_STOP * inst.nStops),
-        }
-      : {}),
+    ...(stopsWhenStalled(options) ? stallLimitsOf(inst.nStops) : {}),
+    // A search that may stop by itself cools without the clock (search/accept.ts), so a seed reproduces it.
+    ...(stopsWhenStalled(options) || options.maxNoImprove !== undefined ? { coolWork: coolWorkOf(inst.nStops) } : {}),
     operatorStats: options.operatorStats,
     prizeInSearch: options.prizeInSearch,
     signal: options.signal,
     onProgress: options.onProgress,
+    clock,
   });
   const best = outcome.best;
   fillUnserved(best, inserter, evaluator);
@@ -82,7 +73,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     routes: buildSchedules(problem, best),
     unserved: explainUnserved(best, evaluator),
     stats: {
-      elapsedMs: performance.now() - started,
+      elapsedMs: clock() - started,
       iterations: outcome.iterations,
       firstPlanMs,
       bestFoundMs: Math.max(firstPlanMs, outcome.bestFoundAt - started),
