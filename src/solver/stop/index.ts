@@ -6,7 +6,7 @@ import { MaxIterations } from './max-iterations.js';
 import { NoImprovement } from './no-improvement.js';
 import { Plateau } from './plateau.js';
 import { StalledEpochs } from './stalled-epochs.js';
-import { PLATEAU_MIN_ITERATIONS, PLATEAU_MIN_WORK, PLATEAU_WORK_PER_STOP, PLATEAU_WORK_SHARE } from '../params.js';
+import { PLATEAU_MIN_ITERATIONS, PLATEAU_MIN_WORK, PLATEAU_SCALE_STOPS, PLATEAU_WORK_PER_STOP, PLATEAU_WORK_SHARE } from '../params.js';
 
 export { Aborted, AnyOf, Deadline, MaxIterations, NoImprovement, Plateau, StalledEpochs };
 export type { StopCriterion, StopReason } from './criterion.js';
@@ -34,7 +34,11 @@ export function stopCriterionOf(limits: StopLimits): StopCriterion {
   return new AnyOf(criteria);
 }
 
-/** The iterations and the work without a better plan that make a stall (Plateau) on `nStops` stops. */
+/**
+ * The iterations and the work without a better plan that make a stall (Plateau) on `nStops` stops:
+ * the work per stop grows with the square root of the problem's size beyond PLATEAU_SCALE_STOPS.
+ */
 export function stallLimitsOf(nStops: number): Required<Pick<StopLimits, 'plateauIterations' | 'plateauWork'>> {
-  return { plateauIterations: PLATEAU_MIN_ITERATIONS, plateauWork: Math.max(PLATEAU_MIN_WORK, PLATEAU_WORK_PER_STOP * nStops) };
+  const perStop = PLATEAU_WORK_PER_STOP * Math.sqrt(Math.max(1, nStops / PLATEAU_SCALE_STOPS));
+  return { plateauIterations: PLATEAU_MIN_ITERATIONS, plateauWork: Math.max(PLATEAU_MIN_WORK, perStop * nStops) };
 }
