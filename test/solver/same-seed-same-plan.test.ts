@@ -75,6 +75,22 @@ describe('same seed, same plan: a search that stops by itself never reads the cl
     await expectSamePlanOnBothClocks(loadProblemDocument(generateProject(11, { stops: 40 })).problem);
   });
 
+  it('the construction is cut by the clock only at the deadline that stops the run: a lagging, jumping clock starts the search from the same plan', async () => {
+    // Its first reading (the start) lags 10 s behind the process's clock, and by the third the
+    // clock has jumped 20 s ahead: to a construction with a clock deadline of its own (5 s) the
+    // machine was too busy for the regret insertion, and the search, starting from the greedy
+    // floor, stopped by itself at another plan. Neither reaches the run's deadline.
+    const problem = plainProject();
+    const quiet = await run(problem, {});
+    let reads = 0;
+    const lagging = (): number => performance.now() - 10_000 + (++reads >= 3 ? 20_000 : 0);
+    const busy = await run(problem, { clock: lagging });
+    expect([quiet.result.stats.stoppedBy, busy.result.stats.stoppedBy]).toEqual(['no_improvement', 'no_improvement']);
+    expect(reads).toBeGreaterThan(2);
+    expect(busy.result.stats.iterations).toBe(quiet.result.stats.iterations);
+    expect(busy.plan).toBe(quiet.plan);
+  });
+
   it('two threads: each search and the pick of the best', async () => {
     await expectSamePlanOnBothClocks(plainProject(), { threads: 2 });
   });
