@@ -112,7 +112,12 @@ export async function search(
       // Asked again with the same readings: only an abort can have come in meanwhile.
       stoppedBy = stop.check(iterations, plans.sinceImprovement, now, work);
     }
-    if (stoppedBy === 'no_improvement' && cooling.reheat(iterations, work, plans)) stoppedBy = null;
+    // A reheat starts the stall's count afresh: asked again with no iteration since an
+    // improvement, the stall stop (Plateau) counts its work from here. Without this it counted
+    // from the last better plan, so the stretch that made the stall ended the reheat's cooling
+    // some 50 iterations in (PLATEAU_MIN_ITERATIONS).
+    if (stoppedBy === 'no_improvement' && cooling.reheat(iterations, work, plans))
+      stoppedBy = stop.check(iterations, plans.sinceImprovement, now, work);
     if (stoppedBy !== null) {
       finalPrizePass(plans.best, prize, localSearch, limits.finishBy ?? limits.deadline);
       progress.report(plans.best, iterations);
