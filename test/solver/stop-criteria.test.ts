@@ -34,6 +34,17 @@ describe('stop criteria', () => {
     expect(stalled.check(1e9, 0)).toBeNull();
   });
 
+  it('a stall counts its work from the last restart of the count, even one the stop never saw at 0 (a reheat)', () => {
+    const plateau = new Plateau(50, 1000, 0);
+    expect(plateau.check(0, 0, 0, 0)).toBeNull();
+    expect(plateau.check(100, 100, 0, 5000)).toBe('no_improvement');
+    // Restarted (a reheat) and one iteration on before the next check: the 5,000 units of the
+    // stretch before are not this stall's.
+    expect(plateau.check(101, 1, 0, 5010)).toBeNull();
+    expect(plateau.check(151, 51, 0, 5500)).toBeNull();
+    expect(plateau.check(160, 60, 0, 6010)).toBe('no_improvement');
+  });
+
   it('AnyOf answers the first criterion that holds, in its order', () => {
     const both = new AnyOf([new MaxIterations(10), new Deadline(50)]);
     expect(both.check(3, 0, 10, 0)).toBeNull();

@@ -8,8 +8,10 @@ import type { StopCriterion, StopReason } from './criterion.js';
  * a stall short nor draws it out, so a seed gives one plan (decisions.md, `--seed`).
  */
 export class Plateau implements StopCriterion {
-  /** The work done when the best plan was last improved. */
+  /** The work done when the best plan was last improved (or the count restarted, as at a reheat). */
   private improvedAt = 0;
+  /** `sinceImprovement` at the last check. */
+  private lastSince = 0;
 
   constructor(
     private readonly minIterations: number,
@@ -18,7 +20,10 @@ export class Plateau implements StopCriterion {
   ) {}
 
   check(_iterations: number, sinceImprovement: number, _now: number, work: number): StopReason | null {
-    if (sinceImprovement === 0) this.improvedAt = work;
+    // A count that went down was restarted since the last check (a better plan, or a reheat that
+    // was not asked about at 0): the stall counts its work from here, never from a stretch before.
+    if (sinceImprovement === 0 || sinceImprovement < this.lastSince) this.improvedAt = work;
+    this.lastSince = sinceImprovement;
     const stalled =
       sinceImprovement >= this.minIterations && work - this.improvedAt >= Math.max(this.minWork, this.workShare * this.improvedAt);
     return stalled ? 'no_improvement' : null;
