@@ -29,14 +29,26 @@ export function pickBest(outcomes: SearchOutcome[], minimizeRoutes: boolean): Se
 
 /**
  * The winner's plan, with the iterations of every search, the elapsed time of the whole run, the
- * earliest first plan of any search, the number of searches and the seed given (search 0's).
+ * earliest first plan of any search, the number of searches, the seed given (search 0's) and why
+ * the run stopped (stoppedByOf).
  */
 export function bestResult(outcomes: SearchOutcome[], minimizeRoutes: boolean, elapsedMs: number): SolveResult {
   const best = pickBest(outcomes, minimizeRoutes);
   const iterations = outcomes.reduce((sum, o) => sum + o.result.stats.iterations, 0);
   const firstPlanMs = Math.min(...outcomes.map((o) => o.result.stats.firstPlanMs));
   const seed = outcomes[0]!.result.stats.seed;
-  return { ...best.result, stats: { ...best.result.stats, iterations, elapsedMs, firstPlanMs, seed, threads: outcomes.length } };
+  const stoppedBy = stoppedByOf(outcomes, best);
+  return { ...best.result, stats: { ...best.result.stats, iterations, elapsedMs, firstPlanMs, seed, threads: outcomes.length, stoppedBy } };
+}
+
+/**
+ * The winner's reason, unless another search was cut by the time limit or an abort: then that
+ * one's, since the pick may have gone otherwise had it run on. So `no_improvement` says that every
+ * search stopped by itself, and the same seed gives the same plan (decisions.md, `--seed`).
+ */
+function stoppedByOf(outcomes: SearchOutcome[], best: SearchOutcome): SolveResult['stats']['stoppedBy'] {
+  const cut = outcomes.find((o) => o.result.stats.stoppedBy === 'time' || o.result.stats.stoppedBy === 'aborted');
+  return cut ? cut.result.stats.stoppedBy : best.result.stats.stoppedBy;
 }
 
 /** Best of the searches' latest reports (most served, then lowest cost), iterations summed. */

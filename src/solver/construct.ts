@@ -9,6 +9,12 @@
  * stops took most of a 0.1 s limit, so the floor going first left the regret no time (issue 26);
  * run second, the floor costs a few milliseconds. On larger problems the floor goes first, to be
  * shown at once while the regret construction takes its seconds.
+ *
+ * What cuts the regret construction short must not depend on the machine's load when the search
+ * may stop by itself (decisions.md, `--seed`): a solve gives it a budget of work (the stops walked
+ * and positions priced, as search/work.ts counts them) and the run's own deadline, which when it
+ * cuts the construction also stops the run ('time'). A cut at a clock deadline of its own would
+ * start a busy run's search from another plan, and a self-stopped search at another plan.
  */
 import type { CostEvaluator } from './cost.js';
 import type { NearStops, SolverInstance } from './instance.js';
@@ -19,8 +25,15 @@ import type { RouteEvaluator } from './route/evaluator.js';
 import { Solution } from './solution.js';
 
 export interface ConstructionLimits {
-  /** performance.now() value after which the regret construction stops (the rest is inserted greedily). */
+  /** Clock value after which the regret construction stops (the rest is inserted greedily). */
   deadline: number;
+  /** The clock `deadline` is read on; performance.now() when absent. */
+  clock?: (() => number) | undefined;
+  /**
+   * Work (stops walked by the evaluator, positions priced by the inserter) after which the regret
+   * construction stops too, counted from the call: unlike the clock, the same on a busy machine.
+   */
+  work?: number | undefined;
 }
 
 export interface FirstPlan {
@@ -32,8 +45,8 @@ export interface FirstPlan {
 }
 
 /**
- * The greedy floor and the regret construction (until `limits.deadline`, then finished
- * greedily), in the order above; answers the better of the two by the objective. `onFloor`
+ * The greedy floor and the regret construction (until `limits.deadline` or `limits.work`, then
+ * finished greedily), in the order above; answers the better of the two by the objective. `onFloor`
  * sees the floor as soon as it exists.
  */
 export function constructFirstPlan(
@@ -45,25 +58,28 @@ export function constructFirstPlan(
   limits: ConstructionLimits,
   onFloor?: (floor: Solution) => void,
 ): FirstPlan {
-  const started = performance.now();
+  const clock = limits.clock ?? (() => performance.now());
+  const started = clock();
+  const workDone = (): number => evaluator.walked + inserter.positions;
+  const workUntil = workDone() + (limits.work ?? Infinity);
+  const cut = (): boolean => workDone() > workUntil || clock() > limits.deadline;
   const floorFirst = inst.nStops >= FLOOR_FIRST_MIN_STOPS;
   let floor: Solution | null = null;
   let floorMs = 0;
   const buildFloor = (): Solution => {
     floor = greedyFloor(inst, costs, inserter, evaluator, near);
-    floorMs = performance.now() - started;
+    floorMs = clock() - started;
     onFloor?.(floor);
     return floor;
   };
   if (floorFirst) {
     const first = buildFloor();
-    if (performance.now() >= limits.deadline) return { plan: first, floorMs, from: 'greedy' };
+    if (cut()) return { plan: first, floorMs, from: 'greedy' };
   }
   const regret = new Solution(inst, costs);
-  // Cut by the deadline, the regret plan is finished greedily: by then the insertion code is
+  // Cut short, the regret plan is finished greedily: by then the insertion code is
   // compiled, and the stops the regret placed are not lost.
-  if (!regretInsertion(regret, inserter, evaluator, limits.deadline, near))
-    insertGreedily(regret, inserter, evaluator, routableStops(regret), near);
+  if (!regretInsertion(regret, inserter, evaluator, cut, near)) insertGreedily(regret, inserter, evaluator, routableStops(regret), near);
   fillUnserved(regret, inserter, evaluator);
   const base = floor ?? buildFloor();
   const better = costs.compare(costs.objective(regret), costs.objective(base)) < 0;

@@ -9,9 +9,9 @@ import type { Problem } from '../model/problem.js';
 import { constructFirstPlan, fillUnserved } from './construct.js';
 import type { ObjectiveValue } from './cost.js';
 import { planOfRoutes, searchKitOf } from './kit.js';
-import { PLATEAU_ITERATIONS_PER_STOP, PLATEAU_MIN_ITERATIONS } from './params.js';
 import { search } from './search/search.js';
 import type { Solution } from './solution.js';
+import { stallLimitsOf } from './stop/index.js';
 import type { SolveProgress, SolveResult } from './types.js';
 
 export interface ImproveOptions {
@@ -74,9 +74,7 @@ export async function improvePlan(
     deadline: started + limit,
     seed: options.seed,
     maxIterations: options.maxIterations,
-    ...(options.stopWhenStalled === true
-      ? { plateauIterations: Math.max(PLATEAU_MIN_ITERATIONS, PLATEAU_ITERATIONS_PER_STOP * inst.nStops) }
-      : {}),
+    ...(options.stopWhenStalled === true ? stallLimitsOf(inst.nStops) : {}),
     arcCost: options.arcCost,
     coolWindow: options.coolWindow,
     prizeInSearch: options.prizeInSearch,

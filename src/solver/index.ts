@@ -2,7 +2,7 @@
  * The built-in solver. Pure TypeScript, no I/O: reads a `Problem`, returns routes and unserved stops.
  *
  * Pipeline: a greedy first plan, the floor of every answer, then the priority-aware regret
- * construction within its share of the limit, kept when it beats the floor (construct.ts) →
+ * construction within its share of the limit (counted in work), kept when it beats the floor (construct.ts) →
  * ruin-and-recreate search with local search → fill (insert anything that still fits) → exact
  * schedules and unserved reasons. Several searches at once (`threads`) are src/threads/'s to run; best-of.ts picks the winner.
  */
@@ -13,14 +13,13 @@ import { planOfRoutes, searchKitOf } from './kit.js';
 import { scheduleRoute } from './route/schedule.js';
 import { ProgressReport } from './search/progress.js';
 import { search } from './search/search.js';
+import { stallLimitsOf } from './stop/index.js';
+import { coolWorkOf } from './search/accept.js';
 import type { Solution } from './solution.js';
 import {
   CONSTRUCTION_CAP_MS,
   CONSTRUCTION_SHARE,
-  COOL_ITERATIONS_PER_STOP,
-  COOL_MIN_ITERATIONS,
-  PLATEAU_ITERATIONS_PER_STOP,
-  PLATEAU_MIN_ITERATIONS,
+  CONSTRUCTION_WORK_PER_MS,
   RESERVE_BASE_MS,
   RESERVE_PER_STOP_MS,
   RESERVE_SHARE,
@@ -39,42 +38,45 @@ export function timeLimitOf(options: Pick<SolveOptions, 'timeLimitMs'>): number 
 
 /** One search on the calling thread; also answers the objective of its plan (for picking among threads). */
 export async function solveOnce(problem: Problem, options: SolveOptions): Promise<{ result: SolveResult; objective: ObjectiveValue }> {
-  const started = performance.now();
+  const clock = options.clock ?? (() => performance.now());
+  const started = clock();
   const limit = timeLimitOf(options);
   const { inst, evaluator, costs, inserter, near } = searchKitOf(problem);
   const progress = new ProgressReport(inst, costs, started, options.onProgress);
+  const reserve = Math.min(limit * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * inst.nStops);
+  const deadline = started + limit - reserve;
   const first = constructFirstPlan(
     inst,
     costs,
     inserter,
     evaluator,
     near,
-    { deadline: started + Math.min(limit * CONSTRUCTION_SHARE, CONSTRUCTION_CAP_MS) },
+    // The regret construction's share of the limit is counted in work, not time, so that a busy
+    // machine does not start the search from another plan (construct.ts); only the run's own
+    // deadline may cut it by the clock, and then the search stops at once ('time').
+    { deadline, clock, work: CONSTRUCTION_WORK_PER_MS * Math.min(limit * CONSTRUCTION_SHARE, CONSTRUCTION_CAP_MS) },
     // The floor is worth showing at once: the regret construction takes a while on large problems.
     (floor) => progress.report(floor, 0),
   );
   const firstPlanMs = first.floorMs;
   if (first.from === 'regret') progress.report(first.plan, 0);
 
-  const reserve = Math.min(limit * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * inst.nStops);
   const outcome = await search(first.plan, inserter, evaluator, near, {
     started,
-    deadline: started + limit - reserve,
+    deadline,
     // The final prize pass on the best plan may use half the time kept back for the result.
     finishBy: started + limit - reserve / 2,
     seed: options.seed ?? 0,
     maxIterations: options.maxIterations,
     maxNoImprove: options.maxNoImprove,
-    ...(stopsWhenStalled(options)
-      ? {
-          plateauIterations: Math.max(PLATEAU_MIN_ITERATIONS, PLATEAU_ITERATIONS_PER_STOP * inst.nStops),
-          coolIterations: Math.max(COOL_MIN_ITERATIONS, COOL_ITERATIONS_PER_STOP * inst.nStops),
-        }
-      : {}),
+    ...(stopsWhenStalled(options) ? stallLimitsOf(inst.nStops) : {}),
+    // A search that may stop by itself cools without the clock (search/accept.ts), so a seed reproduces it.
+    ...(stopsWhenStalled(options) || options.maxNoImprove !== undefined ? { coolWork: coolWorkOf(inst.nStops) } : {}),
     operatorStats: options.operatorStats,
     prizeInSearch: options.prizeInSearch,
     signal: options.signal,
     onProgress: options.onProgress,
+    clock,
   });
   const best = outcome.best;
   fillUnserved(best, inserter, evaluator);
@@ -82,7 +84,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     routes: buildSchedules(problem, best),
     unserved: explainUnserved(best, evaluator),
     stats: {
-      elapsedMs: performance.now() - started,
+      elapsedMs: clock() - started,
       iterations: outcome.iterations,
       firstPlanMs,
       bestFoundMs: Math.max(firstPlanMs, outcome.bestFoundAt - started),

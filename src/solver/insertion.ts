@@ -30,6 +30,8 @@ export class Inserter {
   private onlyPositions: Int32Array | null = null;
   private onlyCount = 0;
   private nearBuf = new Int32Array(0);
+  /** Insertion positions priced by the segment summaries so far: part of the search's measure of work (search/work.ts). */
+  positions = 0;
   /** Result of `bestInRoute` / `bestOverall`. */
   pos = -1;
   vehicle = -1;
@@ -323,6 +325,7 @@ export class Inserter {
     let bestKey = boundViol > stability + KEY_EPS ? Infinity : boundKey;
     const only = this.onlyPositions;
     const count = only === null ? n + 1 : this.onlyCount;
+    this.positions += count;
     for (let i = 0; i < count; i++) {
       const p = only === null ? i : only[i]!;
       if (blinkRate > 0 && rng && rng.next() < blinkRate) continue;

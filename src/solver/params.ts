@@ -6,10 +6,22 @@
 
 // ── Time split (index.ts) ───────────────────────────────────────────────────────────────────
 
-/** Share of the time limit the construction may use before finishing greedily: the search needs the rest. */
+/**
+ * Share of the time limit the regret construction may use before finishing greedily (the search
+ * needs the rest), counted as the work this machine does in it (CONSTRUCTION_WORK_PER_MS), not as time:
+ * a busy machine must not start the search from another plan (construct.ts).
+ */
 export const CONSTRUCTION_SHARE = 0.5;
 /** …and at most this long, so that a first plan is ready within seconds even under a long limit. */
 export const CONSTRUCTION_CAP_MS = 5000;
+/**
+ * Work (stops walked, positions priced) the regret construction does in a millisecond, to turn
+ * its share of the limit into work: the fast end of what was measured on this machine (cold, with
+ * compilation: 1,000 generated stops 24.3 M units in 1.26 s, 19,000 a ms; 200 stops 0.48 M in
+ * 0.12 s, 4,200 a ms), so that the budget cuts the construction no sooner than its time share
+ * did on a quiet machine; on a slow problem it may run past its share, up to the run's deadline.
+ */
+export const CONSTRUCTION_WORK_PER_MS = 20_000;
 /**
  * Time kept back from the search to build the result (final fill, schedules, unserved reasons):
  * grows with the problem (base + per stop), at most this share of the limit.
@@ -66,25 +78,52 @@ export const GRANULAR_NEIGHBOURS = 20;
 export const T_START = 1;
 export const T_END = 0.01;
 /**
- * By default the search stops once it stalls (stop/plateau.ts): this many iterations in a row
- * without a better plan at least, more on larger problems, and a share of the time the best took to
- * find. The bakery fixture (25 stops) finds its best within a few hundred iterations; a
- * thousand more without gain is a safe margin, and ten per stop keeps large problems searching.
+ * By default the search stops once it stalls (stop/plateau.ts), counting iterations and work
+ * (search/work.ts), never time, so that a seed gives one plan on a busy machine too: this many
+ * iterations in a row without a better plan at least, …
  */
-export const PLATEAU_MIN_ITERATIONS = 1000;
-export const PLATEAU_ITERATIONS_PER_STOP = 10;
+export const PLATEAU_MIN_ITERATIONS = 50;
 /**
- * …and for at least this share of the time the best plan took to find. With the reheat
- * (STALL_REHEATS), bakery.yaml over seeds 0–9 kept 10 of 10 plans within 0.5% of the 10 s plan
- * at shares 0, 0.25, 0.5 and 1, while its slowest search took 474 ms at 0.25 and 687 ms at 1.
+ * …over this much work at least, more on larger problems (per stop), … Before, the stall was
+ * 1,000 iterations (10 per stop) and a share of the time: work makes it as long on a problem whose
+ * iterations are slow (plain-30.json: no windows, a local search of ~20,000 units an iteration,
+ * which ran its 5 s limit out) as on one whose iterations are quick (bakery.yaml, ~800 units).
+ * 80,000 a stop is some 1,000 iterations on Solomon's 100 stops and 2,500 on bakery.yaml, as
+ * before. Bakery, seeds 0–9: mean working time 13,497 s (before 13,493 over seeds 0–5).
  */
-export const PLATEAU_TIME_SHARE = 0.25;
+export const PLATEAU_MIN_WORK = 200_000;
+export const PLATEAU_WORK_PER_STOP = 80_000;
 /**
- * With the stall stop, the temperature cools over this many iterations (more on larger problems)
- * rather than over the whole time limit, which the search may not use: it then settles at the
- * low temperature and stalls, in a number of iterations that does not depend on the limit.
+ * …up to this many stops; beyond, the work per stop grows with √(stops / 25), as an iteration's
+ * work does. With 80,000 a stop flat, Solomon's 100 stops stalled at 2 s after some 1,000
+ * iterations (45 of 56 runs ended early) at a 0.60% mean gap, against 0.48% for the old stall,
+ * which searched the whole 2 s.
  */
-export const COOL_MIN_ITERATIONS = 2000;
+export const PLATEAU_SCALE_STOPS = 25;
+/** …and this share of the work the best plan took to find. */
+export const PLATEAU_WORK_SHARE = 0.25;
+/**
+ * With the stall stop, the temperature cools over this much work (more on larger problems), or
+ * over the work this machine does in the time limit (WORK_UNITS_PER_MS) if that is less, rather
+ * than over the time limit: the search settles at the low temperature and stalls after an amount
+ * of work that depends neither on the limit nor on the machine's load.
+ */
+export const COOL_MIN_WORK = 500_000;
+export const COOL_WORK_PER_STOP = 100_000;
+/**
+ * Work in a millisecond of one thread on this 2-core machine: the geometric mean over plain-30,
+ * bakery and six Solomon instances at a 2 s limit (1,900–4,900 by instance). It turns a time
+ * limit into the work the cooling and an exact polish may take.
+ */
+export const WORK_UNITS_PER_MS = 3000;
+/**
+ * Weights of the units of work (search/work.ts), from a least-squares fit of the search time on
+ * the same eight runs: a stop walked by the exact evaluator or an insertion position priced by
+ * the summaries 1 (some 0.3 µs), a move priced by the local search 3, a stop paired with a
+ * neighbour (up to six operators tried) 5.
+ */
+export const WORK_PER_PRICED_MOVE = 3;
+export const WORK_PER_PAIR = 5;
 /**
  * The first time the search stalls it cools again from the start temperature (from the plan it
  * is at) instead of stopping; it stops at the next stall. The bakery fixture, seeds 0–9: without a
@@ -92,7 +131,6 @@ export const COOL_MIN_ITERATIONS = 2000;
  * 10 of 10, mean +0.08%, in 0.45 s of search instead of 0.28 s.
  */
 export const STALL_REHEATS = 1;
-export const COOL_ITERATIONS_PER_STOP = 100;
 /** Without a time or iteration limit, the temperature cools over this many iterations. */
 export const UNLIMITED_SCHEDULE_ITERATIONS = 100_000;
 /**

@@ -19,10 +19,18 @@ import type { RouteEvaluator } from './route/evaluator.js';
 import type { Solution } from './solution.js';
 
 /**
- * Builds the regret plan into `sol` (empty routes expected). False when `deadline` (a
- * performance.now() value) came first: the plan is then partial.
+ * Builds the regret plan into `sol` (empty routes expected). False when it was cut first: at
+ * `cut`, a performance.now() value, or once `cut`, a function asked before every step, says so
+ * (construct.ts: a budget of work, or the run's deadline); the plan is then partial.
  */
-export function regretInsertion(sol: Solution, inserter: Inserter, evaluator: RouteEvaluator, deadline: number, near?: NearStops): boolean {
+export function regretInsertion(
+  sol: Solution,
+  inserter: Inserter,
+  evaluator: RouteEvaluator,
+  cut: number | (() => boolean),
+  near?: NearStops,
+): boolean {
+  const isCut = typeof cut === 'number' ? (): boolean => performance.now() > cut : cut;
   const inst = sol.inst;
   if (inst.nVehicles === 0) return true;
   const nearStops = near ?? {
@@ -31,8 +39,8 @@ export function regretInsertion(sol: Solution, inserter: Inserter, evaluator: Ro
   };
   const table = new RegretEntries(sol, inserter, nearStops);
   while (table.pendingCount > 0) {
-    // The clock every step: cold, one step can take milliseconds, far more than a read.
-    if (performance.now() > deadline) return false;
+    // Asked every step: cold, one step can take milliseconds, far more than a clock read.
+    if (isCut()) return false;
     const s = table.takeNext();
     const v = table.placeOf(s);
     if (v < 0) continue;

@@ -11,8 +11,8 @@ export interface SolveOptions {
   maxNoImprove?: number;
   /**
    * Stop once the search stalls (stop/plateau.ts), well before the time limit when the plan is
-   * done. Default: on, unless `maxIterations` is given (a seed and an iteration count reproduce a
-   * plan; the stall test reads the clock).
+   * done. Default: on, unless `maxIterations` is given. The stall counts iterations and work,
+   * never time: a seed reproduces the plan of a search that stopped by itself.
    */
   stopWhenStalled?: boolean;
   /** Independent searches, each on a worker thread (src/threads/; default 1). solve() itself runs one. */
@@ -38,6 +38,12 @@ export interface SolveOptions {
   prizeInSearch?: boolean;
   /** Count the local search's moves per operator into `stats.operators` (`npm run bench -- --stats`); off by default, since counting costs time in the hottest loop. */
   operatorStats?: boolean;
+  /**
+   * The clock the limits are read on, in milliseconds (performance.now() when absent): tests make
+   * it slow to show that a search that stops by itself gives the same plan however long it took.
+   * Stays on the calling thread (a function does not cross to a worker).
+   */
+  clock?: () => number;
 }
 
 export interface SolveProgress {

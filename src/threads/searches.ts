@@ -60,7 +60,8 @@ async function searchOnWorkers(
   threads: number,
   moveMatrices: boolean,
 ): Promise<SearchOutcome[]> {
-  const { signal, onProgress, ...plain } = options;
+  // The clock (tests) stays here too: a function does not cross to a worker, which reads its own.
+  const { signal, onProgress, clock: _callersClock, ...plain } = options;
   const workers = Array.from({ length: threads }, () => new WorkerThread(url));
   const searches =
     threads === 1 ? [runAlone(workers[0]!, problem, plain, onProgress, moveMatrices)] : runTogether(workers, problem, plain, onProgress);

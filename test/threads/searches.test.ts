@@ -1,7 +1,7 @@
 /** Several searches (threads): seeds, picking the best, reproducibility under an iteration limit. */
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../../src/output/plan.js';
-import { pickBest, seedOf } from '../../src/solver/best-of.js';
+import { bestResult, pickBest, seedOf } from '../../src/solver/best-of.js';
 import type { Problem } from '../../src/model/problem.js';
 import type { SolveOptions, SolveResult } from '../../src/solver/types.js';
 import { solveInThreads } from '../../src/threads/searches.js';
@@ -37,6 +37,19 @@ describe('threads', () => {
     expect(pickBest([a, b, c], false)).toBe(c);
     const tie = { result: dummy(3), objective: objective(10, 50) };
     expect(pickBest([a, tie], false)).toBe(a);
+  });
+
+  it('the run stopped by itself only when every search did: a search cut by the limit says so', () => {
+    const stopped = (tag: number, stoppedBy: SolveResult['stats']['stoppedBy'], cost: number) => {
+      const result = dummy(tag);
+      return { result: { ...result, stats: { ...result.stats, stoppedBy } }, objective: objective(10, cost) };
+    };
+    const reasonOf = (...outcomes: ReturnType<typeof stopped>[]) => bestResult(outcomes, false, 0).stats.stoppedBy;
+    expect(reasonOf(stopped(0, 'no_improvement', 40), stopped(1, 'no_improvement', 50))).toBe('no_improvement');
+    // The loser was cut by the limit: had it run on, it might have won.
+    expect(reasonOf(stopped(0, 'no_improvement', 40), stopped(1, 'time', 50))).toBe('time');
+    expect(reasonOf(stopped(0, 'aborted', 50), stopped(1, 'no_improvement', 40))).toBe('aborted');
+    expect(reasonOf(stopped(0, 'iterations', 40), stopped(1, 'iterations', 50))).toBe('iterations');
   });
 
   it('the same seed, thread count and iteration limit give the same plan', async () => {

@@ -179,7 +179,7 @@ class Decomposition {
       const improved = await this.epoch(epoch, rng.next(), budget);
       if (improved === null) return 'aborted';
       stale = improved ? 0 : stale + 1;
-      const stalled = this.stalled?.check(epoch + 1, stale, performance.now()) ?? null;
+      const stalled = this.stalled?.check(epoch + 1, stale, performance.now(), 0) ?? null;
       if (stalled !== null) return stalled;
     }
   }

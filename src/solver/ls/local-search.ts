@@ -48,6 +48,8 @@ export class LocalSearch {
   private readonly emptyOfClass: Int32Array;
   private readonly classCount: number;
   readonly stats: LocalSearchStats = { moves: 0, rejectedByExact: 0 };
+  /** Pairs of a stop and a neighbour tried so far: part of the search's measure of work (search/work.ts). */
+  pairsTried = 0;
   /** Per operator, when asked for; the last entry counts the moves into an empty route. */
   readonly counters: OperatorCounters | null;
 
@@ -89,19 +91,21 @@ export class LocalSearch {
   }
 
   /**
-   * Improves `sol` to a local optimum (or until `deadline`); returns the number of moves applied.
+   * Improves `sol` to a local optimum (or until `deadline`, or until `outOfWork` says so: a
+   * budget of work, which unlike the clock gives the same plan on a busy machine); returns the
+   * number of moves applied.
    * Only stops in routes changed since the last run, and stops that have them as neighbours,
    * are examined (every stop on the first run).
    */
-  run(sol: Solution, deadline = Infinity): number {
-    if (!this.counters) return this.improve(sol, deadline);
+  run(sol: Solution, deadline = Infinity, outOfWork: (() => boolean) | null = null): number {
+    if (!this.counters) return this.improve(sol, deadline, outOfWork);
     const started = performance.now();
-    const applied = this.improve(sol, deadline);
+    const applied = this.improve(sol, deadline, outOfWork);
     this.counters.addRunTime(performance.now() - started);
     return applied;
   }
 
-  private improve(sol: Solution, deadline: number): number {
+  private improve(sol: Solution, deadline: number, outOfWork: (() => boolean) | null): number {
     let applied = 0;
     let examined = 0;
     let emptyStale = true;
@@ -114,7 +118,7 @@ export class LocalSearch {
       for (let i = 0; i < count; i++) {
         const u = this.order[i]!;
         if (sol.routeOf[u]! < 0) continue;
-        if (++examined % DEADLINE_CHECK_EVERY === 0 && performance.now() > deadline) {
+        if (++examined % DEADLINE_CHECK_EVERY === 0 && (performance.now() > deadline || outOfWork?.() === true)) {
           // Stops not reached wait until their routes change again.
           this.lastRunEnd = nextStamp();
           return applied;
@@ -128,6 +132,7 @@ export class LocalSearch {
           if (rx < 0) continue;
           const ru = sol.routeOf[u]!;
           if (sol.stamp[ru]! < tested && sol.stamp[rx]! < tested) continue;
+          this.pairsTried++;
           if (this.tryPair(sol, u, x, ru, rx)) {
             applied++;
             improved = true;

@@ -73,6 +73,8 @@ export class RouteEvaluator {
   /** When set, position i of the route is served in window `forcedWin[i]` (from `RouteWindows`). */
   private forced = false;
   private readonly forcedWin: Int32Array;
+  /** Stops walked by the forward passes so far: part of the search's measure of work (search/work.ts). */
+  walked = 0;
 
   constructor(inst: SolverInstance) {
     this.inst = inst;
@@ -239,7 +241,9 @@ export class RouteEvaluator {
    * `passEnd`. False when a window or lateness bound is broken.
    */
   private run(depart: number): boolean {
-    return this.walk(this.startPass(depart));
+    const from = this.startPass(depart);
+    this.walked += this.pass.len - from;
+    return this.walk(from);
   }
 
   /**

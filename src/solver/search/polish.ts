@@ -2,28 +2,34 @@
  * Local search on recreated plans: first the prize moves (ls/prize.ts), when given (prizeInSearch),
  * on plans that leave stops unserved and serve as much priority as the best plan; then the
  * granular local search. With segment summaries every candidate is polished; with
- * exact pricing (O(route) a move) only those that already beat the best plan, each within a
- * share of the search time — except under an iteration limit, where a clock budget would make the
- * plan depend on the machine's load (decisions.md: a seed and an iteration limit reproduce a plan);
- * the time limit still bounds it there.
+ * exact pricing (O(route) a move) only those that already beat the best plan, each within the
+ * work (work.ts) this machine does in a share of the search time — work, not time, since a clock
+ * budget would make the plan depend on the machine's load (decisions.md: a seed reproduces a plan
+ * when the search stops by itself); unbounded under an iteration limit. The deadline bounds it too.
  */
 import type { LocalSearch } from '../ls/local-search.js';
 import type { PrizeMoves } from '../ls/prize.js';
 import type { CostEvaluator, ObjectiveValue } from '../cost.js';
-import { EXACT_POLISH_SHARE } from '../params.js';
+import { EXACT_POLISH_SHARE, WORK_UNITS_PER_MS } from '../params.js';
 import type { Solution } from '../solution.js';
+import type { WorkMeter } from './work.js';
 
 export class Polisher {
-  /** How long one exact polish may run. */
-  private readonly budgetMs: number;
+  /** How much work one exact polish may do. */
+  private readonly budget: number;
+  /** The work done by which the running exact polish must stop. */
+  private until = Infinity;
+  private readonly outOfWork = (): boolean => this.meter.done() >= this.until;
 
   constructor(
     private readonly localSearch: LocalSearch | null,
     private readonly limits: { started: number; deadline: number; maxIterations?: number | undefined },
     private readonly costs: CostEvaluator,
+    private readonly meter: WorkMeter,
     private readonly prize: PrizeMoves | null = null,
   ) {
-    this.budgetMs = limits.maxIterations === undefined ? EXACT_POLISH_SHARE * (limits.deadline - limits.started) : Infinity;
+    this.budget =
+      limits.maxIterations === undefined ? EXACT_POLISH_SHARE * WORK_UNITS_PER_MS * (limits.deadline - limits.started) : Infinity;
   }
 
   /** Polishes `candidate` when worth it; answers its objective afterwards. */
@@ -37,7 +43,10 @@ export class Polisher {
     if (this.prize && this.prize.worthTrying(candidate, bestObj.priority)) this.prize.run(candidate, deadline);
     const candidateObj = this.costs.objective(candidate);
     if (!localSearch || !(localSearch.fast || this.costs.compare(candidateObj, bestObj) < 0)) return candidateObj;
-    const budget = localSearch.fast ? deadline : Math.min(deadline, performance.now() + this.budgetMs);
-    return localSearch.run(candidate, budget) > 0 ? this.costs.objective(candidate) : candidateObj;
+    // A polish priced by summaries is cheap enough to run to its local optimum.
+    if (!localSearch.fast) this.until = this.meter.done() + this.budget;
+    return localSearch.run(candidate, deadline, localSearch.fast ? null : this.outOfWork) > 0
+      ? this.costs.objective(candidate)
+      : candidateObj;
   }
 }

@@ -24,6 +24,7 @@ import { Polisher } from './polish.js';
 import { ProgressReport } from './progress.js';
 import { Recreator } from './recreate.js';
 import { Ruiner } from './ruin.js';
+import { WorkMeter } from './work.js';
 
 export interface SearchLimits {
   started: number;
@@ -32,7 +33,8 @@ export interface SearchLimits {
   maxIterations?: number | undefined;
   maxNoImprove?: number | undefined;
   plateauIterations?: number | undefined;
-  coolIterations?: number | undefined;
+  plateauWork?: number | undefined;
+  coolWork?: number | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: SolveProgress) => void) | undefined;
   operatorStats?: boolean | undefined;
@@ -44,12 +46,14 @@ export interface SearchLimits {
   prizeInSearch?: boolean | undefined;
   /** When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent. */
   finishBy?: number | undefined;
+  /** The clock `started` and the deadlines are read on (tests make it slow); performance.now() when absent. */
+  clock?: (() => number) | undefined;
 }
 
 export interface SearchOutcome {
   best: Solution;
   iterations: number;
-  /** performance.now() when the best plan was found. */
+  /** The clock's value (performance.now()) when the best plan was found. */
   bestFoundAt: number;
   stoppedBy: SolveResult['stats']['stoppedBy'];
   /** The local search's counters, when it ran. */
@@ -68,7 +72,8 @@ export async function search(
   const inst = initial.inst;
   const costs = initial.costs;
   const rng = new Rng(limits.seed);
-  const startedSearch = performance.now();
+  const clock = limits.clock ?? (() => performance.now());
+  const startedSearch = clock();
   if (startedSearch >= limits.deadline && limits.maxIterations !== 0)
     return { best: initial, iterations: 0, bestFoundAt: startedSearch, stoppedBy: 'time' };
   const eligible = insertableStops(inst, evaluator);
@@ -79,12 +84,13 @@ export async function search(
   }
 
   const localSearch = LocalSearch.create(inst, evaluator, rng, limits.operatorStats === true);
+  const meter = new WorkMeter(evaluator, inserter, localSearch);
   // Exact pricing costs O(route) a move: on a large problem one full pass could take the whole
   // limit, so then only candidates that beat the best plan are polished, each within a budget.
   if (localSearch?.fast) localSearch.run(initial, limits.deadline);
   const plans = new Plans(initial, costs);
   const prize = new PrizeMoves(inst, evaluator, inserter, near.neighbours, near.k, eligible);
-  const polisher = new Polisher(localSearch, limits, costs, limits.prizeInSearch === true ? prize : null);
+  const polisher = new Polisher(localSearch, limits, costs, meter, limits.prizeInSearch === true ? prize : null);
   const ruiner = new Ruiner(inst, near.neighbours, near.k, rng);
   const recreator = new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng);
   const arcCost = limits.arcCost ?? Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
@@ -93,46 +99,55 @@ export async function search(
 
   let iterations = 0;
   const cooling = new Cooling();
-  let bestFoundAt = performance.now();
-  let lastYield = performance.now();
+  let bestFoundAt = clock();
+  let lastYield = bestFoundAt;
   for (;;) {
-    const now = performance.now();
-    let stoppedBy = stop.check(iterations, plans.sinceImprovement, now);
+    const now = clock();
+    const work = meter.done();
+    let stoppedBy = stop.check(iterations, plans.sinceImprovement, now, work);
     if (stoppedBy === null && now - lastYield >= YIELD_EVERY_MS) {
       progress.report(plans.best, iterations);
       await new Promise<void>((resolve) => setImmediate(resolve));
-      lastYield = performance.now();
-      // Asked again with the same clock reading: only an abort can have come in meanwhile.
-      stoppedBy = stop.check(iterations, plans.sinceImprovement, now);
+      lastYield = clock();
+      // Asked again with the same readings: only an abort can have come in meanwhile.
+      stoppedBy = stop.check(iterations, plans.sinceImprovement, now, work);
     }
-    if (stoppedBy === 'no_improvement' && cooling.reheat(iterations, plans)) stoppedBy = null;
+    // A reheat starts the stall's count afresh: asked again with no iteration since an
+    // improvement, the stall stop (Plateau) counts its work from here. Without this it counted
+    // from the last better plan, so the stretch that made the stall ended the reheat's cooling
+    // some 50 iterations in (PLATEAU_MIN_ITERATIONS).
+    if (stoppedBy === 'no_improvement' && cooling.reheat(iterations, work, plans))
+      stoppedBy = stop.check(iterations, plans.sinceImprovement, now, work);
     if (stoppedBy !== null) {
       finalPrizePass(plans.best, prize, localSearch, limits.finishBy ?? limits.deadline);
       progress.report(plans.best, iterations);
       return { best: plans.best, iterations, bestFoundAt, stoppedBy, operators: localSearch?.counters?.snapshot(), arcCost };
     }
-    acceptance.cool(iterations - cooling.from, now);
+    acceptance.cool(iterations - cooling.from, work - cooling.fromWork, now);
     iterations++;
     recreator.recreate(plans.candidate, ruiner.ruin(plans.candidate, evaluator));
     const candidateObj = polisher.polish(plans.candidate, plans.bestObj);
     plans.settle(candidateObj, acceptance.accepts(candidateObj, plans.currentObj));
-    if (plans.sinceImprovement === 0) bestFoundAt = performance.now();
+    if (plans.sinceImprovement === 0) bestFoundAt = clock();
   }
 }
 
 /** Where the annealing's cooling starts: iteration 0, then again at each reheat of a stalled search. */
 class Cooling {
   from = 0;
+  /** The work done (work.ts) where it starts. */
+  fromWork = 0;
   private reheats = 0;
 
   /**
    * Whether a stall becomes a reheat (at most STALL_REHEATS times): a stalled search may sit in
    * a valley that a second cooling from the start temperature leaves.
    */
-  reheat(iterations: number, plans: Plans): boolean {
+  reheat(iterations: number, work: number, plans: Plans): boolean {
     if (this.reheats >= STALL_REHEATS) return false;
     this.reheats++;
     this.from = iterations;
+    this.fromWork = work;
     plans.sinceImprovement = 0;
     return true;
   }

@@ -6,7 +6,7 @@ import { MaxIterations } from './max-iterations.js';
 import { NoImprovement } from './no-improvement.js';
 import { Plateau } from './plateau.js';
 import { StalledEpochs } from './stalled-epochs.js';
-import { PLATEAU_TIME_SHARE } from '../params.js';
+import { PLATEAU_MIN_ITERATIONS, PLATEAU_MIN_WORK, PLATEAU_SCALE_STOPS, PLATEAU_WORK_PER_STOP, PLATEAU_WORK_SHARE } from '../params.js';
 
 export { Aborted, AnyOf, Deadline, MaxIterations, NoImprovement, Plateau, StalledEpochs };
 export type { StopCriterion, StopReason } from './criterion.js';
@@ -17,8 +17,8 @@ export interface StopLimits {
   maxNoImprove?: number | undefined;
   /** Stop once the search stalls (Plateau), at least this many iterations without improvement; absent: never. */
   plateauIterations?: number | undefined;
-  /** When the search started (performance.now()), for the plateau's time condition. */
-  started?: number | undefined;
+  /** …and at least this much work (search/work.ts) without improvement. */
+  plateauWork?: number | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -28,8 +28,17 @@ export function stopCriterionOf(limits: StopLimits): StopCriterion {
   if (limits.maxIterations !== undefined) criteria.push(new MaxIterations(limits.maxIterations));
   if (limits.maxNoImprove !== undefined) criteria.push(new NoImprovement(limits.maxNoImprove));
   if (limits.plateauIterations !== undefined)
-    criteria.push(new Plateau(limits.plateauIterations, limits.started ?? performance.now(), PLATEAU_TIME_SHARE));
+    criteria.push(new Plateau(limits.plateauIterations, limits.plateauWork ?? 0, PLATEAU_WORK_SHARE));
   if (limits.signal) criteria.push(new Aborted(limits.signal));
   criteria.push(new Deadline(limits.deadline));
   return new AnyOf(criteria);
+}
+
+/**
+ * The iterations and the work without a better plan that make a stall (Plateau) on `nStops` stops:
+ * the work per stop grows with the square root of the problem's size beyond PLATEAU_SCALE_STOPS.
+ */
+export function stallLimitsOf(nStops: number): Required<Pick<StopLimits, 'plateauIterations' | 'plateauWork'>> {
+  const perStop = PLATEAU_WORK_PER_STOP * Math.sqrt(Math.max(1, nStops / PLATEAU_SCALE_STOPS));
+  return { plateauIterations: PLATEAU_MIN_ITERATIONS, plateauWork: Math.max(PLATEAU_MIN_WORK, perStop * nStops) };
 }

@@ -2,23 +2,30 @@ import type { StopCriterion, StopReason } from './criterion.js';
 
 /**
  * Stops once the search has stalled: at least `minIterations` iterations in a row without a
- * better plan, and for at least `timeShare` of the time it took to find the best one. Scale-free: a
- * 3-stop problem stops within milliseconds, a large one keeps going while it still improves.
+ * better plan, over at least `minWork` units of work (search/work.ts) and at least `workShare` of
+ * the work it took to find the best one. Scale-free: a 3-stop problem stops within milliseconds,
+ * a large one keeps going while it still improves. Work, never time: a busy machine neither cuts
+ * a stall short nor draws it out, so a seed gives one plan (decisions.md, `--seed`).
  */
 export class Plateau implements StopCriterion {
-  private improvedAt: number;
+  /** The work done when the best plan was last improved (or the count restarted, as at a reheat). */
+  private improvedAt = 0;
+  /** `sinceImprovement` at the last check. */
+  private lastSince = 0;
 
   constructor(
     private readonly minIterations: number,
-    private readonly started: number,
-    private readonly timeShare = 1,
-  ) {
-    this.improvedAt = started;
-  }
+    private readonly minWork: number,
+    private readonly workShare: number,
+  ) {}
 
-  check(_iterations: number, sinceImprovement: number, now: number): StopReason | null {
-    if (sinceImprovement === 0) this.improvedAt = now;
-    const stalled = sinceImprovement >= this.minIterations && now - this.improvedAt >= this.timeShare * (this.improvedAt - this.started);
+  check(_iterations: number, sinceImprovement: number, _now: number, work: number): StopReason | null {
+    // A count that went down was restarted since the last check (a better plan, or a reheat that
+    // was not asked about at 0): the stall counts its work from here, never from a stretch before.
+    if (sinceImprovement === 0 || sinceImprovement < this.lastSince) this.improvedAt = work;
+    this.lastSince = sinceImprovement;
+    const stalled =
+      sinceImprovement >= this.minIterations && work - this.improvedAt >= Math.max(this.minWork, this.workShare * this.improvedAt);
     return stalled ? 'no_improvement' : null;
   }
 }
