@@ -121,6 +121,33 @@ export interface DispatchStopView {
   reason?: string;
   /** The driver whose route holds the stop. */
   driver_id: string;
+  /** The failure's reason from the driver page's list (`reason` keeps the driver's text). */
+  reason_code?: FailureReasonCode;
+  /** Current estimated arrival (seconds since midnight of the project's date), re-timed after each report; absent before any. */
+  eta_s?: number | null;
+  /** Whether the current estimate passes the stop's window end (decisions.md, "The live day"). */
+  late?: boolean;
+  /** What the driver gave as proof of delivery, fetchable by the project's owner. */
+  proof?: StopProof;
+}
+
+/** The reasons a driver picks from when a stop fails. */
+export type FailureReasonCode = 'not_at_home' | 'refused' | 'address_not_found' | 'damaged' | 'other';
+
+/** A driver's last shared position (opt-in on the driver page). */
+export interface DriverPosition {
+  lat: number;
+  lng: number;
+  /** When the device took it (ISO 8601). */
+  at: string;
+  accuracy_m?: number;
+}
+
+/** Proof of delivery of a done stop: URLs answer only to the project's owner and that driver's link. */
+export interface StopProof {
+  photo_url?: string;
+  signature_url?: string;
+  recipient?: string;
 }
 
 /** One driver's link to their driver page, shown to the dispatcher only. */
@@ -134,6 +161,8 @@ export interface DriverLinkView {
   revoked: boolean;
   /** Stops on the driver's dispatched route. */
   stops: number;
+  /** The driver's last shared position, when they share it. */
+  position?: DriverPosition;
 }
 
 /** What GET /v1.0/project/{id} gains once the project is dispatched. */
@@ -193,6 +222,11 @@ export interface DriverStopView {
   status: StopStatus;
   at: string | null;
   reason?: string;
+  reason_code?: FailureReasonCode;
+  /** Current estimated arrival after the day's reports (see DispatchStopView). */
+  eta_s?: number | null;
+  late?: boolean;
+  proof?: StopProof;
 }
 
 /** What a driver's link reads: their own route only, never another driver's or the project's. */

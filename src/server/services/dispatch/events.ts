@@ -43,11 +43,20 @@ export interface StopDoneEvent {
   at: string;
 }
 
+/** A driver's remaining stops re-timed after a report (done, failed or position): their new estimates. */
+export interface EtaChangedEvent {
+  owner: string;
+  project: DispatchedProject;
+  stops: { stop: DispatchedStop; eta_s: number; late: boolean }[];
+}
+
 /** Told after the change is stored; never throws back into the dispatch (its own failures are its own). */
 export interface DispatchListener {
   dispatched(event: DispatchedEvent): void;
   /** Only when a stop becomes done, not when the same status is sent again (an offline replay). */
   stopDone(event: StopDoneEvent): void;
+  /** Only for stops whose estimate moved; customer messages decide whether it left the promised window. */
+  etaChanged(event: EtaChangedEvent): void;
 }
 
 /** The project's customer messages, for its answers. */

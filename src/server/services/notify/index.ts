@@ -29,7 +29,7 @@ export interface Notifications {
 }
 
 const OFF: Notifications = {
-  listener: { dispatched: () => undefined, stopDone: () => undefined },
+  listener: { dispatched: () => undefined, stopDone: () => undefined, etaChanged: () => undefined },
   messages: { of: () => ({ enabled: false, messages: [] }) },
   recover: () => Promise.resolve(),
   close: () => Promise.resolve(),
@@ -54,7 +54,12 @@ export async function createNotifications(
   const outbox = new Outbox(store, options.send ?? smtpSender(smtp), log, now, options.retryDelaysMs ?? RETRY_DELAYS_MS);
   const notifier = new Notifier(outbox, templates, log);
   return {
-    listener: { dispatched: (event) => notifier.dispatched(event), stopDone: (event) => notifier.stopDone(event) },
+    listener: {
+      dispatched: (event) => notifier.dispatched(event),
+      stopDone: (event) => notifier.stopDone(event),
+      // Revised windows come with the live day's tracking (issue 25).
+      etaChanged: () => undefined,
+    },
     messages: { of: (projectId) => outbox.of(projectId) },
     recover: () => outbox.recover(),
     close: () => outbox.close(),
