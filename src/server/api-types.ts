@@ -121,6 +121,8 @@ export interface DispatchStopView {
   reason?: string;
   /** The driver whose route holds the stop. */
   driver_id: string;
+  /** Planned arrival as dispatched (seconds since midnight of the project's date; null without a duration), beside `eta_s`. */
+  arrival_s?: number | null;
   /** The failure's reason from the driver page's list (`reason` keeps the driver's text). */
   reason_code?: FailureReasonCode;
   /** Current estimated arrival (seconds since midnight of the project's date), re-timed after each report; absent before any. */

@@ -22,6 +22,7 @@ import { defaultWebRoot, isWebBuilt } from './http/web.js';
 import type { TravelSettings } from '../travel/types.js';
 import type { GeocoderSettings } from '../geocode/types.js';
 import { DispatchService } from './services/dispatch/service.js';
+import { ProjectRetimer } from './services/dispatch/retimer.js';
 import { createNotifications, type Notifications } from './services/notify/index.js';
 import { ProjectGeocoding } from './services/geocoding.js';
 
@@ -61,7 +62,7 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, l
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
   const projects = new ProjectService(stores.projects, (id) => `${publicUrl}/projects/${id}`, actions.optimizations);
   const sessions = new SessionService(stores.sessions, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
-  const { dispatch, notifications } = await dispatchServices(stores.records, actions, options, log, () => publicUrl);
+  const { dispatch, notifications } = await dispatchServices(stores.records, actions, projects, options, log, () => publicUrl);
   const geocoding = new ProjectGeocoding(options.geocoder, projects, log);
   const webRoot = builtWebRoot(options, log);
 
@@ -164,6 +165,7 @@ function builtWebRoot(options: ServeOptions, log: Log): string {
 async function dispatchServices(
   store: RecordStore,
   actions: ActionService,
+  projects: ProjectService,
   options: ServeOptions,
   log: Log,
   baseUrl: () => string,
@@ -174,6 +176,7 @@ async function dispatchServices(
     now: options.now ?? (() => new Date()),
     linkUrl: (token) => `${baseUrl()}/drivers/${token}`,
     log,
+    retimer: new ProjectRetimer(projects, withoutGeocoder(travelFlags(options)), log),
   });
   await dispatch.recover();
   await notifications.recover();
@@ -182,6 +185,12 @@ async function dispatchServices(
 
 function jsonLog(writeLine: (line: string) => void): Log {
   return (event) => writeLine(JSON.stringify({ time: new Date().toISOString(), ...event }));
+}
+
+/** The live estimates place every stop by its coordinates: they never geocode. */
+function withoutGeocoder<T extends { geocoder?: unknown }>(flags: T): Omit<T, 'geocoder'> {
+  const { geocoder: _geocoder, ...rest } = flags;
+  return rest;
 }
 
 function travelFlags(options: ServeOptions): {

@@ -4,6 +4,7 @@
  *   GET  /drivers/{token}                  the driver page (dist/web/driver.html)
  *   GET  /drivers/{token}/route            DriverRouteView
  *   POST /drivers/{token}/stops/{stopId}   StopStatusUpdate → the stop as stored
+ *   POST /drivers/{token}/position         {lat, lng, at, accuracy_m?} → {position, kept} (the newest kept)
  * A link that is unknown answers 404 link_not_found; a withdrawn or expired one 410.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -27,6 +28,12 @@ export function registerDrivers(app: FastifyInstance, ctx: AppContext): void {
       const body = await readJsonBody(request.raw, ctx.bodyLimitBytes);
       const stop = await ctx.dispatch.report(paramOf(request, 'token'), paramOf(request, 'stopId'), body);
       sendJson(reply, 200, stop, privateHeaders());
+    },
+  });
+  addPath(app, `/drivers/${TOKEN}/position`, {
+    POST: async (request, reply) => {
+      const body = await readJsonBody(request.raw, ctx.bodyLimitBytes);
+      sendJson(reply, 200, await ctx.dispatch.sharePosition(paramOf(request, 'token'), body), privateHeaders());
     },
   });
 }

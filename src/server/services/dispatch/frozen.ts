@@ -5,7 +5,7 @@
  */
 import type { Plan, PlanRoute, PlanStopVisit } from '../../../output/plan-types.js';
 import { stopVisits } from '../../../output/visits.js';
-import type { DriverStopView } from '../../api-types.js';
+import type { DriverPosition, DriverStopView } from '../../api-types.js';
 import type { DispatchedProject } from './events.js';
 import type { ProjectRecord } from '../projects.js';
 import { isPlainObject } from '../../../input/index.js';
@@ -39,6 +39,10 @@ export interface FrozenDriver {
   retired_tokens: string[];
   start?: FrozenEndpoint;
   end?: FrozenEndpoint;
+  /** The last position the driver shared (personal data: kept here only, gone with the record). */
+  position?: DriverPosition;
+  /** When the report the stops' estimates come from was made (ISO 8601); absent before any. */
+  retimed_at?: string;
 }
 
 /** The dispatch record of a project (the store's `dispatches` collection, one per project). */
@@ -118,7 +122,8 @@ function carryOver(stop: FrozenStop, previous: FrozenDispatch | null): void {
 /** Drivers with stops today, and any driver linked before (whose route may now be empty). */
 function driversOf(project: ProjectRecord, routes: PlanRoute[], previous: FrozenDispatch | null, newToken: () => string): FrozenDriver[] {
   const byId = new Map<string, FrozenDriver>();
-  for (const earlier of previous?.drivers ?? []) byId.set(earlier.driver_id, { ...earlier, start: undefined, end: undefined });
+  for (const earlier of previous?.drivers ?? [])
+    byId.set(earlier.driver_id, { ...earlier, start: undefined, end: undefined, retimed_at: undefined });
   for (const route of routes) {
     const driver = project.drivers[route.vehicle_index]!;
     const entry: FrozenDriver = byId.get(driver.id) ?? {

@@ -29,6 +29,11 @@ function isOver(stop: FrozenStop): boolean {
 /** The latest clock time a resume may name (the input reads times up to 47:59:59). */
 const LATEST_RESUME = LATEST_CLOCK_HOUR * 3600 + 59 * 60 + 59;
 
+/** An instant as a resume time of the project's day (seconds since its midnight), within what the input reads. */
+export function resumeSeconds(date: string, instant: Date, zone: string): number {
+  return Math.min(LATEST_RESUME, Math.max(0, secondsIntoDay(date, instant, zone)));
+}
+
 /**
  * The project document that plans the rest of the day, with the fixed prefix it is put back
  * together with (the `fixed_prefix` field, which the worker takes off before validating).
@@ -40,7 +45,7 @@ export function restOfDayDocument(
   now: Date,
 ): Record<string, unknown> {
   const zone = projectZone(project.settings);
-  const secondsOf = (instant: Date): number => Math.min(LATEST_RESUME, Math.max(0, secondsIntoDay(project.date, instant, zone)));
+  const secondsOf = (instant: Date): number => resumeSeconds(project.date, instant, zone);
   const nowSeconds = secondsOf(now);
   const byStopId = new Map(day.dispatch.stops.map((stop) => [stop.stop_id, stop]));
   const driverName = new Map(project.drivers.map((driver) => [driver.id, String(driver.name)]));

@@ -8,13 +8,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Plan } from '../../../output/plan-types.js';
 import type { ActionService } from '../actions/service.js';
-import type { DispatchView, DriverRouteView, DriverStopView } from '../../api-types.js';
+import type { DispatchView, DriverPosition, DriverRouteView, DriverStopView } from '../../api-types.js';
 import type { DispatchListener } from './events.js';
 import { HttpError } from '../../http/replies.js';
 import { KeyedTurns } from '../../turns.js';
 import type { ProjectRecord } from '../projects.js';
 import type { RecordStore } from '../../store/ports.js';
-import { freezePlan, linkExpiryMs, type FrozenDispatch, type FrozenDriver } from './frozen.js';
+import { freezePlan, linkExpiryMs, type FrozenDispatch, type FrozenDriver, type FrozenStop } from './frozen.js';
+import { checkPosition, isNewer, retimesRoute } from './position.js';
+import type { ReportAt, Retimer } from './retimer.js';
 import { checkStatusUpdate } from './status-update.js';
 import type { DispatchedDay } from './reoptimize.js';
 import { dispatchView, dispatchedStop, driverRouteView, driverStop } from './views.js';
@@ -25,6 +27,8 @@ export interface DispatchSettings {
   /** The driver page's public URL for a token. */
   linkUrl: (token: string) => string;
   log: (event: Record<string, unknown>) => void;
+  /** Re-times a driver's remaining stops after each report (the live estimates); none: no estimates. */
+  retimer?: Retimer;
 }
 
 export interface DispatchRequest {
@@ -161,13 +165,58 @@ export class DispatchService {
       stop.at = update.at;
       if (update.reason !== undefined) stop.reason = update.reason;
       else delete stop.reason;
+      const moved = update.status === 'planned' ? [] : await this.retimeFrom(dispatch, driver, reportPlace(stop, update.at, driver));
       await this.save(dispatch);
       if (becameDone) {
         const at = update.at ?? this.settings.now().toISOString();
         this.tell(() => this.listener.stopDone({ owner: dispatch.owner, project: dispatch.project, stop: dispatchedStop(stop), at }));
       }
+      this.tellEtas(dispatch, moved);
       return driverStop(stop);
     });
+  }
+
+  /**
+   * A driver's shared position, kept for the dispatcher (the newest only: an older one changes
+   * nothing) and re-timing their remaining stops at most once per RETIME_EVERY_MS.
+   */
+  async sharePosition(token: string, body: unknown): Promise<{ position: DriverPosition; kept: boolean }> {
+    return this.turns.run((await this.openLink(token)).dispatch.project.id, async () => {
+      const { dispatch, driver } = await this.openLink(token);
+      const position = checkPosition(body, this.settings.now());
+      if (!isNewer(position, driver.position)) return { position: driver.position!, kept: false };
+      driver.position = position;
+      const from = { lat: position.lat, lng: position.lng, at: new Date(position.at) };
+      const moved = retimesRoute(position, driver.retimed_at) ? await this.retimeFrom(dispatch, driver, from) : [];
+      await this.save(dispatch);
+      this.tellEtas(dispatch, moved);
+      return { position, kept: true };
+    });
+  }
+
+  /** The driver's remaining stops re-timed from a report; a failure to time them is logged, never the report's. */
+  private async retimeFrom(dispatch: FrozenDispatch, driver: FrozenDriver, from: ReportAt): Promise<FrozenStop[]> {
+    const retimer = this.settings.retimer;
+    if (retimer === undefined) return [];
+    try {
+      const moved = await retimer.retime(dispatch, driver.driver_id, from);
+      driver.retimed_at = from.at.toISOString();
+      return moved;
+    } catch (error) {
+      this.settings.log({
+        event: 'eta_failed',
+        project_id: dispatch.project.id,
+        driver_id: driver.driver_id,
+        reason: (error as Error).message,
+      });
+      return [];
+    }
+  }
+
+  private tellEtas(dispatch: FrozenDispatch, moved: FrozenStop[]): void {
+    if (moved.length === 0) return;
+    const stops = moved.map((stop) => ({ stop: dispatchedStop(stop), eta_s: stop.eta_s!, late: stop.late === true }));
+    this.tell(() => this.listener.etaChanged({ owner: dispatch.owner, project: dispatch.project, stops }));
   }
 
   private async chosenPlan(
@@ -274,6 +323,17 @@ export class DispatchService {
       this.settings.log({ event: 'dispatch_listener_failed', message: (error as Error).message });
     }
   }
+}
+
+/**
+ * Where a done or failed report leaves the driver: at the stop when they tapped (a done tap ends
+ * its service), unless a position they shared since is newer.
+ */
+function reportPlace(stop: FrozenStop, at: string | null, driver: FrozenDriver): ReportAt {
+  const tapped = at !== null ? new Date(at) : new Date();
+  const position = driver.position;
+  if (position && Date.parse(position.at) > tapped.getTime()) return { lat: position.lat, lng: position.lng, at: new Date(position.at) };
+  return { lat: stop.lat, lng: stop.lng, at: tapped };
 }
 
 function notDispatched(projectId: string): HttpError {

@@ -5,7 +5,7 @@ import { HttpError } from '../../http/replies.js';
 export const MAX_REASON_LENGTH = 500;
 
 /** A device clock may run a little ahead; a time further ahead than this is replaced by the server's. */
-const CLOCK_SKEW_MS = 5 * 60_000;
+export const CLOCK_SKEW_MS = 5 * 60_000;
 
 export interface CheckedUpdate {
   status: StopStatus;

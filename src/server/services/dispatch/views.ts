@@ -20,6 +20,8 @@ function stopReport(stop: FrozenStop): DispatchStopView {
     at: stop.at,
     ...(stop.reason !== undefined ? { reason: stop.reason } : {}),
     driver_id: stop.driver_id,
+    arrival_s: stop.arrival_s,
+    ...estimateOf(stop),
   };
 }
 
@@ -32,6 +34,7 @@ function driverLink(dispatch: FrozenDispatch, driver: FrozenDriver, linkUrl: (to
     expires_at: dispatch.expires_at,
     revoked: driver.token === null,
     stops: dispatch.stops.filter((stop) => stop.driver_id === driver.driver_id).length,
+    ...(driver.position ? { position: driver.position } : {}),
   };
 }
 
@@ -65,7 +68,13 @@ export function driverStop(stop: FrozenStop): DriverStopView {
     status: stop.status,
     at: stop.at,
     ...(stop.reason !== undefined ? { reason: stop.reason } : {}),
+    ...estimateOf(stop),
   };
+}
+
+/** The live estimate, once a report re-timed the stop (readers fall back to the planned arrival before). */
+function estimateOf(stop: FrozenStop): Pick<DriverStopView, 'eta_s' | 'late'> {
+  return stop.eta_s !== undefined ? { eta_s: stop.eta_s, late: stop.late === true } : {};
 }
 
 /** A stop as customer notifications see it. */
