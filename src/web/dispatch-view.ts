@@ -1,6 +1,7 @@
 /** The dispatch card's parts: progress figures, each driver's link, the stops' reports, the customer e-mails. */
 import { formatMoment } from './account.js';
 import { button, h } from './dom.js';
+import { expectedCell, lateCount, plannedCell, positionLine } from './live-view.js';
 import type { DispatchStopView, DispatchView, DriverLinkView, NotificationsView, NotificationView, Project } from './types.js';
 
 export interface DriverLinkActions {
@@ -38,12 +39,15 @@ function driverLinkItem(dispatch: DispatchView, link: DriverLinkView, actions: D
     { class: 'driver-link-head' },
     h('strong', {}, link.driver_name),
     h('span', { class: 'muted' }, ` · ${reported}/${link.stops} stops reported`),
+    lateCount(dispatch.stops, link.driver_id),
   );
+  const position = positionLine(link, Date.now());
   if (link.revoked || link.url === undefined) {
     return h(
       'li',
       {},
       heading,
+      position,
       h('p', { class: 'muted' }, 'Link withdrawn: the driver page no longer opens.'),
       h(
         'div',
@@ -56,6 +60,7 @@ function driverLinkItem(dispatch: DispatchView, link: DriverLinkView, actions: D
     'li',
     {},
     heading,
+    position,
     h('p', {}, h('a', { href: link.url, target: '_blank', rel: 'noopener noreferrer' }, `Driver page: ${link.driver_name}`)),
     smsLine(link),
     h(
@@ -88,7 +93,11 @@ export function stopReports(project: Project, dispatch: DispatchView): HTMLTable
     'table',
     { class: 'data' },
     h('caption', { class: 'visually-hidden' }, 'What the drivers reported for each stop'),
-    h('thead', {}, h('tr', {}, ...['Stop', 'Driver', 'Status', 'When', 'Reason'].map((name) => h('th', { scope: 'col' }, name)))),
+    h(
+      'thead',
+      {},
+      h('tr', {}, ...['Stop', 'Planned', 'Expected', 'Status', 'Driver', 'When', 'Reason'].map((name) => h('th', { scope: 'col' }, name))),
+    ),
     h(
       'tbody',
       {},
@@ -97,8 +106,11 @@ export function stopReports(project: Project, dispatch: DispatchView): HTMLTable
           'tr',
           { 'data-stop-id': stop.stop_id },
           h('td', {}, stopName.get(stop.stop_id) ?? stop.stop_id),
-          h('td', {}, driverName.get(stop.driver_id) ?? '—'),
+          // Planned and expected side by side, first: what a dispatcher scans for during the day.
+          h('td', {}, plannedCell(stop)),
+          h('td', {}, ...expectedCell(stop)),
           h('td', {}, stopBadge(stop.status)),
+          h('td', {}, driverName.get(stop.driver_id) ?? '—'),
           h('td', {}, stop.at ? formatMoment(stop.at) : '—'),
           h('td', {}, stop.reason ?? ''),
         ),

@@ -1,5 +1,5 @@
 /** The driver page's markup: the day's stops in order, one card each, built for a phone in one hand. */
-import { formatClock } from '../model/time.js';
+import { clockOf, etaText } from './eta-text.js';
 import { h, type Child } from './dom.js';
 import type { DriverRouteView, DriverStopView } from './types.js';
 
@@ -12,12 +12,7 @@ export interface StopActions {
   undo(stop: DriverStopView): void;
 }
 
-/** "08:15", or "00:30 (+1 day)" past midnight of the route's date; "—" without a planned time. */
-export function clockOf(seconds: number | null): string {
-  if (seconds === null) return '—';
-  const days = Math.floor(seconds / 86_400);
-  return `${formatClock(seconds - days * 86_400)}${days > 0 ? ` (+${days} day${days > 1 ? 's' : ''})` : ''}`;
-}
+export { clockOf } from './eta-text.js';
 
 /** The time a report was made, as the driver's phone shows times. */
 export function tapTime(iso: string | null): string {
@@ -66,6 +61,7 @@ function stopCard(stop: DriverStopView, number: number, failing: boolean, action
         ? h('span', { class: 'stop-serve' }, `serve ${clockOf(stop.start_s)}`)
         : null,
     ),
+    stop.status === 'planned' ? expectedLine(stop) : null,
     h('h2', {}, stop.name),
     stop.address ? h('p', { class: 'address' }, stop.address) : null,
     stop.phone_number
@@ -81,6 +77,12 @@ function stopCard(stop: DriverStopView, number: number, failing: boolean, action
     ),
     statusArea(stop, failing, actions),
   );
+}
+
+/** The arrival the day's reports now give, beside the planned one above it. */
+function expectedLine(stop: DriverStopView): HTMLElement | null {
+  const text = etaText(stop);
+  return text === null ? null : h('p', { class: 'stop-eta' }, `Now expected ${text}`);
 }
 
 function customNotes(notes: Record<string, unknown>): HTMLTableElement {

@@ -6,6 +6,7 @@ import { byId, h } from './dom.js';
 import { enqueue, isTransientStatus, parseQueue, queueKey, settle, withWaitingReports, type QueuedReport } from './driver-queue.js';
 import { progressLine, routeView, type StopActions } from './driver-view.js';
 import { formatDate } from './account.js';
+import { LocationShare, type SharedPosition } from './location-share.js';
 import type { DriverRouteView, DriverStopView, ServiceError, StopStatusUpdate } from './types.js';
 
 const RETRY_MS = 15_000;
@@ -23,13 +24,20 @@ class DriverPage {
   private queue: QueuedReport[];
   private failing: string | null = null;
   private sending = false;
+  private readonly share: LocationShare;
 
   constructor(private readonly token: string) {
     this.queue = parseQueue(localStorage.getItem(queueKey(token)));
+    this.share = new LocationShare(
+      token,
+      (position) => this.sendPosition(position),
+      () => this.render(),
+    );
   }
 
   async start(): Promise<void> {
     await this.load();
+    if (this.route !== null) this.share.start();
     window.addEventListener('online', () => void this.flush());
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') void this.load();
@@ -86,12 +94,14 @@ class DriverPage {
   private async flush(): Promise<void> {
     if (this.sending) return;
     this.sending = true;
+    let accepted = false;
     try {
       for (let entry = this.queue[0]; entry !== undefined; entry = this.queue[0]) {
         const answer = await request('POST', `/drivers/${this.token}/stops/${entry.stop_id}`, entry.update);
         if (!answer.ok && isTransientStatus(answer.status)) break;
         this.queue = settle(this.queue, entry);
         this.saveQueue();
+        accepted ||= answer.ok;
         if (answer.ok) this.acceptStop(answer.body as DriverStopView);
         else if (answer.error && LINK_MESSAGES[answer.error.code]) return this.refuse(answer.error.code);
         else this.showError(`A report was not accepted: ${answer.error?.message ?? `HTTP ${answer.status}`}.`);
@@ -100,6 +110,15 @@ class DriverPage {
       this.sending = false;
       this.render();
     }
+    // A report re-times the rest of the route on the service: the other stops' new times.
+    if (accepted) await this.load();
+  }
+
+  /** A position the service kept re-timed the rest of the route: show the new times. */
+  private async sendPosition(position: SharedPosition): Promise<void> {
+    const answer = await request('POST', `/drivers/${this.token}/position`, position);
+    if (answer.ok && (answer.body as { kept?: boolean } | null)?.kept === true) await this.load();
+    else if (answer.error && LINK_MESSAGES[answer.error.code]) this.refuse(answer.error.code);
   }
 
   private acceptStop(stop: DriverStopView): void {
@@ -123,15 +142,18 @@ class DriverPage {
     waiting.hidden = this.queue.length === 0;
     waiting.textContent = `Waiting for network: ${this.queue.length} ${this.queue.length === 1 ? 'change' : 'changes'} not sent yet.`;
     byId('route').replaceChildren(routeView(shown, this.failing, this.actions));
+    byId('share').replaceChildren(this.share.view());
   }
 
   private refuse(code: string): void {
     this.route = null;
+    this.share.pause();
     document.title = 'Driver link · routeplan';
     byId('driver-name').textContent = 'Your route';
     byId('route-meta').textContent = '';
     byId('progress').textContent = '';
     byId('waiting').hidden = true;
+    byId('share').replaceChildren();
     byId('route').replaceChildren(h('p', { class: 'alert', role: 'alert' }, LINK_MESSAGES[code]));
   }
 
