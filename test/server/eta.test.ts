@@ -5,7 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadProblemDocument } from '../../src/input/index.js';
+import type { Problem } from '../../src/model/problem.js';
+import { buildPlan } from '../../src/output/plan.js';
 import type { Plan } from '../../src/output/plan-types.js';
+import { retimeRoutes } from '../../src/solver/retime.js';
+import { checkPlan } from '../support/checker.js';
 import {
   applyEstimates,
   estimatesOf,
@@ -78,7 +82,28 @@ function retime(d: Day, from: ReportPlace): FrozenStop[] {
   const stops = remainingStops(d.dispatch, 'd-Ana');
   const document = restOfRouteDocument(d.project, d.document, 'd-Ana', stops, from);
   expect(document).not.toBeNull();
-  return applyEstimates(d.dispatch, estimatesOf(loadProblemDocument(document).problem, stops));
+  const problem = loadProblemDocument(document).problem;
+  const estimates = estimatesOf(problem, stops);
+  expectCheckedTimes(
+    problem,
+    estimates.map((estimate) => estimate.eta_s),
+  );
+  return applyEstimates(d.dispatch, estimates);
+}
+
+/**
+ * The evaluator's times pass the independent checker, which simulates the route itself, on the
+ * problem with lateness and overtime permitted (an estimate may be late: it is flagged, not refused).
+ */
+function expectCheckedTimes(problem: Problem, etas: (number | null)[]): void {
+  const lenient: Problem = {
+    ...problem,
+    stops: problem.stops.map((stop) => ({ ...stop, maxLateness: Infinity })),
+    vehicles: problem.vehicles.map((vehicle) => ({ ...vehicle, maxOvertime: Infinity })),
+  };
+  const plan = buildPlan(lenient, retimeRoutes(lenient, [{ vehicle: 0, stops: etas.map((_, index) => index) }]));
+  expect(checkPlan(lenient, plan)).toEqual([]);
+  expect(plan.routes[0]!.visits.filter((visit) => visit.kind === 'stop').map((visit) => visit.arrival_s)).toEqual(etas);
 }
 
 function stopNamed(d: Day, name: string): FrozenStop {
@@ -145,6 +170,18 @@ describe('live estimates', () => {
     retime(d, done(d, 'A', 9.5 * 3600));
     expect(['B', 'C', 'D'].map((name) => stopNamed(d, name).late)).toEqual([false, true, true]);
     expect(stopNamed(d, 'D').eta_s! + 600).toBeGreaterThan(10 * 3600);
+  });
+
+  it('a re-dispatch keeps each driver’s last position but no estimate: the new routes are timed afresh', async () => {
+    const d = await dispatched(day());
+    retime(d, { ...DEPOT, at: 8 * 3600 + 1200 });
+    d.dispatch.drivers[0]!.position = { ...DEPOT, at: '2026-11-23T08:20:00.000Z' };
+    d.dispatch.drivers[0]!.retimed_at = '2026-11-23T08:20:00.000Z';
+    const frame = { actionUuid: 'a2', dispatchedAt: '2026-11-23T08:30:00Z', expiresAt: '2026-11-25T00:00:00Z', newToken: () => 'u' };
+    const again = freezePlan('owner', d.project, d.plan, frame, d.dispatch);
+    expect(again.drivers[0]!.position).toEqual({ ...DEPOT, at: '2026-11-23T08:20:00.000Z' });
+    expect(again.drivers[0]!.retimed_at).toBeUndefined();
+    expect(again.stops.every((stop) => stop.eta_s === undefined && stop.late === undefined)).toBe(true);
   });
 
   it('has no estimate for a stop that is no longer in the project', async () => {
