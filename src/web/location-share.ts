@@ -49,7 +49,8 @@ export class LocationShare {
     if (!('geolocation' in navigator)) return h('p', { class: 'share-note' }, 'This browser cannot share its location.');
     const toggle = h(
       'button',
-      { type: 'button', class: 'button share-button', 'aria-pressed': String(this.sharing) },
+      // The label says what a tap does; the paragraph below says what is shared, with whom.
+      { type: 'button', class: `button share-button${this.sharing ? ' sharing' : ''}`, 'aria-describedby': 'share-help' },
       this.sharing ? 'Stop sharing' : 'Share location',
     );
     toggle.addEventListener('click', () => (this.sharing ? this.stop() : this.begin()));
@@ -90,7 +91,8 @@ export class LocationShare {
     if (!shouldSend(this.lastSentMs, now)) return;
     this.lastSentMs = now;
     const { latitude, longitude, accuracy } = position.coords;
-    const accuracyM = Number.isFinite(accuracy) ? Math.round(accuracy) : undefined;
+    // The service takes accuracies up to 100 km; a worse one still says roughly where the driver is.
+    const accuracyM = Number.isFinite(accuracy) ? Math.min(Math.round(accuracy), 100_000) : undefined;
     await this.send({
       lat: latitude,
       lng: longitude,
