@@ -125,7 +125,7 @@ describe('live estimates in the dispatch service', () => {
   it('falls back to straight-line speed when the travel source fails, and says so in the log', async () => {
     const osrm = await fakeOsrm();
     await osrm.close();
-    const day = await dispatchedDay({ travel: { source: 'osrm', url: osrm.url, cache: false, retries: 0, timeoutMs: 2_000 } });
+    const day = await dispatchedDay({ travel: { source: 'osrm', url: osrm.url, cache: false } });
     await day.dispatch.sharePosition('token-ana', { ...DEPOT, at: '2026-11-23T09:00:00Z' });
     expect((await day.read()).stops[0]!.eta_s).toBe(day.planned[0]!.arrival_s! + 3600);
     expect(day.logs.filter((event) => event.event === 'eta_travel_fallback')).toHaveLength(1);

@@ -25,6 +25,12 @@ export interface Retimer {
   retime(dispatch: FrozenDispatch, driverId: string, from: ReportAt): Promise<FrozenStop[]>;
 }
 
+/**
+ * The driver waits for the answer to their report: a provider that does not answer soon is not
+ * waited for with an optimization's patience (30 s a request, 4 retries), straight lines stand in.
+ */
+const REPORT_TRAVEL_LIMITS = { timeoutMs: 5_000, retries: 1 };
+
 export class ProjectRetimer implements Retimer {
   constructor(
     private readonly projects: Pick<ProjectService, 'find'>,
@@ -53,7 +59,7 @@ export class ProjectRetimer implements Retimer {
     const { travel, ...offline } = this.options;
     if (travel === undefined || travel.source === 'haversine') return loadProblemDocument(document, offline).problem;
     try {
-      return (await resolveProblemDocument(document, { ...offline, travel })).problem;
+      return (await resolveProblemDocument(document, { ...offline, travel: { ...travel, ...REPORT_TRAVEL_LIMITS } })).problem;
     } catch (error) {
       this.log({ event: 'eta_travel_fallback', project_id: projectId, source: travel.source, reason: (error as Error).message });
       return loadProblemDocument(document, offline).problem;
