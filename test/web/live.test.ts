@@ -90,7 +90,6 @@ beforeAll(async () => {
     isMobile: true,
     hasTouch: true,
     bypassCSP: true,
-    geolocation: { latitude: DEPOT.lat, longitude: DEPOT.lng, accuracy: 12 },
   });
   await phone.grantPermissions(['geolocation'], { origin: service.url });
   driverPage = await phone.newPage();
@@ -109,6 +108,8 @@ describe('the live day', () => {
     await driverPage.goto(driverUrl);
     await driverPage.getByRole('heading', { name: 'Camille’s route' }).waitFor();
     expect(await driverPage.locator('#share').innerText()).toContain('Nothing is shared with customers');
+    // The phone is at the depot, 12 m accurate.
+    await phone.setGeolocation({ latitude: DEPOT.lat, longitude: DEPOT.lng, accuracy: 12 });
     await driverPage.getByRole('button', { name: 'Share location' }).click();
     await driverPage.getByRole('button', { name: 'Stop sharing' }).waitFor();
     await expect
@@ -136,7 +137,9 @@ describe('the live day', () => {
     // Plan times count whole seconds of the wall clock.
     const tapped = Math.floor((Date.parse(after.stops[0].at) - Date.parse(`${DATE}T00:00:00Z`)) / 1000);
     const delay = tapped - (first.arrival_s + 600);
-    expect(Math.abs(delay - 2400)).toBeLessThan(120);
+    // 40 min, and the seconds this test took to get here on a busy machine.
+    expect(delay).toBeGreaterThanOrEqual(2400);
+    expect(delay).toBeLessThan(2400 + 300);
     expect(after.stops[1]).toMatchObject({ eta_s: second.arrival_s + delay, late: true });
     expect(after.stops[2]).toMatchObject({ eta_s: third.arrival_s + delay, late: false });
 
