@@ -16,8 +16,14 @@ export function plannedCell(stop: DispatchStopView): string {
 export function expectedCell(stop: DispatchStopView): Child[] {
   if (stop.status !== 'planned') return ['—'];
   const text = etaText({ arrival_s: stop.arrival_s ?? null, eta_s: stop.eta_s, late: stop.late });
-  const shown = text ?? (stop.eta_s !== undefined ? 'on time' : 'as planned');
+  const shown = text ?? unmovedText(stop.eta_s);
   return stop.late === true ? [shown, ' ', lateFlag()] : [shown];
+}
+
+/** No estimate yet, a stop without times (no duration: no ETAs, as in the plan), or one within a minute of plan. */
+function unmovedText(eta: number | null | undefined): string {
+  if (eta === undefined) return 'as planned';
+  return eta === null ? '—' : 'on time';
 }
 
 export function lateFlag(): HTMLElement {
