@@ -20,10 +20,9 @@ export function expectedCell(stop: DispatchStopView): Child[] {
   return stop.late === true ? [shown, ' ', lateFlag()] : [shown];
 }
 
-/** No estimate yet, a stop without times (no duration: no ETAs, as in the plan), or one within a minute of plan. */
+/** A stop without times (no duration: no ETAs, as in the plan), or one whose estimate is the plan's (or not made yet). */
 function unmovedText(eta: number | null | undefined): string {
-  if (eta === undefined) return 'as planned';
-  return eta === null ? '—' : 'on time';
+  return eta === null ? '—' : 'as planned';
 }
 
 export function lateFlag(): HTMLElement {
