@@ -73,12 +73,24 @@ async function currentSession(ctx: AppContext, request: FastifyRequest, reply: F
 }
 
 /**
- * Where to go after signing in: a path on this service only. `//host` and `/\host` are other
- * sites to a browser, so only a single leading slash followed by a path character is accepted.
+ * Where to go after signing in: a path on this service only, as the ASCII a Location header can
+ * carry (a header with other characters cannot be sent at all). `//host` and `/\host` are other
+ * sites to a browser, so only a single leading slash followed by a path character is accepted, and
+ * checked again once the URL parser has resolved dot segments (`/.//host` becomes `//host`) and
+ * percent-encoded what is not ASCII (`/projets/é` becomes `/projets/%C3%A9`).
  */
 export function localPath(next: string | null): string | null {
-  if (next === null || !/^\/(?![/\\])/.test(next) || next.includes('\\') || hasControlCharacter(next)) return null;
-  return new URL(next, 'http://service.invalid').origin === 'http://service.invalid' ? next : null;
+  if (next === null || !isPlainLocalPath(next) || hasControlCharacter(next)) return null;
+  const url = new URL(next, LOCAL_BASE);
+  if (url.origin !== LOCAL_BASE) return null;
+  const encoded = `${url.pathname}${url.search}${url.hash}`;
+  return isPlainLocalPath(encoded) && /^[\x21-\x7e]+$/.test(encoded) ? encoded : null;
+}
+
+const LOCAL_BASE = 'http://service.invalid';
+
+function isPlainLocalPath(path: string): boolean {
+  return /^\/(?![/\\])/.test(path) && !path.includes('\\');
 }
 
 /** Browsers drop tabs and newlines from URLs, which would turn `/\t/host` into `//host`. */
