@@ -26,7 +26,7 @@ async function login(ctx: AppContext, request: FastifyRequest, reply: FastifyRep
   ctx.access.checkOrigin(request);
   const form = await readFormBody(request.raw, FORM_LIMIT_BYTES);
   const next = localPath(form.get('next'));
-  const owner = ctx.access.ownerOfKey(form.get('key') ?? '');
+  const owner = ctx.access.ownerOfKey(request, form.get('key') ?? '');
   if (owner === null) {
     request.notes.errorCode = 'signin_failed';
     redirect(reply, `/?signin=failed${next ? `&next=${encodeURIComponent(next)}` : ''}`);
