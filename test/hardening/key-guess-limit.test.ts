@@ -103,6 +103,18 @@ describe('key-guess rate limit (issue 27, 6)', () => {
     expect(String(elsewhere.headers['set-cookie'])).toContain('routeplan_session=');
   });
 
+  it("a browser's sign-in form past the limit goes back to the sign-in page, which says why (303 /?signin=limited, Retry-After)", async () => {
+    const svc = await service();
+    for (let i = 0; i < 20; i++) await login(svc.url, `wrong-${i}`, '127.0.0.13');
+    const body = new URLSearchParams({ key: 'key-alpha', next: '/projects/p1' }).toString();
+    const headers = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-mode': 'navigate', accept: 'text/html' };
+    const browser = await send(svc.url, 'POST', '/login', { from: '127.0.0.13', headers, body });
+    expect(browser.status).toBe(303);
+    expect(browser.headers.location).toBe(`/?signin=limited&next=${encodeURIComponent('/projects/p1')}`);
+    expect(Number(browser.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(browser.headers['set-cookie']).toBeUndefined();
+  });
+
   it('wrong keys count together whether they come by /login or by Bearer', async () => {
     const svc = await service();
     for (let i = 0; i < 10; i++) await login(svc.url, `wrong-${i}`, '127.0.0.6');

@@ -4,7 +4,7 @@
  * the page reads its CSRF token and settings from GET /session.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isFormContentType, readFormBody, sendJson } from '../replies.js';
+import { HttpError, isFormContentType, readFormBody, sendJson } from '../replies.js';
 import { csrfHeaderOf, noSession, sessionEnded } from '../access.js';
 import { SESSION_COOKIE, type Session } from '../../services/sessions.js';
 import { OPEN_ACCESS_OWNER } from '../auth.js';
@@ -26,10 +26,20 @@ async function login(ctx: AppContext, request: FastifyRequest, reply: FastifyRep
   ctx.access.checkOrigin(request);
   const form = await readFormBody(request.raw, FORM_LIMIT_BYTES);
   const next = localPath(form.get('next'));
-  const owner = ctx.access.ownerOfKey(request, form.get('key') ?? '');
+  const nextQuery = next ? `&next=${encodeURIComponent(next)}` : '';
+  let owner: string | null;
+  try {
+    owner = ctx.access.ownerOfKey(request, form.get('key') ?? '');
+  } catch (error) {
+    if (!(isTooManyGuesses(error) && isBrowserNavigation(request))) throw error;
+    // The browser's sign-in form: the page says why and for how long, instead of a JSON document.
+    request.notes.errorCode = error.code;
+    redirect(reply, `/?signin=limited${nextQuery}`, error.headers);
+    return;
+  }
   if (owner === null) {
     request.notes.errorCode = 'signin_failed';
-    redirect(reply, `/?signin=failed${next ? `&next=${encodeURIComponent(next)}` : ''}`);
+    redirect(reply, `/?signin=failed${nextQuery}`);
     return;
   }
   // A new sign-in replaces the browser's earlier session rather than leaving it alive.
@@ -106,6 +116,23 @@ function setSessionCookie(ctx: AppContext, reply: FastifyReply, token: string): 
   reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(ctx), maxAge: Math.ceil(ctx.sessions.ttlMs / 1000) });
 }
 
-function redirect(reply: FastifyReply, location: string): void {
-  void reply.code(303).headers({ location, 'cache-control': 'no-store' }).send();
+function redirect(reply: FastifyReply, location: string, headers: Record<string, string> = {}): void {
+  void reply
+    .code(303)
+    .headers({ location, 'cache-control': 'no-store', ...headers })
+    .send();
+}
+
+function isTooManyGuesses(error: unknown): error is HttpError {
+  return error instanceof HttpError && error.status === 429;
+}
+
+/**
+ * A browser submitting the sign-in form (it says so in Sec-Fetch-Mode, or asks for a page first);
+ * API clients and scripts get the 429 itself.
+ */
+function isBrowserNavigation(request: FastifyRequest): boolean {
+  const mode = request.headers['sec-fetch-mode'];
+  if (mode !== undefined) return mode === 'navigate';
+  return /^\s*text\/html/i.test(request.headers.accept ?? '');
 }
