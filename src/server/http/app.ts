@@ -43,7 +43,7 @@ import { registerDispatch } from './routes/dispatch.js';
 import { registerDrivers } from './routes/drivers.js';
 import { registerImports } from './routes/imports.js';
 import { answerClientError, createGuardedServer } from './connections.js';
-import { RateLimitedLog } from './rate-limited-log.js';
+import { RateLimitedLog } from '../rate-limited-log.js';
 
 export type { AppContext } from './context.js';
 

@@ -9,7 +9,7 @@
 import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { HttpError } from './replies.js';
-import type { RateLimitedLog } from './rate-limited-log.js';
+import type { RateLimitedLog } from '../rate-limited-log.js';
 
 export interface ConnectionSettings {
   headersTimeoutMs: number;

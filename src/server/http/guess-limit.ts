@@ -67,7 +67,7 @@ export class GuessLimiter {
     throw new HttpError(
       429,
       'too_many_failed_attempts',
-      `more than ${this.limits.maxFailures} wrong keys or links from this address within ${this.limits.windowMs / 1000} s; retry in ${retryAfter} s`,
+      `${this.limits.maxFailures} wrong keys or links came from this address within ${this.limits.windowMs / 1000} s; retry in ${retryAfter} s`,
       [],
       { 'retry-after': String(retryAfter) },
     );
