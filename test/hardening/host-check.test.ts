@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { servicesStoppedAfterEach, smallProject } from '../server/harness.js';
 
 const service = servicesStoppedAfterEach();
@@ -109,3 +110,30 @@ describe('HSTS with an https public URL (issue 27, 10)', () => {
     expect((await send(plain.url, 'GET', '/healthz', { host: '127.0.0.1' })).headers['strict-transport-security']).toBeUndefined();
   });
 });
+
+describe('a request without Host (issue 27, 4: every error in the service shape)', () => {
+  it('HTTP/1.1 without Host is 400 in the error shape, with or without keys; HTTP/1.0 without Host is answered', async () => {
+    for (const options of [openAccess, {}]) {
+      const svc = await service(options);
+      const { port } = new URL(svc.url);
+      const http11 = await rawExchange(Number(port), 'GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');
+      expect(http11).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(http11.slice(http11.indexOf('\r\n\r\n') + 4))).toEqual({
+        error: { code: 'bad_request', message: 'the request has no Host header', details: [{ path: 'Host', message: 'required' }] },
+      });
+      expect(await rawExchange(Number(port), 'GET /healthz HTTP/1.0\r\n\r\n')).toMatch(/^HTTP\/1\.1 200 /);
+    }
+  });
+});
+
+/** Sends `raw` on a new connection; resolves with all the server wrote before it closed. */
+function rawExchange(port: number, raw: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (data += chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(data));
+    socket.write(raw);
+  });
+}

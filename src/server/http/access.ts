@@ -97,12 +97,17 @@ export class Access {
    * Open access (no keys, loopback only) trusts whoever reaches the port, and a web page whose DNS
    * name rebinds to 127.0.0.1 reaches it too: its requests then carry that name as their Host. So in
    * open access only a loopback Host (a name or an address) or the public URL's own host is answered
-   * (421 otherwise). A request without Host is answered: every browser sends one.
+   * (421 otherwise). An HTTP/1.0 request without Host is answered: every browser sends one.
    */
   checkHost(request: FastifyRequest): void {
-    if (!this.openAccess) return;
     const host = request.headers.host;
-    if (host === undefined) return;
+    if (host === undefined) {
+      // HTTP/1.1 requires it (RFC 9112, 3.2): refused here, in the service's shape, rather than by Node.
+      if (request.raw.httpVersion !== '1.0')
+        throw new HttpError(400, 'bad_request', 'the request has no Host header', [{ path: 'Host', message: 'required' }]);
+      return;
+    }
+    if (!this.openAccess) return;
     const name = hostnameOf(host);
     if ((name !== null && isLoopbackHost(name)) || host.toLowerCase() === hostOf(this.ownOrigin())) return;
     throw new HttpError(

@@ -30,6 +30,8 @@ export function createGuardedServer(
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      // A request without Host is refused by Access.checkHost in the service's error shape; Node's own refusal has none.
+      requireHostHeader: false,
       // How often Node looks for connections past those limits (its default is 30 s).
       connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
     },
