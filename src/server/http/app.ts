@@ -91,13 +91,17 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     sendError(reply, new HttpError(404, 'not_found', `no such route: ${pathOf(request.url)}`));
   });
   app.addHook('onRequest', (request, _reply, done) => {
-    ctx.access.checkHost(request);
-    // A state-changing request a browser sends from another site says so in Origin. Only a Bearer
-    // key proves more than the browser's ambient credentials (a cookie, or open access: none at all).
-    if (request.method !== 'GET' && request.method !== 'HEAD' && request.headers.authorization === undefined) {
-      ctx.access.checkOrigin(request);
+    try {
+      ctx.access.checkHost(request);
+      // A state-changing request a browser sends from another site says so in Origin. Only a Bearer
+      // key proves more than the browser's ambient credentials (a cookie, or open access: none at all).
+      if (request.method !== 'GET' && request.method !== 'HEAD' && request.headers.authorization === undefined) {
+        ctx.access.checkOrigin(request);
+      }
+      done();
+    } catch (error) {
+      done(error as Error);
     }
-    done();
   });
   if (ctx.web.secureCookies) addStrictTransportSecurity(app);
   await app.register(fastifyCookie);
