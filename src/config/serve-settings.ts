@@ -68,6 +68,14 @@ const LISTENING = [
     commands: SERVE,
   }),
   setting({
+    key: 'trustProxy',
+    flag: '--trust-proxy <hops>',
+    parse: integerIn(0, 10),
+    default: 0,
+    help: 'reverse proxies in front of the service whose X-Forwarded-For names the client, for the limit on wrong keys per address (default 0: none)',
+    commands: SERVE,
+  }),
+  setting({
     key: 'dataDir',
     flag: '--data-dir <dir>',
     parse: parsePath,

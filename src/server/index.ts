@@ -17,6 +17,7 @@ import type { ServeOptions, ServeRole } from './serve-options.js';
 import { buildApp } from './http/app.js';
 import { validateRequest } from './services/job.js';
 import { Access } from './http/access.js';
+import { GuessLimiter } from './http/guess-limit.js';
 import { SessionService } from './services/sessions.js';
 import { defaultWebRoot, isWebBuilt } from './http/web.js';
 import type { TravelSettings } from '../travel/types.js';
@@ -67,9 +68,12 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, l
   const webRoot = builtWebRoot(options, log);
 
   let shuttingDown = false;
+  const guesses = new GuessLimiter(options.guessLimits);
   const app = await buildApp({
     role,
-    access: new Access(createKeyRing(options.keys), sessions, () => new URL(publicUrl).origin),
+    access: new Access(createKeyRing(options.keys), sessions, () => new URL(publicUrl).origin, guesses),
+    guesses,
+    trustProxyHops: options.trustProxyHops ?? 0,
     sessions,
     validate: validateRequest,
     actions,

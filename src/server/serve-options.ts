@@ -8,6 +8,7 @@ import type { SmtpSettings } from './services/notify/settings.js';
 import type { TravelSettings } from '../travel/types.js';
 import type { GeocoderSettings } from '../geocode/types.js';
 import type { ServeRole } from '../config/serve-settings.js';
+import type { GuessLimits } from './http/guess-limit.js';
 
 /** Overrides of app.ts's CONNECTION_LIMITS (tests). */
 export type ConnectionLimits = Partial<{ headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number }>;
@@ -62,6 +63,10 @@ export interface ServeOptions {
   now?: () => Date;
   /** Overrides of the connection limits (tests): headers and request timeouts, connection cap. */
   connectionLimits?: ConnectionLimits;
+  /** Proxies in front of the service whose X-Forwarded-For is believed (default 0: none, the socket's address is the client's). */
+  trustProxyHops?: number;
+  /** Overrides of the key-guess limit (tests; http/guess-limit.ts GUESS_LIMITS). */
+  guessLimits?: Partial<GuessLimits>;
   /** Waits between retries of a finished action's failed write (tests; store/data-dir/action-store.ts SAVE_RETRY_DELAYS_MS). */
   saveRetryDelaysMs?: readonly number[];
 }

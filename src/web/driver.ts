@@ -19,6 +19,9 @@ const LINK_MESSAGES: Record<string, string> = {
   link_revoked: 'This link was withdrawn by your dispatcher. Ask them for a new one.',
 };
 
+/** The service's limit on wrong links from one network (429): the page tries again each minute by itself. */
+const LIMITED_MESSAGE = 'Too many wrong links were opened from this network. Your route will load by itself in a minute or two.';
+
 class DriverPage {
   private route: DriverRouteView | null = null;
   private queue: QueuedReport[];
@@ -58,7 +61,10 @@ class DriverPage {
       // Opened without network: the route as last seen on this phone, if any.
       const saved = localStorage.getItem(`${queueKey(this.token)}.route`);
       this.route = saved ? (JSON.parse(saved) as DriverRouteView) : null;
-      if (this.route === null) this.showError('The route cannot be loaded: no network. It will load when the connection is back.');
+      if (this.route === null)
+        this.showError(
+          answer.status === 429 ? LIMITED_MESSAGE : 'The route cannot be loaded: no network. It will load when the connection is back.',
+        );
     }
     this.render();
     await this.flush();

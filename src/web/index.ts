@@ -37,6 +37,8 @@ function showSignIn(): void {
   // Only a local path is passed on; the server checks it again.
   if (next !== null && /^\/(?!\/)/.test(next)) byId<HTMLInputElement>('signin-next').value = next;
   byId('signin-failed').hidden = query.get('signin') !== 'failed';
+  // Past the limit on wrong keys per address (the service's 429): no key is checked for a minute.
+  byId('signin-limited').hidden = query.get('signin') !== 'limited';
   byId('signin').hidden = false;
   byId<HTMLInputElement>('api-key').focus();
 }

@@ -46,7 +46,7 @@ describe('routeCsv', () => {
 
   it('lists the stops in order with times, address, load, lateness, phone and notes; breaks in between', () => {
     expect(rows.slice(1)).toEqual([
-      ['1', 'Café Mercier', '1 rue du Port', '08:05', '08:05', '08:15', '1', '', '+33600000000', 'ring twice'],
+      ['1', 'Café Mercier', '1 rue du Port', '08:05', '08:05', '08:15', '1', '', "'+33600000000", 'ring twice'],
       ['', 'break', '', '', '12:00', '12:30', '', '', '', ''],
       ['2', 'Boulangerie <Nord>', '2 quai "Nord", Lyon', '12:35', '12:35', '12:45', '2', '2 min', '', ''],
     ]);
@@ -66,9 +66,10 @@ describe('csvField', () => {
     expect(csvField('two\nlines')).toBe('"two\nlines"');
   });
 
-  it('keeps a spreadsheet from running a field as a formula, but leaves phone numbers alone', () => {
+  it('keeps a spreadsheet from running a field as a formula; a phone number reads as text, + and all', () => {
     expect(csvField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
     expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
-    expect(csvField('+33 6 12 34 56 78')).toBe('+33 6 12 34 56 78');
+    expect(csvField('+33 6 12 34 56 78')).toBe("'+33 6 12 34 56 78");
+    expect(csvField('06 12 34 56 78')).toBe('06 12 34 56 78');
   });
 });

@@ -2,6 +2,9 @@
  * `routeplan geocode` on a problem whose entries come from CSV tables: each table is copied beside
  * the output with its lat/lng cells filled in (columns added when it had none), and the copy of the
  * problem file names the copies. CSV stays CSV; the user's tables are never written over.
+ * The copy is the user's own table, cell for cell, for routeplan to read back: unlike the driver
+ * CSV export (output/csv.ts), its cells are not neutralised against spreadsheet formulas, since a
+ * leading apostrophe would change the names and notes routeplan reads; the cells it adds are numbers.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';

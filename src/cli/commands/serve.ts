@@ -45,6 +45,7 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
   return {
     port: settings.port,
     host: settings.host,
+    trustProxyHops: settings.trustProxy,
     dataDir: settings.dataDir,
     ...(settings.database !== undefined ? { database: settings.database } : {}),
     role: settings.role,

@@ -7,7 +7,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from './replies.js';
-import { OPEN_ACCESS_OWNER, type KeyRing } from './auth.js';
+import { OPEN_ACCESS_OWNER, bearerToken, isLoopbackHost, type KeyRing } from './auth.js';
+import type { GuessLimiter } from './guess-limit.js';
 import { SESSION_COOKIE, type Session, type SessionService } from '../services/sessions.js';
 
 const CSRF_HEADER = 'x-csrf-token';
@@ -18,6 +19,8 @@ export class Access {
     private readonly sessions: SessionService,
     /** The service's own origin (from --public-url, else the bound URL); known once listening. */
     private readonly ownOrigin: () => string,
+    /** Wrong keys count against the caller's address (guess-limit.ts). */
+    private readonly guesses: GuessLimiter,
   ) {}
 
   get openAccess(): boolean {
@@ -27,7 +30,7 @@ export class Access {
   /** The owner of a JSON API call; throws the 401 or 403 HttpError. */
   apiOwner(request: FastifyRequest): string {
     const authorization = request.headers.authorization;
-    if (authorization !== undefined) return this.keys.authenticate(authorization);
+    if (authorization !== undefined) return this.authenticateKey(request, authorization);
     const session = this.session(request);
     if (session) {
       if (!isSafeMethod(request.method)) this.checkCsrf(request, session, csrfHeaderOf(request));
@@ -45,7 +48,7 @@ export class Access {
   requireCaller(request: FastifyRequest): void {
     const authorization = request.headers.authorization;
     if (authorization !== undefined) {
-      this.keys.authenticate(authorization);
+      this.authenticateKey(request, authorization);
       return;
     }
     if (this.session(request) || this.openAccess) return;
@@ -63,16 +66,56 @@ export class Access {
     return request.session;
   }
 
-  /** The owner of an API key typed into the sign-in form; null when it is not a key of ours. */
-  ownerOfKey(key: string): string | null {
+  /**
+   * The owner of an API key typed into the sign-in form; null when it is not a key of ours (a wrong
+   * one counts against the caller's address; 429 once that address has guessed too often).
+   */
+  ownerOfKey(request: FastifyRequest, key: string): string | null {
     if (this.openAccess) return OPEN_ACCESS_OWNER;
+    this.guesses.refuseIfLimited(request.ip);
     if (key.trim() === '' || /\s/.test(key)) return null;
     try {
       return this.keys.authenticate(`Bearer ${key}`);
     } catch (error) {
-      if (error instanceof HttpError && error.status === 401) return null;
-      throw error;
+      if (!isWrongKey(error)) throw error;
+      this.guesses.fail(request.ip);
+      return null;
     }
+  }
+
+  /** A Bearer key's check, under the guess limit: a key given that is not ours counts as a wrong guess. */
+  private authenticateKey(request: FastifyRequest, authorization: string): string {
+    const given = bearerToken(authorization) !== null;
+    return this.guesses.attemptNow(
+      request.ip,
+      () => this.keys.authenticate(authorization),
+      (error) => given && isWrongKey(error),
+    );
+  }
+
+  /**
+   * Open access (no keys, loopback only) trusts whoever reaches the port, and a web page whose DNS
+   * name rebinds to 127.0.0.1 reaches it too: its requests then carry that name as their Host. So in
+   * open access only a loopback Host (a name or an address) or the public URL's own host is answered
+   * (421 otherwise). An HTTP/1.0 request without Host is answered: every browser sends one.
+   */
+  checkHost(request: FastifyRequest): void {
+    const host = request.headers.host;
+    if (host === undefined) {
+      // HTTP/1.1 requires it (RFC 9112, 3.2): refused here, in the service's shape, rather than by Node.
+      if (request.raw.httpVersion !== '1.0')
+        throw new HttpError(400, 'bad_request', 'the request has no Host header', [{ path: 'Host', message: 'required' }]);
+      return;
+    }
+    if (!this.openAccess) return;
+    const name = hostnameOf(host);
+    if ((name !== null && isLoopbackHost(name)) || host.toLowerCase() === hostOf(this.ownOrigin())) return;
+    throw new HttpError(
+      421,
+      'misdirected_request',
+      'without API keys the service answers only requests addressed to a loopback name (localhost, 127.0.0.1, [::1]) or its public URL',
+      [{ path: 'Host', message: `${host.slice(0, 200)} is not a loopback name or address` }],
+    );
   }
 
   /** A state-changing request under a session: its CSRF token must match, its Origin must be ours. */
@@ -109,6 +152,19 @@ export function csrfHeaderOf(request: FastifyRequest): string | undefined {
 function headerOf(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+function isWrongKey(error: unknown): boolean {
+  return error instanceof HttpError && error.status === 401;
+}
+
+/** The name or address of a Host header (`[::1]:8080` → `[::1]`), or null when it is no host at all. */
+function hostnameOf(host: string): string | null {
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return null;
+  }
 }
 
 function hostOf(origin: string): string | null {

@@ -28,7 +28,6 @@
  *   GET  /assets/{file}                     scripts, styles and images of the pages
  *   GET  /healthz                           liveness, the store and the queue, without credentials
  */
-import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import { InputError, RouteplanError } from '../../errors.js';
@@ -43,36 +42,34 @@ import { registerPages } from './routes/pages.js';
 import { registerDispatch } from './routes/dispatch.js';
 import { registerDrivers } from './routes/drivers.js';
 import { registerImports } from './routes/imports.js';
+import { answerClientError, createGuardedServer } from './connections.js';
+import { RateLimitedLog } from '../rate-limited-log.js';
 
 export type { AppContext } from './context.js';
 
 /**
  * Connections that send nothing, or send a request too slowly, are closed (408) instead of being
- * held for minutes; beyond MAX_CONNECTIONS new ones are refused at once.
+ * held for minutes; beyond maxConnections new ones are refused at once (connections.ts).
  */
 export const CONNECTION_LIMITS = { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, maxConnections: 2_048 } as const;
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const limits = { ...CONNECTION_LIMITS, ...ctx.connectionLimits };
+  const edgeLog = new RateLimitedLog(ctx.log);
   const app = Fastify({
     routerOptions: { ignoreTrailingSlash: true },
-    keepAliveTimeout: 5_000,
-    serverFactory: (handler) => {
-      const server = createServer(
-        {
-          headersTimeout: limits.headersTimeoutMs,
-          requestTimeout: limits.requestTimeoutMs,
-          // How often Node looks for connections past those limits (its default is 30 s).
-          connectionsCheckingInterval: Math.min(1_000, limits.headersTimeoutMs),
-        },
-        handler,
-      );
-      server.maxConnections = limits.maxConnections;
-      return server;
-    },
+    serverFactory: (handler) => createGuardedServer(handler, limits, edgeLog),
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, edgeLog),
+    // request.ip: the socket's address, or with --trust-proxy N the address the outermost of those N
+    // proxies saw (X-Forwarded-For read from the right); what a client writes there itself is never believed.
+    trustProxy: ctx.trustProxyHops > 0 ? (_address: string, hop: number) => hop < ctx.trustProxyHops : false,
     // Our own 503 (the error shape, Retry-After) answers requests that arrive while closing.
     return503OnClosing: false,
     frameworkErrors: (error, request, reply) => refuseMalformed(ctx, request, reply, error),
+  });
+  app.addHook('onClose', (_app, done) => {
+    edgeLog.flush();
+    done();
   });
   leaveBodiesUnread(app);
   // Set per request in onRequest; a request refused before it (a malformed URL) keeps the null.
@@ -93,6 +90,20 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     request.notes.errorCode = 'not_found';
     sendError(reply, new HttpError(404, 'not_found', `no such route: ${pathOf(request.url)}`));
   });
+  app.addHook('onRequest', (request, _reply, done) => {
+    try {
+      ctx.access.checkHost(request);
+      // A state-changing request a browser sends from another site says so in Origin. Only a Bearer
+      // key proves more than the browser's ambient credentials (a cookie, or open access: none at all).
+      if (request.method !== 'GET' && request.method !== 'HEAD' && request.headers.authorization === undefined) {
+        ctx.access.checkOrigin(request);
+      }
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+  if (ctx.web.secureCookies) addStrictTransportSecurity(app);
   await app.register(fastifyCookie);
   app.addHook('onRequest', (request) => ctx.access.resolveSession(request));
   app.get('/healthz', async (_request, reply) => answerHealth(ctx, reply));
@@ -104,6 +115,17 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerSession(app, ctx);
   await registerPages(app, ctx);
   return app;
+}
+
+/**
+ * Served over https (the public URL says so), every answer tells the browser to use https only for
+ * a year, so that a network attacker cannot downgrade a later visit to plain http.
+ */
+function addStrictTransportSecurity(app: FastifyInstance): void {
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    void reply.header('strict-transport-security', 'max-age=31536000');
+    done(null, payload);
+  });
 }
 
 /**

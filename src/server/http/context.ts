@@ -2,6 +2,7 @@
 import type { Warning } from '../../errors.js';
 import type { DocumentKind, LoadOptions } from '../../input/index.js';
 import type { Access } from './access.js';
+import type { GuessLimiter } from './guess-limit.js';
 import type { ActionService } from '../services/actions/service.js';
 import type { ProjectService } from '../services/projects.js';
 import type { DispatchService } from '../services/dispatch/service.js';
@@ -16,6 +17,10 @@ export interface AppContext {
   /** A `worker` answers /healthz only; `api` and `all` the whole service. */
   role: ServeRole;
   access: Access;
+  /** Counts wrong keys and links per client address (guess-limit.ts); tracking links use it too. */
+  guesses: GuessLimiter;
+  /** Proxies in front of the service whose X-Forwarded-For is believed (--trust-proxy); 0: the socket's address is the client. */
+  trustProxyHops: number;
   sessions: SessionService;
   /** Accepts a request body: its warnings, or throws the InputError (job.ts validateRequest). */
   validate: (kind: DocumentKind, document: unknown, options: LoadOptions) => Warning[];
@@ -45,7 +50,7 @@ export interface WebSettings {
   /** The built web application (dist/web/ by default). */
   root: string;
   tiles: TileSource | null;
-  /** Cookies get `Secure` when the service's public URL is https. */
+  /** Cookies get `Secure`, and answers `Strict-Transport-Security`, when the service's public URL is https. */
   secureCookies: boolean;
 }
 

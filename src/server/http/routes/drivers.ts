@@ -5,7 +5,8 @@
  *   GET  /drivers/{token}/route            DriverRouteView
  *   POST /drivers/{token}/stops/{stopId}   StopStatusUpdate → the stop as stored
  *   POST /drivers/{token}/position         {lat, lng, at, accuracy_m?} → {position, kept} (the newest kept)
- * A link that is unknown answers 404 link_not_found; a withdrawn or expired one 410.
+ * A link that is unknown answers 404 link_not_found; a withdrawn or expired one 410. An unknown
+ * token is a wrong guess of a credential: it counts against the caller's address (guess-limit.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
@@ -20,20 +21,20 @@ export function registerDrivers(app: FastifyInstance, ctx: AppContext): void {
   addPath(app, `/drivers/${TOKEN}`, { GET: (request, reply) => driverPage(ctx, request, reply) });
   addPath(app, `/drivers/${TOKEN}/route`, {
     GET: async (request, reply) => {
-      sendJson(reply, 200, await ctx.dispatch.routeOf(paramOf(request, 'token')), privateHeaders());
+      sendJson(reply, 200, await withLink(ctx, request, (token) => ctx.dispatch.routeOf(token)), privateHeaders());
     },
   });
   addPath(app, `/drivers/${TOKEN}/stops/${idParam('stopId')}`, {
     POST: async (request, reply) => {
       const body = await readJsonBody(request.raw, ctx.bodyLimitBytes);
-      const stop = await ctx.dispatch.report(paramOf(request, 'token'), paramOf(request, 'stopId'), body);
+      const stop = await withLink(ctx, request, (token) => ctx.dispatch.report(token, paramOf(request, 'stopId'), body));
       sendJson(reply, 200, stop, privateHeaders());
     },
   });
   addPath(app, `/drivers/${TOKEN}/position`, {
     POST: async (request, reply) => {
       const body = await readJsonBody(request.raw, ctx.bodyLimitBytes);
-      sendJson(reply, 200, await ctx.dispatch.sharePosition(paramOf(request, 'token'), body), privateHeaders());
+      sendJson(reply, 200, await withLink(ctx, request, (token) => ctx.dispatch.sharePosition(token, body)), privateHeaders());
     },
   });
 }
@@ -42,14 +43,23 @@ export function registerDrivers(app: FastifyInstance, ctx: AppContext): void {
 async function driverPage(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const html = await readPage(ctx.web.root, 'driver');
   void reply
-    .code(html === null ? 500 : await linkStatus(ctx, paramOf(request, 'token')))
+    .code(html === null ? 500 : await linkStatus(ctx, request))
     .headers({ ...pageHeaders(null), ...privateHeaders(), 'content-type': 'text/html; charset=utf-8' })
     .send(html ?? NOT_BUILT_PAGE);
 }
 
-async function linkStatus(ctx: AppContext, token: string): Promise<number> {
+/** Uses the request's link under the guess limit: an unknown token counts as a wrong guess. */
+function withLink<T>(ctx: AppContext, request: FastifyRequest, use: (token: string) => Promise<T>): Promise<T> {
+  return ctx.guesses.attempt(request.ip, () => use(paramOf(request, 'token')), isUnknownLink);
+}
+
+function isUnknownLink(error: unknown): boolean {
+  return error instanceof HttpError && error.code === 'link_not_found';
+}
+
+async function linkStatus(ctx: AppContext, request: FastifyRequest): Promise<number> {
   try {
-    await ctx.dispatch.routeOf(token);
+    await withLink(ctx, request, (token) => ctx.dispatch.routeOf(token));
     return 200;
   } catch (error) {
     if (error instanceof HttpError) return error.status;

@@ -4,7 +4,7 @@
  * the page reads its CSRF token and settings from GET /session.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isFormContentType, readFormBody, sendJson } from '../replies.js';
+import { HttpError, isFormContentType, readFormBody, sendJson } from '../replies.js';
 import { csrfHeaderOf, noSession, sessionEnded } from '../access.js';
 import { SESSION_COOKIE, type Session } from '../../services/sessions.js';
 import { OPEN_ACCESS_OWNER } from '../auth.js';
@@ -26,10 +26,20 @@ async function login(ctx: AppContext, request: FastifyRequest, reply: FastifyRep
   ctx.access.checkOrigin(request);
   const form = await readFormBody(request.raw, FORM_LIMIT_BYTES);
   const next = localPath(form.get('next'));
-  const owner = ctx.access.ownerOfKey(form.get('key') ?? '');
+  const nextQuery = next ? `&next=${encodeURIComponent(next)}` : '';
+  let owner: string | null;
+  try {
+    owner = ctx.access.ownerOfKey(request, form.get('key') ?? '');
+  } catch (error) {
+    if (!(isTooManyGuesses(error) && isBrowserNavigation(request))) throw error;
+    // The browser's sign-in form: the page says why and for how long, instead of a JSON document.
+    request.notes.errorCode = error.code;
+    redirect(reply, `/?signin=limited${nextQuery}`, error.headers);
+    return;
+  }
   if (owner === null) {
     request.notes.errorCode = 'signin_failed';
-    redirect(reply, `/?signin=failed${next ? `&next=${encodeURIComponent(next)}` : ''}`);
+    redirect(reply, `/?signin=failed${nextQuery}`);
     return;
   }
   // A new sign-in replaces the browser's earlier session rather than leaving it alive.
@@ -73,12 +83,24 @@ async function currentSession(ctx: AppContext, request: FastifyRequest, reply: F
 }
 
 /**
- * Where to go after signing in: a path on this service only. `//host` and `/\host` are other
- * sites to a browser, so only a single leading slash followed by a path character is accepted.
+ * Where to go after signing in: a path on this service only, as the ASCII a Location header can
+ * carry (a header with other characters cannot be sent at all). `//host` and `/\host` are other
+ * sites to a browser, so only a single leading slash followed by a path character is accepted, and
+ * checked again once the URL parser has resolved dot segments (`/.//host` becomes `//host`) and
+ * percent-encoded what is not ASCII (`/projets/é` becomes `/projets/%C3%A9`).
  */
 export function localPath(next: string | null): string | null {
-  if (next === null || !/^\/(?![/\\])/.test(next) || next.includes('\\') || hasControlCharacter(next)) return null;
-  return new URL(next, 'http://service.invalid').origin === 'http://service.invalid' ? next : null;
+  if (next === null || !isPlainLocalPath(next) || hasControlCharacter(next)) return null;
+  const url = new URL(next, LOCAL_BASE);
+  if (url.origin !== LOCAL_BASE) return null;
+  const encoded = `${url.pathname}${url.search}${url.hash}`;
+  return isPlainLocalPath(encoded) && /^[\x21-\x7e]+$/.test(encoded) ? encoded : null;
+}
+
+const LOCAL_BASE = 'http://service.invalid';
+
+function isPlainLocalPath(path: string): boolean {
+  return /^\/(?![/\\])/.test(path) && !path.includes('\\');
 }
 
 /** Browsers drop tabs and newlines from URLs, which would turn `/\t/host` into `//host`. */
@@ -94,6 +116,23 @@ function setSessionCookie(ctx: AppContext, reply: FastifyReply, token: string): 
   reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(ctx), maxAge: Math.ceil(ctx.sessions.ttlMs / 1000) });
 }
 
-function redirect(reply: FastifyReply, location: string): void {
-  void reply.code(303).headers({ location, 'cache-control': 'no-store' }).send();
+function redirect(reply: FastifyReply, location: string, headers: Record<string, string> = {}): void {
+  void reply
+    .code(303)
+    .headers({ location, 'cache-control': 'no-store', ...headers })
+    .send();
+}
+
+function isTooManyGuesses(error: unknown): error is HttpError {
+  return error instanceof HttpError && error.status === 429;
+}
+
+/**
+ * A browser submitting the sign-in form (it says so in Sec-Fetch-Mode, or asks for a page first);
+ * API clients and scripts get the 429 itself.
+ */
+function isBrowserNavigation(request: FastifyRequest): boolean {
+  const mode = request.headers['sec-fetch-mode'];
+  if (mode !== undefined) return mode === 'navigate';
+  return /^\s*text\/html/i.test(request.headers.accept ?? '');
 }

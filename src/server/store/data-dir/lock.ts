@@ -1,7 +1,8 @@
 /**
  * One process owns a data directory (decisions.md, "Running the service on more than one machine"):
  * `routeplan serve` holds `<data dir>/serve.lock`, a small JSON file naming its pid and host, from
- * start to stop. A second `serve` on the same directory refuses to start (exit 2) naming the owner;
+ * start to stop, with the process's start time as the kernel counts it (and the boot it counts
+ * from): a pid alone would make any process that later gets the same pid look like the owner. A second `serve` on the same directory refuses to start (exit 2) naming the owner;
  * a lock whose process is gone (a kill -9, a power cut) is stale and is taken over with a warning.
  * The file is created exclusively (O_EXCL), so of two processes starting at once exactly one wins;
  * a takeover is itself guarded by an exclusive `serve.lock.takeover`, so two processes finding the
@@ -24,6 +25,8 @@ interface LockRecord {
   pid: number;
   host: string;
   started_at: string;
+  /** The process's start (/proc/<pid>/stat's starttime, clock ticks since boot) and its boot's id; absent off Linux. */
+  process_start?: string;
 }
 
 /** Data directories this process holds (two services in one process must not share one either). */
@@ -39,7 +42,13 @@ export async function acquireDataDirLock(dataDir: string, log: (event: Record<st
   await mkdir(directory, { recursive: true });
   const path = join(directory, LOCK_FILE);
   if (heldHere.has(directory)) throw inUse(directory, { pid: process.pid, host: hostname(), started_at: '' });
-  const mine: LockRecord = { pid: process.pid, host: hostname(), started_at: new Date().toISOString() };
+  const start = processStart(process.pid);
+  const mine: LockRecord = {
+    pid: process.pid,
+    host: hostname(),
+    started_at: new Date().toISOString(),
+    ...(start !== null ? { process_start: start } : {}),
+  };
   // Claimed in this process before the file is made, so that a second service here is refused at once.
   heldHere.add(directory);
   try {
@@ -150,7 +159,8 @@ async function readLock(path: string): Promise<LockRecord | 'gone' | 'unreadable
   try {
     const record = JSON.parse(text) as Partial<LockRecord>;
     if (typeof record.pid === 'number' && Number.isInteger(record.pid) && record.pid > 0) {
-      return { pid: record.pid, host: String(record.host ?? ''), started_at: String(record.started_at ?? '') };
+      const start = typeof record.process_start === 'string' ? { process_start: record.process_start } : {};
+      return { pid: record.pid, host: String(record.host ?? ''), started_at: String(record.started_at ?? ''), ...start };
     }
   } catch {
     // A lock torn by a crash between its creation and its write: nobody can own it.
@@ -172,15 +182,35 @@ async function isFresh(path: string): Promise<'unreadable' | LockRecord> {
 /**
  * Whether the lock's process still runs. A lock with our own pid that this process does not hold
  * (checked before) is stale: a container restarted after a kill often gets the same small pid again.
+ * A live pid whose process started at another moment (or in another boot) than the lock says is
+ * another process that got the pid since: the lock is stale too.
  */
 function isAlive(owner: LockRecord): boolean {
   if (owner.started_at === BEING_WRITTEN) return true;
   if (owner.pid === process.pid) return false;
   try {
     process.kill(owner.pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (owner.process_start === undefined || owner.host !== hostname()) return true;
+  const now = processStart(owner.pid);
+  return now === null || now === owner.process_start;
+}
+
+/**
+ * When the process `pid` started, as `<boot id>:<clock ticks since boot>` (Linux's /proc), or null
+ * where that cannot be read (another system). Two processes with one pid never share this.
+ */
+export function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces and parentheses): state is field 3, starttime field 22.
+    const starttime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[22 - 3];
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    return starttime && /^\d+$/.test(starttime) ? `${boot}:${starttime}` : null;
+  } catch {
+    return null;
   }
 }
 

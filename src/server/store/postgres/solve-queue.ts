@@ -11,6 +11,7 @@ import { PgBoss } from 'pg-boss';
 import { QueueFullError } from '../errors.js';
 import type { QueueStats, QueueTicket, SolveHandlers, SolveQueue } from '../ports.js';
 import type { PgActionStore } from './action-store.js';
+import { RateLimitedLog } from '../../rate-limited-log.js';
 
 const SOLVE_QUEUE = 'routeplan-solve';
 const GAVE_UP_QUEUE = 'routeplan-solve-gave-up';
@@ -57,7 +58,9 @@ export class PgSolveQueue implements SolveQueue {
     // Both intervals: the supervisor fails stalled jobs only in a pass its queue monitor also claims.
     const intervals = { superviseIntervalSeconds: SUPERVISE_SECONDS, monitorIntervalSeconds: SUPERVISE_SECONDS };
     const boss = new PgBoss({ connectionString: url, schema: 'routeplan_jobs', ...intervals, max: 4 });
-    boss.on('error', (error: Error) => settings.log({ event: 'queue_error', reason: error.message }));
+    // While the database is unreachable pg-boss reports each failed poll: ten lines a minute say so.
+    const errors = new RateLimitedLog(settings.log);
+    boss.on('error', (error: Error) => errors.write({ event: 'queue_error', reason: error.message }));
     await boss.start();
     await boss.createQueue(GAVE_UP_QUEUE);
     await boss.createQueue(SOLVE_QUEUE, {
