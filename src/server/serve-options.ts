@@ -58,6 +58,8 @@ export interface ServeOptions {
   smtp?: SmtpSettings;
   /** How long after the end of the project's date (UTC) a driver link still opens (default 24 h). */
   driverLinkGraceMs?: number;
+  /** Customers are promised the planned arrival ± this many minutes, widened to quarter hours (default 30). */
+  etaMarginMinutes?: number;
   /** The clock of link expiry and stop statuses (tests). */
   now?: () => Date;
   /** Overrides of the connection limits (tests): headers and request timeouts, connection cap. */

@@ -51,6 +51,6 @@ async function linkStatus(ctx: AppContext, token: string): Promise<number> {
 }
 
 /** The token must not leave in a Referer (the navigation links go to other sites) nor be indexed. */
-function privateHeaders(): Record<string, string> {
+export function privateHeaders(): Record<string, string> {
   return { 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex, nofollow', 'cache-control': 'no-store' };
 }

@@ -18,12 +18,15 @@ import { freezePlan, linkExpiryMs, type FrozenDispatch, type FrozenDriver } from
 import { checkStatusUpdate } from './status-update.js';
 import type { DispatchedDay } from './reoptimize.js';
 import { dispatchView, dispatchedStop, driverRouteView, driverStop } from './views.js';
+import { revisedPromise, type PromisedWindow } from './promise.js';
 
 export interface DispatchSettings {
   graceMs: number;
   now: () => Date;
   /** The driver page's public URL for a token. */
   linkUrl: (token: string) => string;
+  /** How far either side of the planned arrival customers are promised (`--eta-margin`), in seconds. */
+  etaMarginS: number;
   log: (event: Record<string, unknown>) => void;
 }
 
@@ -81,7 +84,8 @@ export class DispatchService {
       }
       const { actionUuid, plan } = await this.chosenPlan(owner, project, request.actionUuid);
       const now = this.settings.now();
-      const frame = { actionUuid, dispatchedAt: now.toISOString(), expiresAt: this.expiryOf(project.date, plan, now), newToken };
+      const expiresAt = this.expiryOf(project.date, plan, now);
+      const frame = { actionUuid, dispatchedAt: now.toISOString(), expiresAt, newToken, etaMarginS: this.settings.etaMarginS };
       const dispatch = freezePlan(owner, project, plan, frame, previous);
       await this.store.write('dispatch-plans', project.id, plan);
       await this.save(dispatch);
@@ -167,6 +171,26 @@ export class DispatchService {
         this.tell(() => this.listener.stopDone({ owner: dispatch.owner, project: dispatch.project, stop: dispatchedStop(stop), at }));
       }
       return driverStop(stop);
+    });
+  }
+
+  /**
+   * Records a revised promise for a stop whose estimate moved to `eta_s`, when promise.ts says one
+   * is due (checked here, in the project's turn, against the record as stored): the new window and
+   * the one it replaces, or null.
+   */
+  revisePromise(projectId: string, stopId: string, eta_s: number): Promise<{ promised: PromisedWindow; previous: PromisedWindow } | null> {
+    return this.turns.run(projectId, async () => {
+      const dispatch = await this.load(projectId);
+      const stop = dispatch?.stops.find((candidate) => candidate.stop_id === stopId);
+      const now = this.settings.now();
+      const promised = stop ? revisedPromise(stop, eta_s, now, this.settings.etaMarginS) : null;
+      if (!dispatch || !stop?.promised || !promised) return null;
+      const previous = stop.promised;
+      stop.promised = promised;
+      stop.revised_at = now.toISOString();
+      await this.save(dispatch);
+      return { promised, previous };
     });
   }
 

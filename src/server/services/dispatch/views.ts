@@ -78,5 +78,9 @@ export function dispatchedStop(stop: FrozenStop): DispatchedStop {
     start_s: stop.start_s,
     finish_s: stop.finish_s,
     changed: stop.changed,
+    arrival_s: stop.arrival_s,
+    status: stop.status,
+    ...(stop.promised !== undefined ? { promised: stop.promised } : {}),
+    ...(stop.tracking_token !== undefined ? { tracking_token: stop.tracking_token } : {}),
   };
 }
