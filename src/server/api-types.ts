@@ -129,6 +129,10 @@ export interface DispatchStopView {
   late?: boolean;
   /** What the driver gave as proof of delivery, fetchable by the project's owner. */
   proof?: StopProof;
+  /** The window its customer was last promised (absent without planned times). */
+  promised?: PromisedWindowView;
+  /** The customer's tracking page, `<public url>/track/<token>`. */
+  tracking_url?: string;
 }
 
 /** The reasons a driver picks from when a stop fails. */

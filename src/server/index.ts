@@ -176,10 +176,12 @@ async function dispatchServices(
   const promises = { revise: (projectId: string, stopId: string, eta_s: number) => dispatch!.revisePromise(projectId, stopId, eta_s) };
   const trackingUrl = (token: string): string => `${baseUrl()}/track/${token}`;
   const notifications = await createNotifications(options.smtp, store, log, { promises, trackingUrl });
+  options.tapDispatchListener?.(notifications.listener);
   dispatch = new DispatchService(store, actions, notifications.listener, {
     graceMs: options.driverLinkGraceMs ?? SERVE_DEFAULTS.driverLinkGraceHours * 3_600_000,
     now,
     linkUrl: (token) => `${baseUrl()}/drivers/${token}`,
+    trackingUrl,
     etaMarginS: (options.etaMarginMinutes ?? SERVE_DEFAULTS.etaMarginMinutes) * 60,
     log,
   });

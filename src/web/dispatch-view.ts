@@ -121,11 +121,14 @@ export function messagesView(notifications: NotificationsView | undefined): HTML
     return h(
       'p',
       { class: 'muted' },
-      'None yet. Stops with an e-mail address get their time window on dispatch, and a message when delivered.',
+      'None yet. Stops with an e-mail address get their promised window and tracking link on dispatch, a revised window if the day runs off it, and a message when delivered.',
     );
   }
   return h('ul', { class: 'message-list' }, ...notifications.messages.map(messageItem));
 }
+
+/** What each message told the customer, as the outbox lists it. */
+const MESSAGE_KINDS: Record<NotificationView['kind'], string> = { planned: 'Window', revised: 'Revised window', delivered: 'Delivered' };
 
 function messageItem(message: NotificationView): HTMLLIElement {
   const state = { queued: 'Queued', sent: 'Sent', failed: 'Failed' }[message.status];
@@ -139,7 +142,7 @@ function messageItem(message: NotificationView): HTMLLIElement {
     h(
       'div',
       { class: 'muted' },
-      `${message.subject} · ${formatMoment(when)}${message.attempts > 1 ? ` · ${message.attempts} attempts` : ''}`,
+      `${MESSAGE_KINDS[message.kind] ?? message.kind}: ${message.subject} · ${formatMoment(when)}${message.attempts > 1 ? ` · ${message.attempts} attempts` : ''}`,
     ),
     message.error ? h('div', { class: 'detail' }, message.error) : null,
   );

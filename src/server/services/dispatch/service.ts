@@ -25,6 +25,8 @@ export interface DispatchSettings {
   now: () => Date;
   /** The driver page's public URL for a token. */
   linkUrl: (token: string) => string;
+  /** A customer's tracking page's public URL for a token. */
+  trackingUrl: (token: string) => string;
   /** How far either side of the planned arrival customers are promised (`--eta-margin`), in seconds. */
   etaMarginS: number;
   log: (event: Record<string, unknown>) => void;
@@ -68,7 +70,7 @@ export class DispatchService {
   /** The project's dispatch as its dispatcher sees it, or null before the first dispatch. */
   async viewOf(projectId: string): Promise<DispatchView | null> {
     const dispatch = await this.load(projectId);
-    return dispatch ? dispatchView(dispatch, this.settings.linkUrl) : null;
+    return dispatch ? dispatchView(dispatch, this.settings.linkUrl, this.settings.trackingUrl) : null;
   }
 
   /** Freezes the plan of `request.actionUuid` (default: the latest finished optimization) as the day's routes. */
@@ -98,7 +100,7 @@ export class DispatchService {
           stops: dispatch.stops.map((stop) => ({ ...dispatchedStop(stop), status: stop.status })),
         }),
       );
-      return { view: dispatchView(dispatch, this.settings.linkUrl), created: previous === null };
+      return { view: dispatchView(dispatch, this.settings.linkUrl, this.settings.trackingUrl), created: previous === null };
     });
   }
 
@@ -241,7 +243,7 @@ export class DispatchService {
       if (!driver) throw new HttpError(404, 'not_found', `no driver ${driverId} in the dispatch of project ${projectId}`);
       change(driver);
       await this.save(dispatch);
-      return dispatchView(dispatch, this.settings.linkUrl);
+      return dispatchView(dispatch, this.settings.linkUrl, this.settings.trackingUrl);
     });
   }
 
