@@ -10,11 +10,17 @@ export function windowWords(promised: PromisedWindowView | null): string {
   return `between ${clockOf(promised.start_s)} and ${clockOf(promised.end_s)}`;
 }
 
+/** "09:00 – 10:15", short enough for a phone's line; "during the day" without planned times. */
+function rangeOf(promised: PromisedWindowView | null): string {
+  if (promised === null) return 'during the day';
+  return promised.start_s === promised.end_s ? clockOf(promised.start_s) : `${clockOf(promised.start_s)} – ${clockOf(promised.end_s)}`;
+}
+
 /** The status card: what happened or what comes next, in words a customer uses. */
 export function trackingCard(view: TrackingView): HTMLElement {
   return h(
     'section',
-    { class: `track-card track-${view.status}`, 'aria-labelledby': 'track-status' },
+    { class: `track-card track-${view.status}${driftOf(view) === 'late' ? ' track-late' : ''}`, 'aria-labelledby': 'track-status' },
     h('h2', { id: 'track-status' }, headline(view)),
     h('p', { class: 'track-line' }, subline(view)),
     view.status === 'planned' ? facts(view) : null,
@@ -29,7 +35,7 @@ function headline(view: TrackingView): string {
 }
 
 function subline(view: TrackingView): string {
-  if (view.status === 'done') return view.at ? `Delivered at ${momentOf(view.at)}.` : 'Your delivery was made.';
+  if (view.status === 'done') return view.at ? `Your order was delivered at ${momentOf(view.at)}.` : 'Your order was delivered.';
   if (view.status === 'failed') return view.failure ?? 'The delivery could not be made.';
   const drift = driftOf(view);
   if (drift === 'late') return `Running later than we said: now expected around ${clockOf(view.eta_s)}.`;
@@ -48,7 +54,7 @@ function facts(view: TrackingView): HTMLElement {
   return h(
     'dl',
     { class: 'track-facts' },
-    h('div', {}, h('dt', {}, 'Promised'), h('dd', {}, windowWords(view.promised))),
+    h('div', {}, h('dt', {}, 'Promised'), h('dd', {}, rangeOf(view.promised))),
     h('div', {}, h('dt', {}, 'Current estimate'), h('dd', {}, view.eta_s === null ? '—' : clockOf(view.eta_s))),
     h('div', {}, h('dt', {}, 'Stops before yours'), h('dd', {}, String(view.stops_before))),
   );
@@ -58,6 +64,6 @@ function facts(view: TrackingView): HTMLElement {
 export function momentOf(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
   return date.toDateString() === new Date().toDateString() ? time : `${time} on ${date.toLocaleDateString()}`;
 }
