@@ -1,6 +1,7 @@
 /** The dispatch card's parts: progress figures, each driver's link, the stops' reports, the customer e-mails. */
 import { formatMoment } from './account.js';
 import { button, h } from './dom.js';
+import { customerCell } from './customer-promise.js';
 import type { DispatchStopView, DispatchView, DriverLinkView, NotificationsView, NotificationView, Project } from './types.js';
 
 export interface DriverLinkActions {
@@ -88,7 +89,15 @@ export function stopReports(project: Project, dispatch: DispatchView): HTMLTable
     'table',
     { class: 'data' },
     h('caption', { class: 'visually-hidden' }, 'What the drivers reported for each stop'),
-    h('thead', {}, h('tr', {}, ...['Stop', 'Driver', 'Status', 'When', 'Reason'].map((name) => h('th', { scope: 'col' }, name)))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...['Stop', 'Driver', 'Status', 'When', 'Reason', 'Promised to the customer'].map((name) => h('th', { scope: 'col' }, name)),
+      ),
+    ),
     h(
       'tbody',
       {},
@@ -101,6 +110,7 @@ export function stopReports(project: Project, dispatch: DispatchView): HTMLTable
           h('td', {}, stopBadge(stop.status)),
           h('td', {}, stop.at ? formatMoment(stop.at) : '—'),
           h('td', {}, stop.reason ?? ''),
+          customerCell(stop, stopName.get(stop.stop_id) ?? stop.stop_id),
         ),
       ),
     ),

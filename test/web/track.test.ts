@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../server/built.js';
-import { apiCall, launchChromium, screenshot, startWebService, type WebService } from './browser.js';
+import { SHOTS } from './browser.js';
+import { apiCall, launchChromium, screenshot, signIn, startWebService, type WebService } from './browser.js';
 import { startMailbox, type Mailbox } from '../support/mailbox.js';
 import type { DispatchListener } from '../../src/server/services/dispatch/events.js';
 
@@ -220,6 +221,26 @@ describe('a customer follows their delivery', () => {
     const unknown = await desktop.goto(`${service.url}/track/${'Z'.repeat(32)}`);
     expect(unknown!.status()).toBe(404);
     await desktop.getByText('This tracking link is not valid.', { exact: false }).waitFor();
+    expect(breakage).toEqual([]);
+  });
+
+  it('shows the dispatcher what each customer was promised, with their tracking page, and the revised e-mail in the outbox', async () => {
+    const desk = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, bypassCSP: true })).newPage();
+    desk.on('pageerror', (error) => breakage.push(error.message));
+    await signIn(desk, service.url, KEY);
+    await desk.goto(`${service.url}/projects/${projectId}`);
+    const row = desk.locator('#dispatch-stops-table tbody tr', { hasText: 'Hôtel Royal' });
+    await row.waitFor({ timeout: 15_000 });
+    const promised = (await apiCall(service, KEY, 'GET', `/v1.0/project/${projectId}/dispatch`)).json.stops.find(
+      (stop: any) => stop.stop_id === royal().stop.stop_id,
+    ).promised;
+    expect(await row.locator('td.customer-promise').innerText()).toBe(
+      `${clock(promised.start_s)}–${clock(promised.end_s)} · Tracking page`,
+    );
+    expect(await row.getByRole('link', { name: 'Tracking page: Hôtel Royal' }).getAttribute('href')).toBe(link);
+    await desk.locator('#emails').getByText('Revised window: New time for your delivery', { exact: false }).waitFor();
+    expect(await violations(desk)).toEqual([]);
+    await desk.locator('#dispatch-stops').screenshot({ path: join(SHOTS, 'track-dispatcher-promises.png') });
     expect(breakage).toEqual([]);
   });
 });
