@@ -193,6 +193,8 @@ describe('a customer follows their delivery', () => {
     await page.getByText(`Running later than we said: now expected around ${clock(late + 3600)}.`).waitFor();
     expect(await violations(page)).toEqual([]);
     await screenshot(page, 'track-phone-late');
+    // The part worth showing, for the README (docs/images/track-phone.png).
+    await page.screenshot({ path: join(SHOTS, 'track-phone-card.png'), clip: { x: 0, y: 0, width: 390, height: 470 } });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(smtp.received).toHaveLength(3);
   });
