@@ -129,6 +129,35 @@ describe('revised messages', () => {
     expect(smtp.received).toHaveLength(4);
   });
 
+  it('on a re-dispatch, go to the customers whose promised window changed (a new stop gets its planned window), no one else', async () => {
+    const day = await dispatchedDay();
+    const north = eventStop(day, 'North bakery');
+    const south = eventStop(day, 'South bakery');
+    const newcomer = { ...eventStop(day, 'South cafe'), email: 'cafe@example.com' };
+    const moved = { start_s: north.promised!.start_s + 3600, end_s: north.promised!.end_s + 3600 };
+    listener.dispatched({
+      owner: 'key-alpha',
+      project: { id: day.id, name: 'Morning rounds', date: '2026-11-23' },
+      redispatch: true,
+      stops: [
+        { ...north, changed: true, status: 'planned', promised: moved, previous_promised: north.promised! },
+        { ...south, changed: true, status: 'planned', previous_promised: south.promised! }, // another driver, the same window
+        { ...newcomer, changed: true, status: 'planned' },
+      ],
+    });
+    await smtp.waitFor(4);
+    await settle();
+    const [revised, planned] = smtp.received.slice(2).sort((a, b) => String(a.subject).localeCompare(String(b.subject)));
+    expect(smtp.received).toHaveLength(4);
+    expect((revised!.to as any).value[0].address).toBe('north@example.com');
+    expect(revised!.subject).toBe(`New time for your delivery on 2026-11-23: between ${hhmm(moved.start_s)} and ${hhmm(moved.end_s)}`);
+    expect(revised!.text).toContain(
+      `will not come between ${hhmm(north.promised!.start_s)} and ${hhmm(north.promised!.end_s)} as we wrote:`,
+    );
+    expect((planned!.to as any).value[0].address).toBe('cafe@example.com');
+    expect(planned!.subject).toMatch(/^Your delivery on 2026-11-23: between/);
+  });
+
   it('send none for a stop already done, nor for a stop without an e-mail (whose promise stays)', async () => {
     const day = await dispatchedDay();
     const south = eventStop(day, 'South bakery');

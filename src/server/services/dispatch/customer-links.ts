@@ -37,6 +37,12 @@ export function customerLinkOf(
   return { tracking_token, ...(promised !== null ? { promised } : {}) };
 }
 
+/** What the stop's customer was promised by the previous dispatch, for the re-dispatch's messages. */
+export function previousPromiseOf(stop: { stop_id: string }, previous: Previous | null): { previous_promised?: PromisedWindow } {
+  const promised = previous?.stops.find((candidate) => candidate.stop_id === stop.stop_id)?.promised;
+  return promised !== undefined ? { previous_promised: promised } : {};
+}
+
 /** The tokens that no longer open a page (their stop left the routes): earlier ones and those of stops dropped now. */
 export function retiredTrackingTokens(stops: Partial<CustomerLink>[], previous: Previous | null): string[] {
   const live = new Set(stops.map((stop) => stop.tracking_token));

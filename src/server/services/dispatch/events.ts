@@ -38,8 +38,11 @@ export interface DispatchedEvent {
   project: DispatchedProject;
   /** False on the first dispatch of the project. */
   redispatch: boolean;
-  /** Every stop on a route of the frozen plan, whether or not it is already done. */
-  stops: (DispatchedStop & { status: 'planned' | 'done' | 'failed' })[];
+  /**
+   * Every stop on a route of the frozen plan, whether or not it is already done; on a re-dispatch,
+   * `previous_promised` is what its customer was promised before (absent for a stop new to the routes).
+   */
+  stops: (DispatchedStop & { status: 'planned' | 'done' | 'failed'; previous_promised?: PromisedWindowView })[];
 }
 
 export interface StopDoneEvent {

@@ -19,6 +19,7 @@ import { checkStatusUpdate } from './status-update.js';
 import type { DispatchedDay } from './reoptimize.js';
 import { dispatchView, dispatchedStop, driverRouteView, driverStop } from './views.js';
 import { revisedPromise, type PromisedWindow } from './promise.js';
+import { previousPromiseOf } from './customer-links.js';
 
 export interface DispatchSettings {
   graceMs: number;
@@ -97,7 +98,7 @@ export class DispatchService {
           owner,
           project: dispatch.project,
           redispatch: previous !== null,
-          stops: dispatch.stops.map((stop) => ({ ...dispatchedStop(stop), status: stop.status })),
+          stops: dispatch.stops.map((stop) => ({ ...dispatchedStop(stop), status: stop.status, ...previousPromiseOf(stop, previous) })),
         }),
       );
       return { view: dispatchView(dispatch, this.settings.linkUrl, this.settings.trackingUrl), created: previous === null };

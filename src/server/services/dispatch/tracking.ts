@@ -26,6 +26,8 @@ const FAILURE_WORDING: Record<FailureReasonCode, string> = {
 export class TrackingService {
   /** Token → project id, for every token seen (retired ones too, which answer 410). */
   private readonly projects = new Map<string, string>();
+  /** The reading under way: unknown tokens arriving together share one read of the store. */
+  private reading: Promise<void> | null = null;
 
   constructor(
     private readonly store: RecordStore,
@@ -33,7 +35,12 @@ export class TrackingService {
   ) {}
 
   /** Learns every tracking token of every dispatch (again, when a token is not known here yet). */
-  async recover(): Promise<void> {
+  recover(): Promise<void> {
+    this.reading ??= this.readTokens().finally(() => (this.reading = null));
+    return this.reading;
+  }
+
+  private async readTokens(): Promise<void> {
     const { records } = await this.store.readAll<FrozenDispatch>('dispatches');
     for (const dispatch of records) {
       const tokens = [...dispatch.stops.map((stop) => stop.tracking_token), ...(dispatch.retired_tracking_tokens ?? [])];

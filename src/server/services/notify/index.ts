@@ -6,7 +6,7 @@
  * the stop's tracking link. Without SMTP nothing is sent, nothing is stored, and the project says so.
  */
 import { createTransport } from 'nodemailer';
-import type { NotificationKind } from '../../api-types.js';
+import type { NotificationKind, PromisedWindowView } from '../../api-types.js';
 import type {
   DispatchedEvent,
   DispatchedProject,
@@ -88,10 +88,19 @@ class Notifier {
     private readonly options: Pick<NotifyOptions, 'promises' | 'trackingUrl'>,
   ) {}
 
+  /**
+   * The promised window to each stop with an e-mail; on a re-dispatch only to those whose window
+   * changed: a revised message naming the window it replaces, or a planned one for a stop new to the routes.
+   */
   dispatched(event: DispatchedEvent): void {
     for (const stop of event.stops) {
-      if (!stop.email || stop.status !== 'planned' || (event.redispatch && !stop.changed)) continue;
-      this.queue(event.owner, event.project, stop, 'planned');
+      if (!stop.email || stop.status !== 'planned') continue;
+      if (!event.redispatch) this.queue(event.owner, event.project, stop, 'planned');
+      else if (stop.changed && !samePromise(stop.previous_promised, stop.promised)) {
+        const previous = stop.previous_promised;
+        if (previous === undefined) this.queue(event.owner, event.project, stop, 'planned');
+        else this.queue(event.owner, event.project, stop, 'revised', { previous_window: promiseText(previous) });
+      }
     }
   }
 
@@ -144,6 +153,10 @@ class Notifier {
       this.log({ event: 'notification_not_stored', project_id: project.id, stop_id: stop.stop_id, reason: (error as Error).message });
     });
   }
+}
+
+function samePromise(a: PromisedWindowView | undefined, b: PromisedWindowView | undefined): boolean {
+  return a?.start_s === b?.start_s && a?.end_s === b?.end_s;
 }
 
 /** One plain address (no display name, no list): a customer's `email` field must not reach anyone else. */
