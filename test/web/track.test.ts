@@ -3,7 +3,8 @@
  * the planned e-mail promises a quarter-hour window and carries a tracking link; the link opens that
  * stop's page on a phone (nothing of other customers); the live re-timing (its record and its
  * etaChanged event, made here as the live day makes them) shows on the page within its minute's
- * refresh, and a revised e-mail reaches the SMTP server once; Done shows as delivered. axe-core finds
+ * refresh, and a revised e-mail reaches the SMTP server once; without network the page keeps what it
+ * showed; Done shows as delivered; the dispatcher sees each promise and link. axe-core finds
  * no WCAG 2.1 A/AA violation. Screenshots results/web/track-*.png.
  */
 import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
@@ -197,6 +198,13 @@ describe('a customer follows their delivery', () => {
     await page.screenshot({ path: join(SHOTS, 'track-phone-card.png'), clip: { x: 0, y: 0, width: 390, height: 470 } });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(smtp.received).toHaveLength(3);
+
+    // Without network the page keeps what it showed and says it is not fresh.
+    await page.context().setOffline(true);
+    await page.clock.fastForward(61_000);
+    await page.getByText('Cannot reach the service: check your connection.', { exact: false }).waitFor();
+    expect(await page.locator('.track-facts dd').nth(1).innerText()).toBe(clock(late + 3600));
+    await page.context().setOffline(false);
   });
 
   it('shows the delivery once the driver marks it done, and the desktop layout stays readable', async () => {
