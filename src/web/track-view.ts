@@ -40,7 +40,9 @@ function subline(view: TrackingView): string {
   const drift = driftOf(view);
   if (drift === 'late') return `Running later than we said: now expected around ${clockOf(view.eta_s)}.`;
   if (drift === 'early') return `Running earlier than we said: now expected around ${clockOf(view.eta_s)}.`;
-  return view.promised === null ? 'Your delivery is planned today.' : `On time: expected ${windowWords(view.promised)}.`;
+  return view.promised === null
+    ? 'No time was planned for your delivery: it comes during the day.'
+    : `On time: expected ${windowWords(view.promised)}.`;
 }
 
 /** Whether the estimate lies outside the promise (a revised message follows, at most once an hour). */
