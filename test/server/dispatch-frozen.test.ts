@@ -190,6 +190,20 @@ describe('freezePlan: what customers keep', () => {
   });
 });
 
+describe('freezePlan: a stop that moved within its window', () => {
+  it('keeps its promise and the time of its last revision', () => {
+    const first = freezePlan('owner', project, planOf(route(0, [[0, 30_000]])), frame, null);
+    first.stops[0]!.revised_at = '2026-11-23T07:00:00Z';
+    // 30,000 s → 30,120 s (08:22): the same 07:45–09:00 window.
+    const second = freezePlan('owner', project, planOf(route(0, [[0, 30_120]])), frame, first);
+    expect([second.stops[0]!.changed, second.stops[0]!.promised, second.stops[0]!.revised_at]).toEqual([
+      true,
+      { start_s: 27_900, end_s: 32_400 },
+      '2026-11-23T07:00:00Z',
+    ]);
+  });
+});
+
 describe('linkExpiryMs', () => {
   it('is the end of the date in UTC plus the grace, or the end of an overnight route', () => {
     expect(linkExpiryMs('2026-11-23', planOf(route(0, [[0, 30_000]])), 3_600_000)).toBe(Date.parse('2026-11-24T01:00:00Z'));

@@ -30,11 +30,16 @@ export function customerLinkOf(
 ): CustomerLink {
   const before = previous?.stops.find((candidate) => candidate.stop_id === stop.stop_id);
   const tracking_token = before?.tracking_token ?? frame.newToken();
-  if (before?.promised !== undefined && !stop.changed) {
+  const planned = promisedWindow(stop.arrival_s, frame.etaMarginS);
+  // A stop that moved within the same window keeps its promise and the time of its last revision too.
+  if (before?.promised !== undefined && (!stop.changed || samePromise(before.promised, planned))) {
     return { tracking_token, promised: before.promised, ...(before.revised_at !== undefined ? { revised_at: before.revised_at } : {}) };
   }
-  const promised = promisedWindow(stop.arrival_s, frame.etaMarginS);
-  return { tracking_token, ...(promised !== null ? { promised } : {}) };
+  return { tracking_token, ...(planned !== null ? { promised: planned } : {}) };
+}
+
+function samePromise(a: PromisedWindow, b: PromisedWindow | null): boolean {
+  return b !== null && a.start_s === b.start_s && a.end_s === b.end_s;
 }
 
 /** What the stop's customer was promised by the previous dispatch, for the re-dispatch's messages. */

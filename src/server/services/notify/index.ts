@@ -1,7 +1,7 @@
 /**
  * Customer notifications (decisions.md, "Dispatch to drivers and customer notifications"): with
  * SMTP configured, each stop with an `email` gets its promised window when dispatched (on a
- * re-dispatch only if it moved), a revised window when its estimate leaves the promised one (the
+ * re-dispatch only if that window changed), a revised window when its estimate leaves the promised one (the
  * dispatch keeps the promise and says when one is due), and one message when delivered; each carries
  * the stop's tracking link. Without SMTP nothing is sent, nothing is stored, and the project says so.
  */
