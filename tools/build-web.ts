@@ -1,5 +1,5 @@
 /**
- * Builds the web application into dist/web/: the four pages, and under assets/ one script per
+ * Builds the web application into dist/web/: the five pages, and under assets/ one script per
  * page and one stylesheet (ours with Leaflet's, whose images land beside it), and the other files
  * of src/web/pages (the icon). esbuild bundles
  * (type checking is tsc's job: src/web/tsconfig.json), so no CDN and nothing fetched at run time.
@@ -21,9 +21,12 @@ async function main(): Promise<void> {
       project: `${WEB}project.ts`,
       print: `${WEB}print.ts`,
       driver: `${WEB}driver.ts`,
+      track: `${WEB}track.ts`,
       app: `${WEB}app.css`,
       // The driver page's own stylesheet: a phone on mobile data loads no map styles.
       'driver-page': `${WEB}driver.css`,
+      // The customer's tracking page: as light as the driver's.
+      'track-page': `${WEB}track.css`,
     },
     outdir: `${OUT}assets`,
     bundle: true,

@@ -31,6 +31,8 @@ export const SERVE_DEFAULTS = {
   /** The service's own default when none is given (server/session.ts). */
   sessionTtlHours: 12,
   driverLinkGraceHours: 24,
+  /** Customers are promised the planned arrival ± this, widened to quarter hours (decisions.md, "The live day"). */
+  etaMarginMinutes: 30,
   retentionDays: 30,
 } as const;
 
@@ -182,6 +184,15 @@ const WEB = [
     parse: inMilliseconds(numberIn({ min: 0, minInclusive: true, max: MAX_HOURS }, 'hours'), HOUR_MS),
     default: SERVE_DEFAULTS.driverLinkGraceHours * HOUR_MS,
     help: `how long after the project's date a driver link still opens (default ${SERVE_DEFAULTS.driverLinkGraceHours}; also ROUTEPLAN_DRIVER_LINK_GRACE)`,
+    commands: SERVE,
+  }),
+  setting({
+    key: 'etaMarginMinutes',
+    flag: '--eta-margin <minutes>',
+    env: 'ROUTEPLAN_ETA_MARGIN',
+    parse: integerIn(0, 720),
+    default: SERVE_DEFAULTS.etaMarginMinutes,
+    help: `customers are promised the planned arrival ± this many minutes, widened to quarter hours (default ${SERVE_DEFAULTS.etaMarginMinutes}; also ROUTEPLAN_ETA_MARGIN)`,
     commands: SERVE,
   }),
 ] as const;

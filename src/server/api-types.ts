@@ -131,6 +131,10 @@ export interface DispatchStopView {
   late?: boolean;
   /** What the driver gave as proof of delivery, fetchable by the project's owner. */
   proof?: StopProof;
+  /** The window its customer was last promised (absent without planned times). */
+  promised?: PromisedWindowView;
+  /** The customer's tracking page, `<public url>/track/<token>`. */
+  tracking_url?: string;
 }
 
 /** The reasons a driver picks from when a stop fails. */
@@ -177,7 +181,8 @@ export interface DispatchView {
   drivers: DriverLinkView[];
 }
 
-export type NotificationKind = 'planned' | 'delivered';
+/** `planned` on dispatch, `revised` when the estimate leaves the promised window, `delivered` when done. */
+export type NotificationKind = 'planned' | 'delivered' | 'revised';
 
 /** One customer e-mail, as recorded on the project. */
 export interface NotificationView {
@@ -250,4 +255,28 @@ export interface StopStatusUpdate {
   reason?: string;
   /** The device's time of the tap (ISO 8601); the server's time when absent or in the future. */
   at?: string;
+}
+
+/** A window promised to a customer: seconds since midnight of the project's date (past 86,400 the next day). */
+export interface PromisedWindowView {
+  start_s: number;
+  end_s: number;
+}
+
+/** What a customer's tracking link reads (GET /track/{token}/status): their own stop, nothing of anyone else's. */
+export interface TrackingView {
+  /** The stop's (customer's own) name. */
+  name: string;
+  project: { name: string; date: string };
+  status: StopStatus;
+  /** When the driver marked it done or failed; null while planned. */
+  at: string | null;
+  /** Only when failed: why, in words for the customer (never the driver's own text). */
+  failure?: string;
+  /** What the customer was last promised; null for a stop without planned times. */
+  promised: PromisedWindowView | null;
+  /** Estimated arrival: the live re-timing's when there is one, else the planned arrival; null once done or failed. */
+  eta_s: number | null;
+  /** Stops of the same route before this one that are still to do (0 once it is done or failed). */
+  stops_before: number;
 }

@@ -24,6 +24,7 @@ import type { TravelSettings } from '../travel/types.js';
 import type { GeocoderSettings } from '../geocode/types.js';
 import { DispatchService } from './services/dispatch/service.js';
 import { ProjectRetimer } from './services/dispatch/retimer.js';
+import { TrackingService } from './services/dispatch/tracking.js';
 import { createNotifications, type Notifications } from './services/notify/index.js';
 import { ProjectGeocoding } from './services/geocoding.js';
 
@@ -63,7 +64,7 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, l
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
   const projects = new ProjectService(stores.projects, (id) => `${publicUrl}/projects/${id}`, actions.optimizations);
   const sessions = new SessionService(stores.sessions, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
-  const { dispatch, notifications } = await dispatchServices(stores.records, actions, projects, options, log, () => publicUrl);
+  const { dispatch, tracking, notifications } = await dispatchServices(stores.records, actions, projects, options, log, () => publicUrl);
   const geocoding = new ProjectGeocoding(options.geocoder, projects, log);
   const webRoot = builtWebRoot(options, log);
 
@@ -79,6 +80,7 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, l
     actions,
     projects,
     dispatch,
+    tracking,
     geocoding,
     messages: notifications.messages,
     bodyLimitBytes: options.bodyLimitBytes,
@@ -173,18 +175,28 @@ async function dispatchServices(
   options: ServeOptions,
   log: Log,
   baseUrl: () => string,
-): Promise<{ dispatch: DispatchService; notifications: Notifications }> {
-  const notifications = await createNotifications(options.smtp, store, log);
-  const dispatch = new DispatchService(store, actions, notifications.listener, {
+): Promise<{ dispatch: DispatchService; tracking: TrackingService; notifications: Notifications }> {
+  const now = options.now ?? ((): Date => new Date());
+  // Revised promises are kept in the dispatch record, which the dispatch made after the messages owns.
+  let dispatch: DispatchService | null = null;
+  const promises = { revise: (projectId: string, stopId: string, eta_s: number) => dispatch!.revisePromise(projectId, stopId, eta_s) };
+  const trackingUrl = (token: string): string => `${baseUrl()}/track/${token}`;
+  const notifications = await createNotifications(options.smtp, store, log, { promises, trackingUrl });
+  options.tapDispatchListener?.(notifications.listener);
+  dispatch = new DispatchService(store, actions, notifications.listener, {
     graceMs: options.driverLinkGraceMs ?? SERVE_DEFAULTS.driverLinkGraceHours * 3_600_000,
-    now: options.now ?? (() => new Date()),
+    now,
     linkUrl: (token) => `${baseUrl()}/drivers/${token}`,
+    trackingUrl,
+    etaMarginS: (options.etaMarginMinutes ?? SERVE_DEFAULTS.etaMarginMinutes) * 60,
     log,
     retimer: new ProjectRetimer(projects, withoutGeocoder(travelFlags(options)), log),
   });
+  const tracking = new TrackingService(store, { now, log });
   await dispatch.recover();
+  await tracking.recover();
   await notifications.recover();
-  return { dispatch, notifications };
+  return { dispatch, tracking, notifications };
 }
 
 function jsonLog(writeLine: (line: string) => void): Log {

@@ -5,6 +5,7 @@
 import type { SolveRunner } from './services/solve-runner.js';
 import type { TileSource } from './http/web.js';
 import type { SmtpSettings } from './services/notify/settings.js';
+import type { DispatchListener } from './services/dispatch/events.js';
 import type { TravelSettings } from '../travel/types.js';
 import type { GeocoderSettings } from '../geocode/types.js';
 import type { ServeRole } from '../config/serve-settings.js';
@@ -59,6 +60,10 @@ export interface ServeOptions {
   smtp?: SmtpSettings;
   /** How long after the end of the project's date (UTC) a driver link still opens (default 24 h). */
   driverLinkGraceMs?: number;
+  /** Customers are promised the planned arrival ± this many minutes, widened to quarter hours (default 30). */
+  etaMarginMinutes?: number;
+  /** Hands over what the dispatch tells customer messages, so tests can send it the live day's events (etaChanged). */
+  tapDispatchListener?: (listener: DispatchListener) => void;
   /** The clock of link expiry and stop statuses (tests). */
   now?: () => Date;
   /** Overrides of the connection limits (tests): headers and request timeouts, connection cap. */

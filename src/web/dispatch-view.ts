@@ -1,6 +1,7 @@
 /** The dispatch card's parts: progress figures, each driver's link, the stops' reports, the customer e-mails. */
 import { formatMoment } from './account.js';
 import { button, h } from './dom.js';
+import { customerCell } from './customer-promise.js';
 import { expectedCell, lateCount, plannedCell, positionLine } from './live-view.js';
 import type { DispatchStopView, DispatchView, DriverLinkView, NotificationsView, NotificationView, Project } from './types.js';
 
@@ -96,7 +97,13 @@ export function stopReports(project: Project, dispatch: DispatchView): HTMLTable
     h(
       'thead',
       {},
-      h('tr', {}, ...['Stop', 'Planned', 'Expected', 'Status', 'Driver', 'When', 'Reason'].map((name) => h('th', { scope: 'col' }, name))),
+      h(
+        'tr',
+        {},
+        ...['Stop', 'Planned', 'Expected', 'Status', 'Driver', 'When', 'Reason', 'Promised to the customer'].map((name) =>
+          h('th', { scope: 'col' }, name),
+        ),
+      ),
     ),
     h(
       'tbody',
@@ -113,6 +120,7 @@ export function stopReports(project: Project, dispatch: DispatchView): HTMLTable
           h('td', {}, driverName.get(stop.driver_id) ?? '—'),
           h('td', {}, stop.at ? formatMoment(stop.at) : '—'),
           h('td', {}, stop.reason ?? ''),
+          customerCell(stop, stopName.get(stop.stop_id) ?? stop.stop_id),
         ),
       ),
     ),
@@ -133,11 +141,14 @@ export function messagesView(notifications: NotificationsView | undefined): HTML
     return h(
       'p',
       { class: 'muted' },
-      'None yet. Stops with an e-mail address get their time window on dispatch, and a message when delivered.',
+      'None yet. Stops with an e-mail address get their promised window and tracking link on dispatch, a revised window if the day runs off it, and a message when delivered.',
     );
   }
   return h('ul', { class: 'message-list' }, ...notifications.messages.map(messageItem));
 }
+
+/** What each message told the customer, as the outbox lists it. */
+const MESSAGE_KINDS: Record<NotificationView['kind'], string> = { planned: 'Window', revised: 'Revised window', delivered: 'Delivered' };
 
 function messageItem(message: NotificationView): HTMLLIElement {
   const state = { queued: 'Queued', sent: 'Sent', failed: 'Failed' }[message.status];
@@ -151,7 +162,7 @@ function messageItem(message: NotificationView): HTMLLIElement {
     h(
       'div',
       { class: 'muted' },
-      `${message.subject} · ${formatMoment(when)}${message.attempts > 1 ? ` · ${message.attempts} attempts` : ''}`,
+      `${MESSAGE_KINDS[message.kind] ?? message.kind}: ${message.subject} · ${formatMoment(when)}${message.attempts > 1 ? ` · ${message.attempts} attempts` : ''}`,
     ),
     message.error ? h('div', { class: 'detail' }, message.error) : null,
   );

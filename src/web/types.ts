@@ -26,6 +26,8 @@ export type {
   StopStatusUpdate,
   NotificationView,
   NotificationsView,
+  PromisedWindowView,
+  TrackingView,
 } from '../server/api-types.js';
 
 export type Session = SessionView;

@@ -63,7 +63,13 @@ function planOf(...routes: PlanRoute[]): Plan {
 }
 
 let tokens = 0;
-const frame = { actionUuid: 'a1', dispatchedAt: '2026-11-23T06:00:00Z', expiresAt: '2026-11-25T00:00:00Z', newToken: () => `t${++tokens}` };
+const frame = {
+  actionUuid: 'a1',
+  dispatchedAt: '2026-11-23T06:00:00Z',
+  expiresAt: '2026-11-25T00:00:00Z',
+  newToken: () => `t${++tokens}`,
+  etaMarginS: 1_800,
+};
 
 describe('freezePlan', () => {
   it('copies the stops in route order with their driver, address, e-mail and custom notes, and links only drivers with stops', () => {
@@ -130,6 +136,71 @@ describe('freezePlan', () => {
       first.drivers.map((driver) => [driver.driver_id, driver.token]),
     );
     expect(second.drivers[1]!.start).toBeUndefined();
+  });
+});
+
+describe('freezePlan: what customers keep', () => {
+  it('gives each stop its own tracking token and the planned arrival ± the margin in quarter hours', () => {
+    const frozen = freezePlan('owner', project, planOf(route(0, [[0, 30_000]]), route(1, [[1, 31_000]])), frame, null);
+    const [a, b] = frozen.stops;
+    expect(a!.tracking_token).toMatch(/^t\d+$/);
+    expect(new Set([a!.tracking_token, b!.tracking_token, ...frozen.drivers.map((driver) => driver.token)]).size).toBe(4);
+    // 30,000 s = 08:20 → 07:50–08:50 → 07:45–09:00; 31,000 s = 08:36:40 → 08:06:40–09:06:40 → 08:00–09:15.
+    expect(a!.promised).toEqual({ start_s: 27_900, end_s: 32_400 });
+    expect(b!.promised).toEqual({ start_s: 28_800, end_s: 33_300 });
+    expect(frozen.retired_tracking_tokens).toEqual([]);
+  });
+
+  it('on a re-dispatch keeps the token of a stop that stays, its promise unless it moved, and retires the token of a stop dropped', () => {
+    const first = freezePlan(
+      'owner',
+      project,
+      planOf(
+        route(0, [[0, 30_000]]),
+        route(1, [
+          [1, 31_000],
+          [2, 32_000],
+        ]),
+      ),
+      frame,
+      null,
+    );
+    first.stops[0]!.promised = { start_s: 36_000, end_s: 39_600 }; // revised since
+    first.stops[0]!.revised_at = '2026-11-23T08:00:00Z';
+    const second = freezePlan(
+      'owner',
+      project,
+      planOf(
+        route(0, [
+          [0, 30_000],
+          [1, 35_000],
+        ]),
+      ),
+      frame,
+      first,
+    );
+    const [a, b] = second.stops;
+    expect([a!.tracking_token, b!.tracking_token]).toEqual([first.stops[0]!.tracking_token, first.stops[1]!.tracking_token]);
+    expect([a!.promised, a!.revised_at]).toEqual([{ start_s: 36_000, end_s: 39_600 }, '2026-11-23T08:00:00Z']);
+    // B moved to 35,000 s = 09:43:20: a new promise, 09:00–10:15.
+    expect([b!.changed, b!.promised, b!.revised_at]).toEqual([true, { start_s: 32_400, end_s: 36_900 }, undefined]);
+    expect(second.retired_tracking_tokens).toEqual([first.stops[2]!.tracking_token]);
+    const third = freezePlan('owner', project, planOf(route(0, [[0, 30_000]])), frame, second);
+    expect(third.retired_tracking_tokens).toEqual([first.stops[2]!.tracking_token, b!.tracking_token]);
+  });
+});
+
+describe('freezePlan: a stop that moved within its window', () => {
+  it('keeps its promise and the time of its last revision', () => {
+    const first = freezePlan('owner', project, planOf(route(0, [[0, 30_000]])), frame, null);
+    first.stops[0]!.revised_at = '2026-11-23T07:00:00Z';
+    // 30,000 s → 30,120 s (08:22): the same 07:45–09:00 window.
+    const second = freezePlan('owner', project, planOf(route(0, [[0, 30_120]])), frame, first);
+    expect([second.stops[0]!.changed, second.stops[0]!.promised, second.stops[0]!.revised_at]).toEqual([
+      true,
+      { start_s: 27_900, end_s: 32_400 },
+      '2026-11-23T07:00:00Z',
+    ]);
   });
 });
 

@@ -59,7 +59,13 @@ async function dispatchedDay(travel: LoadOptions = {}) {
   const projects = new ProjectService(stores.projects, (id) => `http://x/projects/${id}`, noOptimizations);
   const project = await projects.create('owner', DOCUMENT, []);
   const plan = await checkedPlanOf(DOCUMENT);
-  const frame = { actionUuid: 'a1', dispatchedAt: '2026-11-23T07:00:00Z', expiresAt: '2026-11-25T00:00:00Z', newToken: () => 'token-ana' };
+  const frame = {
+    actionUuid: 'a1',
+    dispatchedAt: '2026-11-23T07:00:00Z',
+    expiresAt: '2026-11-25T00:00:00Z',
+    newToken: () => 'token-ana',
+    etaMarginS: 1800,
+  };
   const frozen = freezePlan('owner', project, plan, frame, null);
   await stores.records.write('dispatches', project.id, frozen);
   const events: EtaChangedEvent[] = [];
@@ -70,7 +76,14 @@ async function dispatchedDay(travel: LoadOptions = {}) {
     stopDone: () => undefined,
     etaChanged: (event: EtaChangedEvent) => void events.push(event),
   };
-  const settings = { graceMs: 0, now: () => new Date('2026-11-23T10:00:00Z'), linkUrl: (t: string) => t, log };
+  const settings = {
+    graceMs: 0,
+    now: () => new Date('2026-11-23T10:00:00Z'),
+    linkUrl: (t: string) => t,
+    trackingUrl: (t: string) => t,
+    etaMarginS: 1800,
+    log,
+  };
   // Reports and positions never reach the actions (optimizations): only dispatching does.
   const dispatch = new DispatchService(stores.records, undefined as never, listener, {
     ...settings,

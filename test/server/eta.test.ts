@@ -73,7 +73,13 @@ interface Day {
 async function dispatched(document: Record<string, unknown>): Promise<Day> {
   const project = recordOf(document);
   const plan = await checkedPlanOf(document);
-  const frame = { actionUuid: 'a1', dispatchedAt: '2026-11-23T07:00:00Z', expiresAt: '2026-11-25T00:00:00Z', newToken: () => 't' };
+  const frame = {
+    actionUuid: 'a1',
+    dispatchedAt: '2026-11-23T07:00:00Z',
+    expiresAt: '2026-11-25T00:00:00Z',
+    newToken: () => 't',
+    etaMarginS: 1800,
+  };
   return { document, project, plan, dispatch: freezePlan('owner', project, plan, frame, null) };
 }
 
@@ -177,7 +183,13 @@ describe('live estimates', () => {
     retime(d, { ...DEPOT, at: 8 * 3600 + 1200 });
     d.dispatch.drivers[0]!.position = { ...DEPOT, at: '2026-11-23T08:20:00.000Z' };
     d.dispatch.drivers[0]!.retimed_at = '2026-11-23T08:20:00.000Z';
-    const frame = { actionUuid: 'a2', dispatchedAt: '2026-11-23T08:30:00Z', expiresAt: '2026-11-25T00:00:00Z', newToken: () => 'u' };
+    const frame = {
+      actionUuid: 'a2',
+      dispatchedAt: '2026-11-23T08:30:00Z',
+      expiresAt: '2026-11-25T00:00:00Z',
+      newToken: () => 'u',
+      etaMarginS: 1800,
+    };
     const again = freezePlan('owner', d.project, d.plan, frame, d.dispatch);
     expect(again.drivers[0]!.position).toEqual({ ...DEPOT, at: '2026-11-23T08:20:00.000Z' });
     expect(again.drivers[0]!.retimed_at).toBeUndefined();

@@ -112,6 +112,19 @@ describe('routeplan serve options', () => {
     }
   });
 
+  it('customers are promised the planned arrival ± --eta-margin minutes (ROUTEPLAN_ETA_MARGIN; default 30), whole minutes 0–720', async () => {
+    expect((await serveOptionsFrom({}, isolatedEnv())).etaMarginMinutes).toBe(30);
+    expect((await serveOptionsFrom({}, isolatedEnv({ ROUTEPLAN_ETA_MARGIN: '45' }))).etaMarginMinutes).toBe(45);
+    expect((await serveOptionsFrom({ etaMargin: '0' }, isolatedEnv({ ROUTEPLAN_ETA_MARGIN: '45' }))).etaMarginMinutes).toBe(0);
+    for (const bad of ['-5', '12.5', '721', 'half an hour', '']) {
+      const error = await serveOptionsFrom({ etaMargin: bad }, isolatedEnv()).catch((caught: unknown) => caught);
+      expect(error, bad).toBeInstanceOf(InputError);
+      expect((error as InputError).details[0]!.path, bad).toBe('--eta-margin');
+    }
+    const fromEnv = await serveOptionsFrom({}, isolatedEnv({ ROUTEPLAN_ETA_MARGIN: 'soon' })).catch((caught: unknown) => caught);
+    expect((fromEnv as InputError).message).toMatch(/ROUTEPLAN_ETA_MARGIN/);
+  });
+
   it('customer e-mails need --smtp-url (smtp or smtps) and --smtp-from together, from flags or ROUTEPLAN_SMTP_*', async () => {
     expect((await serveOptionsFrom({}, isolatedEnv())).smtp).toBeUndefined();
     const flags = await serveOptionsFrom(

@@ -62,6 +62,7 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
     ...(settings.sessionTtlMs !== undefined ? { sessionTtlMs: settings.sessionTtlMs } : {}),
     ...tilesFrom(settings),
     driverLinkGraceMs: settings.driverLinkGraceMs,
+    etaMarginMinutes: settings.etaMarginMinutes,
     ...smtpSettingsFrom(settings),
     ...(settings.roadFactor !== undefined ? { roadFactor: settings.roadFactor } : {}),
     ...(settings.baseSpeed !== undefined ? { baseSpeedKmh: settings.baseSpeed } : {}),

@@ -19,6 +19,8 @@
  *   POST /v1.0/imports/{stops|drivers}[/items]  a spreadsheet's rows and column guesses, then its items (routes/imports.ts)
  * Drivers (routes/drivers.ts; the token in the path is the credential, never logged):
  *   GET  /drivers/{token}, …/route, POST …/stops/{stopId}  the driver page, their route, their reports
+ * Customers (routes/track.ts; the same for the token):
+ *   GET  /track/{token}, …/status         a stop's tracking page and its status
  * The web application (routes/session.ts, routes/pages.ts):
  *   POST /login                             form {key, next} → 303 with the session cookie
  *   POST /logout                            ends the session (CSRF token as form field `csrf` or header) → 303 /
@@ -44,6 +46,7 @@ import { registerDrivers } from './routes/drivers.js';
 import { registerImports } from './routes/imports.js';
 import { answerClientError, createGuardedServer } from './connections.js';
 import { RateLimitedLog } from '../rate-limited-log.js';
+import { registerTrack } from './routes/track.js';
 
 export type { AppContext } from './context.js';
 
@@ -111,6 +114,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerApi(app, ctx);
   registerDispatch(app, ctx);
   registerDrivers(app, ctx);
+  registerTrack(app, ctx);
   registerImports(app, ctx);
   registerSession(app, ctx);
   await registerPages(app, ctx);
@@ -194,9 +198,9 @@ function logRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyRepl
   });
 }
 
-/** A driver link's token is a credential: it never reaches the log. */
+/** A driver link's or a tracking link's token is a credential: it never reaches the log. */
 function redactedPath(path: string): string {
-  return path.replace(/^\/drivers\/[^/]+/, '/drivers/<redacted>');
+  return path.replace(/^\/(drivers|track)\/[^/]+/, '/$1/<redacted>');
 }
 
 function answerError(ctx: AppContext, reply: FastifyReply, error: unknown): void {

@@ -6,6 +6,7 @@ import type { GuessLimiter } from './guess-limit.js';
 import type { ActionService } from '../services/actions/service.js';
 import type { ProjectService } from '../services/projects.js';
 import type { DispatchService } from '../services/dispatch/service.js';
+import type { TrackingService } from '../services/dispatch/tracking.js';
 import type { ProjectGeocoding } from '../services/geocoding.js';
 import type { ProjectMessages } from '../services/dispatch/events.js';
 import type { Session, SessionService } from '../services/sessions.js';
@@ -27,6 +28,8 @@ export interface AppContext {
   actions: ActionService;
   projects: ProjectService;
   dispatch: DispatchService;
+  /** Customers' tracking links (one stop each). */
+  tracking: TrackingService;
   /** Geocodes new projects' addresses in the background (when the service has a geocoder). */
   geocoding: ProjectGeocoding;
   /** Each project's customer messages (notify/), or none when no SMTP is configured. */

@@ -13,7 +13,7 @@ export interface TileSource {
   attribution: string;
 }
 
-export type PageName = 'index' | 'project' | 'print' | 'driver';
+export type PageName = 'index' | 'project' | 'print' | 'driver' | 'track';
 
 /**
  * dist/web/ as built, found from the `src` folder this module sits under, however deep: from the

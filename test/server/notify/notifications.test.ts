@@ -1,6 +1,6 @@
 /**
  * Customer e-mails through a real SMTP server on loopback (smtp-server), from the real service:
- * the planned window on dispatch to each stop with an e-mail and nobody else, one delivered message
+ * the promised window (quarter hours) and the stop's own tracking link on dispatch to each stop with an e-mail and nobody else, one delivered message
  * per stop, nothing on a re-dispatch that moved nothing, retries of a temporary refusal, a permanent
  * refusal failed at once, a queued message sent after a restart, and nothing at all without SMTP.
  */
@@ -46,6 +46,13 @@ function projectWithEmails(): Record<string, unknown> {
   return document;
 }
 
+/** "between 07:45 and 09:00": the arrival ± 30 minutes, out to the quarter hours around it (the default --eta-margin). */
+function promisedText(arrivalS: number): string {
+  const clock = (seconds: number): string =>
+    `${String(Math.floor(seconds / 3600)).padStart(2, '0')}:${String(Math.floor(seconds / 60) % 60).padStart(2, '0')}`;
+  return `between ${clock(Math.floor((arrivalS - 1800) / 900) * 900)} and ${clock(Math.ceil((arrivalS + 1800) / 900) * 900)}`;
+}
+
 async function messagesOf(svc: TestService, projectId: string): Promise<any> {
   return (await api(svc.url, 'GET', `/v1.0/project/${projectId}`)).body.notifications;
 }
@@ -55,9 +62,10 @@ describe('customer e-mails', () => {
     const smtp = await mailbox();
     const svc = await service(smtp.url);
     const { id, actionUuid } = await optimizedProject(svc, projectWithEmails());
-    await api(svc.url, 'POST', `/v1.0/project/${id}/dispatch`);
+    const dispatched = (await api(svc.url, 'POST', `/v1.0/project/${id}/dispatch`)).body;
     await smtp.waitFor(3);
     const plan = (await api(svc.url, 'GET', `/v2/schedules/${actionUuid}/solution`)).body;
+    const stopIds = new Map((await api(svc.url, 'GET', `/v1.0/project/${id}`)).body.stops.map((stop: any) => [stop.name, stop.id]));
     const visits = plan.routes.flatMap((route: any) => route.visits.filter((visit: any) => visit.kind === 'stop'));
     const byRecipient = new Map(smtp.received.map((mail) => [(mail.to as any).value[0].address, mail]));
     expect([...byRecipient.keys()].sort()).toEqual(['north-cafe@example.com', 'north@example.com', 'south-bakery@example.com']);
@@ -70,11 +78,13 @@ describe('customer e-mails', () => {
       const visit = visits.find((entry: any) => entry.stop === name);
       expect((mail.from as any).value[0].address).toBe('deliveries@bakery.example');
       expect((mail.to as any).value).toHaveLength(1);
-      expect(mail.subject).toBe(`Your delivery on 2026-11-23: between ${visit.start} and ${visit.finish}`);
-      expect(mail.text).toContain(
-        `Your delivery from Morning rounds is planned on 2026-11-23, between ${visit.start} and ${visit.finish}.`,
-      );
+      const promised = promisedText(visit.arrival_s);
+      expect(mail.subject).toBe(`Your delivery on 2026-11-23: ${promised}`);
+      expect(mail.text).toContain(`Your delivery from Morning rounds is planned on 2026-11-23, ${promised}.`);
       expect(mail.text).toContain(`Delivery address: ${name} street 1, Lyon`);
+      const tracking = dispatched.stops.find((stop: any) => stop.stop_id === stopIds.get(name)).tracking_url;
+      expect(tracking).toMatch(new RegExp(`^${svc.url}/track/[A-Za-z0-9_-]{32}$`));
+      expect(mail.text).toContain(`Follow your delivery on the day: ${tracking}`);
       for (const other of ['North bakery', 'North cafe', 'South bakery', 'South cafe'].filter((entry) => entry !== name)) {
         expect(`${mail.subject}\n${mail.text}`).not.toContain(other);
       }

@@ -25,7 +25,9 @@ const FIELDS = {
   'stop.name': 'Café',
   'stop.address': '1 rue X',
   window: 'between 08:15 and 08:25',
+  previous_window: '',
   delivered_at: '',
+  tracking_url: 'https://routes.example.com/track/abc',
 };
 
 describe('message templates', () => {
@@ -33,6 +35,31 @@ describe('message templates', () => {
     const { subject, text } = render(DEFAULT_TEMPLATES.planned, FIELDS);
     expect(subject).toBe('Your delivery on 2026-11-24: between 08:15 and 08:25');
     expect(text).toContain('Your delivery from Boulangerie is planned on 2026-11-24, between 08:15 and 08:25.');
+    expect(text).toContain('Follow your delivery on the day: https://routes.example.com/track/abc');
+    const revised = render(DEFAULT_TEMPLATES.revised, {
+      ...FIELDS,
+      window: 'between 10:00 and 11:00',
+      previous_window: 'between 08:15 and 08:25',
+    });
+    expect(revised.subject).toBe('New time for your delivery on 2026-11-24: between 10:00 and 11:00');
+    expect(revised.text).toContain('will not come between 08:15 and 08:25 as we wrote:\nit is now expected between 10:00 and 11:00.');
+    expect(revised.text).toContain('Follow your delivery: https://routes.example.com/track/abc');
+  });
+
+  it('take revised.txt from the directory when it has one, the built-in text when not (a directory made before revised messages)', async () => {
+    const old = await loadTemplates(await templateDir('Subject: Hi\n\nSee you {{window}}.'));
+    expect(old.revised).toEqual(DEFAULT_TEMPLATES.revised);
+    const dir = await templateDir('Subject: Hi\n\nSee you {{window}}, track it at {{tracking_url}}.');
+    await writeFile(join(dir, 'revised.txt'), 'Subject: Later: {{window}}\n\nWas {{previous_window}}, now {{window}}: {{tracking_url}}');
+    const own = await loadTemplates(dir);
+    expect(render(own.planned, FIELDS).text).toBe('See you between 08:15 and 08:25, track it at https://routes.example.com/track/abc.');
+    expect(render(own.revised, { ...FIELDS, previous_window: 'between 07:00 and 08:00' }).text).toBe(
+      'Was between 07:00 and 08:00, now between 08:15 and 08:25: https://routes.example.com/track/abc',
+    );
+    await writeFile(join(dir, 'revised.txt'), 'Subject: x\n\n{{eta}}');
+    expect(((await loadTemplates(dir).catch((caught: unknown) => caught)) as Error).message).toMatch(
+      /revised\.txt:3: unknown placeholder \{\{eta\}\}/,
+    );
   });
 
   it('come from planned.txt and delivered.txt: a Subject line, a blank line, the body (CRLF and a BOM are fine)', async () => {

@@ -15,7 +15,7 @@ import { NOT_BUILT_PAGE, pageHeaders, readPage } from '../web.js';
 import { addPath, idParam, paramOf } from './table.js';
 
 /** Tokens are base64url; anything else cannot be one, and is answered like an unknown token. */
-const TOKEN = ':token(^[A-Za-z0-9_-]{1,128}$)';
+export const TOKEN = ':token(^[A-Za-z0-9_-]{1,128}$)';
 
 export function registerDrivers(app: FastifyInstance, ctx: AppContext): void {
   addPath(app, `/drivers/${TOKEN}`, { GET: (request, reply) => driverPage(ctx, request, reply) });
@@ -48,8 +48,8 @@ async function driverPage(ctx: AppContext, request: FastifyRequest, reply: Fasti
     .send(html ?? NOT_BUILT_PAGE);
 }
 
-/** Uses the request's link under the guess limit: an unknown token counts as a wrong guess. */
-function withLink<T>(ctx: AppContext, request: FastifyRequest, use: (token: string) => Promise<T>): Promise<T> {
+/** Uses the request's link (a driver's or a customer's) under the guess limit: an unknown token counts as a wrong guess. */
+export function withLink<T>(ctx: AppContext, request: FastifyRequest, use: (token: string) => Promise<T>): Promise<T> {
   return ctx.guesses.attempt(request.ip, () => use(paramOf(request, 'token')), isUnknownLink);
 }
 
@@ -58,8 +58,13 @@ function isUnknownLink(error: unknown): boolean {
 }
 
 async function linkStatus(ctx: AppContext, request: FastifyRequest): Promise<number> {
+  return linkStatusOf(ctx, request, (token) => ctx.dispatch.routeOf(token));
+}
+
+/** The HTTP status a link's page answers with: 200, or the link's own 404/410. */
+export async function linkStatusOf(ctx: AppContext, request: FastifyRequest, open: (token: string) => Promise<unknown>): Promise<number> {
   try {
-    await withLink(ctx, request, (token) => ctx.dispatch.routeOf(token));
+    await withLink(ctx, request, open);
     return 200;
   } catch (error) {
     if (error instanceof HttpError) return error.status;
@@ -68,6 +73,6 @@ async function linkStatus(ctx: AppContext, request: FastifyRequest): Promise<num
 }
 
 /** The token must not leave in a Referer (the navigation links go to other sites) nor be indexed. */
-function privateHeaders(): Record<string, string> {
+export function privateHeaders(): Record<string, string> {
   return { 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex, nofollow', 'cache-control': 'no-store' };
 }

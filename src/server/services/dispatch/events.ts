@@ -3,7 +3,7 @@
  * the day's routes without the dispatch knowing about e-mail, and the dispatch works the same with
  * notifications off.
  */
-import type { NotificationsView } from '../../api-types.js';
+import type { NotificationsView, PromisedWindowView, StopStatus } from '../../api-types.js';
 
 /** The project as a customer message may name it. */
 export interface DispatchedProject {
@@ -24,6 +24,13 @@ export interface DispatchedStop {
   finish_s: number | null;
   /** On a re-dispatch: whether its planned times or its driver differ from the previous dispatch. */
   changed: boolean;
+  /** Planned arrival (seconds since midnight of the project's date); null without a duration. */
+  arrival_s?: number | null;
+  /** The window the customer was last promised (the planned arrival ± the margin, in quarter hours). */
+  promised?: PromisedWindowView;
+  /** The customer's tracking link's token (absent in dispatches made before tracking). */
+  tracking_token?: string;
+  status?: StopStatus;
 }
 
 export interface DispatchedEvent {
@@ -31,8 +38,11 @@ export interface DispatchedEvent {
   project: DispatchedProject;
   /** False on the first dispatch of the project. */
   redispatch: boolean;
-  /** Every stop on a route of the frozen plan, whether or not it is already done. */
-  stops: (DispatchedStop & { status: 'planned' | 'done' | 'failed' })[];
+  /**
+   * Every stop on a route of the frozen plan, whether or not it is already done; on a re-dispatch,
+   * `previous_promised` is what its customer was promised before (absent for a stop new to the routes).
+   */
+  stops: (DispatchedStop & { status: 'planned' | 'done' | 'failed'; previous_promised?: PromisedWindowView })[];
 }
 
 export interface StopDoneEvent {
@@ -57,6 +67,12 @@ export interface DispatchListener {
   stopDone(event: StopDoneEvent): void;
   /** Only for stops whose estimate moved; customer messages decide whether it left the promised window. */
   etaChanged(event: EtaChangedEvent): void;
+}
+
+/** Where customers' promises are kept (the dispatch record), for the revised messages. */
+export interface CustomerPromises {
+  /** Records a new promise for a stop whose estimate left its window, when one is due: the new window and the old, or null. */
+  revise(projectId: string, stopId: string, eta_s: number): Promise<{ promised: PromisedWindowView; previous: PromisedWindowView } | null>;
 }
 
 /** The project's customer messages, for its answers. */

@@ -9,12 +9,13 @@ import type { DriverPosition, DriverStopView } from '../../api-types.js';
 import type { DispatchedProject } from './events.js';
 import type { ProjectRecord } from '../projects.js';
 import { isPlainObject } from '../../../input/index.js';
+import { customerLinkOf, retiredTrackingTokens, type CustomerLink } from './customer-links.js';
 
 /**
  * One stop of the frozen plan, with the driver's report on it: what the driver page shows of it
  * (views.ts driverStop picks those fields), and what only the dispatcher and the messages use.
  */
-export interface FrozenStop extends DriverStopView {
+export interface FrozenStop extends DriverStopView, Partial<CustomerLink> {
   driver_id: string;
   /** The customer's, for their messages; never on the driver page. */
   email?: string;
@@ -56,6 +57,8 @@ export interface FrozenDispatch {
   drivers: FrozenDriver[];
   /** Every stop on a route, route by route in visiting order. */
   stops: FrozenStop[];
+  /** Tracking tokens of stops no longer on a route (they answer 410); absent in records from before tracking. */
+  retired_tracking_tokens?: string[];
 }
 
 /**
@@ -66,12 +69,13 @@ export function freezePlan(
   owner: string,
   project: ProjectRecord,
   plan: Plan,
-  frame: { actionUuid: string; dispatchedAt: string; expiresAt: string; newToken: () => string },
+  frame: { actionUuid: string; dispatchedAt: string; expiresAt: string; newToken: () => string; etaMarginS: number },
   previous: FrozenDispatch | null,
 ): FrozenDispatch {
   const routes = plan.routes.filter((route) => stopVisits(route).length > 0);
   const stops = routes.flatMap((route) => stopVisits(route).map((visit) => frozenStop(project, route, visit)));
   for (const stop of stops) carryOver(stop, previous);
+  for (const stop of stops) Object.assign(stop, customerLinkOf(stop, previous, frame));
   return {
     owner,
     project: { id: project.id, name: project.name, date: project.date },
@@ -80,6 +84,7 @@ export function freezePlan(
     expires_at: frame.expiresAt,
     drivers: driversOf(project, routes, previous, frame.newToken),
     stops,
+    retired_tracking_tokens: retiredTrackingTokens(stops, previous),
   };
 }
 

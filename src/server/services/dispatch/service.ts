@@ -20,12 +20,18 @@ import type { ReportAt, Retimer } from './retimer.js';
 import { checkStatusUpdate } from './status-update.js';
 import type { DispatchedDay } from './reoptimize.js';
 import { dispatchView, dispatchedStop, driverRouteView, driverStop } from './views.js';
+import { revisedPromise, type PromisedWindow } from './promise.js';
+import { previousPromiseOf } from './customer-links.js';
 
 export interface DispatchSettings {
   graceMs: number;
   now: () => Date;
   /** The driver page's public URL for a token. */
   linkUrl: (token: string) => string;
+  /** A customer's tracking page's public URL for a token. */
+  trackingUrl: (token: string) => string;
+  /** How far either side of the planned arrival customers are promised (`--eta-margin`), in seconds. */
+  etaMarginS: number;
   log: (event: Record<string, unknown>) => void;
   /** Re-times a driver's remaining stops after each report (the live estimates); none: no estimates. */
   retimer?: Retimer;
@@ -69,7 +75,7 @@ export class DispatchService {
   /** The project's dispatch as its dispatcher sees it, or null before the first dispatch. */
   async viewOf(projectId: string): Promise<DispatchView | null> {
     const dispatch = await this.load(projectId);
-    return dispatch ? dispatchView(dispatch, this.settings.linkUrl) : null;
+    return dispatch ? dispatchView(dispatch, this.settings.linkUrl, this.settings.trackingUrl) : null;
   }
 
   /** Freezes the plan of `request.actionUuid` (default: the latest finished optimization) as the day's routes. */
@@ -85,7 +91,8 @@ export class DispatchService {
       }
       const { actionUuid, plan } = await this.chosenPlan(owner, project, request.actionUuid);
       const now = this.settings.now();
-      const frame = { actionUuid, dispatchedAt: now.toISOString(), expiresAt: this.expiryOf(project.date, plan, now), newToken };
+      const expiresAt = this.expiryOf(project.date, plan, now);
+      const frame = { actionUuid, dispatchedAt: now.toISOString(), expiresAt, newToken, etaMarginS: this.settings.etaMarginS };
       const dispatch = freezePlan(owner, project, plan, frame, previous);
       await this.store.write('dispatch-plans', project.id, plan);
       await this.save(dispatch);
@@ -95,10 +102,10 @@ export class DispatchService {
           owner,
           project: dispatch.project,
           redispatch: previous !== null,
-          stops: dispatch.stops.map((stop) => ({ ...dispatchedStop(stop), status: stop.status })),
+          stops: dispatch.stops.map((stop) => ({ ...dispatchedStop(stop), status: stop.status, ...previousPromiseOf(stop, previous) })),
         }),
       );
-      return { view: dispatchView(dispatch, this.settings.linkUrl), created: previous === null };
+      return { view: dispatchView(dispatch, this.settings.linkUrl, this.settings.trackingUrl), created: previous === null };
     });
   }
 
@@ -219,6 +226,26 @@ export class DispatchService {
     this.tell(() => this.listener.etaChanged({ owner: dispatch.owner, project: dispatch.project, stops }));
   }
 
+  /**
+   * Records a revised promise for a stop whose estimate moved to `eta_s`, when promise.ts says one
+   * is due (checked here, in the project's turn, against the record as stored): the new window and
+   * the one it replaces, or null.
+   */
+  revisePromise(projectId: string, stopId: string, eta_s: number): Promise<{ promised: PromisedWindow; previous: PromisedWindow } | null> {
+    return this.turns.run(projectId, async () => {
+      const dispatch = await this.load(projectId);
+      const stop = dispatch?.stops.find((candidate) => candidate.stop_id === stopId);
+      const now = this.settings.now();
+      const promised = stop ? revisedPromise(stop, eta_s, now, this.settings.etaMarginS) : null;
+      if (!dispatch || !stop?.promised || !promised) return null;
+      const previous = stop.promised;
+      stop.promised = promised;
+      stop.revised_at = now.toISOString();
+      await this.save(dispatch);
+      return { promised, previous };
+    });
+  }
+
   private async chosenPlan(
     owner: string,
     project: ProjectRecord,
@@ -266,7 +293,7 @@ export class DispatchService {
       if (!driver) throw new HttpError(404, 'not_found', `no driver ${driverId} in the dispatch of project ${projectId}`);
       change(driver);
       await this.save(dispatch);
-      return dispatchView(dispatch, this.settings.linkUrl);
+      return dispatchView(dispatch, this.settings.linkUrl, this.settings.trackingUrl);
     });
   }
 

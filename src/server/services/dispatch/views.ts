@@ -3,12 +3,16 @@ import type { DispatchStopView, DispatchView, DriverLinkView, DriverRouteView, D
 import type { DispatchedStop } from './events.js';
 import type { FrozenDispatch, FrozenDriver, FrozenStop } from './frozen.js';
 
-/** The dispatcher's view: every stop's report and every driver's link. */
-export function dispatchView(dispatch: FrozenDispatch, linkUrl: (token: string) => string): DispatchView {
+/** The dispatcher's view: every stop's report and every driver's link (and each customer's promise and tracking link). */
+export function dispatchView(
+  dispatch: FrozenDispatch,
+  linkUrl: (token: string) => string,
+  trackingUrl: (token: string) => string,
+): DispatchView {
   return {
     actionUuid: dispatch.actionUuid,
     dispatched_at: dispatch.dispatched_at,
-    stops: dispatch.stops.map(stopReport),
+    stops: dispatch.stops.map((stop) => ({ ...stopReport(stop), ...customerPromise(stop, trackingUrl) })),
     drivers: dispatch.drivers.map((driver) => driverLink(dispatch, driver, linkUrl)),
   };
 }
@@ -22,6 +26,13 @@ function stopReport(stop: FrozenStop): DispatchStopView {
     driver_id: stop.driver_id,
     arrival_s: stop.arrival_s,
     ...estimateOf(stop),
+  };
+}
+
+function customerPromise(stop: FrozenStop, trackingUrl: (token: string) => string): Pick<DispatchStopView, 'promised' | 'tracking_url'> {
+  return {
+    ...(stop.promised !== undefined ? { promised: stop.promised } : {}),
+    ...(stop.tracking_token !== undefined ? { tracking_url: trackingUrl(stop.tracking_token) } : {}),
   };
 }
 
@@ -87,5 +98,9 @@ export function dispatchedStop(stop: FrozenStop): DispatchedStop {
     start_s: stop.start_s,
     finish_s: stop.finish_s,
     changed: stop.changed,
+    arrival_s: stop.arrival_s,
+    status: stop.status,
+    ...(stop.promised !== undefined ? { promised: stop.promised } : {}),
+    ...(stop.tracking_token !== undefined ? { tracking_token: stop.tracking_token } : {}),
   };
 }

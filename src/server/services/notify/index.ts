@@ -1,23 +1,26 @@
 /**
  * Customer notifications (decisions.md, "Dispatch to drivers and customer notifications"): with
- * SMTP configured, each stop with an `email` gets its planned window when dispatched (on a
- * re-dispatch only if it moved) and one message when delivered. Without SMTP nothing is sent, nothing
- * is stored, and the project says so.
+ * SMTP configured, each stop with an `email` gets its promised window when dispatched (on a
+ * re-dispatch only if that window changed), a revised window when its estimate leaves the promised one (the
+ * dispatch keeps the promise and says when one is due), and one message when delivered; each carries
+ * the stop's tracking link. Without SMTP nothing is sent, nothing is stored, and the project says so.
  */
 import { createTransport } from 'nodemailer';
-import type { NotificationKind } from '../../api-types.js';
+import type { NotificationKind, PromisedWindowView } from '../../api-types.js';
 import type {
   DispatchedEvent,
   DispatchedProject,
   DispatchedStop,
+  CustomerPromises,
   DispatchListener,
+  EtaChangedEvent,
   ProjectMessages,
   StopDoneEvent,
 } from '../dispatch/events.js';
 import type { RecordStore } from '../../store/ports.js';
 import { Outbox, RETRY_DELAYS_MS, type Send } from './outbox.js';
 import type { SmtpSettings } from './settings.js';
-import { deliveredText, loadTemplates, render, windowText, type MessageFields, type Templates } from './templates.js';
+import { deliveredText, loadTemplates, promiseText, render, type MessageFields, type Templates } from './templates.js';
 
 export type { SmtpSettings } from './settings.js';
 
@@ -40,6 +43,10 @@ export interface NotifyOptions {
   retryDelaysMs?: readonly number[];
   /** Replaces the SMTP transport (tests of what happens around a send). */
   send?: Send;
+  /** Where promises are kept and revised; without it no revised message is sent. */
+  promises?: CustomerPromises;
+  /** The tracking page's public URL for a token. */
+  trackingUrl?: (token: string) => string;
 }
 
 export async function createNotifications(
@@ -52,13 +59,12 @@ export async function createNotifications(
   const templates = await loadTemplates(smtp.templatesDir);
   const now = options.now ?? (() => new Date());
   const outbox = new Outbox(store, options.send ?? smtpSender(smtp), log, now, options.retryDelaysMs ?? RETRY_DELAYS_MS);
-  const notifier = new Notifier(outbox, templates, log);
+  const notifier = new Notifier(outbox, templates, log, options);
   return {
     listener: {
       dispatched: (event) => notifier.dispatched(event),
       stopDone: (event) => notifier.stopDone(event),
-      // Revised windows come with the live day's tracking (issue 25).
-      etaChanged: () => undefined,
+      etaChanged: (event) => notifier.etaChanged(event),
     },
     messages: { of: (projectId) => outbox.of(projectId) },
     recover: () => outbox.recover(),
@@ -79,28 +85,66 @@ class Notifier {
     private readonly outbox: Outbox,
     private readonly templates: Templates,
     private readonly log: (event: Record<string, unknown>) => void,
+    private readonly options: Pick<NotifyOptions, 'promises' | 'trackingUrl'>,
   ) {}
 
+  /**
+   * The promised window to each stop with an e-mail; on a re-dispatch only to those whose window
+   * changed: a revised message naming the window it replaces, or a planned one for a stop new to the routes.
+   */
   dispatched(event: DispatchedEvent): void {
     for (const stop of event.stops) {
-      if (!stop.email || stop.status !== 'planned' || (event.redispatch && !stop.changed)) continue;
-      this.queue(event.owner, event.project, stop, 'planned', '');
+      if (!stop.email || stop.status !== 'planned') continue;
+      if (!event.redispatch) this.queue(event.owner, event.project, stop, 'planned');
+      else if (stop.changed && !samePromise(stop.previous_promised, stop.promised)) {
+        const previous = stop.previous_promised;
+        if (previous === undefined) this.queue(event.owner, event.project, stop, 'planned');
+        else this.queue(event.owner, event.project, stop, 'revised', { previous_window: promiseText(previous) });
+      }
     }
   }
 
   stopDone(event: StopDoneEvent): void {
     if (!event.stop.email || this.outbox.has(event.project.id, event.stop.stop_id, 'delivered')) return;
-    this.queue(event.owner, event.project, event.stop, 'delivered', deliveredText(event.at));
+    this.queue(event.owner, event.project, event.stop, 'delivered', { delivered_at: deliveredText(event.at) });
   }
 
-  private queue(owner: string, project: DispatchedProject, stop: DispatchedStop, kind: NotificationKind, deliveredAt: string): void {
+  /** One revised message per stop whose new estimate left its promise, when the dispatch records a revision as due. */
+  etaChanged(event: EtaChangedEvent): void {
+    const promises = this.options.promises;
+    if (promises === undefined) return;
+    for (const { stop, eta_s } of event.stops) {
+      if (!stop.email || (stop.status !== undefined && stop.status !== 'planned')) continue;
+      promises
+        .revise(event.project.id, stop.stop_id, eta_s)
+        .then((revision) => {
+          if (revision === null) return;
+          const fields = { window: promiseText(revision.promised), previous_window: promiseText(revision.previous) };
+          this.queue(event.owner, event.project, { ...stop, promised: revision.promised }, 'revised', fields);
+        })
+        .catch((error: unknown) => {
+          this.log({ event: 'revision_failed', project_id: event.project.id, stop_id: stop.stop_id, reason: (error as Error).message });
+        });
+    }
+  }
+
+  private queue(
+    owner: string,
+    project: DispatchedProject,
+    stop: DispatchedStop,
+    kind: NotificationKind,
+    extra: Partial<MessageFields> = {},
+  ): void {
     const fields: MessageFields = {
       'project.name': project.name,
       'project.date': project.date,
       'stop.name': stop.name,
       'stop.address': stop.address ?? '',
-      window: windowText(stop.start_s, stop.finish_s),
-      delivered_at: deliveredAt,
+      window: promiseText(stop.promised),
+      previous_window: '',
+      delivered_at: '',
+      tracking_url: stop.tracking_token !== undefined && this.options.trackingUrl ? this.options.trackingUrl(stop.tracking_token) : '',
+      ...extra,
     };
     const { subject, text } = render(this.templates[kind], fields);
     const to = stop.email!.trim();
@@ -109,6 +153,10 @@ class Notifier {
       this.log({ event: 'notification_not_stored', project_id: project.id, stop_id: stop.stop_id, reason: (error as Error).message });
     });
   }
+}
+
+function samePromise(a: PromisedWindowView | undefined, b: PromisedWindowView | undefined): boolean {
+  return a?.start_s === b?.start_s && a?.end_s === b?.end_s;
 }
 
 /** One plain address (no display name, no list): a customer's `email` field must not reach anyone else. */

@@ -1,9 +1,11 @@
 /**
  * Customer messages are plain text with placeholders for the project and the stop. The built-in
  * templates can be replaced by planned.txt and delivered.txt in a directory (`--smtp-templates`),
- * each starting with a `Subject:` line and a blank line; an unknown placeholder stops the service
- * at start, not at the first dispatch.
+ * and revised.txt (the built-in one when the directory has none, so a directory made before revised
+ * messages still works), each starting with a `Subject:` line and a blank line; an unknown
+ * placeholder stops the service at start, not at the first dispatch.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../../../errors.js';
@@ -23,8 +25,13 @@ export interface MessageFields {
   'project.date': string;
   'stop.name': string;
   'stop.address': string;
+  /** The promised window ("between 09:00 and 10:15"): the planned one, or the revised one in a revised message. */
   window: string;
+  /** In a revised message: the window it replaces. */
+  previous_window: string;
   delivered_at: string;
+  /** The customer's tracking page (empty for a dispatch made before tracking links). */
+  tracking_url: string;
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -34,7 +41,9 @@ const KNOWN: readonly string[] = [
   'stop.name',
   'stop.address',
   'window',
+  'previous_window',
   'delivered_at',
+  'tracking_url',
 ] satisfies (keyof MessageFields)[];
 
 export const DEFAULT_TEMPLATES: Templates = {
@@ -45,22 +54,45 @@ export const DEFAULT_TEMPLATES: Templates = {
       '',
       'Your delivery from {{project.name}} is planned on {{project.date}}, {{window}}.',
       'Delivery address: {{stop.address}}',
+      'Follow your delivery on the day: {{tracking_url}}',
       '',
-      'This message was sent automatically; the time may still change on the day.',
+      'This message was sent automatically; if the time changes on the day, we will write again.',
     ].join('\n'),
   },
   delivered: {
     subject: 'Delivered: your order from {{project.name}}',
-    body: ['Hello,', '', 'Your delivery from {{project.name}} was made at {{delivered_at}}.', 'Delivery address: {{stop.address}}'].join(
-      '\n',
-    ),
+    body: [
+      'Hello,',
+      '',
+      'Your delivery from {{project.name}} was made at {{delivered_at}}.',
+      'Delivery address: {{stop.address}}',
+      'Details: {{tracking_url}}',
+    ].join('\n'),
+  },
+  revised: {
+    subject: 'New time for your delivery on {{project.date}}: {{window}}',
+    body: [
+      'Hello,',
+      '',
+      'Your delivery from {{project.name}} on {{project.date}} will not come {{previous_window}} as we wrote:',
+      'it is now expected {{window}}.',
+      'Delivery address: {{stop.address}}',
+      'Follow your delivery: {{tracking_url}}',
+      '',
+      'This message was sent automatically.',
+    ].join('\n'),
   },
 };
 
-/** The built-in templates, or those of `directory` (both files required). */
+/** The built-in templates, or those of `directory` (planned.txt and delivered.txt required, revised.txt optional). */
 export async function loadTemplates(directory: string | undefined): Promise<Templates> {
   if (directory === undefined) return DEFAULT_TEMPLATES;
-  return { planned: await loadTemplate(join(directory, 'planned.txt')), delivered: await loadTemplate(join(directory, 'delivered.txt')) };
+  const revisedFile = join(directory, 'revised.txt');
+  return {
+    planned: await loadTemplate(join(directory, 'planned.txt')),
+    delivered: await loadTemplate(join(directory, 'delivered.txt')),
+    revised: existsSync(revisedFile) ? await loadTemplate(revisedFile) : DEFAULT_TEMPLATES.revised,
+  };
 }
 
 async function loadTemplate(file: string): Promise<Template> {
@@ -105,6 +137,11 @@ export function render(template: Template, fields: MessageFields): { subject: st
       .trim(),
     text: fill(template.body),
   };
+}
+
+/** A promised window in words; "during the day" for a stop without planned times. */
+export function promiseText(promised: { start_s: number; end_s: number } | undefined): string {
+  return promised === undefined ? 'during the day' : windowText(promised.start_s, promised.end_s);
 }
 
 /** "between 08:15 and 08:25" (past midnight: "+1 day"); the day only when the plan has no times. */
