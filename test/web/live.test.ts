@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../server/built.js';
 import { apiCall, launchChromium, screenshot, signIn, startWebService, type WebService } from './browser.js';
+import { clock, liveDay } from './live-clock.js';
 
 const KEY = 'live-test-key-0123456789';
 const AXE = join(ROOT, 'node_modules/axe-core/axe.min.js');
@@ -20,15 +21,10 @@ const PHONE = { width: 390, height: 844 };
 declare const axe: { run: (context: unknown, options: unknown) => Promise<{ violations: any[] }> };
 declare const document: unknown;
 
-/** The project's day is today on UTC's clock, and its shift started 50 minutes ago: the first stop (at the depot, 10 min) was due to end 40 minutes ago. */
-const now = new Date();
-const DATE = now.toISOString().slice(0, 10);
-const SHIFT_START_S = Math.floor((now.getTime() - Date.parse(`${DATE}T00:00:00Z`)) / 60_000) * 60 - 50 * 60;
-
-function clock(seconds: number): string {
-  const two = (n: number): string => String(n).padStart(2, '0');
-  return `${two(Math.floor(seconds / 3600))}:${two(Math.floor((seconds % 3600) / 60))}`;
-}
+/** The project's day is now, and its shift started 50 minutes ago: the first stop (at the depot, 10 min) was due to end 40 minutes ago. */
+const DAY = liveDay(50);
+const DATE = DAY.date;
+const SHIFT_START_S = DAY.shiftStartS;
 
 function stop(name: string, sequence: number, lat: number, lng: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { name, location: { coords: { lat, lng } }, duration: 10, driver: 'Camille', sequence, ...extra };
@@ -37,7 +33,7 @@ function stop(name: string, sequence: number, lat: number, lng: number, extra: R
 const DOCUMENT = {
   name: 'Live rounds',
   date: DATE,
-  settings: { time_zone: 'UTC', strict_start: true },
+  settings: { time_zone: DAY.timeZone, strict_start: true },
   drivers: [{ name: 'Camille', start_location: { coords: DEPOT }, shift_start: clock(SHIFT_START_S), shift_end: '23:59' }],
   stops: [
     stop('Halles depot counter', 1, DEPOT.lat, DEPOT.lng),
@@ -135,7 +131,7 @@ describe('the live day', () => {
     await expect.poll(async () => (await dispatchView()).stops[0].status, { timeout: 15_000 }).toBe('done');
     const after = await dispatchView();
     // Plan times count whole seconds of the wall clock.
-    const tapped = Math.floor((Date.parse(after.stops[0].at) - Date.parse(`${DATE}T00:00:00Z`)) / 1000);
+    const tapped = Math.floor((Date.parse(after.stops[0].at) - DAY.midnightMs) / 1000);
     const delay = tapped - (first.arrival_s + 600);
     // 40 min, and the seconds this test took to get here on a busy machine.
     expect(delay).toBeGreaterThanOrEqual(2400);
