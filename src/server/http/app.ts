@@ -43,6 +43,8 @@ import { registerPages } from './routes/pages.js';
 import { registerDispatch } from './routes/dispatch.js';
 import { registerDrivers } from './routes/drivers.js';
 import { registerImports } from './routes/imports.js';
+import { registerProofFiles } from './routes/proof-files.js';
+import { registerDriverOffline } from './routes/driver-offline.js';
 
 export type { AppContext } from './context.js';
 
@@ -101,6 +103,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerDispatch(app, ctx);
   registerDrivers(app, ctx);
   registerImports(app, ctx);
+  registerProofFiles(app, ctx);
+  registerDriverOffline(app, ctx);
   registerSession(app, ctx);
   await registerPages(app, ctx);
   return app;
