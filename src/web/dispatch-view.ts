@@ -2,6 +2,8 @@
 import { formatMoment } from './account.js';
 import { button, h } from './dom.js';
 import type { DispatchStopView, DispatchView, DriverLinkView, NotificationsView, NotificationView, Project } from './types.js';
+import { failureText } from './failure-reasons.js';
+import { proofCell } from './proof-view.js';
 
 export interface DriverLinkActions {
   copy(link: DriverLinkView): Promise<void>;
@@ -88,7 +90,7 @@ export function stopReports(project: Project, dispatch: DispatchView): HTMLTable
     'table',
     { class: 'data' },
     h('caption', { class: 'visually-hidden' }, 'What the drivers reported for each stop'),
-    h('thead', {}, h('tr', {}, ...['Stop', 'Driver', 'Status', 'When', 'Reason'].map((name) => h('th', { scope: 'col' }, name)))),
+    h('thead', {}, h('tr', {}, ...['Stop', 'Driver', 'Status', 'When', 'Reason', 'Proof'].map((name) => h('th', { scope: 'col' }, name)))),
     h(
       'tbody',
       {},
@@ -100,7 +102,8 @@ export function stopReports(project: Project, dispatch: DispatchView): HTMLTable
           h('td', {}, driverName.get(stop.driver_id) ?? '—'),
           h('td', {}, stopBadge(stop.status)),
           h('td', {}, stop.at ? formatMoment(stop.at) : '—'),
-          h('td', {}, stop.reason ?? ''),
+          h('td', {}, failureText(stop.reason_code, stop.reason)),
+          h('td', {}, proofCell(stop.proof, stopName.get(stop.stop_id) ?? stop.stop_id)),
         ),
       ),
     ),

@@ -9,8 +9,8 @@ export const FAILURE_REASONS: Readonly<Record<FailureReasonCode, string>> = {
   other: 'Other',
 };
 
-/** "Not at home", "Not at home: left a note", or the text alone when no code was given (a report from before the list). */
+/** "Not at home", "Not at home — left a note", or the text alone for Other and for a report from before the list. */
 export function failureText(code: FailureReasonCode | undefined, text: string | undefined): string {
   const label = code !== undefined && code !== 'other' ? FAILURE_REASONS[code] : undefined;
-  return [label, text].filter((part) => part !== undefined && part !== '').join(': ');
+  return [label, text].filter((part) => part !== undefined && part !== '').join(' — ');
 }

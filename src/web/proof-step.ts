@@ -36,6 +36,8 @@ export function proofStep(stop: DriverStopView, required: ProofSetting, actions:
     capture: 'environment',
     'aria-describedby': `${id}-photo-hint`,
   });
+  const preview = h('img', { class: 'photo-preview', alt: 'The photo taken', hidden: true });
+  photo.addEventListener('change', () => showPreview(photo, preview));
   const signature = signatureField(`${id}-signature`);
   const recipient = h('input', { id: `${id}-recipient`, name: 'recipient', maxlength: 200, autocomplete: 'off' });
   const problem = h('p', { class: 'field-error', id: `${id}-error`, role: 'alert', hidden: true });
@@ -51,6 +53,7 @@ export function proofStep(stop: DriverStopView, required: ProofSetting, actions:
       h('label', { for: photo.id }, 'Photo'),
       photo,
       h('p', { class: 'field-hint', id: `${id}-photo-hint` }, 'Opens the camera. Made smaller before sending.'),
+      preview,
     ),
     signature.element,
     h('div', { class: 'field' }, h('label', { for: recipient.id }, 'Recipient name'), recipient),
@@ -90,6 +93,15 @@ export function missingProof(required: ProofSetting, hasPhoto: boolean, hasSigna
 async function collect(photo: File | undefined, signature: Promise<Blob | null>, recipient: string): Promise<DoneProof> {
   const [small, drawn] = await Promise.all([photo ? downscalePhoto(photo) : undefined, signature]);
   return { ...(small ? { photo: small } : {}), ...(drawn ? { signature: drawn } : {}), ...(recipient ? { recipient } : {}) };
+}
+
+/** The chosen photo under the field, so the driver sees it is the right one before Mark done. */
+function showPreview(input: HTMLInputElement, preview: HTMLImageElement): void {
+  if (preview.src) URL.revokeObjectURL(preview.src);
+  const file = input.files?.[0];
+  preview.hidden = file === undefined;
+  if (file) preview.src = URL.createObjectURL(file);
+  else preview.removeAttribute('src');
 }
 
 function showProblem(problem: HTMLElement, message: string): void {
