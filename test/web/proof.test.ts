@@ -195,8 +195,19 @@ describe('proof of delivery on the driver page', () => {
   });
 
   it('with settings.proof: photo, says so before Done and refuses Done without a photo, with a clear message', async () => {
-    const changed = await apiCall(service, KEY, 'PATCH', `/v1.0/project/${projectId}`, { settings: { proof: 'photo' } });
-    expect(changed.status).toBe(200);
+    const refused = await apiCall(service, KEY, 'PATCH', `/v1.0/project/${projectId}`, { settings: { proof: 'picture' } });
+    expect([refused.status, refused.json.error.details[0].path]).toEqual([400, 'settings.proof']);
+    // The dispatcher sets it in Edit project.
+    const desk = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const dispatcher = await desk.newPage();
+    await signIn(dispatcher, service.url, KEY);
+    await dispatcher.goto(`${service.url}/projects/${projectId}`);
+    await dispatcher.getByRole('button', { name: 'Edit project' }).click();
+    await dispatcher.getByLabel('Proof of delivery on Done').selectOption({ label: 'A photo' });
+    await dispatcher.getByRole('button', { name: 'Save' }).click();
+    await dispatcher.getByRole('dialog').waitFor({ state: 'detached' });
+    expect((await apiCall(service, KEY, 'GET', `/v1.0/project/${projectId}`)).json.settings.proof).toBe('photo');
+    await desk.close();
     await page.goto(driverUrl);
     const second = card(1);
     await second.getByRole('button', { name: 'Done' }).click();
