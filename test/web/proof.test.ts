@@ -157,6 +157,7 @@ describe('proof of delivery on the driver page', () => {
     await first.getByText('Signed', { exact: true }).waitFor();
     await first.getByLabel('Recipient name').fill('Mme Durand');
     await screenshot(page, 'proof-done-step-phone', true);
+    await first.screenshot({ path: join(ROOT, 'results/web/proof-done-step-card.png') });
     await first.getByRole('button', { name: 'Mark done' }).click();
     await first.getByText(/^Done at \d\d:\d\d · photo, signature, received by Mme Durand$/).waitFor({ timeout: 20_000 });
 
