@@ -58,7 +58,7 @@ function endpointItem(label: 'Start' | 'End', end: { lat: number; lng: number; t
 function stopCard(stop: DriverStopView, number: number, actions: StopActions): HTMLElement {
   return h(
     'section',
-    { class: `stop-card status-${stop.status}`, 'aria-label': `Stop ${number}: ${stop.name}` },
+    { class: `stop-card status-${stop.status}`, 'aria-label': `Stop ${number}: ${stop.name}`, 'data-stop-id': stop.stop_id },
     h(
       'div',
       { class: 'stop-head' },

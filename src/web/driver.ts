@@ -100,9 +100,12 @@ class DriverPage {
     this.render();
   }
 
+  /** Closes the open step; the focus goes back to the stop's first button, where the driver left it. */
   private close(): void {
+    const stopId = this.step?.stopId;
     this.step = null;
     this.render();
+    if (stopId) document.querySelector<HTMLElement>(`.stop-card[data-stop-id="${CSS.escape(stopId)}"] .stop-actions button`)?.focus();
   }
 
   /** A Done with its proof: the files wait in IndexedDB until the service has the report. */

@@ -45,7 +45,7 @@ export function proofStep(stop: DriverStopView, required: ProofSetting, actions:
   const form = h(
     'form',
     { class: 'proof-form', 'aria-labelledby': `${id}-title`, 'aria-describedby': `${id}-required` },
-    h('h3', { id: `${id}-title` }, 'Proof of delivery'),
+    h('h3', { id: `${id}-title`, tabindex: -1 }, 'Proof of delivery'),
     h('p', { id: `${id}-required`, class: required === 'none' ? 'proof-required muted' : 'proof-required' }, REQUIREMENT[required]),
     h(
       'div',
@@ -76,7 +76,11 @@ export function proofStep(stop: DriverStopView, required: ProofSetting, actions:
       },
     );
   });
-  queueMicrotask(() => form.querySelector<HTMLElement>('h3')?.scrollIntoView({ block: 'nearest' }));
+  // The step opens where the driver tapped: its heading takes the focus (a screen reader says where it is), the form shows whole.
+  queueMicrotask(() => {
+    form.querySelector<HTMLElement>('h3')?.focus({ preventScroll: true });
+    form.scrollIntoView({ block: 'nearest' });
+  });
   return form;
 }
 

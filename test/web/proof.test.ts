@@ -220,6 +220,7 @@ describe('proof of delivery on the driver page', () => {
     expect((await dispatchRecord()).get(stopIdOf(stopsInOrder[1]!)).status).toBe('planned');
     await second.getByRole('button', { name: 'Cancel' }).click();
     await second.getByRole('button', { name: 'Done' }).waitFor();
+    expect(await second.getByRole('button', { name: 'Done' }).evaluate((button: any) => button === document.activeElement)).toBe(true);
   });
 
   it('takes a failure reason from the list', async () => {
@@ -298,6 +299,12 @@ describe('the driver page offline', () => {
     }
     expect(await table.getByRole('img', { name: /^Photo of the delivery/ }).count()).toBe(2);
     await dispatcher.locator('#dispatch-stops').screenshot({ path: join(ROOT, 'results/web/proof-stop-progress.png') });
+    // The driver page on a desktop screen, its Done step open: one readable column.
+    await dispatcher.goto(driverUrl);
+    const last = dispatcher.getByRole('region', { name: `Stop 5: ${stopsInOrder[4]}` });
+    await last.getByRole('button', { name: 'Done' }).click();
+    await last.getByText('Required: a photo of the delivery.').waitFor();
+    await screenshot(dispatcher, 'proof-done-step-desktop');
     await desk.close();
   });
 });
