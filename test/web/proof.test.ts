@@ -217,6 +217,7 @@ describe('proof of delivery on the driver page', () => {
     await second.getByRole('button', { name: 'Mark done' }).click();
     await second.getByRole('alert').getByText('Take a photo of the delivery first: this project requires one.').waitFor();
     await screenshot(page, 'proof-photo-required-phone');
+    expect(await violations(page)).toEqual([]);
     expect((await dispatchRecord()).get(stopIdOf(stopsInOrder[1]!)).status).toBe('planned');
     await second.getByRole('button', { name: 'Cancel' }).click();
     await second.getByRole('button', { name: 'Done' }).waitFor();
@@ -254,6 +255,7 @@ describe('the driver page offline', () => {
     await page.getByText('Waiting for network: 1 change not sent yet.').waitFor();
     await page.evaluate(() => document.defaultView.scrollTo(0, 0));
     await screenshot(page, 'proof-offline-phone');
+    expect(await violations(page)).toEqual([]);
     expect((await dispatchRecord()).get(stopIdOf(stopsInOrder[3]!)).status).toBe('planned');
 
     await phone.setOffline(false);
