@@ -1,5 +1,5 @@
 /** The reasons a driver picks from when a stop fails, in the words the page shows (the codes are the service's). */
-import type { FailureReasonCode } from '../server/api-types.js';
+import type { FailureReasonCode } from './types.js';
 
 export const FAILURE_REASONS: Readonly<Record<FailureReasonCode, string>> = {
   not_at_home: 'Not at home',
