@@ -307,6 +307,30 @@ describe('the driver page offline', () => {
     await last.getByRole('button', { name: 'Done' }).click();
     await last.getByText('Required: a photo of the delivery.').waitFor();
     await screenshot(dispatcher, 'proof-done-step-desktop');
+
+    // A photo that hardly compresses (a 12-megapixel camera's noise) still leaves the phone at 2 MB at most.
+    const noisy: string = await dispatcher.evaluate(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 4000;
+      canvas.height = 3000;
+      const context = canvas.getContext('2d');
+      const pixels = context.createImageData(4000, 3000);
+      for (let i = 0; i < pixels.data.length; i += 1) pixels.data[i] = i % 4 === 3 ? 255 : (i * 2654435761) >>> 24;
+      context.putImageData(pixels, 0, 0);
+      return canvas.toDataURL('image/jpeg', 1);
+    });
+    const original = Buffer.from(noisy.split(',')[1]!, 'base64');
+    expect(original.length).toBeGreaterThan(20_000_000);
+    await last.getByLabel('Photo').setInputFiles({ name: 'IMG_2077.jpg', mimeType: 'image/jpeg', buffer: original });
+    await last.getByRole('button', { name: 'Mark done' }).click();
+    await last.getByText(/^Done at \d\d:\d\d · photo$/).waitFor({ timeout: 20_000 });
+    const stop = (await dispatchRecord()).get(stopIdOf(stopsInOrder[4]!));
+    const photo = new Uint8Array(
+      await (await fetch(`${service.url}${stop.proof.photo_url}`, { headers: { authorization: `Bearer ${KEY}` } })).arrayBuffer(),
+    );
+    expect(photo.length).toBeLessThanOrEqual(2_000_000);
+    expect(checkImage(photo, 2_000_000)).toMatchObject({ type: 'image/jpeg' });
+    expect(Math.max(checkImage(photo, 2_000_000).width, checkImage(photo, 2_000_000).height)).toBeLessThanOrEqual(1600);
     await desk.close();
   });
 });
