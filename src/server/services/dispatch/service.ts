@@ -315,7 +315,10 @@ export class DispatchService {
     }
   }
 
-  /** Deletes proof files no stop holds any more; a failure is logged (retention tries again), never answered. */
+  /**
+   * Deletes proof files no stop holds any more. The report stands either way: a file that cannot be
+   * deleted now is logged (with its reason) and left behind, never answered to the driver.
+   */
   private async discardProofs(proofs: (StoredProof | undefined)[]): Promise<void> {
     for (const proof of proofs) {
       await this.proofs.discard(proof).catch((error: unknown) => {

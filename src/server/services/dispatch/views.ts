@@ -32,7 +32,7 @@ function ownerProofBase(dispatch: FrozenDispatch, stop: FrozenStop): string {
 }
 
 /** Where a driver link fetches its own stop's proof files. */
-export function driverProofBase(token: string | null, stop: FrozenStop): string {
+function driverProofBase(token: string | null, stop: FrozenStop): string {
   return `/drivers/${token ?? ''}/stops/${stop.stop_id}`;
 }
 
