@@ -9,13 +9,20 @@ import { tapTime } from './driver-view.js';
 export const SERVICE_WORKER_URL = '/drivers/sw.js';
 
 /**
- * Registers the worker and asks it to keep this page and its route; `ready` is told once they are
- * kept, so the page can say it will open without network. A browser without service workers (or
+ * Registers the worker (or lets the browser look for a newer one) and, on the first load, asks it to
+ * keep this page and its route; `ready` is told once they are kept, so the page can say it will
+ * open without network. A browser without service workers (or
  * one that refuses them) keeps working online, with the route copy in localStorage as before.
  */
 export function keepPageOffline(ready: () => void): void {
   if (!('serviceWorker' in navigator)) return;
   const container = navigator.serviceWorker;
+  if (container.controller) {
+    // The worker already answered this load: the page and its route went through it and are kept.
+    void container.register(SERVICE_WORKER_URL, { scope: '/drivers/' }).catch(() => undefined);
+    ready();
+    return;
+  }
   container.addEventListener('message', (event: MessageEvent<{ type?: string; ok?: boolean }>) => {
     if (event.data?.type === 'page-kept' && event.data.ok === true) ready();
   });
