@@ -5,7 +5,8 @@
  * (type checking is tsc's job: src/web/tsconfig.json), so no CDN and nothing fetched at run time.
  */
 import { build } from 'esbuild';
-import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -44,6 +45,27 @@ async function main(): Promise<void> {
   }
   const images = `${ROOT}node_modules/leaflet/dist/images/`;
   for (const image of await readdir(images)) await copyFile(`${images}${image}`, `${OUT}assets/${image}`);
+  await buildDriverWorker();
+}
+
+/**
+ * The driver page's service worker, a classic script (not a module: every phone browser runs
+ * those), with a version made of the driver page's files: a build that changes them gives a new
+ * worker, which drops the caches of the old one (src/web/driver-sw.ts).
+ */
+async function buildDriverWorker(): Promise<void> {
+  const hash = createHash('sha256');
+  for (const file of ['driver.html', 'assets/driver.js', 'assets/driver-page.css']) hash.update(await readFile(`${OUT}${file}`));
+  await build({
+    entryPoints: [`${WEB}driver-sw.ts`],
+    outfile: `${OUT}assets/driver-sw.js`,
+    bundle: true,
+    format: 'iife',
+    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+    minify: true,
+    define: { __DRIVER_SW_VERSION__: JSON.stringify(hash.digest('hex').slice(0, 16)) },
+    logLevel: 'warning',
+  });
 }
 
 main().catch((error: unknown) => {

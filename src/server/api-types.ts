@@ -246,7 +246,12 @@ export interface DriverRouteView {
   start?: { lat: number; lng: number; time_s: number };
   end?: { lat: number; lng: number; time_s: number };
   stops: DriverStopView[];
+  /** What the project's `settings.proof` asks for on Done (absent: nothing). */
+  proof_required?: ProofSetting;
 }
+
+/** `settings.proof`: what a driver must give on Done (decisions.md, "The live day"). */
+export type ProofSetting = 'none' | 'photo' | 'signature' | 'photo_or_signature';
 
 /** What the driver page posts for a stop (POST /drivers/{token}/stops/{stopId}). */
 export interface StopStatusUpdate {
@@ -255,6 +260,14 @@ export interface StopStatusUpdate {
   reason?: string;
   /** The device's time of the tap (ISO 8601); the server's time when absent or in the future. */
   at?: string;
+  /** For `failed`: the reason from the list; `other` needs `reason`. A bare `reason` (older pages) counts as `other`. */
+  reason_code?: FailureReasonCode;
+  /** For `done`: who took the delivery (at most 200 characters). */
+  recipient?: string;
+  /** For `done`: the photo, base64 (or a data: URL) of a JPEG, PNG or WebP of at most 2.5 MB. */
+  photo?: string;
+  /** For `done`: the drawn signature, base64 (or a data: URL) of a PNG, JPEG or WebP of at most 200 kB. */
+  signature?: string;
 }
 
 /** A window promised to a customer: seconds since midnight of the project's date (past 86,400 the next day). */

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { InputError } from '../errors.js';
 import { SERVE_DEFAULTS } from '../config/serve-settings.js';
 import { createKeyRing, isLoopbackHost } from './http/auth.js';
-import type { RecordStore, Stores } from './store/ports.js';
+import type { Stores } from './store/ports.js';
 import { WorkerSolveRunner, type SolveRunner } from './services/solve-runner.js';
 import { ActionService } from './services/actions/service.js';
 import { ProjectService } from './services/projects.js';
@@ -27,6 +27,7 @@ import { ProjectRetimer } from './services/dispatch/retimer.js';
 import { TrackingService } from './services/dispatch/tracking.js';
 import { createNotifications, type Notifications } from './services/notify/index.js';
 import { ProjectGeocoding } from './services/geocoding.js';
+import { ProofFiles, proofSettingOf } from './services/dispatch/proof.js';
 
 /** The defaults are the settings table's (config/serve-settings.ts). */
 export { SERVE_DEFAULTS, defaultConcurrency } from '../config/serve-settings.js';
@@ -64,7 +65,7 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, l
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
   const projects = new ProjectService(stores.projects, (id) => `${publicUrl}/projects/${id}`, actions.optimizations);
   const sessions = new SessionService(stores.sessions, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
-  const { dispatch, tracking, notifications } = await dispatchServices(stores.records, actions, projects, options, log, () => publicUrl);
+  const { dispatch, tracking, notifications } = await dispatchServices(stores, actions, projects, options, log, () => publicUrl);
   const geocoding = new ProjectGeocoding(options.geocoder, projects, log);
   const webRoot = builtWebRoot(options, log);
 
@@ -96,7 +97,7 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, l
 
   const found = await stores.start();
   await sessions.start();
-  const retention = role === 'worker' ? noRetention() : await startRetention(actions, options, log);
+  const retention = role === 'worker' ? noRetention() : await startRetention(actions, dispatch, options, log);
   const url = await listenOrUndo(app, options, async () => void [await retention.stop(), sessions.stop()]);
   if (publicUrl === '') publicUrl = url;
   // Stored solves restart only once the port is ours, so a failed start never runs (and counts) them.
@@ -132,7 +133,7 @@ function noRetention(): Retention {
  * is served), then one every tenth of the retention period (at least every second, at most every
  * hour). A sweep that fails (the store cannot be written) is logged and tried again next time.
  */
-async function startRetention(actions: ActionService, options: ServeOptions, log: Log): Promise<Retention> {
+async function startRetention(actions: ActionService, dispatch: DispatchService, options: ServeOptions, log: Log): Promise<Retention> {
   const retentionMs = options.retentionMs ?? SERVE_DEFAULTS.retentionDays * DAY_MS;
   const now = options.now ?? ((): Date => new Date());
   let sweeping: Promise<void> | null = null;
@@ -142,6 +143,14 @@ async function startRetention(actions: ActionService, options: ServeOptions, log
       .then(
         (deleted) => {
           if (deleted > 0) log({ event: 'retention_sweep', deleted, retention_days: retentionMs / DAY_MS });
+        },
+        (error: unknown) => log({ event: 'retention_sweep_failed', reason: (error as Error).message }),
+      )
+      // Proof of delivery files go the same number of days after their dispatch's links expired.
+      .then(() => dispatch.sweepProofs(now(), retentionMs))
+      .then(
+        (swept) => {
+          if (swept > 0) log({ event: 'retention_sweep', proofs_deleted: swept, retention_days: retentionMs / DAY_MS });
         },
         (error: unknown) => log({ event: 'retention_sweep_failed', reason: (error as Error).message }),
       )
@@ -169,13 +178,14 @@ function builtWebRoot(options: ServeOptions, log: Log): string {
 
 /** Dispatch to drivers, and the customer messages it sends when SMTP is configured. */
 async function dispatchServices(
-  store: RecordStore,
+  stores: Stores,
   actions: ActionService,
   projects: ProjectService,
   options: ServeOptions,
   log: Log,
   baseUrl: () => string,
 ): Promise<{ dispatch: DispatchService; tracking: TrackingService; notifications: Notifications }> {
+  const store = stores.records;
   const now = options.now ?? ((): Date => new Date());
   // Revised promises are kept in the dispatch record, which the dispatch made after the messages owns.
   let dispatch: DispatchService | null = null;
@@ -183,15 +193,22 @@ async function dispatchServices(
   const trackingUrl = (token: string): string => `${baseUrl()}/track/${token}`;
   const notifications = await createNotifications(options.smtp, store, log, { promises, trackingUrl });
   options.tapDispatchListener?.(notifications.listener);
-  dispatch = new DispatchService(store, actions, notifications.listener, {
-    graceMs: options.driverLinkGraceMs ?? SERVE_DEFAULTS.driverLinkGraceHours * 3_600_000,
-    now,
-    linkUrl: (token) => `${baseUrl()}/drivers/${token}`,
-    trackingUrl,
-    etaMarginS: (options.etaMarginMinutes ?? SERVE_DEFAULTS.etaMarginMinutes) * 60,
-    log,
-    retimer: new ProjectRetimer(projects, withoutGeocoder(travelFlags(options)), log),
-  });
+  dispatch = new DispatchService(
+    store,
+    actions,
+    notifications.listener,
+    {
+      graceMs: options.driverLinkGraceMs ?? SERVE_DEFAULTS.driverLinkGraceHours * 3_600_000,
+      now,
+      linkUrl: (token) => `${baseUrl()}/drivers/${token}`,
+      trackingUrl,
+      etaMarginS: (options.etaMarginMinutes ?? SERVE_DEFAULTS.etaMarginMinutes) * 60,
+      log,
+      retimer: new ProjectRetimer(projects, withoutGeocoder(travelFlags(options)), log),
+      proofSetting: async (_owner, projectId) => proofSettingOf((await stores.projects.load(projectId))?.record.settings),
+    },
+    new ProofFiles(stores.blobs),
+  );
   const tracking = new TrackingService(store, { now, log });
   await dispatch.recover();
   await tracking.recover();

@@ -4,6 +4,8 @@ import { button, h } from './dom.js';
 import { customerCell } from './customer-promise.js';
 import { expectedCell, lateCount, plannedCell, positionLine } from './live-view.js';
 import type { DispatchStopView, DispatchView, DriverLinkView, NotificationsView, NotificationView, Project } from './types.js';
+import { failureText } from './failure-reasons.js';
+import { proofCell } from './proof-view.js';
 
 export interface DriverLinkActions {
   copy(link: DriverLinkView): Promise<void>;
@@ -100,7 +102,7 @@ export function stopReports(project: Project, dispatch: DispatchView): HTMLTable
       h(
         'tr',
         {},
-        ...['Stop', 'Planned', 'Expected', 'Status', 'Driver', 'When', 'Reason', 'Promised to the customer'].map((name) =>
+        ...['Stop', 'Planned', 'Expected', 'Status', 'Driver', 'When', 'Reason', 'Proof', 'Promised to the customer'].map((name) =>
           h('th', { scope: 'col' }, name),
         ),
       ),
@@ -119,7 +121,8 @@ export function stopReports(project: Project, dispatch: DispatchView): HTMLTable
           h('td', {}, stopBadge(stop.status)),
           h('td', {}, driverName.get(stop.driver_id) ?? '—'),
           h('td', {}, stop.at ? formatMoment(stop.at) : '—'),
-          h('td', {}, stop.reason ?? ''),
+          h('td', {}, failureText(stop.reason_code, stop.reason)),
+          h('td', {}, proofCell(stop.proof, stopName.get(stop.stop_id) ?? stop.stop_id)),
           customerCell(stop, stopName.get(stop.stop_id) ?? stop.stop_id),
         ),
       ),

@@ -7,7 +7,9 @@ import type { DriverRouteView, StopStatusUpdate } from './types.js';
 
 export interface QueuedReport {
   stop_id: string;
+  /** The report without its files: a Done's photo and signature wait in IndexedDB (proof-files-db.ts) under `proof_key`. */
   update: StopStatusUpdate;
+  proof_key?: string;
 }
 
 /** The queue with `report` added: it replaces a waiting report for the same stop, keeping the order of the rest. */
@@ -21,7 +23,7 @@ export function settle(queue: readonly QueuedReport[], sent: QueuedReport): Queu
 }
 
 function sameUpdate(a: StopStatusUpdate, b: StopStatusUpdate): boolean {
-  return a.status === b.status && a.reason === b.reason && a.at === b.at;
+  return a.status === b.status && a.reason === b.reason && a.reason_code === b.reason_code && a.at === b.at;
 }
 
 /** The route as the driver sees it: the service's statuses with the waiting reports on top. */
@@ -32,15 +34,22 @@ export function withWaitingReports(route: DriverRouteView, queue: readonly Queue
     stops: route.stops.map((stop) => {
       const update = waiting.get(stop.stop_id);
       if (!update) return stop;
-      const { reason: _dropped, ...rest } = stop;
+      const { reason: _dropped, reason_code: _droppedCode, proof: _droppedProof, ...rest } = stop;
       return {
         ...rest,
         status: update.status,
         at: update.status === 'planned' ? null : (update.at ?? null),
         ...(update.reason !== undefined ? { reason: update.reason } : {}),
+        ...(update.reason_code !== undefined ? { reason_code: update.reason_code } : {}),
+        ...(update.recipient !== undefined ? { proof: { recipient: update.recipient } } : {}),
       };
     }),
   };
+}
+
+/** The IndexedDB key of a waiting report's files: the link's queue, the stop, and the tap. */
+export function proofKeyOf(token: string, stopId: string, at: string): string {
+  return `${queueKey(token)}.${stopId}.${at}`;
 }
 
 /** The storage key of one link's queue (never the whole token: it is a credential). */

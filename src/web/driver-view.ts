@@ -1,15 +1,17 @@
 /** The driver page's markup: the day's stops in order, one card each, built for a phone in one hand. */
 import { clockOf, etaText } from './eta-text.js';
 import { h, type Child } from './dom.js';
-import type { DriverRouteView, DriverStopView } from './types.js';
+import { failureText } from './failure-reasons.js';
+import type { DriverRouteView, DriverStopView, StopProof } from './types.js';
 
 export interface StopActions {
+  /** Opens the Done step of a stop (its proof of delivery). */
   done(stop: DriverStopView): void;
-  /** Opens the reason form of a stop. */
+  /** Opens the Failed step of a stop (its reason). */
   fail(stop: DriverStopView): void;
-  saveFailure(stop: DriverStopView, reason: string): void;
-  cancelFailure(): void;
   undo(stop: DriverStopView): void;
+  /** The step open on this stop (kept across renders, so a drawn signature survives a refresh), or null. */
+  stepOf(stop: DriverStopView): HTMLElement | null;
 }
 
 export { clockOf } from './eta-text.js';
@@ -27,13 +29,13 @@ export function progressLine(route: DriverRouteView): string {
   return `${done} of ${route.stops.length} stops done${failed > 0 ? ` · ${failed} failed` : ''}`;
 }
 
-export function routeView(route: DriverRouteView, failing: string | null, actions: StopActions): HTMLElement {
+export function routeView(route: DriverRouteView, actions: StopActions): HTMLElement {
   if (route.stops.length === 0) return h('p', { class: 'empty' }, 'No stops on your route today.');
   return h(
     'ol',
     { class: 'stop-list' },
     route.start ? endpointItem('Start', route.start) : null,
-    ...route.stops.map((stop, index) => h('li', {}, stopCard(stop, index + 1, failing === stop.stop_id, actions))),
+    ...route.stops.map((stop, index) => h('li', {}, stopCard(stop, index + 1, actions))),
     route.end ? endpointItem('End', route.end) : null,
   );
 }
@@ -48,10 +50,10 @@ function endpointItem(label: 'Start' | 'End', end: { lat: number; lng: number; t
   );
 }
 
-function stopCard(stop: DriverStopView, number: number, failing: boolean, actions: StopActions): HTMLElement {
+function stopCard(stop: DriverStopView, number: number, actions: StopActions): HTMLElement {
   return h(
     'section',
-    { class: `stop-card status-${stop.status}`, 'aria-label': `Stop ${number}: ${stop.name}` },
+    { class: `stop-card status-${stop.status}`, 'aria-label': `Stop ${number}: ${stop.name}`, 'data-stop-id': stop.stop_id },
     h(
       'div',
       { class: 'stop-head' },
@@ -75,7 +77,7 @@ function stopCard(stop: DriverStopView, number: number, failing: boolean, action
       h('a', { href: geoUri(stop), class: 'nav-link' }, 'Navigate'),
       h('a', { href: osmUrl(stop.lat, stop.lng), class: 'nav-link', target: '_blank', rel: 'noopener noreferrer' }, 'OpenStreetMap'),
     ),
-    statusArea(stop, failing, actions),
+    statusArea(stop, actions),
   );
 }
 
@@ -102,8 +104,9 @@ function noteText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function statusArea(stop: DriverStopView, failing: boolean, actions: StopActions): HTMLElement {
-  if (failing) return failureForm(stop, actions);
+function statusArea(stop: DriverStopView, actions: StopActions): HTMLElement {
+  const step = actions.stepOf(stop);
+  if (step) return step;
   if (stop.status === 'planned') {
     return h(
       'div',
@@ -113,10 +116,11 @@ function statusArea(stop: DriverStopView, failing: boolean, actions: StopActions
     );
   }
   const when = tapTime(stop.at);
+  const reason = failureText(stop.reason_code, stop.reason);
   const summary: Child[] =
     stop.status === 'done'
-      ? [h('strong', {}, 'Done'), when ? ` at ${when}` : '']
-      : [h('strong', {}, 'Failed'), when ? ` at ${when}` : '', stop.reason ? `: ${stop.reason}` : ''];
+      ? [h('strong', {}, 'Done'), when ? ` at ${when}` : '', proofLine(stop.proof)]
+      : [h('strong', {}, 'Failed'), when ? ` at ${when}` : '', reason ? `: ${reason}` : ''];
   return h(
     'div',
     { class: 'stop-actions reported' },
@@ -125,33 +129,16 @@ function statusArea(stop: DriverStopView, failing: boolean, actions: StopActions
   );
 }
 
-function failureForm(stop: DriverStopView, actions: StopActions): HTMLFormElement {
-  const input = h('input', { id: `reason-${stop.stop_id}`, name: 'reason', required: true, maxlength: 500, autocomplete: 'off' });
-  const form = h(
-    'form',
-    { class: 'failure-form' },
-    h('label', { for: input.id }, 'Reason'),
-    input,
-    h(
-      'div',
-      { class: 'stop-actions' },
-      h('button', { type: 'submit', class: 'button danger big' }, 'Save'),
-      tap('Cancel', 'button big', () => actions.cancelFailure()),
-    ),
-  );
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const reason = input.value.trim();
-    if (reason === '') {
-      input.setCustomValidity('Say why the stop failed');
-      input.reportValidity();
-      return;
-    }
-    actions.saveFailure(stop, reason);
-  });
-  input.addEventListener('input', () => input.setCustomValidity(''));
-  queueMicrotask(() => input.focus());
-  return form;
+/** " · photo, signature, received by Mme Durand": what proof went with the report. */
+function proofLine(proof: StopProof | undefined): string {
+  if (!proof) return '';
+  const parts = [
+    proof.photo_url ? 'photo' : '',
+    proof.signature_url ? 'signature' : '',
+    proof.recipient ? `received by ${proof.recipient}` : '',
+  ];
+  const given = parts.filter((part) => part !== '');
+  return given.length > 0 ? ` · ${given.join(', ')}` : '';
 }
 
 function tap(label: string, className: string, onTap: () => void): HTMLButtonElement {

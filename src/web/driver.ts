@@ -1,12 +1,27 @@
 /**
  * `/drivers/{token}`: a driver's route on their phone, no sign-in. Reports are shown at once, kept
- * in this phone's storage until the service has them, and sent again when the network is back.
+ * in this phone's storage until the service has them (a Done's photo and signature in IndexedDB),
+ * and sent again when the network is back. After one load the page opens without network too.
  */
 import { byId, h } from './dom.js';
-import { enqueue, isTransientStatus, parseQueue, queueKey, settle, withWaitingReports, type QueuedReport } from './driver-queue.js';
-import { progressLine, routeView, type StopActions } from './driver-view.js';
+import {
+  enqueue,
+  isTransientStatus,
+  parseQueue,
+  proofKeyOf,
+  queueKey,
+  settle,
+  withWaitingReports,
+  type QueuedReport,
+} from './driver-queue.js';
+import { progressLine, routeView, tapTime, type StopActions } from './driver-view.js';
 import { formatDate } from './account.js';
 import { LocationShare, type SharedPosition } from './location-share.js';
+import { keepPageOffline, offlineNoteOf } from './driver-offline.js';
+import { failureStep } from './failure-step.js';
+import { proofStep, type DoneProof } from './proof-step.js';
+import { deleteProofBlobs, getProofBlobs, putProofBlobs } from './proof-files-db.js';
+import { dataUrlOf } from './photo-downscale.js';
 import type { DriverRouteView, DriverStopView, ServiceError, StopStatusUpdate } from './types.js';
 
 const RETRY_MS = 15_000;
@@ -25,7 +40,8 @@ const LIMITED_MESSAGE = 'Too many wrong links were opened from this network. You
 class DriverPage {
   private route: DriverRouteView | null = null;
   private queue: QueuedReport[];
-  private failing: string | null = null;
+  /** The Done or Failed step open on a stop: one element, kept across renders. */
+  private step: { stopId: string; element: HTMLElement } | null = null;
   private sending = false;
   private readonly share: LocationShare;
 
@@ -41,6 +57,7 @@ class DriverPage {
   async start(): Promise<void> {
     await this.load();
     if (this.route !== null) this.share.start();
+    keepPageOffline(() => this.showOfflineReady());
     window.addEventListener('online', () => void this.flush());
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') void this.load();
@@ -51,9 +68,11 @@ class DriverPage {
 
   private async load(): Promise<void> {
     const answer = await request('GET', `/drivers/${this.token}/route`);
+    this.showOfflineNote(answer.headers ? offlineNoteOf(answer.headers) : null);
     if (answer.ok) {
       this.route = answer.body as DriverRouteView;
       localStorage.setItem(`${queueKey(this.token)}.route`, JSON.stringify(this.route));
+      localStorage.setItem(`${queueKey(this.token)}.route-at`, new Date().toISOString());
     } else if (answer.error && LINK_MESSAGES[answer.error.code]) {
       this.refuse(answer.error.code);
       return;
@@ -61,6 +80,8 @@ class DriverPage {
       // Opened without network: the route as last seen on this phone, if any.
       const saved = localStorage.getItem(`${queueKey(this.token)}.route`);
       this.route = saved ? (JSON.parse(saved) as DriverRouteView) : null;
+      const savedAt = localStorage.getItem(`${queueKey(this.token)}.route-at`);
+      if (this.route !== null) this.showOfflineNote(`Offline: showing the route as of ${savedAt ? tapTime(savedAt) : 'the last load'}.`);
       if (this.route === null)
         this.showError(
           answer.status === 429 ? LIMITED_MESSAGE : 'The route cannot be loaded: no network. It will load when the connection is back.',
@@ -71,23 +92,60 @@ class DriverPage {
   }
 
   private readonly actions: StopActions = {
-    done: (stop) => this.report(stop, { status: 'done' }),
-    fail: (stop) => {
-      this.failing = stop.stop_id;
-      this.render();
-    },
-    saveFailure: (stop, reason) => this.report(stop, { status: 'failed', reason }),
-    cancelFailure: () => {
-      this.failing = null;
-      this.render();
-    },
+    done: (stop) =>
+      this.open(
+        stop,
+        proofStep(stop, this.route?.proof_required ?? 'none', {
+          save: (proof) => void this.reportDone(stop, proof),
+          cancel: () => this.close(),
+        }),
+      ),
+    fail: (stop) =>
+      this.open(
+        stop,
+        failureStep(stop, { save: (failure) => this.report(stop, { status: 'failed', ...failure }), cancel: () => this.close() }),
+      ),
     undo: (stop) => this.report(stop, { status: 'planned' }),
+    stepOf: (stop) => (this.step?.stopId === stop.stop_id ? this.step.element : null),
   };
 
-  private report(stop: DriverStopView, update: StopStatusUpdate): void {
+  private open(stop: DriverStopView, element: HTMLElement): void {
+    this.step = { stopId: stop.stop_id, element };
+    this.render();
+  }
+
+  /** Closes the open step; the focus goes back to the stop's first button, where the driver left it. */
+  private close(): void {
+    const stopId = this.step?.stopId;
+    this.step = null;
+    this.render();
+    if (stopId) document.querySelector<HTMLElement>(`.stop-card[data-stop-id="${CSS.escape(stopId)}"] .stop-actions button`)?.focus();
+  }
+
+  /** A Done with its proof: the files wait in IndexedDB until the service has the report. */
+  private async reportDone(stop: DriverStopView, proof: DoneProof): Promise<void> {
     const at = new Date().toISOString();
-    this.queue = enqueue(this.queue, { stop_id: stop.stop_id, update: update.status === 'planned' ? update : { ...update, at } });
-    this.failing = null;
+    const { photo, signature, recipient } = proof;
+    let proofKey: string | undefined;
+    if (photo || signature) {
+      proofKey = proofKeyOf(this.token, stop.stop_id, at);
+      await putProofBlobs(proofKey, { ...(photo ? { photo } : {}), ...(signature ? { signature } : {}) });
+    }
+    this.report(stop, { status: 'done', at, ...(recipient ? { recipient } : {}) }, proofKey);
+  }
+
+  private report(stop: DriverStopView, update: StopStatusUpdate, proofKey?: string): void {
+    const at = update.at ?? new Date().toISOString();
+    // A newer tap on the same stop replaces a waiting one, and its files.
+    for (const replaced of this.queue.filter((entry) => entry.stop_id === stop.stop_id && entry.proof_key)) {
+      void deleteProofBlobs(replaced.proof_key!);
+    }
+    this.queue = enqueue(this.queue, {
+      stop_id: stop.stop_id,
+      update: update.status === 'planned' ? update : { ...update, at },
+      ...(proofKey ? { proof_key: proofKey } : {}),
+    });
+    this.step = null;
     this.saveQueue();
     this.render();
     void this.flush();
@@ -103,11 +161,12 @@ class DriverPage {
     let accepted = false;
     try {
       for (let entry = this.queue[0]; entry !== undefined; entry = this.queue[0]) {
-        const answer = await request('POST', `/drivers/${this.token}/stops/${entry.stop_id}`, entry.update);
+        const answer = await request('POST', `/drivers/${this.token}/stops/${entry.stop_id}`, await withProofFiles(entry));
         if (!answer.ok && isTransientStatus(answer.status)) break;
         this.queue = settle(this.queue, entry);
         this.saveQueue();
         accepted ||= answer.ok;
+        if (entry.proof_key) await deleteProofBlobs(entry.proof_key);
         if (answer.ok) this.acceptStop(answer.body as DriverStopView);
         else if (answer.error && LINK_MESSAGES[answer.error.code]) return this.refuse(answer.error.code);
         else this.showError(`A report was not accepted: ${answer.error?.message ?? `HTTP ${answer.status}`}.`);
@@ -147,8 +206,18 @@ class DriverPage {
     const waiting = byId('waiting');
     waiting.hidden = this.queue.length === 0;
     waiting.textContent = `Waiting for network: ${this.queue.length} ${this.queue.length === 1 ? 'change' : 'changes'} not sent yet.`;
-    byId('route').replaceChildren(routeView(shown, this.failing, this.actions));
+    byId('route').replaceChildren(routeView(shown, this.actions));
     byId('share').replaceChildren(this.share.view());
+  }
+
+  private showOfflineNote(note: string | null): void {
+    const element = byId('offline-note');
+    element.textContent = note ?? '';
+    element.hidden = note === null;
+  }
+
+  private showOfflineReady(): void {
+    byId('offline-ready').hidden = false;
   }
 
   private refuse(code: string): void {
@@ -176,6 +245,18 @@ interface Answer {
   status: number;
   body: unknown;
   error?: ServiceError;
+  headers?: Headers;
+}
+
+/** The report as sent: a Done's waiting files read back as data: URLs (none if they are gone). */
+async function withProofFiles(entry: QueuedReport): Promise<unknown> {
+  const files = entry.proof_key ? await getProofBlobs(entry.proof_key) : null;
+  if (!files) return entry.update;
+  return {
+    ...entry.update,
+    ...(files.photo ? { photo: await dataUrlOf(files.photo) } : {}),
+    ...(files.signature ? { signature: await dataUrlOf(files.signature) } : {}),
+  };
 }
 
 async function request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
@@ -187,7 +268,8 @@ async function request(method: 'GET' | 'POST', path: string, body?: unknown): Pr
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     const payload = (await response.json().catch(() => null)) as { error?: ServiceError } | null;
-    return { ok: response.ok, status: response.status, body: payload, ...(payload?.error ? { error: payload.error } : {}) };
+    const answer = { ok: response.ok, status: response.status, body: payload, headers: response.headers };
+    return payload?.error ? { ...answer, error: payload.error } : answer;
   } catch {
     return { ok: false, status: 0, body: null };
   }

@@ -121,7 +121,7 @@ export function editForm(
   };
 }
 
-type FieldInput = HTMLInputElement | HTMLTextAreaElement;
+type FieldInput = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 
 /** One labelled input with its hint and its error line, both tied to it by aria-describedby. */
 function fieldRow(field: FieldSpec, initial: FormValues, inputs: Map<string, FieldInput>, errors: Map<string, HTMLElement>): HTMLElement {
@@ -143,9 +143,15 @@ function fieldRow(field: FieldSpec, initial: FormValues, inputs: Map<string, Fie
   }
   const value = String(initial[field.key] ?? '');
   const input =
-    field.kind === 'textarea'
-      ? h('textarea', { id, name: field.key, rows: 2, 'aria-describedby': describedBy }, value)
-      : h('input', { type: 'text', id, name: field.key, value, autocomplete: 'off', 'aria-describedby': describedBy });
+    field.kind === 'select'
+      ? h(
+          'select',
+          { id, name: field.key, 'aria-describedby': describedBy },
+          ...(field.options ?? []).map(([option, label]) => h('option', { value: option, selected: option === value }, label)),
+        )
+      : field.kind === 'textarea'
+        ? h('textarea', { id, name: field.key, rows: 2, 'aria-describedby': describedBy }, value)
+        : h('input', { type: 'text', id, name: field.key, value, autocomplete: 'off', 'aria-describedby': describedBy });
   inputs.set(field.key, input);
   return h('div', { class: `field field-${field.key}` }, h('label', { for: id }, field.label), input, hint, error);
 }

@@ -13,7 +13,9 @@ export interface FieldSpec {
   key: string;
   label: string;
   hint?: string;
-  kind?: 'text' | 'checkbox' | 'textarea';
+  kind?: 'text' | 'checkbox' | 'textarea' | 'select';
+  /** A select's choices: [value, label]. */
+  options?: [string, string][];
   /** The error paths (relative to the item) this field shows: a path equal to one or below it. */
   paths: string[];
 }
@@ -139,6 +141,14 @@ const FLAG_SETTINGS: [string, string][] = [
   ['auto_balance', 'Balance the routes'],
 ];
 
+/** `settings.proof`: what drivers must give on Done (the service validates the value). */
+const PROOF_CHOICES: [string, string][] = [
+  ['none', 'Nothing required'],
+  ['photo', 'A photo'],
+  ['signature', 'The recipient’s signature'],
+  ['photo_or_signature', 'A photo or a signature'],
+];
+
 export function projectForm(project: Project): FormSpec {
   const settings = project.settings;
   return {
@@ -147,12 +157,14 @@ export function projectForm(project: Project): FormSpec {
       { key: 'date', label: 'Date', hint: 'YYYY-MM-DD', paths: ['date'] },
       ...NUMBER_SETTINGS.map(([key, label]) => ({ key, label, paths: [`settings.${key}`] })),
       ...FLAG_SETTINGS.map(([key, label]) => ({ key, label, kind: 'checkbox' as const, paths: [`settings.${key}`] })),
+      { key: 'proof', label: 'Proof of delivery on Done', kind: 'select', options: PROOF_CHOICES, paths: ['settings.proof'] },
     ],
     valuesOf: () => ({
       name: project.name,
       date: project.date,
       ...Object.fromEntries(NUMBER_SETTINGS.map(([key]) => [key, numberText(settings[key])])),
       ...Object.fromEntries(FLAG_SETTINGS.map(([key]) => [key, settings[key] === true])),
+      proof: typeof settings.proof === 'string' ? settings.proof : 'none',
     }),
     patchOf: (values) => ({
       name: text(values.name),
@@ -160,6 +172,7 @@ export function projectForm(project: Project): FormSpec {
       settings: {
         ...Object.fromEntries(NUMBER_SETTINGS.map(([key]) => [key, numberOrText(values[key])])),
         ...Object.fromEntries(FLAG_SETTINGS.map(([key]) => [key, values[key] === true ? true : null])),
+        proof: values.proof === 'none' ? null : text(values.proof),
       },
     }),
   };

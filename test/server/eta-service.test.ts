@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { haversineMetres } from '../../src/model/travel.js';
 import type { EtaChangedEvent } from '../../src/server/services/dispatch/events.js';
 import { freezePlan } from '../../src/server/services/dispatch/frozen.js';
+import { ProofFiles } from '../../src/server/services/dispatch/proof.js';
 import { ProjectRetimer } from '../../src/server/services/dispatch/retimer.js';
 import { DispatchService } from '../../src/server/services/dispatch/service.js';
 import { ProjectService } from '../../src/server/services/projects.js';
@@ -83,12 +84,19 @@ async function dispatchedDay(travel: LoadOptions = {}) {
     trackingUrl: (t: string) => t,
     etaMarginS: 1800,
     log,
+    proofSetting: () => Promise.resolve('none' as const),
   };
   // Reports and positions never reach the actions (optimizations): only dispatching does.
-  const dispatch = new DispatchService(stores.records, undefined as never, listener, {
-    ...settings,
-    retimer: new ProjectRetimer(projects, travel, log),
-  });
+  const dispatch = new DispatchService(
+    stores.records,
+    undefined as never,
+    listener,
+    {
+      ...settings,
+      retimer: new ProjectRetimer(projects, travel, log),
+    },
+    new ProofFiles(stores.blobs),
+  );
   await dispatch.recover();
   const stopIds = frozen.stops.map((stop) => stop.stop_id);
   return { dispatch, events, logs, stopIds, planned: frozen.stops, read: () => dispatch.routeOf('token-ana') };

@@ -3,9 +3,12 @@
  * server (test/support/postgres.ts): two services in this process share one database as two
  * `serve` processes would, each with its own scripted solver.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PgBoss } from 'pg-boss';
 import { ORPHAN_AGE_SECONDS } from '../../src/server/store/postgres/solve-queue.js';
+import { MIGRATIONS } from '../../src/server/store/postgres/migrations.js';
 import { freshDatabase, postgresUnavailable, withClient, type TestDatabase } from '../support/postgres.js';
 import { api, cannedPlan, removeDir, ScriptedRunner, smallOneOff, smallProject, startTestService, type TestService } from './harness.js';
 import { call, signIn } from './web-harness.js';
@@ -114,6 +117,30 @@ describe.skipIf(postgresUnavailable())('the PostgreSQL store', () => {
     expect((await api(b.url, 'GET', `/v1.0/project/${id}`)).body.dispatch.stops.find((stop: any) => stop.stop_id === stopId).status).toBe(
       'done',
     );
+  });
+
+  it('proof of delivery in the database: a photo reported on one process is served by the other, and deleted with its report', async () => {
+    const a = await service({ runner: new InProcessRunner() as never });
+    const b = await service({ role: 'api' });
+    const { id } = await optimizedProject(a);
+    const driver = (await api(a.url, 'POST', `/v1.0/project/${id}/dispatch`, { body: {} })).body.drivers[0];
+    const token = tokenOf(driver.url);
+    const stopId = (await api(b.url, 'GET', `/drivers/${token}/route`, { key: null })).body.stops[0].stop_id;
+    const photo = readFileSync(join(import.meta.dirname, 'proof-images', 'photo.jpg'));
+    const report = await api(b.url, 'POST', `/drivers/${token}/stops/${stopId}`, {
+      key: null,
+      body: { status: 'done', photo: photo.toString('base64'), recipient: 'Mme Durand' },
+    });
+    expect([report.status, report.body.proof.recipient]).toEqual([200, 'Mme Durand']);
+    const url = (await api(a.url, 'GET', `/v1.0/project/${id}/dispatch`)).body.stops.find((stop: any) => stop.stop_id === stopId).proof
+      .photo_url;
+    const served = await fetch(`${a.url}${url}`, { headers: { authorization: 'Bearer key-alpha' } });
+    expect([served.status, served.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+    expect(Buffer.from(await served.arrayBuffer()).equals(photo)).toBe(true);
+    await api(a.url, 'POST', `/drivers/${token}/stops/${stopId}`, { key: null, body: { status: 'planned' } });
+    expect((await fetch(`${b.url}${url}`, { headers: { authorization: 'Bearer key-alpha' } })).status).toBe(404);
+    const rows = await withClient(db.url, (client) => client.query('SELECT count(*)::int AS n FROM routeplan_blobs'));
+    expect(rows.rows[0].n).toBe(0);
   });
 
   it('DELETE from one process stops the solve running on the other, and the action is gone from both', async () => {
@@ -260,7 +287,9 @@ describe.skipIf(postgresUnavailable())('the PostgreSQL store', () => {
 
   it('migrates the schema once, and refuses a database that a newer routeplan has migrated', async () => {
     const a = await service();
-    expect(a.logs.some((line) => line.includes('"event":"database_ready"') && line.includes('"migrations_applied":1'))).toBe(true);
+    expect(
+      a.logs.some((line) => line.includes('"event":"database_ready"') && line.includes(`"migrations_applied":${MIGRATIONS.length}`)),
+    ).toBe(true);
     const b = await service();
     expect(b.logs.some((line) => line.includes('"event":"database_ready"') && line.includes('"migrations_applied":0'))).toBe(true);
     await withClient(db.url, (client) => client.query("INSERT INTO routeplan_migrations (version, name) VALUES (999, 'from the future')"));

@@ -355,6 +355,23 @@ describe.each(KINDS)('the store contract: $name', ({ make, skip }) => {
     });
   });
 
+  describe('files (proof of delivery)', () => {
+    it('a file reads back byte for byte, also after a restart; put replaces it; remove deletes it, and again is fine', async () => {
+      const photo = new Uint8Array(300_000).map((_, index) => (index * 7919) % 256);
+      await stores.blobs.put('0123456789abcdef0123456789abcdef', photo);
+      await stores.blobs.put('fedcba9876543210fedcba9876543210', new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+      stores = await store.open();
+      expect(await stores.blobs.get('0123456789abcdef0123456789abcdef')).toEqual(photo);
+      expect(await stores.blobs.get('00000000000000000000000000000000')).toBeNull();
+      await stores.blobs.put('fedcba9876543210fedcba9876543210', new Uint8Array([1, 2, 3]));
+      expect(await stores.blobs.get('fedcba9876543210fedcba9876543210')).toEqual(new Uint8Array([1, 2, 3]));
+      await stores.blobs.remove('0123456789abcdef0123456789abcdef');
+      await stores.blobs.remove('0123456789abcdef0123456789abcdef');
+      expect(await stores.blobs.get('0123456789abcdef0123456789abcdef')).toBeNull();
+      expect(await stores.blobs.get('fedcba9876543210fedcba9876543210')).toEqual(new Uint8Array([1, 2, 3]));
+    });
+  });
+
   describe('the queue and the store together', () => {
     it('an action queued through a ticket is handed to the worker once, and the store reads healthy', async () => {
       const stored = newAction();

@@ -95,8 +95,10 @@ describe('dispatch on the project page', () => {
     await driverPage.goto(driverUrl);
     const cards = driverPage.locator('section.stop-card');
     await cards.first().getByRole('button', { name: 'Done' }).click();
+    await cards.first().getByRole('button', { name: 'Mark done' }).click();
     await cards.nth(1).getByRole('button', { name: 'Failed' }).click();
-    await cards.nth(1).getByLabel('Reason').fill('Shop closed');
+    await cards.nth(1).getByRole('radio', { name: 'Other' }).check();
+    await cards.nth(1).getByLabel('Details').fill('Shop closed');
     await cards.nth(1).getByRole('button', { name: 'Save' }).click();
     await driverPage.getByText('1 of', { exact: false }).waitFor();
     // Both reports sent (the failure was made while the first was on its way) before the phone goes.

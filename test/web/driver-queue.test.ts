@@ -4,6 +4,7 @@ import {
   enqueue,
   isTransientStatus,
   parseQueue,
+  proofKeyOf,
   queueKey,
   settle,
   withWaitingReports,
@@ -60,6 +61,21 @@ describe('the driver page outbox', () => {
       ['done', undefined, '2026-11-24T09:00:00Z'],
     ]);
     expect(route.stops[1]!.status).toBe('failed'); // the service's copy is left alone
+  });
+
+  it('keeps a Done’s files under their IndexedDB key through a reload, and shows the reason code and the recipient while waiting', () => {
+    const key = proofKeyOf('abcdefghijklmnopqrstuvwxyz012345', 'a', '2026-11-24T09:00:00Z');
+    expect(key).toBe('routeplan.driver.queue.abcdefghijkl.a.2026-11-24T09:00:00Z');
+    const withPhoto: QueuedReport = { stop_id: 'a', update: { status: 'done', at: 'x', recipient: 'Mme Durand' }, proof_key: key };
+    expect(parseQueue(JSON.stringify([withPhoto]))).toEqual([withPhoto]);
+    const shown = withWaitingReports(route, [withPhoto, { stop_id: 'b', update: { status: 'failed', reason_code: 'refused', at: 'y' } }]);
+    expect(shown.stops.map((stop) => [stop.status, stop.proof, stop.reason_code, stop.reason])).toEqual([
+      ['done', { recipient: 'Mme Durand' }, undefined, undefined],
+      ['failed', undefined, 'refused', undefined],
+    ]);
+    // A failure with another code is another report, not the same one sent again.
+    const failed = { stop_id: 'b', update: { status: 'failed' as const, reason_code: 'refused' as const, at: 'y' } };
+    expect(settle([failed], { ...failed, update: { ...failed.update, reason_code: 'damaged' } })).toEqual([failed]);
   });
 
   it('reads a stored queue defensively, keys it by a prefix of the token, and retries only network and server failures', () => {

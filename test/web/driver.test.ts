@@ -146,17 +146,21 @@ describe('the driver page on a phone', () => {
     const first = page.getByRole('region', { name: `Stop 1: ${visits[0].stop}` });
     const second = page.getByRole('region', { name: `Stop 2: ${visits[1].stop}` });
     await first.getByRole('button', { name: 'Done' }).click();
+    await first.getByRole('button', { name: 'Mark done' }).click();
     await first.getByText('Done', { exact: true }).waitFor();
     await second.getByRole('button', { name: 'Failed' }).click();
     await second.getByRole('button', { name: 'Save' }).click();
-    expect(await second.getByLabel('Reason').isVisible()).toBe(true); // a reason is required
-    await second.getByLabel('Reason').fill('Closed, nobody answered');
+    expect(await second.getByRole('radio', { name: 'Other' }).isVisible()).toBe(true); // a reason is required
+    await second.getByRole('radio', { name: 'Other' }).check();
+    await second.getByRole('button', { name: 'Save' }).click();
+    expect(await second.getByLabel('Details').isVisible()).toBe(true); // "Other" needs the text
+    await second.getByLabel('Details').fill('Closed, nobody answered');
     await second.getByRole('button', { name: 'Save' }).click();
     await second.getByText(/Failed at \d\d:\d\d: Closed, nobody answered/).waitFor();
     expect(await page.locator('#progress').innerText()).toBe(`1 of ${visits.length} stops done · 1 failed`);
     await expect.poll(async () => (await reports()).get(stopIdOf(visits[0].stop))?.status).toBe('done');
     const failed = (await reports()).get(stopIdOf(visits[1].stop));
-    expect([failed.status, failed.reason]).toEqual(['failed', 'Closed, nobody answered']);
+    expect([failed.status, failed.reason_code, failed.reason]).toEqual(['failed', 'other', 'Closed, nobody answered']);
     await screenshot(page, 'driver-page-phone', true);
 
     await second.getByRole('button', { name: 'Undo' }).click();
@@ -170,6 +174,7 @@ describe('the driver page on a phone', () => {
     await phone.setOffline(true);
     const tappedAfter = Date.now();
     await third.getByRole('button', { name: 'Done' }).click();
+    await third.getByRole('button', { name: 'Mark done' }).click();
     await page.getByText('Waiting for network: 1 change not sent yet.').waitFor();
     expect((await reports()).get(stopIdOf(visits[2].stop)).status).toBe('planned');
     await page.reload().catch(() => undefined); // offline reload fails: the report must survive in storage

@@ -87,8 +87,10 @@ describe('Re-optimize a dispatched day on the project page', () => {
     await driverPage.goto(driverUrl);
     const cards = driverPage.locator('section.stop-card');
     await cards.first().getByRole('button', { name: 'Done' }).click();
+    await cards.first().getByRole('button', { name: 'Mark done' }).click();
     await driverPage.locator('#waiting').waitFor({ state: 'hidden' });
     await cards.nth(1).getByRole('button', { name: 'Done' }).click();
+    await cards.nth(1).getByRole('button', { name: 'Mark done' }).click();
     await driverPage.locator('#waiting').waitFor({ state: 'hidden' });
     await phone.close();
     const reported = await api('GET', `/v1.0/project/${projectId}/dispatch`);

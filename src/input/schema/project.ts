@@ -23,6 +23,7 @@ import {
 import { checkLockedDrivers, sequence, sequenceNeedsDriver, sequenceWithoutDriver } from './locks.js';
 import { carried } from './vocabulary.js';
 import { timeZone } from './time-zone.js';
+import { proofSetting } from './proof-setting.js';
 
 const projectLocation = z
   .object(
@@ -129,6 +130,8 @@ const settingsSchema = z.object(
     exclude_ferry: optional(flag),
     /** The IANA zone "now" is read in when a dispatched day is re-optimized (default: the server's). */
     time_zone: optional(timeZone),
+    /** What a driver must give on Done: none (default), photo, signature or photo_or_signature. */
+    proof: optional(proofSetting),
   },
   allowed('a settings object'),
 );

@@ -47,6 +47,8 @@ import { registerImports } from './routes/imports.js';
 import { answerClientError, createGuardedServer } from './connections.js';
 import { RateLimitedLog } from '../rate-limited-log.js';
 import { registerTrack } from './routes/track.js';
+import { registerProofFiles } from './routes/proof-files.js';
+import { registerDriverOffline } from './routes/driver-offline.js';
 
 export type { AppContext } from './context.js';
 
@@ -116,6 +118,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerDrivers(app, ctx);
   registerTrack(app, ctx);
   registerImports(app, ctx);
+  registerProofFiles(app, ctx);
+  registerDriverOffline(app, ctx);
   registerSession(app, ctx);
   await registerPages(app, ctx);
   return app;

@@ -195,6 +195,21 @@ export interface RecordStore {
   remove(collection: Collection, id: string): Promise<void>;
 }
 
+// ── Files (proof of delivery) ──────────────────────────────────────────────────────────────────
+
+/**
+ * Opaque files by id (photos and signatures of delivered stops): the bytes only, whoever keeps
+ * them says what they are. Ids are the service's own (lower-case hex), never a client's.
+ */
+export interface BlobStore {
+  /** Writes the file, replacing one of the same id. */
+  put(id: string, bytes: Uint8Array): Promise<void>;
+  /** The file, or null when there is none. */
+  get(id: string): Promise<Uint8Array | null>;
+  /** Deletes the file; one already gone is fine. */
+  remove(id: string): Promise<void>;
+}
+
 // ── The solve queue ────────────────────────────────────────────────────────────────────────────
 
 export interface QueueStats {
@@ -257,6 +272,7 @@ export interface Stores {
   projects: ProjectStore;
   sessions: SessionStore;
   records: RecordStore;
+  blobs: BlobStore;
   queue: SolveQueue;
   /** Makes the store ready to serve, before the service answers: what it keeps in memory is read, unfinished work found. */
   start(): Promise<StoreStart>;

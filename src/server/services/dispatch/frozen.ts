@@ -10,6 +10,7 @@ import type { DispatchedProject } from './events.js';
 import type { ProjectRecord } from '../projects.js';
 import { isPlainObject } from '../../../input/index.js';
 import { customerLinkOf, retiredTrackingTokens, type CustomerLink } from './customer-links.js';
+import type { StoredProof } from './proof.js';
 
 /**
  * One stop of the frozen plan, with the driver's report on it: what the driver page shows of it
@@ -21,6 +22,8 @@ export interface FrozenStop extends DriverStopView, Partial<CustomerLink> {
   email?: string;
   /** Whether this dispatch moved it (driver or planned times) against the previous one. */
   changed: boolean;
+  /** A done stop's proof of delivery as kept (its files are in the store's BlobStore). */
+  stored_proof?: StoredProof;
 }
 
 export interface FrozenEndpoint {
@@ -121,6 +124,8 @@ function carryOver(stop: FrozenStop, previous: FrozenDispatch | null): void {
   stop.status = before.status;
   stop.at = before.at;
   if (before.reason !== undefined) stop.reason = before.reason;
+  if (before.reason_code !== undefined) stop.reason_code = before.reason_code;
+  if (before.stored_proof !== undefined) stop.stored_proof = before.stored_proof;
   stop.changed = before.driver_id !== stop.driver_id || before.start_s !== stop.start_s || before.finish_s !== stop.finish_s;
 }
 

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Plan } from '../../../output/plan-types.js';
 import type { ActionService } from '../actions/service.js';
-import type { DispatchView, DriverPosition, DriverRouteView, DriverStopView } from '../../api-types.js';
+import type { DispatchView, DriverPosition, DriverRouteView, DriverStopView, ProofSetting } from '../../api-types.js';
 import type { DispatchListener } from './events.js';
 import { HttpError } from '../../http/replies.js';
 import { KeyedTurns } from '../../turns.js';
@@ -17,7 +17,9 @@ import type { RecordStore } from '../../store/ports.js';
 import { freezePlan, linkExpiryMs, type FrozenDispatch, type FrozenDriver, type FrozenStop } from './frozen.js';
 import { checkPosition, isNewer, retimesRoute } from './position.js';
 import type { ReportAt, Retimer } from './retimer.js';
-import { checkStatusUpdate } from './status-update.js';
+import { applyStatus, checkStatusUpdate, isRepeated } from './status-update.js';
+import { receivedProof, requireProof, type ProofFiles, type ProofKind, type StoredProof } from './proof.js';
+import type { ImageType } from './proof-image.js';
 import type { DispatchedDay } from './reoptimize.js';
 import { dispatchView, dispatchedStop, driverRouteView, driverStop } from './views.js';
 import { revisedPromise, type PromisedWindow } from './promise.js';
@@ -35,6 +37,8 @@ export interface DispatchSettings {
   log: (event: Record<string, unknown>) => void;
   /** Re-times a driver's remaining stops after each report (the live estimates); none: no estimates. */
   retimer?: Retimer;
+  /** The project's `settings.proof` now (a change after dispatch counts at the next Done). */
+  proofSetting: (owner: string, projectId: string) => Promise<ProofSetting>;
 }
 
 export interface DispatchRequest {
@@ -62,6 +66,8 @@ export class DispatchService {
     private readonly actions: ActionService,
     private readonly listener: DispatchListener,
     private readonly settings: DispatchSettings,
+    /** Where proof of delivery files are kept. */
+    private readonly proofs: ProofFiles,
   ) {}
 
   /** Learns every link token of every dispatch (again, when a token is not known here yet). */
@@ -96,6 +102,7 @@ export class DispatchService {
       const dispatch = freezePlan(owner, project, plan, frame, previous);
       await this.store.write('dispatch-plans', project.id, plan);
       await this.save(dispatch);
+      await this.discardProofs(droppedStops(previous, dispatch));
       this.settings.log({ event: 'dispatched', project_id: project.id, action_id: actionUuid, redispatch: previous !== null });
       this.tell(() =>
         this.listener.dispatched({
@@ -155,10 +162,45 @@ export class DispatchService {
   /** What a driver link reads: its driver's route only. */
   async routeOf(token: string): Promise<DriverRouteView> {
     const { dispatch, driver } = await this.openLink(token);
-    return driverRouteView(dispatch, driver);
+    return driverRouteView(dispatch, driver, await this.settings.proofSetting(dispatch.owner, dispatch.project.id));
   }
 
-  /** A driver's report on one of their stops; the same report again changes nothing. */
+  /** A proof file of a stop, for its project's owner; null when the stop has none. */
+  async proofFile(projectId: string, stopId: string, kind: ProofKind): Promise<{ bytes: Uint8Array; type: ImageType } | null> {
+    const stop = (await this.dispatchOf(projectId)).stops.find((candidate) => candidate.stop_id === stopId);
+    return this.proofs.read(stop?.stored_proof, kind);
+  }
+
+  /** A proof file of one of the link's own stops; null when the stop has none or is another driver's. */
+  async driverProofFile(token: string, stopId: string, kind: ProofKind): Promise<{ bytes: Uint8Array; type: ImageType } | null> {
+    const { dispatch, driver } = await this.openLink(token);
+    const stop = dispatch.stops.find((candidate) => candidate.stop_id === stopId && candidate.driver_id === driver.driver_id);
+    return this.proofs.read(stop?.stored_proof, kind);
+  }
+
+  /**
+   * Retention of proof files: those of dispatches that expired more than `retentionMs` before
+   * `now` are deleted (the stops keep their status, and say no more than that). Returns how many stops lost theirs.
+   */
+  async sweepProofs(now: Date, retentionMs: number): Promise<number> {
+    let swept = 0;
+    const { records } = await this.store.readAll<FrozenDispatch>('dispatches');
+    for (const { project, expires_at } of records) {
+      if (Date.parse(expires_at) + retentionMs > now.getTime()) continue;
+      swept += await this.turns.run(project.id, async () => {
+        const dispatch = await this.load(project.id);
+        const kept = dispatch?.stops.filter((stop) => stop.stored_proof !== undefined) ?? [];
+        if (!dispatch || kept.length === 0) return 0;
+        await this.discardProofs(kept.map((stop) => stop.stored_proof));
+        for (const stop of kept) delete stop.stored_proof;
+        await this.save(dispatch);
+        return kept.length;
+      });
+    }
+    return swept;
+  }
+
+  /** A driver's report on one of their stops (with its proof, for Done); the same report again changes nothing. */
   async report(token: string, stopId: string, body: unknown): Promise<DriverStopView> {
     return this.turns.run((await this.openLink(token)).dispatch.project.id, async () => {
       const { dispatch, driver } = await this.openLink(token);
@@ -166,20 +208,27 @@ export class DispatchService {
       const stop = dispatch.stops.find((candidate) => candidate.stop_id === stopId && candidate.driver_id === driverId);
       if (!stop) throw new HttpError(404, 'stop_not_found', 'this stop is not on your route');
       const update = checkStatusUpdate(body, this.settings.now());
-      if (stop.status === update.status && stop.reason === update.reason) return driverStop(stop);
+      if (isRepeated(stop, update)) return driverStop(stop, driver.token);
+      const received = update.status === 'done' ? receivedProof(body) : null;
+      if (received) requireProof(await this.settings.proofSetting(dispatch.owner, dispatch.project.id), received);
       const becameDone = update.status === 'done' && stop.status !== 'done';
-      stop.status = update.status;
-      stop.at = update.at;
-      if (update.reason !== undefined) stop.reason = update.reason;
-      else delete stop.reason;
+      const before = stop.stored_proof;
+      applyStatus(stop, update);
+      const kept = received ? await this.proofs.keep(received) : {};
+      if (Object.keys(kept).length > 0) stop.stored_proof = kept;
+      else delete stop.stored_proof;
       const moved = update.status === 'planned' ? [] : await this.retimeFrom(dispatch, driver, reportPlace(stop, update.at, driver));
-      await this.save(dispatch);
+      await this.save(dispatch).catch(async (error: unknown) => {
+        await this.proofs.discard(kept).catch(() => undefined);
+        throw error;
+      });
+      await this.discardProofs([before]);
       if (becameDone) {
         const at = update.at ?? this.settings.now().toISOString();
         this.tell(() => this.listener.stopDone({ owner: dispatch.owner, project: dispatch.project, stop: dispatchedStop(stop), at }));
       }
       this.tellEtas(dispatch, moved);
-      return driverStop(stop);
+      return driverStop(stop, driver.token);
     });
   }
 
@@ -342,6 +391,18 @@ export class DispatchService {
     }
   }
 
+  /**
+   * Deletes proof files no stop holds any more. The report stands either way: a file that cannot be
+   * deleted now is logged (with its reason) and left behind, never answered to the driver.
+   */
+  private async discardProofs(proofs: (StoredProof | undefined)[]): Promise<void> {
+    for (const proof of proofs) {
+      await this.proofs.discard(proof).catch((error: unknown) => {
+        this.settings.log({ event: 'proof_delete_failed', reason: (error as Error).message });
+      });
+    }
+  }
+
   /** The listener's failures are its own: logged, never answered to the dispatcher or the driver. */
   private tell(notify: () => void): void {
     try {
@@ -361,6 +422,12 @@ function reportPlace(stop: FrozenStop, at: string | null, driver: FrozenDriver):
   const position = driver.position;
   if (position && Date.parse(position.at) > tapped.getTime()) return { lat: position.lat, lng: position.lng, at: new Date(position.at) };
   return { lat: stop.lat, lng: stop.lng, at: tapped };
+}
+
+/** The proofs of stops a re-dispatch left out (their reports go with them). */
+function droppedStops(previous: FrozenDispatch | null, next: FrozenDispatch): (StoredProof | undefined)[] {
+  const kept = new Set(next.stops.map((stop) => stop.stop_id));
+  return (previous?.stops ?? []).filter((stop) => !kept.has(stop.stop_id)).map((stop) => stop.stored_proof);
 }
 
 function notDispatched(projectId: string): HttpError {

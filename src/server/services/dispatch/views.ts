@@ -1,7 +1,8 @@
 /** What the dispatcher and a driver see of a dispatch: each only what is theirs to see. */
-import type { DispatchStopView, DispatchView, DriverLinkView, DriverRouteView, DriverStopView } from '../../api-types.js';
+import type { DispatchStopView, DispatchView, DriverLinkView, DriverRouteView, DriverStopView, ProofSetting } from '../../api-types.js';
 import type { DispatchedStop } from './events.js';
 import type { FrozenDispatch, FrozenDriver, FrozenStop } from './frozen.js';
+import { proofView } from './proof.js';
 
 /** The dispatcher's view: every stop's report and every driver's link (and each customer's promise and tracking link). */
 export function dispatchView(
@@ -12,18 +13,20 @@ export function dispatchView(
   return {
     actionUuid: dispatch.actionUuid,
     dispatched_at: dispatch.dispatched_at,
-    stops: dispatch.stops.map((stop) => ({ ...stopReport(stop), ...customerPromise(stop, trackingUrl) })),
+    stops: dispatch.stops.map((stop) => ({ ...stopReport(stop, ownerProofBase(dispatch, stop)), ...customerPromise(stop, trackingUrl) })),
     drivers: dispatch.drivers.map((driver) => driverLink(dispatch, driver, linkUrl)),
   };
 }
 
-function stopReport(stop: FrozenStop): DispatchStopView {
+function stopReport(stop: FrozenStop, proofBase: string): DispatchStopView {
   return {
     stop_id: stop.stop_id,
     status: stop.status,
     at: stop.at,
     ...(stop.reason !== undefined ? { reason: stop.reason } : {}),
     driver_id: stop.driver_id,
+    ...(stop.reason_code !== undefined ? { reason_code: stop.reason_code } : {}),
+    ...proofView(stop.stored_proof, proofBase),
     arrival_s: stop.arrival_s,
     ...estimateOf(stop),
   };
@@ -34,6 +37,16 @@ function customerPromise(stop: FrozenStop, trackingUrl: (token: string) => strin
     ...(stop.promised !== undefined ? { promised: stop.promised } : {}),
     ...(stop.tracking_token !== undefined ? { tracking_url: trackingUrl(stop.tracking_token) } : {}),
   };
+}
+
+/** Where the project's owner fetches a stop's proof files (routes/proof-files.ts). */
+function ownerProofBase(dispatch: FrozenDispatch, stop: FrozenStop): string {
+  return `/v1.0/project/${dispatch.project.id}/dispatch/stops/${stop.stop_id}`;
+}
+
+/** Where a driver link fetches its own stop's proof files. */
+function driverProofBase(token: string | null, stop: FrozenStop): string {
+  return `/drivers/${token ?? ''}/stops/${stop.stop_id}`;
 }
 
 function driverLink(dispatch: FrozenDispatch, driver: FrozenDriver, linkUrl: (token: string) => string): DriverLinkView {
@@ -50,7 +63,7 @@ function driverLink(dispatch: FrozenDispatch, driver: FrozenDriver, linkUrl: (to
 }
 
 /** A driver's own route: their stops only, with what they need at the door. */
-export function driverRouteView(dispatch: FrozenDispatch, driver: FrozenDriver): DriverRouteView {
+export function driverRouteView(dispatch: FrozenDispatch, driver: FrozenDriver, proofRequired: ProofSetting = 'none'): DriverRouteView {
   return {
     project: { name: dispatch.project.name, date: dispatch.project.date },
     driver: { id: driver.driver_id, name: driver.driver_name },
@@ -58,11 +71,12 @@ export function driverRouteView(dispatch: FrozenDispatch, driver: FrozenDriver):
     expires_at: dispatch.expires_at,
     ...(driver.start ? { start: driver.start } : {}),
     ...(driver.end ? { end: driver.end } : {}),
-    stops: dispatch.stops.filter((stop) => stop.driver_id === driver.driver_id).map(driverStop),
+    stops: dispatch.stops.filter((stop) => stop.driver_id === driver.driver_id).map((stop) => driverStop(stop, driver.token)),
+    ...(proofRequired !== 'none' ? { proof_required: proofRequired } : {}),
   };
 }
 
-export function driverStop(stop: FrozenStop): DriverStopView {
+export function driverStop(stop: FrozenStop, token: string | null): DriverStopView {
   const { stop_id, name, address, lat, lng, phone_number, notes, custom_notes } = stop;
   return {
     stop_id,
@@ -79,6 +93,8 @@ export function driverStop(stop: FrozenStop): DriverStopView {
     status: stop.status,
     at: stop.at,
     ...(stop.reason !== undefined ? { reason: stop.reason } : {}),
+    ...(stop.reason_code !== undefined ? { reason_code: stop.reason_code } : {}),
+    ...proofView(stop.stored_proof, driverProofBase(token, stop)),
     ...estimateOf(stop),
   };
 }

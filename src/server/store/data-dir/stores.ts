@@ -6,6 +6,7 @@ import { InputError } from '../../../errors.js';
 import type { ServeOptions } from '../../serve-options.js';
 import { defaultPerKey, type Stores, type StoreStart } from '../ports.js';
 import { DataDirActionStore } from './action-store.js';
+import { FileBlobStore } from './blob-store.js';
 import { JobQueue } from './job-queue.js';
 import { JsonStore } from './json-store.js';
 import { acquireDataDirLock, type DataDirLock } from './lock.js';
@@ -25,14 +26,16 @@ export async function dataDirStores(options: ServeOptions, log: Log): Promise<St
   try {
     const json = new JsonStore(options.dataDir);
     await json.init();
-    return storesIn(json, lock, options, log);
+    const blobs = new FileBlobStore(options.dataDir);
+    await blobs.init();
+    return { ...storesIn(json, lock, options, log), blobs };
   } catch (error) {
     lock.release();
     throw error;
   }
 }
 
-function storesIn(json: JsonStore, lock: DataDirLock, options: ServeOptions, log: Log): Stores {
+function storesIn(json: JsonStore, lock: DataDirLock, options: ServeOptions, log: Log): Omit<Stores, 'blobs'> {
   const actions = new DataDirActionStore(json, log, options.saveRetryDelaysMs);
   const projects = new DataDirProjectStore(json, log);
   const sessions = new DataDirSessionStore(json, log);

@@ -60,4 +60,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'proof of delivery files',
+    sql: `
+      CREATE TABLE routeplan_blobs (
+        id text PRIMARY KEY,
+        body bytea NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];
