@@ -104,9 +104,14 @@ export interface SessionView {
   csrfToken: string;
   expiresAt: string;
   openAccess: boolean;
-  tiles: { url: string; attribution: string } | null;
+  /** The map's basemap: raster tiles (a URL template) or a PMTiles extract the service serves; null: a plain background. */
+  tiles: TilesView | null;
   timeLimitSeconds: number;
 }
+
+/** What the page's map draws its streets from (`attribution` is HTML, as the tile source asks for it). */
+export type TilesView =
+  { kind: 'raster'; url: string; attribution: string } | { kind: 'pmtiles'; url: string; attribution: string; maxZoom: number };
 
 /** A dispatched stop's progress, as the driver reported it (decisions.md, "Dispatch"). */
 export type StopStatus = 'planned' | 'done' | 'failed';

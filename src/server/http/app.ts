@@ -26,6 +26,7 @@
  *   GET  /                                  sign-in and project list (dist/web/index.html)
  *   GET  /projects/{id}, /projects/{id}/print  the project page, its printable driver sheets (303 to / without a session)
  *   GET  /assets/{file}                     scripts, styles and images of the pages
+ *   GET  /tiles/basemap.pmtiles              the --tiles PMTiles extract in byte ranges (routes/tiles.ts), when given
  *   GET  /healthz                           liveness, the store and the queue, without credentials
  */
 import { createServer } from 'node:http';
@@ -42,6 +43,7 @@ import { registerSession } from './routes/session.js';
 import { registerPages } from './routes/pages.js';
 import { registerDispatch } from './routes/dispatch.js';
 import { registerDrivers } from './routes/drivers.js';
+import { registerTiles } from './routes/tiles.js';
 import { registerImports } from './routes/imports.js';
 
 export type { AppContext } from './context.js';
@@ -102,6 +104,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerDrivers(app, ctx);
   registerImports(app, ctx);
   registerSession(app, ctx);
+  registerTiles(app, ctx);
   await registerPages(app, ctx);
   return app;
 }
