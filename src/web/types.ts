@@ -22,6 +22,7 @@ export type {
   GeocodingCandidate,
   DriverRouteView,
   DriverStopView,
+  DriverPosition,
   StopStatus,
   StopStatusUpdate,
   NotificationView,
