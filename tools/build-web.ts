@@ -22,12 +22,17 @@ async function main(): Promise<void> {
       print: `${WEB}print.ts`,
       driver: `${WEB}driver.ts`,
       app: `${WEB}app.css`,
-      // The driver page's own stylesheet: a phone on mobile data loads no map styles.
+      // The driver page's own stylesheet: a phone on mobile data loads no map styles with the list.
       'driver-page': `${WEB}driver.css`,
+      // …and its small map's, loaded with the map (driver-map.ts).
+      'driver-map-style': `${WEB}styles/driver-map.css`,
     },
     outdir: `${OUT}assets`,
     bundle: true,
     format: 'esm',
+    // Shared code and the driver page's map (a dynamic import) in chunks: the phone loads the map's code apart from the list's.
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
     target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
     minify: true,
     sourcemap: true,

@@ -244,6 +244,8 @@ export interface DriverRouteView {
   start?: { lat: number; lng: number; time_s: number };
   end?: { lat: number; lng: number; time_s: number };
   stops: DriverStopView[];
+  /** The basemap of the page's small map, as the dispatcher's page has it (GET /session `tiles`). */
+  tiles?: TilesView | null;
 }
 
 /** What the driver page posts for a stop (POST /drivers/{token}/stops/{stopId}). */

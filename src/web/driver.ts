@@ -18,6 +18,11 @@ const LINK_MESSAGES: Record<string, string> = {
   link_revoked: 'This link was withdrawn by your dispatcher. Ask them for a new one.',
 };
 
+/** The small map of the day, loaded on its own; a phone that cannot load it (offline) keeps the list. */
+function showMapOf(route: DriverRouteView): void {
+  import('./driver-map.js').then((map) => map.showRouteMap(route, byId('route'))).catch(() => undefined);
+}
+
 class DriverPage {
   private route: DriverRouteView | null = null;
   private queue: QueuedReport[];
@@ -123,6 +128,7 @@ class DriverPage {
     waiting.hidden = this.queue.length === 0;
     waiting.textContent = `Waiting for network: ${this.queue.length} ${this.queue.length === 1 ? 'change' : 'changes'} not sent yet.`;
     byId('route').replaceChildren(routeView(shown, this.failing, this.actions));
+    showMapOf(shown);
   }
 
   private refuse(code: string): void {

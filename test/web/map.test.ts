@@ -183,6 +183,28 @@ describe('the project map with road travel', () => {
     expect(breakage).toEqual([]);
   });
 
+  it('gives the driver page a small map of the day: stops numbered, done and failed marked; axe finds nothing', async () => {
+    const dispatch = (await apiCall(service, KEY, 'GET', `/v1.0/project/${projectId}/dispatch`)).json;
+    const link = dispatch.drivers.find((driver: any) => driver.driver_id === dispatch.stops[0].driver_id);
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, bypassCSP: true });
+    const driverPage = await phone.newPage();
+    driverPage.on('pageerror', (error) => breakage.push(`driver page script error: ${error.message}`));
+    await driverPage.goto(link.url);
+    const map = driverPage.getByRole('region', { name: 'Map of your route' });
+    await map.locator('.pin.pin-done').waitFor();
+    const mine = dispatch.stops.filter((stop: any) => stop.driver_id === link.driver_id);
+    expect(await map.locator('.leaflet-marker-icon[title^="Stop "]').count()).toBe(mine.length);
+    expect(await map.locator('.pin.pin-done').innerText()).toBe('✓');
+    expect(await map.locator('.pin.pin-failed').innerText()).toBe('✗');
+    expect(await map.locator('.leaflet-marker-icon[title^="Stop 3: "] .pin').innerText()).toBe('3');
+    // The map sits above the list, which stays the way to work through the day.
+    expect(await driverPage.locator('.route-map + #route').count()).toBe(1);
+    await screenshot(driverPage, 'map-driver-page');
+    expect(await axeViolations(driverPage)).toEqual([]);
+    expect(breakage).toEqual([]);
+    await phone.close();
+  });
+
   it('reads at phone size: the map, its marks and the legend', async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const small = await phone.newPage();

@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { HttpError, readJsonBody, sendJson } from '../replies.js';
-import { NOT_BUILT_PAGE, pageHeaders, readPage } from '../web.js';
+import { NOT_BUILT_PAGE, pageHeaders, readPage, tilesView } from '../web.js';
 import { addPath, idParam, paramOf } from './table.js';
 
 /** Tokens are base64url; anything else cannot be one, and is answered like an unknown token. */
@@ -19,7 +19,8 @@ export function registerDrivers(app: FastifyInstance, ctx: AppContext): void {
   addPath(app, `/drivers/${TOKEN}`, { GET: (request, reply) => driverPage(ctx, request, reply) });
   addPath(app, `/drivers/${TOKEN}/route`, {
     GET: async (request, reply) => {
-      sendJson(reply, 200, await ctx.dispatch.routeOf(paramOf(request, 'token')), privateHeaders());
+      const route = await ctx.dispatch.routeOf(paramOf(request, 'token'));
+      sendJson(reply, 200, { ...route, tiles: tilesView(ctx.web.tiles) }, privateHeaders());
     },
   });
   addPath(app, `/drivers/${TOKEN}/stops/${idParam('stopId')}`, {
@@ -36,7 +37,7 @@ async function driverPage(ctx: AppContext, request: FastifyRequest, reply: Fasti
   const html = await readPage(ctx.web.root, 'driver');
   void reply
     .code(html === null ? 500 : await linkStatus(ctx, paramOf(request, 'token')))
-    .headers({ ...pageHeaders(null), ...privateHeaders(), 'content-type': 'text/html; charset=utf-8' })
+    .headers({ ...pageHeaders(ctx.web.tiles), ...privateHeaders(), 'content-type': 'text/html; charset=utf-8' })
     .send(html ?? NOT_BUILT_PAGE);
 }
 
