@@ -2,7 +2,7 @@
  * The driver's side of a dispatch: no sign-in, the unguessable token in the path is the
  * credential, and it opens its own driver's route only.
  *   GET  /drivers/{token}                  the driver page (dist/web/driver.html)
- *   GET  /drivers/{token}/route            DriverRouteView
+ *   GET  /drivers/{token}/route            DriverRouteView (with the basemap, `tiles`, for the page's small map)
  *   POST /drivers/{token}/stops/{stopId}   StopStatusUpdate → the stop as stored
  * A link that is unknown answers 404 link_not_found; a withdrawn or expired one 410.
  */
