@@ -7,7 +7,7 @@ import { solve, solveOnce } from '../solver/index.js';
 import { improvePlan } from '../solver/improve.js';
 import type { SearchOutcome } from '../solver/best-of.js';
 import type { SolveProgress } from '../solver/types.js';
-import { withRoadGeometry } from '../travel/plan-geometry.js';
+import { avoidedRoads, withRoadGeometry } from '../travel/plan-geometry.js';
 import type { DocumentSolve, SearchTask, Task } from './protocol.js';
 
 type ProgressSink = (progress: SolveProgress) => void;
@@ -56,7 +56,7 @@ export async function planOfDocument(job: DocumentSolve, onProgress?: ProgressSi
   });
   const plan = buildPlan(problem, result);
   // The whole day's shape, the reported stops included: the map draws the day as the driver drives it.
-  return withRoadGeometry(frame ? withFixedPrefix(plan, frame) : plan, job.travel);
+  return withRoadGeometry(frame ? withFixedPrefix(plan, frame) : plan, job.travel, avoidedRoads(problem));
 }
 
 /** Passes on the first report and then at most one every `everyMs`. */

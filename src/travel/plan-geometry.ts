@@ -3,6 +3,7 @@
  * plan (`routes[].geometry`) for the page, the HTML map and the GeoJSON output. A provider failing
  * leaves that route without a shape (drawn as straight lines) and a warning: never a failed plan.
  */
+import type { Problem } from '../model/problem.js';
 import type { Plan, PlanRoute, PlanWarning } from '../output/plan-types.js';
 import { routeLocations } from '../output/visits.js';
 import { roadShape } from './route-geometry.js';
@@ -40,6 +41,12 @@ export async function withRoadGeometry(plan: Plan, settings: TravelSettings | un
   }
   const all = [...(plan.warnings ?? []), ...warnings];
   return { ...plan, routes, ...(all.length > 0 ? { warnings: all } : {}) };
+}
+
+/** The roads the problem's travel times avoided (tolls, ferries), for the shapes to avoid them too. */
+export function avoidedRoads(problem: Problem): GeometryOptions {
+  const source = problem.travelSource;
+  return source.kind === 'road' ? { excludeTolls: source.excludeTolls === true, excludeFerry: source.excludeFerry === true } : {};
 }
 
 function signalOf(options: GeometryOptions): { signal?: AbortSignal } {

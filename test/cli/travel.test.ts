@@ -140,6 +140,12 @@ describe('solve with --travel osrm', () => {
     expect(road.code, road.stderr).toBe(0);
     expect(road.stdout).not.toContain('warning');
     expect(new URL(server.requests[0]!.url, 'http://x').searchParams.get('exclude')).toBe('toll,ferry');
+    // The routes' shapes avoid what the times avoided.
+    const solved = await runCli(['solve', file, '--travel', 'osrm', '--travel-url', server.url, ...SOLVE], await cacheEnv());
+    expect(solved.code, solved.stderr).toBe(0);
+    const shapes = server.requests.filter((request) => request.url.startsWith('/route/'));
+    expect(shapes.length).toBeGreaterThan(0);
+    for (const request of shapes) expect(new URL(request.url, 'http://x').searchParams.get('exclude')).toBe('toll,ferry');
     const offline = await runCli(['validate', file], await cacheEnv());
     expect(offline.stdout).toContain('warning: options.excludeTolls: has no effect with the offline travel model');
   });

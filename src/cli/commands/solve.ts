@@ -13,7 +13,7 @@ import type { OutputFormat, PrintPlanOptions } from '../present.js';
 import { spinnerAllowed, startFetchProgress, startSolveSpinner } from '../progress.js';
 import type { SolveSpinner } from '../progress.js';
 import { solveInThreads } from '../../threads/searches.js';
-import { withRoadGeometry } from '../../travel/plan-geometry.js';
+import { avoidedRoads, withRoadGeometry } from '../../travel/plan-geometry.js';
 import { travelSettingsFrom } from '../../travel/settings.js';
 
 /** The switches and texts of `solve` read as they are; the settings with values come from commandSettings. */
@@ -93,7 +93,7 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
     }
     spinner.stop(solvedText(result));
     // The road shapes after the search: a second of fetching never shortens the solve's time limit.
-    const plan = await withRoadGeometry(buildPlan(loaded.problem, result), travelSettingsFrom(config));
+    const plan = await withRoadGeometry(buildPlan(loaded.problem, result), travelSettingsFrom(config), avoidedRoads(loaded.problem));
     printWarnings(plan.warnings ?? [], { quiet: flags.quiet === true, color: colorEnabled(flags, process.stderr) });
     if (interrupt.interrupted && flags.quiet !== true) {
       process.stderr.write('routeplan: interrupted; this is the best plan found so far\n');
