@@ -60,6 +60,35 @@ async function lineVertices(vehicleIndex: number): Promise<[number, number][]> {
   return [...(d ?? '').matchAll(/[ML]\s*(-?[\d.]+)[ ,](-?[\d.]+)/g)].map((match) => [Number(match[1]), Number(match[2])]);
 }
 
+/** [lng, lat] positions in Web Mercator pixels, scaled and moved so their box is the drawn path's box (Leaflet's zoom and origin). */
+function onScreen(coordinates: [number, number][], drawn: [number, number][]): [number, number][] {
+  const mercator = coordinates.map(([lng, lat]): [number, number] => [
+    lng,
+    (-Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360)) * 180) / Math.PI,
+  ]);
+  const span = (points: [number, number][], axis: 0 | 1): [number, number] => [
+    Math.min(...points.map((p) => p[axis])),
+    Math.max(...points.map((p) => p[axis])),
+  ];
+  const [gx, gy] = [span(mercator, 0), span(mercator, 1)];
+  const [px, py] = [span(drawn, 0), span(drawn, 1)];
+  const scale = gx[1] - gx[0] > gy[1] - gy[0] ? (px[1] - px[0]) / (gx[1] - gx[0]) : (py[1] - py[0]) / (gy[1] - gy[0]);
+  return mercator.map(([x, y]) => [px[0] + (x - gx[0]) * scale, py[0] + (y - gy[0]) * scale]);
+}
+
+/** A point's distance to a polyline. */
+function distanceToPath([x, y]: [number, number], path: [number, number][]): number {
+  let best = Infinity;
+  for (let i = 1; i < path.length; i++) {
+    const [ax, ay] = path[i - 1]!;
+    const [bx, by] = path[i]!;
+    const length = (bx - ax) ** 2 + (by - ay) ** 2;
+    const t = length === 0 ? 0 : Math.max(0, Math.min(1, ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / length));
+    best = Math.min(best, Math.hypot(x - (ax + t * (bx - ax)), y - (ay + t * (by - ay))));
+  }
+  return best;
+}
+
 /** Escape closes a popup; it fades out before it leaves the page. */
 async function closePopup(): Promise<void> {
   await page.keyboard.press('Escape');
@@ -86,6 +115,11 @@ describe('the project map with road travel', () => {
         const [dx, dy] = [vertices[i]![0] - vertices[i - 1]![0], vertices[i]![1] - vertices[i - 1]![1]];
         expect(Math.min(Math.abs(dx), Math.abs(dy)), `segment ${i} of ${route.vehicle}`).toBeLessThan(1.5);
       }
+      // Point for point: the geometry in Web Mercator, scaled and moved onto the drawn path, lies on it.
+      const expected = onScreen(route.geometry!.coordinates, vertices);
+      for (const point of expected) expect(distanceToPath(point, vertices), `${route.vehicle} at ${point.join(',')}`).toBeLessThan(2);
+      for (const vertex of vertices)
+        expect(Math.min(...expected.map((point) => Math.hypot(point[0] - vertex[0], point[1] - vertex[1])))).toBeLessThan(2);
     }
     expect(await page.locator('#map').getAttribute('data-basemap')).toBe('none');
   });
