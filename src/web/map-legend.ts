@@ -50,6 +50,12 @@ export function legendView(state: LegendState): HTMLElement[] {
     );
   });
   const parts: HTMLElement[] = [h('h3', { class: 'visually-hidden' }, 'Legend'), h('ul', { class: 'legend-list' }, ...keys)];
+  const straight = straightRoutes(plan);
+  if (straight.length > 0) {
+    parts.push(
+      h('p', { class: 'legend-hint' }, `Drawn in straight lines: the routing service gave no road shape for ${straight.join(', ')}.`),
+    );
+  }
   if (routes.length > 0) {
     parts.push(
       h('p', { class: 'legend-hint', id: 'legend-routes-hint' }, 'Show on the map:'),
@@ -57,6 +63,15 @@ export function legendView(state: LegendState): HTMLElement[] {
     );
   }
   return parts;
+}
+
+/** The routes the plan's warnings say have no road shape (routes[i].geometry), by number and driver. */
+function straightRoutes(plan: Plan | null): string[] {
+  return (plan?.warnings ?? []).flatMap((warning) => {
+    const match = /^routes\[(\d+)\]\.geometry$/.exec(warning.path);
+    const route = match ? plan?.routes[Number(match[1])] : undefined;
+    return route ? [`${Number(match![1]) + 1}. ${route.vehicle}`] : [];
+  });
 }
 
 function key(className: string, glyph: string, text: string): HTMLLIElement {

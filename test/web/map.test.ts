@@ -55,8 +55,8 @@ afterAll(async () => {
 });
 
 /** The SVG path of a route's coloured line, as [x, y] vertices on the screen. */
-async function lineVertices(vehicleIndex: number): Promise<[number, number][]> {
-  const d = await page.locator(`path.route-line-${vehicleIndex}`).getAttribute('d');
+async function lineVertices(vehicleIndex: number, on: Page = page): Promise<[number, number][]> {
+  const d = await on.locator(`path.route-line-${vehicleIndex}`).getAttribute('d');
   return [...(d ?? '').matchAll(/[ML]\s*(-?[\d.]+)[ ,](-?[\d.]+)/g)].map((match) => [Number(match[1]), Number(match[2])]);
 }
 
@@ -247,5 +247,32 @@ describe('the project map with road travel', () => {
     await small.locator('.pin.pin-done').waitFor({ timeout: 30_000 });
     await small.locator('.map-panel').screenshot({ path: join(SHOTS, 'map-phone.png') });
     await phone.close();
+  });
+
+  it('says so in the legend when the routing service gave no road shape: the routes are drawn straight', async () => {
+    const noRoads = await fakeOsrm({ noRoute: true });
+    const straight = await startWebService([KEY], 2_000, { travel: { ...travel, url: noRoads.url } });
+    try {
+      const { document } = await validateProblemFile(BAKERY);
+      const id = (await apiCall(straight, KEY, 'POST', '/v1.0/project', document)).json.id;
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const tab = await context.newPage();
+      await signIn(tab, straight.url, KEY);
+      await tab.goto(`${straight.url}/projects/${id}`);
+      await tab.getByRole('button', { name: 'Optimize', exact: true }).click();
+      await tab.locator('#plan').waitFor({ state: 'visible', timeout: 30_000 });
+      const action = (await apiCall(straight, KEY, 'GET', `/v1.0/project/${id}`)).json.optimizations[0].actionUuid;
+      const straightPlan: Plan = (await apiCall(straight, KEY, 'GET', `/v2/schedules/${action}`)).json.solution;
+      expect(straightPlan.routes.every((route) => route.geometry === undefined)).toBe(true);
+      expect(straightPlan.warnings).toHaveLength(straightPlan.routes.length);
+      const note = tab.locator('#legend').getByText(/^Drawn in straight lines: the routing service gave no road shape for 1\. /);
+      await note.waitFor();
+      const first = straightPlan.routes[0]!;
+      expect(await lineVertices(first.vehicle_index, tab)).toHaveLength(routeLocations(first).length);
+      await context.close();
+    } finally {
+      await straight.stop();
+      await noRoads.close();
+    }
   });
 });
