@@ -49,17 +49,12 @@ export function legendView(state: LegendState): HTMLElement[] {
       ),
     );
   });
-  const parts: HTMLElement[] = [h('h3', { class: 'visually-hidden' }, 'Legend'), h('ul', { class: 'legend-list' }, ...keys)];
+  // One list, as before the toggles: the marks' keys, then a checkbox per route.
+  const parts: HTMLElement[] = [h('h3', { class: 'visually-hidden' }, 'Legend'), h('ul', { class: 'legend-list' }, ...keys, ...routes)];
   const straight = straightRoutes(plan);
   if (straight.length > 0) {
     parts.push(
       h('p', { class: 'legend-hint' }, `Drawn in straight lines: the routing service gave no road shape for ${straight.join(', ')}.`),
-    );
-  }
-  if (routes.length > 0) {
-    parts.push(
-      h('p', { class: 'legend-hint', id: 'legend-routes-hint' }, 'Show on the map:'),
-      h('ul', { class: 'legend-list legend-routes', 'aria-labelledby': 'legend-routes-hint' }, ...routes),
     );
   }
   return parts;
