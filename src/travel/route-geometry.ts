@@ -107,7 +107,6 @@ async function valhallaShape(points: Point[], request: ShapeRequest, settings: T
   const body = {
     locations: points.map((p) => ({ lat: p.lat, lon: p.lng })),
     ...costingOf({ locations: [], excludeTolls: request.excludeTolls, excludeFerry: request.excludeFerry }, settings),
-    directions_type: 'none',
   };
   const reply = await callProvider({
     provider: 'Valhalla',
