@@ -165,16 +165,16 @@ const WEB = [
   }),
   setting({
     key: 'tiles',
-    flag: '--tiles <url>',
-    parse: textFor('a URL template with {z}, {x} and {y}'),
-    help: 'map tiles for the web pages, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png (default: none, a plain map)',
+    flag: '--tiles <source>',
+    parse: textFor('"none", a .pmtiles file or a URL template with {z}, {x} and {y}'),
+    help: 'the maps\' basemap: a tile URL template, a local .pmtiles extract served by routeplan, or "none" for a plain offline background (default: OpenStreetMap\'s standard tiles)',
     commands: SERVE,
   }),
   setting({
     key: 'tilesAttribution',
     flag: '--tiles-attribution <text>',
     parse: textFor('the attribution the tiles require (e.g. "© OpenStreetMap contributors")'),
-    help: 'the attribution the tiles require, shown on the map (needed with --tiles)',
+    help: "the attribution the tiles require, shown on the map (needed with a --tiles template; default for a .pmtiles extract: OpenStreetMap's)",
     commands: SERVE,
   }),
   setting({

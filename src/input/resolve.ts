@@ -36,7 +36,8 @@ async function roadTravel(spec: ProblemSpec, options: LoadOptions): Promise<Road
     excludeFerry: spec.excludeFerry,
   };
   const table = await travelTable(request, settings, options.onTravelProgress ? { onProgress: options.onTravelProgress } : {});
-  return table ? { table, origin: originOf(settings) } : null;
+  const avoided = { ...(spec.excludeTolls ? { excludeTolls: true } : {}), ...(spec.excludeFerry ? { excludeFerry: true } : {}) };
+  return table ? { table, origin: { ...originOf(settings), ...avoided } } : null;
 }
 
 function originOf(settings: TravelSettings): RoadTravel['origin'] {

@@ -163,6 +163,9 @@ export interface RoadSource {
   /** The provider's base URL, or the matrix file as given. */
   url?: string;
   traffic: number;
+  /** Roads the provider was asked to avoid: the routes' shapes avoid them too. */
+  excludeTolls?: boolean;
+  excludeFerry?: boolean;
 }
 
 export interface Problem {

@@ -54,9 +54,11 @@ function routeLine(route: PlanRoute, position: number): LineStringFeature {
   if (route.end.location !== null) points.push(route.end.location);
   // A LineString needs two positions; a route with one visit at its depot still draws a line.
   if (points.length === 1) points.push(points[0] as PlanLocation);
+  // Along the roads when the provider drew the route (routes[].geometry), straight between the places otherwise.
+  const coordinates = route.geometry ? route.geometry.coordinates.map(([lng, lat]): Position => [lng, lat]) : points.map(toPosition);
   return {
     type: 'Feature',
-    geometry: { type: 'LineString', coordinates: points.map(toPosition) },
+    geometry: { type: 'LineString', coordinates },
     properties: {
       kind: 'route',
       route: position + 1,

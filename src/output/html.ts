@@ -1,7 +1,10 @@
 /**
  * The plan as one self-contained HTML page: an inline SVG map of the routes (distinct colours,
- * stop markers with tooltips), a legend and the route tables. No scripts, fonts, tiles or any
- * other network resource, so the file renders offline and can be mailed as is.
+ * along the roads when the plan has their shapes, stop markers with tooltips), a legend and the
+ * route tables. No scripts, fonts, tiles or any other network resource, so the file renders offline
+ * and can be mailed as is. A street basemap is the service's pages' business: a file opened from
+ * disk sends tile servers no referrer, which OpenStreetMap's tile usage policy asks for, and a
+ * mailed plan would ask a third party for tiles each time it is opened.
  */
 import type { Plan, PlanLocation, PlanRoute, PlanStopVisit, PlanUnserved } from './plan-types.js';
 import {
@@ -89,7 +92,7 @@ interface Projection {
 
 function renderMap(plan: Plan, planar: boolean, display: UnitDisplay): string {
   const open = `<svg role="img" aria-label="Map of the routes" viewBox="0 0 ${MAP_WIDTH} ${MAP_HEIGHT}" width="${MAP_WIDTH}" height="${MAP_HEIGHT}">`;
-  const locations = [...plan.routes.flatMap(routeLocations), ...unservedLocated(plan).map((entry) => entry.location)];
+  const locations = [...plan.routes.flatMap(routePath), ...unservedLocated(plan).map((entry) => entry.location)];
   if (locations.length === 0) {
     return `${open}<text x="${MAP_WIDTH / 2}" y="${MAP_HEIGHT / 2}" text-anchor="middle" fill="#777">No routes to draw</text></svg>`;
   }
@@ -138,7 +141,7 @@ function fitProjection(locations: PlanLocation[], planar: boolean): Projection {
 
 function renderRouteLayer(route: PlanRoute, position: number, projection: Projection, labelled: boolean, display: UnitDisplay): string {
   const color = routeColor(position);
-  const points = routeLocations(route)
+  const points = routePath(route)
     .map((point) => `${projection.x(point)},${projection.y(point)}`)
     .join(' ');
   const parts = [`<g class="route" data-route="${position + 1}">`];
@@ -164,6 +167,11 @@ function renderRouteLayer(route: PlanRoute, position: number, projection: Projec
   });
   parts.push('</g>');
   return parts.join('\n');
+}
+
+/** The line a route is drawn along: the roads' shape when the provider gave it (routes[].geometry), straight from place to place otherwise. */
+function routePath(route: PlanRoute): PlanLocation[] {
+  return route.geometry ? route.geometry.coordinates.map(([lng, lat]) => ({ lat, lng })) : routeLocations(route);
 }
 
 function stopTooltip(route: PlanRoute, visit: PlanStopVisit, order: number, display: UnitDisplay): string {

@@ -70,8 +70,19 @@ export interface PlanRoute {
    * the vehicle's capacity, per dimension (0 where within it).
    */
   overload?: LoadValue;
+  /**
+   * Added in version 1 after its first release, with road travel (OSRM, Valhalla): the route along
+   * the roads, from its start through its stops to its end, as the provider's route service drew it.
+   */
+  geometry?: PlanGeometry;
   /** Carried through unchanged from the driver when given: phone_number. */
   [passthrough: string]: unknown;
+}
+
+/** A GeoJSON LineString (RFC 7946): positions are [lng, lat]. */
+export interface PlanGeometry {
+  type: 'LineString';
+  coordinates: [number, number][];
 }
 
 export interface PlanUnserved {
@@ -135,6 +146,13 @@ export interface Plan {
    * against the plan before it (plan-changes.ts), fixed when the plan is recorded.
    */
   changes?: PlanChanges;
+  /** Added in version 1 after its first release: what went wrong but left a plan (e.g. no road geometry: straight lines). */
+  warnings?: PlanWarning[];
+}
+
+export interface PlanWarning {
+  path: string;
+  message: string;
 }
 
 /** A stop that is on a route in both plans, with another driver now. */

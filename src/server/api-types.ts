@@ -104,9 +104,14 @@ export interface SessionView {
   csrfToken: string;
   expiresAt: string;
   openAccess: boolean;
-  tiles: { url: string; attribution: string } | null;
+  /** The map's basemap: raster tiles (a URL template) or a PMTiles extract the service serves; null: a plain background. */
+  tiles: TilesView | null;
   timeLimitSeconds: number;
 }
+
+/** What the page's map draws its streets from (`attribution` is HTML, as the tile source asks for it). */
+export type TilesView =
+  { kind: 'raster'; url: string; attribution: string } | { kind: 'pmtiles'; url: string; attribution: string; maxZoom: number };
 
 /** A dispatched stop's progress, as the driver reported it (decisions.md, "Dispatch"). */
 export type StopStatus = 'planned' | 'done' | 'failed';
@@ -248,6 +253,8 @@ export interface DriverRouteView {
   stops: DriverStopView[];
   /** What the project's `settings.proof` asks for on Done (absent: nothing). */
   proof_required?: ProofSetting;
+  /** The basemap of the page's small map, as the dispatcher's page has it (GET /session `tiles`). */
+  tiles?: TilesView | null;
 }
 
 /** `settings.proof`: what a driver must give on Done (decisions.md, "The live day"). */

@@ -42,7 +42,10 @@ export interface ServeOptions {
   publicUrl?: string;
   /** Lifetime of a browser session (default 12 h). */
   sessionTtlMs?: number;
-  /** Map tiles for the web application's map; without them it draws on a plain background. */
+  /**
+   * The maps' basemap; without it they draw on a plain background. `routeplan serve` gives
+   * OpenStreetMap's tiles unless told `--tiles none` (cli/commands/serve.ts); tests give none.
+   */
   tiles?: TileSource;
   /** The built web application (default: dist/web/ beside the compiled service). */
   webRoot?: string;

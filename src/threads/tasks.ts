@@ -7,6 +7,7 @@ import { solve, solveOnce } from '../solver/index.js';
 import { improvePlan } from '../solver/improve.js';
 import type { SearchOutcome } from '../solver/best-of.js';
 import type { SolveProgress } from '../solver/types.js';
+import { avoidedRoads, withRoadGeometry } from '../travel/plan-geometry.js';
 import type { DocumentSolve, SearchTask, Task } from './protocol.js';
 
 type ProgressSink = (progress: SolveProgress) => void;
@@ -54,7 +55,8 @@ export async function planOfDocument(job: DocumentSolve, onProgress?: ProgressSi
     ...(onProgress ? { onProgress } : {}),
   });
   const plan = buildPlan(problem, result);
-  return frame ? withFixedPrefix(plan, frame) : plan;
+  // The whole day's shape, the reported stops included: the map draws the day as the driver drives it.
+  return withRoadGeometry(frame ? withFixedPrefix(plan, frame) : plan, job.travel, avoidedRoads(problem));
 }
 
 /** Passes on the first report and then at most one every `everyMs`. */

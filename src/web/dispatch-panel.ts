@@ -24,6 +24,8 @@ export class DispatchPanel {
   /** Starts a re-optimization of the dispatched day (the page's optimization run follows it); null until the page gives one. */
   private reoptimizer: (() => Promise<void>) | null = null;
   private reoptimizing = false;
+  /** Who else shows the day's reports and positions (the project map), told on every render. */
+  private readonly watchers: ((dispatch: DispatchView | null) => void)[] = [];
 
   constructor(
     private readonly session: Session,
@@ -41,6 +43,12 @@ export class DispatchPanel {
   /** What "Re-optimize" runs: the page's optimization run, so it shows the same progress as Optimize. */
   onReoptimize(start: () => Promise<void>): void {
     this.reoptimizer = start;
+  }
+
+  /** `show` gets the dispatch record now and after every poll. */
+  onDispatch(show: (dispatch: DispatchView | null) => void): void {
+    this.watchers.push(show);
+    show(this.dispatch);
   }
 
   /** The plan the page shows now (a finished optimization), which Dispatch would send. */
@@ -61,6 +69,7 @@ export class DispatchPanel {
     stops.hidden = this.dispatch === null;
     if (this.dispatch) byId('dispatch-stops-table').replaceChildren(stopReports(this.project, this.dispatch));
     byId('emails').replaceChildren(messagesView(this.notifications));
+    for (const show of this.watchers) show(this.dispatch);
   }
 
   private undispatchedView(): Node[] {

@@ -12,6 +12,8 @@ import { FETCHED_AT_HEADER, FROM_CACHE_HEADER } from './offline-headers.js';
 
 /** Set by tools/build-web.ts: a hash of the driver page's files. */
 declare const __DRIVER_SW_VERSION__: string;
+/** Set by tools/build-web.ts: every file the driver page loads (its script's chunks, the small map's, the styles). */
+declare const __DRIVER_ASSETS__: string[];
 
 interface ExtendableEvent extends Event {
   waitUntil(work: Promise<unknown>): void;
@@ -40,7 +42,7 @@ const worker = globalThis as unknown as WorkerScope;
 const PREFIX = 'routeplan-driver-';
 const CACHE = `${PREFIX}${__DRIVER_SW_VERSION__}`;
 /** What every driver page loads besides its own HTML and route. */
-const ASSETS = ['/assets/driver.js', '/assets/driver-page.css', '/assets/favicon.svg'];
+const ASSETS = __DRIVER_ASSETS__;
 /** A phone in a dead zone may wait long for nothing: past this, the cached copy answers. */
 const NETWORK_WAIT_MS = 6_000;
 

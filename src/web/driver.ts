@@ -36,6 +36,10 @@ const LINK_MESSAGES: Record<string, string> = {
 
 /** The service's limit on wrong links from one network (429): the page tries again each minute by itself. */
 const LIMITED_MESSAGE = 'Too many wrong links were opened from this network. Your route will load by itself in a minute or two.';
+/** The small map of the day, loaded on its own; a phone that cannot load it (offline) keeps the list. */
+function showMapOf(route: DriverRouteView): void {
+  import('./driver-map.js').then((map) => map.showRouteMap(route, byId('route'))).catch(() => undefined);
+}
 
 class DriverPage {
   private route: DriverRouteView | null = null;
@@ -208,6 +212,7 @@ class DriverPage {
     waiting.textContent = `Waiting for network: ${this.queue.length} ${this.queue.length === 1 ? 'change' : 'changes'} not sent yet.`;
     byId('route').replaceChildren(routeView(shown, this.actions));
     byId('share').replaceChildren(this.share.view());
+    showMapOf(shown);
   }
 
   private showOfflineNote(note: string | null): void {

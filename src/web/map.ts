@@ -1,18 +1,20 @@
 /**
  * The Leaflet map: depots and stops of the project, then a plan's routes in distinct colours with
- * numbered stop markers. Tiles only when the operator configured them (/session `tiles`);
- * otherwise a plain background with a scale, so the page works fully offline.
+ * numbered stop markers, along the roads when the plan has their shapes (routes[].geometry). The
+ * streets come from the session's basemap (basemap.ts); without one, a plain background with a
+ * scale, so the page works fully offline. After dispatch the markers show each stop's report and
+ * lateness, and each driver's shared position is drawn (decisions.md, "The live day").
  */
 import L from 'leaflet';
-import type { Plan, PlanRoute, PlanStopVisit } from '../output/plan-types.js';
+import type { Plan, PlanRoute } from '../output/plan-types.js';
 import { routeColor } from '../output/palette.js';
 import { routeLocations, stopVisits } from '../output/visits.js';
-import { formatDistance, formatTime, plural } from '../output/format.js';
+import { addBasemap } from './basemap.js';
 import { button, h } from './dom.js';
+import { legendView } from './map-legend.js';
+import { ageText, liveOf, positionIcon, stopDetails, stopIcon, stopWords } from './map-marks.js';
 import { depots } from './project-data.js';
-import type { Coords, Project, Session } from './types.js';
-
-const DISPLAY = { raw: false };
+import type { Coords, DispatchView, Project, Session } from './types.js';
 
 /**
  * Markers are not tab stops (`keyboard: false`): a plan of hundreds of stops would put hundreds of
@@ -24,6 +26,16 @@ export class ProjectMap {
   private readonly projectLayer = L.layerGroup();
   private readonly planLayer = L.layerGroup();
   private readonly placingLayer = L.layerGroup();
+  private readonly positionLayer = L.layerGroup();
+  /** One layer per route of the plan shown, by vehicle index, so the legend can hide each. */
+  private readonly routeLayers = new Map<number, L.LayerGroup>();
+  private readonly hidden = new Set<number>();
+  private project: Project | null = null;
+  private plan: Plan | null = null;
+  private dispatch: DispatchView | null = null;
+  /** What the markers were last drawn from: a poll that changed nothing redraws nothing (and closes no popup). */
+  private drawnReports = '';
+  private drawnPositions = '';
   private projectBounds: L.LatLngBounds | null = null;
   /** Ends the "place on map" mode under way, if one is. */
   private stopPlacing: (() => void) | null = null;
@@ -34,14 +46,11 @@ export class ProjectMap {
     private readonly legend: HTMLElement,
   ) {
     this.map = L.map(element, { attributionControl: session.tiles !== null, zoomSnap: 0.25 });
-    if (session.tiles) {
-      L.tileLayer(session.tiles.url, { attribution: session.tiles.attribution, maxZoom: 19 }).addTo(this.map);
-    } else {
-      element.classList.add('map-offline');
-    }
+    addBasemap(this.map, element, session.tiles);
     L.control.scale({ imperial: false }).addTo(this.map);
     this.projectLayer.addTo(this.map);
     this.planLayer.addTo(this.map);
+    this.positionLayer.addTo(this.map);
     this.placingLayer.addTo(this.map);
   }
 
@@ -93,6 +102,7 @@ export class ProjectMap {
   }
 
   showProject(project: Project): void {
+    this.project = project;
     this.projectLayer.clearLayers();
     const points: L.LatLngExpression[] = [];
     for (const depot of depots(project)) {
@@ -127,14 +137,38 @@ export class ProjectMap {
 
   /** Draws a plan over the project (null clears it); the unplanned stop dots hide under it. */
   showPlan(plan: Plan | null): void {
-    this.planLayer.clearLayers();
+    this.plan = plan;
     this.map.getContainer().classList.toggle('has-plan', plan !== null);
-    if (plan === null) {
-      this.showLegend(null);
-      return;
-    }
+    const points = this.drawPlan();
+    if (plan !== null) this.fit(points.length > 0 ? L.latLngBounds(points) : this.projectBounds);
+    this.showLegend(plan);
+  }
+
+  /**
+   * The day's reports and positions (the dispatch panel's polls): markers redrawn only when a
+   * report changed, positions when one moved or its age did; the view stays where the user put it.
+   */
+  showDispatch(dispatch: DispatchView | null): void {
+    this.dispatch = dispatch;
+    const reports = JSON.stringify(dispatch?.stops.map((stop) => [stop.stop_id, stop.status, stop.late, stop.eta_s]) ?? []);
+    if (reports !== this.drawnReports && this.plan !== null) this.drawPlan();
+    this.drawPositions();
+    this.showLegend(this.plan);
+  }
+
+  private drawPlan(): L.LatLngExpression[] {
+    this.planLayer.clearLayers();
+    this.routeLayers.clear();
+    this.drawnReports = JSON.stringify(this.dispatch?.stops.map((stop) => [stop.stop_id, stop.status, stop.late, stop.eta_s]) ?? []);
+    const plan = this.plan;
+    if (plan === null) return [];
     const points: L.LatLngExpression[] = [];
-    plan.routes.forEach((route, position) => points.push(...this.drawRoute(route, position)));
+    plan.routes.forEach((route, position) => {
+      const layer = L.layerGroup();
+      points.push(...this.drawRoute(route, position, layer));
+      this.routeLayers.set(route.vehicle_index, layer);
+      if (!this.hidden.has(route.vehicle_index)) layer.addTo(this.planLayer);
+    });
     for (const entry of plan.unserved) {
       if (!entry.location) continue;
       const title = `Unserved: ${entry.stop} — ${entry.message}`;
@@ -143,26 +177,65 @@ export class ProjectMap {
         .addTo(this.planLayer);
       points.push(entry.location);
     }
-    this.fit(points.length > 0 ? L.latLngBounds(points) : this.projectBounds);
-    this.showLegend(plan);
+    return points;
   }
 
-  private drawRoute(route: PlanRoute, position: number): L.LatLngExpression[] {
+  private drawRoute(route: PlanRoute, position: number, layer: L.LayerGroup): L.LatLngExpression[] {
     const color = routeColor(position);
     const line = routeLine(route);
-    L.polyline(line, { color: '#ffffff', weight: 7, opacity: 0.9, interactive: false }).addTo(this.planLayer);
-    untabbed(
-      L.polyline(line, { color, weight: 4, opacity: 0.95 })
-        .bindTooltip(textTip(`Route ${position + 1}: ${route.vehicle}`), { sticky: true })
-        .addTo(this.planLayer),
-    );
+    L.polyline(line, { color: '#ffffff', weight: 7, opacity: 0.9, interactive: false }).addTo(layer);
+    L.polyline(line, { color, weight: 4, opacity: 0.95, className: `route-line route-line-${route.vehicle_index}` })
+      .bindTooltip(textTip(`Route ${position + 1}: ${route.vehicle}`), { sticky: true })
+      .addTo(layer);
+    const reports = new Map(this.dispatch?.stops.map((stop) => [stop.stop_id, stop]) ?? []);
     stopVisits(route).forEach((visit, order) => {
-      const title = stopTitle(route, visit, order + 1);
-      L.marker(visit.location, { icon: numberedIcon(order + 1, color), title, alt: title, keyboard: false })
+      const stop = this.project?.stops[visit.stop_index];
+      const live = liveOf(stop ? reports.get(stop.id) : undefined);
+      const title = stopWords(route, visit, order + 1, live);
+      L.marker(visit.location, { icon: stopIcon(order + 1, color, live), title, alt: title, keyboard: false })
         .bindTooltip(textTip(title))
-        .addTo(this.planLayer);
+        .bindPopup(() => stopDetails(route, visit, stop?.name === visit.stop ? stop : undefined, live), { maxWidth: 280 })
+        .addTo(layer);
     });
+    // Leaflet draws a layer's paths only once it is on a map with a view: untab them then.
+    layer.on('add', () => layer.eachLayer((each) => each instanceof L.Path && untabbed(each)));
+    if (this.map.hasLayer(this.planLayer)) layer.eachLayer((each) => each instanceof L.Path && untabbed(each));
     return line;
+  }
+
+  /** Each driver's last shared position, in their route's colour, with their name and its age. */
+  private drawPositions(): void {
+    const now = Date.now();
+    const drivers = this.dispatch?.drivers.filter((link) => link.position !== undefined) ?? [];
+    const drawn = JSON.stringify(drivers.map((link) => [link.driver_id, link.position, ageText(link.position!.at, now)]));
+    if (drawn === this.drawnPositions) return;
+    this.drawnPositions = drawn;
+    this.positionLayer.clearLayers();
+    for (const link of drivers) {
+      const position = link.position!;
+      const route = this.plan?.routes.findIndex((each) => this.project?.drivers[each.vehicle_index]?.id === link.driver_id) ?? -1;
+      const color = route >= 0 ? routeColor(route) : '#334155';
+      const title = `${link.driver_name}: last position ${ageText(position.at, now)}`;
+      L.marker([position.lat, position.lng], {
+        icon: positionIcon(link.driver_name, color, position, now),
+        title,
+        alt: title,
+        keyboard: false,
+        zIndexOffset: 3000,
+      })
+        .bindTooltip(textTip(title))
+        .addTo(this.positionLayer);
+    }
+  }
+
+  /** The legend's checkbox: a hidden route keeps its place in the plan and comes back as it was. */
+  private toggleRoute(vehicleIndex: number, shown: boolean): void {
+    if (shown) this.hidden.delete(vehicleIndex);
+    else this.hidden.add(vehicleIndex);
+    const layer = this.routeLayers.get(vehicleIndex);
+    if (layer === undefined) return;
+    if (shown) layer.addTo(this.planLayer);
+    else this.planLayer.removeLayer(layer);
   }
 
   private fit(bounds: L.LatLngBounds | null): void {
@@ -179,24 +252,16 @@ export class ProjectMap {
   }
 
   private showLegend(plan: Plan | null): void {
-    const keys = [
-      h('li', {}, h('span', { class: 'key key-depot', 'aria-hidden': 'true' }), 'Depot'),
-      plan === null ? h('li', {}, h('span', { class: 'key key-stop', 'aria-hidden': 'true' }), 'Stop') : null,
-      plan !== null && plan.unserved.length > 0
-        ? h('li', {}, h('span', { class: 'key key-unserved', 'aria-hidden': 'true' }, '×'), 'Unserved stop')
-        : null,
-    ];
-    const routes = (plan?.routes ?? []).map((route, position) => {
-      const stops = stopVisits(route).length;
-      return h(
-        'li',
-        {},
-        h('span', { class: 'key key-line', style: `--route:${routeColor(position)}`, 'aria-hidden': 'true' }),
-        h('strong', {}, `${position + 1}. ${route.vehicle}`),
-        ` — ${plural(stops, 'stop')}, ${formatDistance(route.distance_m)}`,
-      );
-    });
-    this.legend.replaceChildren(h('h3', { class: 'visually-hidden' }, 'Legend'), h('ul', { class: 'legend-list' }, ...keys, ...routes));
+    this.legend.replaceChildren(
+      ...legendView({
+        plan,
+        hidden: this.hidden,
+        dispatched: this.dispatch !== null,
+        late: this.dispatch?.stops.some((stop) => stop.late === true && stop.status === 'planned') ?? false,
+        positions: this.dispatch?.drivers.some((link) => link.position !== undefined) ?? false,
+        onToggle: (vehicleIndex, shown) => this.toggleRoute(vehicleIndex, shown),
+      }),
+    );
   }
 }
 
@@ -210,18 +275,10 @@ function untabbed(layer: L.Path): void {
   layer.getElement()?.setAttribute('tabindex', '-1');
 }
 
+/** Along the roads when the plan has the route's shape, straight from place to place otherwise. */
 function routeLine(route: PlanRoute): L.LatLngExpression[] {
+  if (route.geometry) return route.geometry.coordinates.map(([lng, lat]) => [lat, lng]);
   return routeLocations(route).map((point) => [point.lat, point.lng]);
-}
-
-function stopTitle(route: PlanRoute, visit: PlanStopVisit, order: number): string {
-  const time = visit.arrival_s === null ? 'no ETA' : `arrival ${formatTime(visit.arrival, visit.arrival_s, DISPLAY)}`;
-  return `${route.vehicle} #${order}: ${visit.stop} (${time})`;
-}
-
-function numberedIcon(order: number, color: string): L.DivIcon {
-  const html = `<span class="pin" style="--route:${color}">${order}</span>`;
-  return L.divIcon({ html, className: 'pin-icon', iconSize: [24, 24], iconAnchor: [12, 12], tooltipAnchor: [12, 0] });
 }
 
 function depotIcon(): L.DivIcon {

@@ -42,6 +42,7 @@ async function main(): Promise<void> {
   );
   run = new OptimizationRun(session, project, { showAction: (action) => editor.showAction(action) });
   dispatch.onReoptimize(() => run?.reoptimize() ?? Promise.resolve());
+  dispatch.onDispatch((day) => map.showDispatch(day));
   dispatch.start();
   void followGeocoding(project, editing.fixes);
   await run.start();

@@ -25,6 +25,7 @@ export type {
   FailureReasonCode,
   ProofSetting,
   StopProof,
+  DriverPosition,
   StopStatus,
   StopStatusUpdate,
   NotificationView,

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { loadProblemFile } from '../../src/input/index.js';
 import type { Plan } from '../../src/output/plan-types.js';
 import { checkPlan } from '../support/checker.js';
-import { fakeOsrm, type FakeRouting } from '../support/fake-routing.js';
+import { fakeOsrm, roadShape, type FakeRouting } from '../support/fake-routing.js';
+import { routeLocations } from '../../src/output/visits.js';
 import { ROOT, assertBuilt, runCli, startBuiltServer } from '../server/built.js';
 
 const BAKERY = join(ROOT, 'fixtures/bakery.yaml');
@@ -77,6 +78,38 @@ describe('solve with --travel osrm', () => {
     expect(server.requests.length).toBe(2 * first);
   });
 
+  it('draws each route along the provider’s roads: routes[].geometry in the JSON plan and the GeoJSON output', async () => {
+    const server = await osrm();
+    const env = await cacheEnv();
+    const run = await runCli(['solve', BAKERY, '--travel', 'osrm', '--travel-url', server.url, ...SOLVE], env);
+    expect(run.code, run.stderr).toBe(0);
+    const plan = JSON.parse(run.stdout) as Plan;
+    expect(plan.routes.length).toBeGreaterThan(0);
+    for (const route of plan.routes) {
+      expect(route.geometry).toEqual({ type: 'LineString', coordinates: roadShape(routeLocations(route)) });
+    }
+    expect(server.requests.filter((request) => request.url.startsWith('/route/v1/driving/'))).toHaveLength(plan.routes.length);
+    const file = join(work, 'roads.geojson');
+    expect((await runCli(['solve', BAKERY, '--travel', 'osrm', '--travel-url', server.url, ...SOLVE, '-o', file], env)).code).toBe(0);
+    const lines = (
+      JSON.parse(await readFile(file, 'utf8')) as { features: { geometry: { type: string; coordinates: unknown } }[] }
+    ).features
+      .filter((feature) => feature.geometry.type === 'LineString')
+      .map((feature) => feature.geometry.coordinates);
+    expect(lines).toEqual(plan.routes.map((route) => route.geometry!.coordinates));
+  });
+
+  it('keeps the plan with straight lines and warns on stderr when the route service gives no route', async () => {
+    const server = await osrm({ noRoute: true });
+    const args = ['solve', BAKERY, '--travel', 'osrm', '--travel-url', server.url, '--json', '--max-iterations', '50'];
+    const run = await runCli(args, await cacheEnv());
+    expect(run.code, run.stderr).toBe(0);
+    const plan = JSON.parse(run.stdout) as Plan;
+    expect(plan.routes.every((route) => route.geometry === undefined)).toBe(true);
+    expect(plan.warnings?.[0]).toMatchObject({ path: 'routes[0].geometry', message: expect.stringMatching(/straight lines.*NoRoute/) });
+    expect(run.stderr).toMatch(/warning: .*routes\[0\]\.geometry.*straight lines/);
+  });
+
   it('exits 3 naming OSRM and the cause when the server keeps failing', async () => {
     const server = await osrm();
     server.failNext(new Array(10).fill(503));
@@ -107,6 +140,12 @@ describe('solve with --travel osrm', () => {
     expect(road.code, road.stderr).toBe(0);
     expect(road.stdout).not.toContain('warning');
     expect(new URL(server.requests[0]!.url, 'http://x').searchParams.get('exclude')).toBe('toll,ferry');
+    // The routes' shapes avoid what the times avoided.
+    const solved = await runCli(['solve', file, '--travel', 'osrm', '--travel-url', server.url, ...SOLVE], await cacheEnv());
+    expect(solved.code, solved.stderr).toBe(0);
+    const shapes = server.requests.filter((request) => request.url.startsWith('/route/'));
+    expect(shapes.length).toBeGreaterThan(0);
+    for (const request of shapes) expect(new URL(request.url, 'http://x').searchParams.get('exclude')).toBe('toll,ferry');
     const offline = await runCli(['validate', file], await cacheEnv());
     expect(offline.stdout).toContain('warning: options.excludeTolls: has no effect with the offline travel model');
   });

@@ -3,6 +3,7 @@ import { buildGeoJson } from '../../src/output/geojson.js';
 import { renderPlanHtml } from '../../src/output/html.js';
 import { buildPlan } from '../../src/output/plan.js';
 import { renderPlanTables } from '../../src/output/table.js';
+import { routeLocations } from '../../src/output/visits.js';
 import { sampleProblem, sampleResult } from './sample.js';
 
 const ANSI = /\u001b\[[0-9;]*m/;
@@ -162,6 +163,37 @@ describe('renderPlanHtml', () => {
   it('numbers the stops on the map in visiting order', () => {
     const labels = [...html.matchAll(/<text class="order"[^>]*>(\d+)<\/text>/g)].map((m) => m[1]);
     expect(labels).toEqual(['1', '2', '1']);
+  });
+
+  it('draws a route along its road shape (routes[].geometry) when the plan has one, fitted into the view box', () => {
+    const places = routeLocations(plan.routes[0]!);
+    // A detour north of every place: the map must make room for the road, not only for the stops.
+    const north = Math.max(...places.map((place) => place.lat)) + 0.05;
+    const coordinates = places.flatMap((place, i): [number, number][] =>
+      i === 0
+        ? [[place.lng, place.lat]]
+        : [
+            [places[i - 1]!.lng, north],
+            [place.lng, north],
+            [place.lng, place.lat],
+          ],
+    );
+    const roads = { ...plan, routes: [{ ...plan.routes[0]!, geometry: { type: 'LineString' as const, coordinates } }, plan.routes[1]!] };
+    const drawn = renderPlanHtml(roads);
+    const lines = [...drawn.matchAll(/<polyline points="([^"]+)"/g)].map((m) =>
+      m[1]!.split(' ').map((pair) => pair.split(',').map(Number)),
+    );
+    expect(lines[0]).toHaveLength(coordinates.length);
+    expect(lines[1]).toHaveLength(routeLocations(plan.routes[1]!).length);
+    for (const [x, y] of lines.flat()) {
+      expect(x).toBeGreaterThanOrEqual(0);
+      expect(x).toBeLessThanOrEqual(960);
+      expect(y).toBeGreaterThanOrEqual(0);
+      expect(y).toBeLessThanOrEqual(600);
+    }
+    // The detour is the top of the drawing.
+    expect(Math.min(...lines[0]!.map(([, y]) => y!))).toBeLessThan(Math.min(...lines[1]!.map(([, y]) => y!)));
+    expect(buildGeoJson(roads).features.find((feature) => feature.properties.kind === 'route')!.geometry.coordinates).toEqual(coordinates);
   });
 
   it('an empty plan still renders a page', () => {

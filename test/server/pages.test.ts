@@ -19,7 +19,7 @@ afterAll(async () => {
 
 const service = servicesStoppedAfterEach(() => ({ webRoot }));
 
-const TILES = { url: 'https://{s}.tile.example.org/{z}/{x}/{y}.png', attribution: '© Example' };
+const TILES = { kind: 'raster' as const, url: 'https://{s}.tile.example.org/{z}/{x}/{y}.png', attribution: '© Example' };
 
 function expectPageHeaders(headers: Headers, tileSource: string | null = null): void {
   expect(headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -164,8 +164,11 @@ describe('page headers', () => {
     expect(tilesOrigin('https://{s}.tile.example.org:8443/{z}/{x}/{y}.png')).toBe('https://*.tile.example.org:8443');
     expect(tilesOrigin('ftp://x/{z}/{x}/{y}')).toBeNull();
     expect(pageHeaders(null)['content-security-policy']).toContain("img-src 'self' data: blob:;");
-    expect(pageHeaders({ url: 'http://localhost:8081/{z}/{x}/{y}.png', attribution: 'x' })['content-security-policy']).toContain(
-      "img-src 'self' data: blob: http://localhost:8081;",
-    );
+    expect(
+      pageHeaders({ kind: 'raster', url: 'http://localhost:8081/{z}/{x}/{y}.png', attribution: 'x' })['content-security-policy'],
+    ).toContain("img-src 'self' data: blob: http://localhost:8081;");
+    // A PMTiles extract is read from our own origin: nothing more is let in.
+    const extract = pageHeaders({ kind: 'pmtiles', file: '/srv/lyon.pmtiles', attribution: 'x', maxZoom: 14 });
+    expect(extract['content-security-policy']).toContain("img-src 'self' data: blob:; connect-src 'self';");
   });
 });

@@ -113,7 +113,11 @@ describe('POST /login', () => {
 
 describe('GET /session and the stored session', () => {
   it("answers the session's owner, CSRF token, expiry, tiles and time limit", async () => {
-    const tiles = { url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors' };
+    const tiles = {
+      kind: 'raster' as const,
+      url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      attribution: '© OpenStreetMap contributors',
+    };
     const svc = await service({ tiles, timeLimitMs: 1500 });
     const { cookie } = await signIn(svc.url, 'key-alpha');
     const reply = await call(svc.url, 'GET', '/session', { cookie });

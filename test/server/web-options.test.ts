@@ -12,9 +12,9 @@ async function flagError(flags: Parameters<typeof serveOptionsFrom>[0]): Promise
 }
 
 describe('routeplan serve: web application options', () => {
-  it('defaults: no tiles, the default session lifetime (12 h, applied by the service)', async () => {
+  it('defaults: OpenStreetMap’s tiles (decisions.md, "The live day"), the default session lifetime (12 h, applied by the service)', async () => {
     const options = await serveOptionsFrom({}, isolatedEnv);
-    expect(options.tiles).toBeUndefined();
+    expect(options.tiles).toMatchObject({ kind: 'raster', url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' });
     expect(options.sessionTtlMs).toBeUndefined();
   });
 
@@ -31,8 +31,12 @@ describe('routeplan serve: web application options', () => {
       { tiles: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', tilesAttribution: '© OpenStreetMap contributors' },
       isolatedEnv,
     );
-    expect(options.tiles).toEqual({ url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors' });
-    expect((await flagError({ tiles: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' })).details[0]!.path).toBe('--tiles-attribution');
+    expect(options.tiles).toEqual({
+      kind: 'raster',
+      url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      attribution: '© OpenStreetMap contributors',
+    });
+    expect((await flagError({ tiles: 'https://tiles.example.org/{z}/{x}/{y}.png' })).details[0]!.path).toBe('--tiles-attribution');
     expect((await flagError({ tiles: 'file:///tiles/{z}/{x}/{y}.png', tilesAttribution: 'x' })).details[0]!.path).toBe('--tiles');
     expect((await flagError({ tiles: 'https://tiles.example/{z}.png', tilesAttribution: 'x' })).details[0]!.path).toBe('--tiles');
     expect((await flagError({ tilesAttribution: 'x' })).details[0]!.path).toBe('--tiles-attribution');

@@ -1,11 +1,14 @@
 /**
- * Stand-in routing servers for tests, speaking OSRM's /table and Valhalla's /sources_to_targets as
- * their documentation describes: straight-line metres and metres ÷ 10 seconds, `null` to and from
- * any point on an "island", the servers' own size limits, and scripted failures.
+ * Stand-in routing servers for tests, speaking OSRM's /table and /route and Valhalla's
+ * /sources_to_targets and /route as their documentation describes: straight-line metres and
+ * metres ÷ 10 seconds, `null` to and from any point on an "island", the servers' own size limits,
+ * and scripted failures. A route's shape is `roadShape`: between two places it turns a corner (goes
+ * along the latitude first, then the longitude), so a map that follows it is told from straight lines.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { haversineMetres } from '../../src/model/travel.js';
+import { encodePolyline } from '../../src/travel/polyline.js';
 
 export interface FakeRouting {
   url: string;
@@ -21,6 +24,8 @@ export interface FakeOptions {
   limit?: number;
   /** Points with no road to or from anywhere else (lat within 1e-6). */
   islands?: { lat: number; lng: number }[];
+  /** The route service answers "no route" (HTTP 400, not worth a retry) while the table works. */
+  noRoute?: boolean;
 }
 
 interface Place {
@@ -37,9 +42,34 @@ function legOf(a: Place, b: Place, islands: Place[]): { duration: number; distan
   return { duration: Math.round(distance / 10), distance };
 }
 
+/** The fake's road between places, [lng, lat]: a corner point between each two (north-south first, then east-west). */
+export function roadShape(places: Place[]): [number, number][] {
+  const line: [number, number][] = [];
+  places.forEach((place, i) => {
+    if (i > 0) line.push([places[i - 1]!.lng, place.lat]);
+    line.push([place.lng, place.lat]);
+  });
+  return line;
+}
+
+function osrmRoute(url: URL, options: FakeOptions, reply: (status: number, json: unknown) => void): void {
+  if (options.noRoute) return reply(400, { code: 'NoRoute', message: 'Impossible route between points' });
+  const match = /^\/route\/v1\/([^/]+)\/(.+)$/.exec(url.pathname);
+  const coords = decodeURIComponent(match![2]!)
+    .split(';')
+    .map((pair) => pair.split(',').map(Number) as [number, number])
+    .map(([lng, lat]) => ({ lat, lng }));
+  if (coords.length > (options.limit ?? 100)) return reply(400, { code: 'TooBig', message: 'Too many coordinates' });
+  if (url.searchParams.get('overview') !== 'full' || url.searchParams.get('geometries') !== 'geojson') {
+    return reply(400, { code: 'InvalidOptions', message: 'this fake answers overview=full&geometries=geojson only' });
+  }
+  reply(200, { code: 'Ok', routes: [{ geometry: { type: 'LineString', coordinates: roadShape(coords) } }] });
+}
+
 export function fakeOsrm(options: FakeOptions = {}): Promise<FakeRouting> {
   return serve((request, body, reply) => {
     const url = new URL(request.url!, 'http://x');
+    if (url.pathname.startsWith('/route/v1/')) return osrmRoute(url, options, reply);
     const match = /^\/table\/v1\/([^/]+)\/(.+)$/.exec(url.pathname);
     if (!match) return reply(400, { code: 'InvalidUrl', message: 'URL string malformed' });
     const coords = decodeURIComponent(match[2]!)
@@ -61,8 +91,18 @@ export function fakeOsrm(options: FakeOptions = {}): Promise<FakeRouting> {
   });
 }
 
+/** Valhalla's /route: one leg per pair of consecutive locations, each shape a polyline6 of roadShape. */
+function valhallaRoute(body: any, options: FakeOptions, reply: (status: number, json: unknown) => void): void {
+  if (options.noRoute) return reply(400, { error_code: 442, error: 'No path could be found for input', status_code: 400 });
+  const places = (body.locations as { lat: number; lon: number }[]).map((p) => ({ lat: p.lat, lng: p.lon }));
+  if (places.length > 20) return reply(400, { error_code: 150, error: 'Exceeded max locations', status_code: 400 });
+  const legs = places.slice(1).map((place, i) => ({ shape: encodePolyline(roadShape([places[i]!, place])) }));
+  reply(200, { trip: { legs, status: 0 } });
+}
+
 export function fakeValhalla(options: FakeOptions = {}): Promise<FakeRouting> {
   return serve((request, body, reply) => {
+    if (request.method === 'POST' && new URL(request.url!, 'http://x').pathname === '/route') return valhallaRoute(body, options, reply);
     if (request.method !== 'POST' || new URL(request.url!, 'http://x').pathname !== '/sources_to_targets')
       return reply(404, { error: 'no such action' });
     const point = (p: { lat: number; lon: number }): Place => ({ lat: p.lat, lng: p.lon });

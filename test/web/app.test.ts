@@ -439,7 +439,7 @@ describe('the map with tiles configured (--tiles)', () => {
     await new Promise<void>((resolve) => tileServer.listen(0, '127.0.0.1', resolve));
     const { port } = tileServer.address() as AddressInfo;
     tiled = await startWebService([KEY_A], 2_000, {
-      tiles: { url: `http://127.0.0.1:${port}/{z}/{x}/{y}.png`, attribution: '© Test tiles' },
+      tiles: { kind: 'raster', url: `http://127.0.0.1:${port}/{z}/{x}/{y}.png`, attribution: '© Test tiles' },
     });
     const { document } = await validateProblemFile(BAKERY);
     const created = await apiCall(tiled, KEY_A, 'POST', '/v1.0/project', document);

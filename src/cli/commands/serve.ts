@@ -1,5 +1,6 @@
 /** `routeplan serve`: run the routing service (see src/server/http/app.ts for its routes). */
 import type { Command } from 'commander';
+import { resolve } from 'node:path';
 import { InputError } from '../../errors.js';
 import { readKeysFile } from '../../server/http/auth.js';
 import { startServer, type ServeOptions } from '../../server/index.js';
@@ -11,7 +12,8 @@ import { addSettingOptions, commandSettings } from '../options.js';
 import { travelSettingsFrom } from '../../travel/settings.js';
 import { geocoderSettingsFrom } from '../../geocode/settings.js';
 import { packageVersion } from '../version.js';
-import { tilesOrigin, type TileSource } from '../../server/http/web.js';
+import { OSM_TILES, PMTILES_ATTRIBUTION, tilesOrigin, type TileSource } from '../../server/http/web.js';
+import { readPmtilesHeader } from '../../server/http/pmtiles.js';
 import type { SmtpSettings } from '../../server/services/notify/settings.js';
 
 /** Commander's options of `serve`: each flag's text, or false for a `--no-…` flag given. */
@@ -60,7 +62,7 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
     shutdownTimeoutMs: settings.shutdownTimeoutMs,
     ...(settings.publicUrl !== undefined ? { publicUrl: settings.publicUrl } : {}),
     ...(settings.sessionTtlMs !== undefined ? { sessionTtlMs: settings.sessionTtlMs } : {}),
-    ...tilesFrom(settings),
+    ...(await tilesFrom(settings)),
     driverLinkGraceMs: settings.driverLinkGraceMs,
     etaMarginMinutes: settings.etaMarginMinutes,
     ...smtpSettingsFrom(settings),
@@ -102,20 +104,31 @@ function smtpSettingsFrom(settings: RouteplanConfig): { smtp?: SmtpSettings } {
   return { smtp: { url, from, ...(templatesDir !== undefined ? { templatesDir } : {}) } };
 }
 
-/** The tile template must be http(s) and place the tile ({z}, {x}, {y}); an attribution is required with it. */
-function tilesFrom(settings: RouteplanConfig): { tiles?: TileSource } {
-  const { tiles: url, tilesAttribution: attribution } = settings;
-  if (url === undefined) {
-    if (attribution !== undefined) throw flagError('--tiles-attribution', 'only makes sense with --tiles');
-    return {};
+/**
+ * The basemap (decisions.md, "The live day"): OpenStreetMap's tiles by default, `none` for the plain
+ * offline background, a `.pmtiles` file (checked now: a PMTiles v3 vector extract) or an http(s)
+ * template placing the tile ({z}, {x}, {y}). Another template needs its attribution; an extract
+ * has OpenStreetMap's unless one is given.
+ */
+async function tilesFrom(settings: RouteplanConfig): Promise<{ tiles?: TileSource }> {
+  const { tiles: given, tilesAttribution: attribution } = settings;
+  if (given === undefined || given === 'none') {
+    if (attribution !== undefined) throw flagError('--tiles-attribution', 'needs a tile source: --tiles <url template|file.pmtiles>');
+    return given === 'none' ? {} : { tiles: { ...OSM_TILES } };
   }
-  if (tilesOrigin(url) === null || !['{z}', '{x}', '{y}'].every((part) => url.includes(part))) {
-    throw flagError('--tiles', `expected an http(s) URL template with {z}, {x} and {y}, got "${url}"`);
+  if (given.toLowerCase().endsWith('.pmtiles') && tilesOrigin(given) === null) {
+    const facts = await readPmtilesHeader(given);
+    if ('problem' in facts) throw flagError('--tiles', facts.problem);
+    return { tiles: { kind: 'pmtiles', file: resolve(given), attribution: attribution ?? PMTILES_ATTRIBUTION, maxZoom: facts.maxZoom } };
+  }
+  if (tilesOrigin(given) === null || !['{z}', '{x}', '{y}'].every((part) => given.includes(part))) {
+    throw flagError('--tiles', `expected "none", a .pmtiles file or an http(s) URL template with {z}, {x} and {y}, got "${given}"`);
   }
   if (attribution === undefined) {
+    if (given === OSM_TILES.url) return { tiles: { ...OSM_TILES } };
     throw flagError('--tiles-attribution', 'tiles need their attribution (e.g. "© OpenStreetMap contributors")');
   }
-  return { tiles: { url, attribution } };
+  return { tiles: { kind: 'raster', url: given, attribution } };
 }
 
 function flagError(flag: string, message: string): InputError {

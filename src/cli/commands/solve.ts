@@ -13,6 +13,8 @@ import type { OutputFormat, PrintPlanOptions } from '../present.js';
 import { spinnerAllowed, startFetchProgress, startSolveSpinner } from '../progress.js';
 import type { SolveSpinner } from '../progress.js';
 import { solveInThreads } from '../../threads/searches.js';
+import { avoidedRoads, withRoadGeometry } from '../../travel/plan-geometry.js';
+import { travelSettingsFrom } from '../../travel/settings.js';
 
 /** The switches and texts of `solve` read as they are; the settings with values come from commandSettings. */
 interface SolveFlags {
@@ -90,7 +92,9 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
       interrupt.doneSolving();
     }
     spinner.stop(solvedText(result));
-    const plan = buildPlan(loaded.problem, result);
+    // The road shapes after the search: a second of fetching never shortens the solve's time limit.
+    const plan = await withRoadGeometry(buildPlan(loaded.problem, result), travelSettingsFrom(config), avoidedRoads(loaded.problem));
+    printWarnings(plan.warnings ?? [], { quiet: flags.quiet === true, color: colorEnabled(flags, process.stderr) });
     if (interrupt.interrupted && flags.quiet !== true) {
       process.stderr.write('routeplan: interrupted; this is the best plan found so far\n');
     }

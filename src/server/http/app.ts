@@ -28,6 +28,7 @@
  *   GET  /                                  sign-in and project list (dist/web/index.html)
  *   GET  /projects/{id}, /projects/{id}/print  the project page, its printable driver sheets (303 to / without a session)
  *   GET  /assets/{file}                     scripts, styles and images of the pages
+ *   GET  /tiles/basemap.pmtiles              the --tiles PMTiles extract in byte ranges (routes/tiles.ts), when given
  *   GET  /healthz                           liveness, the store and the queue, without credentials
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -43,6 +44,7 @@ import { registerSession } from './routes/session.js';
 import { registerPages } from './routes/pages.js';
 import { registerDispatch } from './routes/dispatch.js';
 import { registerDrivers } from './routes/drivers.js';
+import { registerTiles } from './routes/tiles.js';
 import { registerImports } from './routes/imports.js';
 import { answerClientError, createGuardedServer } from './connections.js';
 import { RateLimitedLog } from '../rate-limited-log.js';
@@ -121,6 +123,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerProofFiles(app, ctx);
   registerDriverOffline(app, ctx);
   registerSession(app, ctx);
+  registerTiles(app, ctx);
   await registerPages(app, ctx);
   return app;
 }

@@ -6,12 +6,38 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TilesView } from '../api-types.js';
 
-export interface TileSource {
-  /** A Leaflet-style template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png */
-  url: string;
-  attribution: string;
-}
+/**
+ * The map's basemap (decisions.md, "The live day"): raster tiles from a URL template (OpenStreetMap's
+ * by default), or a local PMTiles extract the service serves itself at PMTILES_PATH.
+ */
+export type TileSource =
+  | {
+      kind: 'raster';
+      /** A Leaflet-style template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png */
+      url: string;
+      attribution: string;
+    }
+  | {
+      kind: 'pmtiles';
+      /** The .pmtiles file on disk, checked at start (server/http/pmtiles.ts). */
+      file: string;
+      attribution: string;
+      /** The extract's deepest zoom (its header's): the page draws deeper views from it. */
+      maxZoom: number;
+    };
+
+/** Where the page fetches a PMTiles extract from (with Range requests). */
+export const PMTILES_PATH = '/tiles/basemap.pmtiles';
+
+const OSM_ATTRIBUTION = '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
+
+/** OpenStreetMap's standard tiles, the default basemap; their usage policy asks for this attribution. */
+export const OSM_TILES = { kind: 'raster', url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: OSM_ATTRIBUTION } as const;
+
+/** A Protomaps extract is OpenStreetMap data: the same attribution unless the operator gives another. */
+export const PMTILES_ATTRIBUTION = OSM_ATTRIBUTION;
 
 export type PageName = 'index' | 'project' | 'print' | 'driver' | 'track';
 
@@ -52,9 +78,17 @@ export function tilesOrigin(template: string): string | null {
   return /^[A-Za-z0-9.*:[\]-]+$/.test(host) ? `${match[1]!.toLowerCase()}://${host.toLowerCase()}` : null;
 }
 
+/** The basemap as the pages are told it: a PMTiles file by our URL for it, never its place on disk. */
+export function tilesView(tiles: TileSource | null): TilesView | null {
+  if (tiles === null) return null;
+  if (tiles.kind === 'raster') return { kind: 'raster', url: tiles.url, attribution: tiles.attribution };
+  return { kind: 'pmtiles', url: PMTILES_PATH, attribution: tiles.attribution, maxZoom: tiles.maxZoom };
+}
+
 /** The headers of every HTML page: no inline script, no framing, our own origin for everything else. */
 export function pageHeaders(tiles: TileSource | null): Record<string, string> {
-  const tileSource = tiles ? tilesOrigin(tiles.url) : null;
+  // A PMTiles extract comes from our own origin (connect-src 'self'); raster tiles are images from theirs.
+  const tileSource = tiles?.kind === 'raster' ? tilesOrigin(tiles.url) : null;
   const csp = [
     "default-src 'self'",
     "script-src 'self'",

@@ -2,7 +2,7 @@
  * The driver's side of a dispatch: no sign-in, the unguessable token in the path is the
  * credential, and it opens its own driver's route only.
  *   GET  /drivers/{token}                  the driver page (dist/web/driver.html)
- *   GET  /drivers/{token}/route            DriverRouteView
+ *   GET  /drivers/{token}/route            DriverRouteView (with the basemap, `tiles`, for the page's small map)
  *   POST /drivers/{token}/stops/{stopId}   StopStatusUpdate → the stop as stored
  *   POST /drivers/{token}/position         {lat, lng, at, accuracy_m?} → {position, kept} (the newest kept)
  * A link that is unknown answers 404 link_not_found; a withdrawn or expired one 410. An unknown
@@ -11,7 +11,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { HttpError, readJsonBody, sendJson } from '../replies.js';
-import { NOT_BUILT_PAGE, pageHeaders, readPage } from '../web.js';
+import { NOT_BUILT_PAGE, pageHeaders, readPage, tilesView } from '../web.js';
 import { addPath, idParam, paramOf } from './table.js';
 
 /** Tokens are base64url; anything else cannot be one, and is answered like an unknown token. */
@@ -21,7 +21,8 @@ export function registerDrivers(app: FastifyInstance, ctx: AppContext): void {
   addPath(app, `/drivers/${TOKEN}`, { GET: (request, reply) => driverPage(ctx, request, reply) });
   addPath(app, `/drivers/${TOKEN}/route`, {
     GET: async (request, reply) => {
-      sendJson(reply, 200, await withLink(ctx, request, (token) => ctx.dispatch.routeOf(token)), privateHeaders());
+      const route = await withLink(ctx, request, (token) => ctx.dispatch.routeOf(token));
+      sendJson(reply, 200, { ...route, tiles: tilesView(ctx.web.tiles) }, privateHeaders());
     },
   });
   addPath(app, `/drivers/${TOKEN}/stops/${idParam('stopId')}`, {
@@ -44,7 +45,7 @@ async function driverPage(ctx: AppContext, request: FastifyRequest, reply: Fasti
   const html = await readPage(ctx.web.root, 'driver');
   void reply
     .code(html === null ? 500 : await linkStatus(ctx, request))
-    .headers({ ...pageHeaders(null), ...privateHeaders(), 'content-type': 'text/html; charset=utf-8' })
+    .headers({ ...pageHeaders(ctx.web.tiles), ...privateHeaders(), 'content-type': 'text/html; charset=utf-8' })
     .send(html ?? NOT_BUILT_PAGE);
 }
 

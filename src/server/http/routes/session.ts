@@ -10,6 +10,7 @@ import { SESSION_COOKIE, type Session } from '../../services/sessions.js';
 import { OPEN_ACCESS_OWNER } from '../auth.js';
 import type { AppContext } from '../context.js';
 import type { SessionView } from '../../api-types.js';
+import { tilesView } from '../web.js';
 import { addPath } from './table.js';
 
 /** A sign-in form holds a key and a path: anything near this size is not one. */
@@ -75,7 +76,7 @@ async function currentSession(ctx: AppContext, request: FastifyRequest, reply: F
     csrfToken: session.csrfToken,
     expiresAt: session.expiresAt,
     openAccess: ctx.access.openAccess,
-    tiles: ctx.web.tiles,
+    tiles: tilesView(ctx.web.tiles),
     // The one place the limit is in seconds: the field the page has always read.
     timeLimitSeconds: ctx.timeLimitMs / 1000,
   };
