@@ -127,7 +127,9 @@ describe('the live day', () => {
   it('Done 40 min after the first stop’s planned finish re-times the rest: Late on the project page, new times on the driver page', async () => {
     const before = await dispatchView();
     const [first, second, third] = before.stops;
-    await driverPage.getByRole('region', { name: 'Stop 1: Halles depot counter' }).getByRole('button', { name: 'Done' }).click();
+    const firstCard = driverPage.getByRole('region', { name: 'Stop 1: Halles depot counter' });
+    await firstCard.getByRole('button', { name: 'Done' }).click();
+    await firstCard.getByRole('button', { name: 'Mark done' }).click();
     await expect.poll(async () => (await dispatchView()).stops[0].status, { timeout: 15_000 }).toBe('done');
     const after = await dispatchView();
     // Plan times count whole seconds of the wall clock.
