@@ -115,6 +115,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.addHook('onRequest', (request) => ctx.access.resolveSession(request));
   app.get('/healthz', async (_request, reply) => answerHealth(ctx, reply));
   if (ctx.role === 'worker') return app;
+  await registerRoutes(app, ctx);
+  return app;
+}
+
+/** Everything but the health check, which a worker process answers too. */
+async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   registerApi(app, ctx);
   registerDispatch(app, ctx);
   registerDrivers(app, ctx);
@@ -125,7 +131,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   registerSession(app, ctx);
   registerTiles(app, ctx);
   await registerPages(app, ctx);
-  return app;
 }
 
 /**
