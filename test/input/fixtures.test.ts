@@ -79,6 +79,7 @@ const EXPECTED: Record<string, string[]> = {
   'bad-options.json': ['routesData[0].constraints.startTime', 'ordersData[0].duration', 'options.balanceType', 'options.squashDuration'],
   'bad-load-dimension.json': ['drivers[0].capacity.volume', 'stops[0].load.weight'],
   'bad-priority.yaml': ['stops[1].priority'],
+  'bad-proof-setting.yaml': ['settings.proof'],
   'duplicate-key.json': ['date'],
   'empty-time-window.yaml': ['ordersData[0].timeWindows[1]', 'options.minimizeRoutes'],
   'entries-not-a-list.json': ['date', 'drivers', 'stops'],
