@@ -36,15 +36,28 @@ export function timeLimitOf(options: Pick<SolveOptions, 'timeLimitMs'>): number 
   return Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0 ? options.timeLimitMs : Infinity;
 }
 
+/** The time left of the limit, in milliseconds: `timeLimitOf`, or less when the caller's `endsAt` comes sooner. */
+export function timeLeftOf(options: Pick<SolveOptions, 'timeLimitMs' | 'endsAt'>): number {
+  const limit = timeLimitOf(options);
+  if (options.endsAt === undefined) return limit;
+  return Math.max(0, Math.min(limit, options.endsAt - absoluteNow()));
+}
+
+/** Milliseconds since the epoch at sub-millisecond resolution, read alike on every thread. */
+export function absoluteNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 /** One search on the calling thread; also answers the objective of its plan (for picking among threads). */
 export async function solveOnce(problem: Problem, options: SolveOptions): Promise<{ result: SolveResult; objective: ObjectiveValue }> {
   const clock = options.clock ?? (() => performance.now());
   const started = clock();
   const limit = timeLimitOf(options);
+  const left = timeLeftOf(options);
   const { inst, evaluator, costs, inserter, near } = searchKitOf(problem);
   const progress = new ProgressReport(inst, costs, started, options.onProgress);
-  const reserve = Math.min(limit * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * inst.nStops);
-  const deadline = started + limit - reserve;
+  const reserve = Math.min(left * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * inst.nStops);
+  const deadline = started + left - reserve;
   const first = constructFirstPlan(
     inst,
     costs,
@@ -65,7 +78,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     started,
     deadline,
     // The final prize pass on the best plan may use half the time kept back for the result.
-    finishBy: started + limit - reserve / 2,
+    finishBy: started + left - reserve / 2,
     seed: options.seed ?? 0,
     maxIterations: options.maxIterations,
     maxNoImprove: options.maxNoImprove,

@@ -13,6 +13,7 @@ import type { OutputFormat, PrintPlanOptions } from '../present.js';
 import { spinnerAllowed, startFetchProgress, startSolveSpinner } from '../progress.js';
 import type { SolveSpinner } from '../progress.js';
 import { solveInThreads } from '../../threads/searches.js';
+import { commandBudget, type CommandBudget } from '../time-budget.js';
 
 /** The switches and texts of `solve` read as they are; the settings with values come from commandSettings. */
 interface SolveFlags {
@@ -77,12 +78,15 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
     interrupt.onSolving(() => spinner.note('stopping…'));
     let result: SolveResult;
     try {
+      // The limit counts from the command's start: loading took its share, output keeps one.
+      const budget = commandBudget(timeLimitMsOf(config), loaded.problem.stops.length);
       const options = {
         ...solveOptions(config, interrupt.signal, spinner),
+        ...(budget.endsAt !== undefined ? { endsAt: budget.endsAt } : {}),
         ...(flags.fullTime ? { stopWhenStalled: false } : {}),
       };
       const inline = (options.threads ?? 1) === 1 && loaded.problem.stops.length <= INLINE_MAX_STOPS;
-      result = await solveInThreads(loaded.problem, options, inline ? { inline: true } : { moveMatrices: true });
+      result = withBudget(await solveInThreads(loaded.problem, options, inline ? { inline: true } : { moveMatrices: true }), budget);
     } catch (error) {
       spinner.stop();
       throw error;
@@ -115,6 +119,13 @@ const STOP_REASONS: Record<SolveResult['stats']['stoppedBy'], string> = {
   aborted: 'interrupted',
   complete: 'search complete',
 };
+
+/** The result with how the command's limit was spent, for the plan's `solver` block. */
+function withBudget(result: SolveResult, budget: CommandBudget): SolveResult {
+  if (budget.endsAt === undefined) return result;
+  const command = { limitMs: budget.limitMs, solveStartMs: budget.solveStartMs, outputReserveMs: budget.outputReserveMs };
+  return { ...result, stats: { ...result.stats, command } };
+}
 
 export function solvedText(result: SolveResult): string {
   const { elapsedMs, iterations, stoppedBy } = result.stats;

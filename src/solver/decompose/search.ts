@@ -21,7 +21,7 @@ import type { Problem } from '../../model/problem.js';
 import { combineProgress, seedOf } from '../best-of.js';
 import { compareObjective, type ObjectiveValue } from '../cost.js';
 import { objectiveOfRoutes, type ImproveOutcome } from '../improve.js';
-import { resultOfRoutes, timeLimitOf } from '../index.js';
+import { resultOfRoutes, timeLeftOf, timeLimitOf } from '../index.js';
 import {
   CONSTRUCTION_CAP_MS,
   CONSTRUCTION_SHARE,
@@ -103,8 +103,9 @@ class Decomposition {
     private readonly runner: ImproveRunner,
   ) {
     this.limit = timeLimitOf(options);
-    const reserve = Math.min(this.limit * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * problem.stops.length);
-    this.end = this.started + this.limit - reserve;
+    const left = timeLeftOf(options);
+    const reserve = Math.min(left * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * problem.stops.length);
+    this.end = this.started + left - reserve;
     this.seed = options.seed ?? 0;
     this.budget = options.maxIterations;
     this.stalls = options.stopWhenStalled ?? this.budget === undefined;
