@@ -6,12 +6,13 @@
  */
 
 /**
- * Time kept for building and writing the plan after the solve: a base plus a share per stop,
- * from buildPlan and the JSON written on a 5,000-stop one-off (some 0.13 s and 0.07 s in a
- * profile on this 2-core machine, busy): 0.04 ms a stop leaves room for that on a loaded machine.
+ * Time kept for handing the plan back from the solver's thread, building and writing it: a base
+ * plus a share per stop. On a 5,000-stop one-off buildPlan and the JSON took some 0.13 s and
+ * 0.07 s in a profile on this 2-core machine, but from the solver's end to the process's exit
+ * took 0.9 s of wall time with the machine at a load of 11: 0.1 ms a stop keeps 0.5 s for it.
  */
 export const OUTPUT_RESERVE_BASE_MS = 10;
-export const OUTPUT_RESERVE_PER_STOP_MS = 0.04;
+export const OUTPUT_RESERVE_PER_STOP_MS = 0.1;
 
 export interface CommandBudget {
   /** The limit, in milliseconds (Infinity: none). */
