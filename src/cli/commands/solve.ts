@@ -1,7 +1,8 @@
 /** `routeplan solve <file>`: load, solve locally with the built-in solver, print or write the plan. */
 import type { Command } from 'commander';
 import { ExitCode, InputError } from '../../errors.js';
-import { loadProblemFile } from '../../input/index.js';
+// Not from input/index.js, which brings the validation schemas even where the file needs none (load-file.ts).
+import { loadProblemFile } from '../../input/load-file.js';
 import type { Problem } from '../../model/problem.js';
 import { buildPlan } from '../../output/plan.js';
 import type { Plan } from '../../output/plan-types.js';
