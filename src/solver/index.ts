@@ -48,6 +48,11 @@ export function absoluteNow(): number {
   return performance.timeOrigin + performance.now();
 }
 
+/** Time kept back from the search of `nStops` stops, out of `limitMs`, to build the result. */
+export function reserveOf(limitMs: number, nStops: number): number {
+  return Math.min(limitMs * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * nStops);
+}
+
 /** One search on the calling thread; also answers the objective of its plan (for picking among threads). */
 export async function solveOnce(problem: Problem, options: SolveOptions): Promise<{ result: SolveResult; objective: ObjectiveValue }> {
   const clock = options.clock ?? (() => performance.now());
@@ -56,7 +61,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
   const left = timeLeftOf(options);
   const { inst, evaluator, costs, inserter, near } = searchKitOf(problem);
   const progress = new ProgressReport(inst, costs, started, options.onProgress);
-  const reserve = Math.min(left * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * inst.nStops);
+  const reserve = reserveOf(left, inst.nStops);
   const deadline = started + left - reserve;
   const first = constructFirstPlan(
     inst,
@@ -77,6 +82,8 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
   const outcome = await search(first.plan, inserter, evaluator, near, {
     started,
     deadline,
+    // Budgets of work follow the limit, not what the loading left of it: a seed gives one plan.
+    workSpanMs: limit - reserveOf(limit, inst.nStops),
     // The final prize pass on the best plan may use half the time kept back for the result.
     finishBy: started + left - reserve / 2,
     seed: options.seed ?? 0,

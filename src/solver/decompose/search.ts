@@ -21,13 +21,10 @@ import type { Problem } from '../../model/problem.js';
 import { combineProgress, seedOf } from '../best-of.js';
 import { compareObjective, type ObjectiveValue } from '../cost.js';
 import { objectiveOfRoutes, type ImproveOutcome } from '../improve.js';
-import { resultOfRoutes, timeLeftOf, timeLimitOf } from '../index.js';
+import { reserveOf, resultOfRoutes, timeLeftOf, timeLimitOf } from '../index.js';
 import {
   CONSTRUCTION_CAP_MS,
   CONSTRUCTION_SHARE,
-  RESERVE_BASE_MS,
-  RESERVE_PER_STOP_MS,
-  RESERVE_SHARE,
   SPLIT_EPOCH_MS,
   SPLIT_EPOCHS_UNDER_ITERATIONS,
   SPLIT_MIN_STOPS,
@@ -104,7 +101,7 @@ class Decomposition {
   ) {
     this.limit = timeLimitOf(options);
     const left = timeLeftOf(options);
-    const reserve = Math.min(left * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * problem.stops.length);
+    const reserve = reserveOf(left, problem.stops.length);
     this.end = this.started + left - reserve;
     this.seed = options.seed ?? 0;
     this.budget = options.maxIterations;

@@ -30,6 +30,8 @@ import { WorkMeter } from './work.js';
 export interface SearchLimits {
   started: number;
   deadline: number;
+  /** See ScheduleLimits.workSpanMs (accept.ts). */
+  workSpanMs?: number | undefined;
   seed: number;
   maxIterations?: number | undefined;
   maxNoImprove?: number | undefined;
