@@ -132,6 +132,14 @@ export interface PlanSolver {
   stop_reason: string;
   threads: number;
   seed: number;
+  /**
+   * From `routeplan solve` (added in version 1 later still): the command's `--time-limit`, when the
+   * solve began and the time kept for the output, in seconds since the command started. The limit
+   * bounds the whole command, so the solve's share is time_limit_s − solve_started_s − output_reserve_s.
+   */
+  time_limit_s?: number;
+  solve_started_s?: number;
+  output_reserve_s?: number;
 }
 
 export interface Plan {

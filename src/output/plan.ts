@@ -49,6 +49,11 @@ function solverOf(result: SolveResult): PlanSolver {
     stop_reason: stats.stoppedBy,
     threads: stats.threads,
     seed: stats.seed,
+    ...(stats.command && {
+      time_limit_s: stats.command.limitMs / 1000,
+      solve_started_s: seconds(stats.command.solveStartMs),
+      output_reserve_s: seconds(stats.command.outputReserveMs),
+    }),
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Problem } from '../model/problem.js';
 import { compareObjective, type ObjectiveValue } from './cost.js';
-import { solveOnce, timeLimitOf } from './index.js';
+import { solveOnce, timeLeftOf } from './index.js';
 import type { SolveOptions, SolveProgress, SolveResult } from './types.js';
 
 export interface SearchOutcome {
@@ -70,7 +70,7 @@ export function combineProgress(latest: Array<SolveProgress | null>): SolveProgr
 export async function searchOneAfterAnother(problem: Problem, options: SolveOptions, threads: number): Promise<SearchOutcome[]> {
   if (threads === 1) return [await solveOnce(problem, options)];
   const started = performance.now();
-  const limit = timeLimitOf(options);
+  const limit = timeLeftOf(options);
   const outcomes: SearchOutcome[] = [];
   for (let i = 0; i < threads; i++) {
     const left = limit === Infinity ? Infinity : Math.max(1, (started + limit - performance.now()) / (threads - i));

@@ -15,6 +15,12 @@
  * and positions priced, as search/work.ts counts them) and the run's own deadline, which when it
  * cuts the construction also stops the run ('time'). A cut at a clock deadline of its own would
  * start a busy run's search from another plan, and a self-stopped search at another plan.
+ *
+ * Below FLOOR_FIRST_MIN_STOPS the regret plan is the first plan, made whole whatever the clock
+ * says (firstPlanIgnoresClock): `--time-limit` bounds the whole command, loading included, so in a
+ * fresh process a 0.1 s limit has passed before the solve begins, and a cut there returned the
+ * greedy floor, 25% above the regret plan on Solomon's 100 stops (issue 26). Only its budget of work
+ * cuts it. Above, the deadline cuts it as before.
  */
 import type { CostEvaluator } from './cost.js';
 import type { NearStops, SolverInstance } from './instance.js';
@@ -62,8 +68,9 @@ export function constructFirstPlan(
   const started = clock();
   const workDone = (): number => evaluator.walked + inserter.positions;
   const workUntil = workDone() + (limits.work ?? Infinity);
-  const cut = (): boolean => workDone() > workUntil || clock() > limits.deadline;
-  const floorFirst = inst.nStops >= FLOOR_FIRST_MIN_STOPS;
+  const ignoresClock = firstPlanIgnoresClock(inst);
+  const cut = (): boolean => workDone() > workUntil || (!ignoresClock && clock() > limits.deadline);
+  const floorFirst = !ignoresClock;
   let floor: Solution | null = null;
   let floorMs = 0;
   const buildFloor = (): Solution => {
@@ -84,6 +91,15 @@ export function constructFirstPlan(
   const base = floor ?? buildFloor();
   const better = costs.compare(costs.objective(regret), costs.objective(base)) < 0;
   return better ? { plan: regret, floorMs, from: 'regret' } : { plan: base, floorMs, from: 'greedy' };
+}
+
+/**
+ * Whether the first plan (the regret construction, and the local search's first polish of it,
+ * search/search.ts) is made whole whatever the clock says: on problems small enough that it
+ * takes milliseconds, so that a short limit still answers a good plan (see above).
+ */
+export function firstPlanIgnoresClock(inst: SolverInstance): boolean {
+  return inst.nStops < FLOOR_FIRST_MIN_STOPS;
 }
 
 /** Every stop inserted greedily, highest priority first, then whatever still fits. */

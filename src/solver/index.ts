@@ -36,15 +36,33 @@ export function timeLimitOf(options: Pick<SolveOptions, 'timeLimitMs'>): number 
   return Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0 ? options.timeLimitMs : Infinity;
 }
 
+/** The time left of the limit, in milliseconds: `timeLimitOf`, or less when the caller's `endsAt` comes sooner. */
+export function timeLeftOf(options: Pick<SolveOptions, 'timeLimitMs' | 'endsAt'>): number {
+  const limit = timeLimitOf(options);
+  if (options.endsAt === undefined) return limit;
+  return Math.max(0, Math.min(limit, options.endsAt - absoluteNow()));
+}
+
+/** Milliseconds since the epoch at sub-millisecond resolution, read alike on every thread. */
+export function absoluteNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** Time kept back from the search of `nStops` stops, out of `limitMs`, to build the result. */
+export function reserveOf(limitMs: number, nStops: number): number {
+  return Math.min(limitMs * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * nStops);
+}
+
 /** One search on the calling thread; also answers the objective of its plan (for picking among threads). */
 export async function solveOnce(problem: Problem, options: SolveOptions): Promise<{ result: SolveResult; objective: ObjectiveValue }> {
   const clock = options.clock ?? (() => performance.now());
   const started = clock();
   const limit = timeLimitOf(options);
+  const left = timeLeftOf(options);
   const { inst, evaluator, costs, inserter, near } = searchKitOf(problem);
   const progress = new ProgressReport(inst, costs, started, options.onProgress);
-  const reserve = Math.min(limit * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * inst.nStops);
-  const deadline = started + limit - reserve;
+  const reserve = reserveOf(left, inst.nStops);
+  const deadline = started + left - reserve;
   const first = constructFirstPlan(
     inst,
     costs,
@@ -64,8 +82,10 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
   const outcome = await search(first.plan, inserter, evaluator, near, {
     started,
     deadline,
+    // Budgets of work follow the limit, not what the loading left of it: a seed gives one plan.
+    workSpanMs: limit - reserveOf(limit, inst.nStops),
     // The final prize pass on the best plan may use half the time kept back for the result.
-    finishBy: started + limit - reserve / 2,
+    finishBy: started + left - reserve / 2,
     seed: options.seed ?? 0,
     maxIterations: options.maxIterations,
     maxNoImprove: options.maxNoImprove,

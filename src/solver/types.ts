@@ -3,6 +3,15 @@
 export interface SolveOptions {
   /** Wall-clock bound in milliseconds; the solver returns its best plan by then. */
   timeLimitMs: number;
+  /**
+   * When the caller needs the plan at the latest, as an absolute time in milliseconds
+   * (performance.timeOrigin + performance.now(), which reads alike on every thread): the command's
+   * start + `--time-limit` − its output, since the limit bounds loading and output too
+   * (decisions.md, `--time-limit`). The solve ends by the earlier of this and its own start +
+   * `timeLimitMs`; work budgets still follow `timeLimitMs`, so a seed gives one plan however long
+   * the loading took. Absent: the solve's own start + `timeLimitMs`.
+   */
+  endsAt?: number;
   /** Seed for every random choice (default 0). */
   seed: number;
   /** Stop after this many search iterations (reproducible stop). */
@@ -147,6 +156,12 @@ export interface SolveResult {
     threads: number;
     /** Why the search stopped. */
     stoppedBy: 'time' | 'iterations' | 'no_improvement' | 'aborted' | 'complete';
+    /**
+     * How a command's `--time-limit`, which counts from the command's start, was spent (set by
+     * `routeplan solve`): the limit, when the solve began since the command's start (the loading's
+     * share), and the time kept back for the output. All in milliseconds.
+     */
+    command?: { limitMs: number; solveStartMs: number; outputReserveMs: number };
     /** Local-search counters per operator, when a local search ran (not part of the plan output). */
     operators?: OperatorStats[];
   };

@@ -14,7 +14,8 @@ export type PlainSolveOptions = Omit<SolveOptions, 'signal' | 'onProgress'>;
 
 /**
  * One search (solveOnce) of the problem. Its time limit starts when the search does, in its
- * worker, so that starting a thread (loading the modules) does not eat into the search.
+ * worker; `options.endsAt`, an absolute time, still bounds it, so that under a command's limit
+ * (which counts from the command's start) starting the thread comes out of the search's share.
  */
 export interface SearchTask {
   kind: 'search';

@@ -1,5 +1,4 @@
 /** What a worker thread runs: the tasks of protocol.ts. */
-import { resolveProblemDocument } from '../input/index.js';
 import { buildPlan } from '../output/plan.js';
 import { splitFixedPrefix, withFixedPrefix } from '../output/fixed-prefix.js';
 import type { Plan } from '../output/plan-types.js';
@@ -47,6 +46,8 @@ export async function planOfDocument(job: DocumentSolve, onProgress?: ProgressSi
     ...(job.geocoder !== undefined ? { geocoder: job.geocoder } : {}),
     ...(job.allowUnresolved ? { allowUnresolved: true } : {}),
   };
+  // Loaded here, not with the worker: a search task (routeplan solve) needs no validation schemas.
+  const { resolveProblemDocument } = await import('../input/index.js');
   const { problem } = await resolveProblemDocument(document, loadOptions);
   const result = await solve(problem, {
     timeLimitMs: job.timeLimitMs,

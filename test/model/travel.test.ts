@@ -53,4 +53,26 @@ describe('travel model (decisions.md: Travel model)', () => {
     expect(travel.distance[4]).toBe(0);
     expect(travel.durations[1]![1]).toBe(travelSeconds(travel.distance[1]!, 0.5, DEFAULT_TRAVEL_MODEL));
   });
+
+  it('the matrix, taken through unit vectors and mirrored in tiles, is the haversine to the metre', () => {
+    // 150 points (more than two 64-row tiles) from a town's streets to a few hundred kilometres.
+    let seed = 7;
+    const random = (): number => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32;
+    const points = Array.from({ length: 150 }, (_, i) => {
+      const spread = i % 3 === 0 ? 0.001 : i % 3 === 1 ? 0.1 : 3;
+      return { lat: 48.85 + (random() - 0.5) * spread, lng: 2.35 + (random() - 0.5) * spread };
+    });
+    const { travel } = buildGeoTravelMatrix(points, [1, 0.75], DEFAULT_TRAVEL_MODEL);
+    const n = points.length;
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        const d = travel.distance[i * n + j]!;
+        const exact = i === j ? 0 : haversineMetres(points[i]!, points[j]!) * DEFAULT_TRAVEL_MODEL.roadFactor;
+        // Whole metres of the same distance: only a value within round-off of a half may round the other way.
+        expect(Math.abs(d - exact), `${i}->${j}`).toBeLessThanOrEqual(0.5 + 1e-6);
+        expect(travel.distance[j * n + i], `${j}->${i}`).toBe(d);
+        expect(travel.durations[1]![i * n + j]).toBe(travelSeconds(d, 0.75, DEFAULT_TRAVEL_MODEL));
+      }
+    }
+  });
 });

@@ -25,6 +25,13 @@ const SCARCE = [
   { seed: 404, stops: 150, vehicles: 5 },
 ];
 
+/** Plenty of vehicles, no other features: the regret plan beats the greedy floor on each. */
+const REGRET_WINS = [
+  { seed: 411, stops: 100, vehicles: 10 },
+  { seed: 413, stops: 150, vehicles: 10 },
+  { seed: 414, stops: 100, vehicles: 25 },
+];
+
 interface Levels {
   priority: number;
   violations: number;
@@ -78,10 +85,41 @@ describe('anytime guarantee', () => {
     for (const c of SCARCE) {
       const problem = randomProblem(c.seed, { stops: c.stops, vehicles: c.vehicles, allFeatures: true });
       const { inst, costs, inserter, evaluator, near } = parts(problem);
-      const cut = constructFirstPlan(inst, costs, inserter, evaluator, near, { deadline: -Infinity });
-      expect(cut.from, 'a construction out of time returns the floor').toBe('greedy');
+      const cut = constructFirstPlan(inst, costs, inserter, evaluator, near, { deadline: Infinity, work: 0 });
+      expect(cut.from, 'a construction out of work returns the floor').toBe('greedy');
       const full = constructFirstPlan(inst, costs, inserter, evaluator, near, { deadline: Infinity });
       expect(costs.compare(costs.objective(full.plan), costs.objective(cut.plan)), `seed ${c.seed}`).toBeLessThanOrEqual(0);
+    }
+  });
+});
+
+describe("the first plan under a limit already passed (issue 26: the limit counts from the command's start)", () => {
+  it('below FLOOR_FIRST_MIN_STOPS stops the regret plan is the first plan whatever the clock', () => {
+    // Problems on which the regret plan beats the greedy floor (a cut would answer the floor).
+    for (const c of REGRET_WINS) {
+      const problem = randomProblem(c.seed, { stops: c.stops, vehicles: c.vehicles });
+      const late = parts(problem);
+      const passed = constructFirstPlan(late.inst, late.costs, late.inserter, late.evaluator, late.near, { deadline: -Infinity });
+      const timely = parts(problem);
+      const whole = constructFirstPlan(timely.inst, timely.costs, timely.inserter, timely.evaluator, timely.near, { deadline: Infinity });
+      expect([passed.from, whole.from], `seed ${c.seed}`).toEqual(['regret', 'regret']);
+      expect(late.costs.compare(late.costs.objective(passed.plan), timely.costs.objective(whole.plan)), `seed ${c.seed}`).toBe(0);
+    }
+  });
+
+  it('a solve whose end has passed before it began answers the first plan polished, better than the floor', async () => {
+    const cases = [
+      ...REGRET_WINS.map((c) => ({ problem: randomProblem(c.seed, c), beatsFloor: true })),
+      ...SCARCE.map((c) => ({ problem: randomProblem(c.seed, { ...c, allFeatures: true }), beatsFloor: false })),
+    ];
+    for (const { problem, beatsFloor } of cases) {
+      const { costs, floor } = greedyFloor(problem);
+      const { result, objective } = await solveOnce(problem, { timeLimitMs: 100, seed: 7, endsAt: performance.timeOrigin });
+      expect([result.stats.iterations, result.stats.stoppedBy]).toEqual([0, 'time']);
+      expect(checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, result))))).toEqual([]);
+      const comparison = costs.compare(objective, floor);
+      if (beatsFloor) expect(comparison).toBeLessThan(0);
+      else expect(comparison).toBeLessThanOrEqual(0);
     }
   });
 });

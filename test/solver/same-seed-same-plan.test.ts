@@ -91,6 +91,19 @@ describe('same seed, same plan: a search that stops by itself never reads the cl
     expect(busy.plan).toBe(quiet.plan);
   });
 
+  it("however much of the command's limit was gone before the solve began: budgets of work follow the limit", async () => {
+    // A limit short enough that the cooling's work follows it (3,000 units a ms over 2 s is less
+    // than the 3 M of 30 stops), read on a clock a thousand times slow, so that no run is cut by
+    // it; the second run's end comes a second after it begins (SolveOptions.endsAt, a command's
+    // limit less what its loading took), still too late to cut it.
+    const problem = plainProject();
+    const slow = (): number => performance.now() / 1000;
+    const whole = await run(problem, { timeLimitMs: 2000, clock: slow });
+    const late = await run(problem, { timeLimitMs: 2000, clock: slow, endsAt: performance.timeOrigin + performance.now() + 1000 });
+    expect([whole.result.stats.stoppedBy, late.result.stats.stoppedBy]).toEqual(['no_improvement', 'no_improvement']);
+    expect(late.plan).toBe(whole.plan);
+  });
+
   it('two threads: each search and the pick of the best', async () => {
     await expectSamePlanOnBothClocks(plainProject(), { threads: 2 });
   });

@@ -1,7 +1,8 @@
 /** `routeplan solve <file>`: load, solve locally with the built-in solver, print or write the plan. */
 import type { Command } from 'commander';
 import { ExitCode, InputError } from '../../errors.js';
-import { loadProblemFile } from '../../input/index.js';
+// Not from input/index.js, which brings the validation schemas even where the file needs none (load-file.ts).
+import { loadProblemFile } from '../../input/load-file.js';
 import type { Problem } from '../../model/problem.js';
 import { buildPlan } from '../../output/plan.js';
 import type { Plan } from '../../output/plan-types.js';
@@ -15,6 +16,7 @@ import type { SolveSpinner } from '../progress.js';
 import { solveInThreads } from '../../threads/searches.js';
 import { avoidedRoads, withRoadGeometry } from '../../travel/plan-geometry.js';
 import { travelSettingsFrom } from '../../travel/settings.js';
+import { commandBudget, type CommandBudget } from '../time-budget.js';
 
 /** The switches and texts of `solve` read as they are; the settings with values come from commandSettings. */
 interface SolveFlags {
@@ -79,12 +81,15 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
     interrupt.onSolving(() => spinner.note('stopping…'));
     let result: SolveResult;
     try {
+      // The limit counts from the command's start: loading took its share, output keeps one.
+      const budget = commandBudget(timeLimitMsOf(config), loaded.problem.stops.length);
       const options = {
         ...solveOptions(config, interrupt.signal, spinner),
+        ...(budget.endsAt !== undefined ? { endsAt: budget.endsAt } : {}),
         ...(flags.fullTime ? { stopWhenStalled: false } : {}),
       };
       const inline = (options.threads ?? 1) === 1 && loaded.problem.stops.length <= INLINE_MAX_STOPS;
-      result = await solveInThreads(loaded.problem, options, inline ? { inline: true } : { moveMatrices: true });
+      result = withBudget(await solveInThreads(loaded.problem, options, inline ? { inline: true } : { moveMatrices: true }), budget);
     } catch (error) {
       spinner.stop();
       throw error;
@@ -119,6 +124,13 @@ const STOP_REASONS: Record<SolveResult['stats']['stoppedBy'], string> = {
   aborted: 'interrupted',
   complete: 'search complete',
 };
+
+/** The result with how the command's limit was spent, for the plan's `solver` block. */
+function withBudget(result: SolveResult, budget: CommandBudget): SolveResult {
+  if (budget.endsAt === undefined) return result;
+  const command = { limitMs: budget.limitMs, solveStartMs: budget.solveStartMs, outputReserveMs: budget.outputReserveMs };
+  return { ...result, stats: { ...result.stats, command } };
+}
 
 export function solvedText(result: SolveResult): string {
   const { elapsedMs, iterations, stoppedBy } = result.stats;

@@ -21,13 +21,10 @@ import type { Problem } from '../../model/problem.js';
 import { combineProgress, seedOf } from '../best-of.js';
 import { compareObjective, type ObjectiveValue } from '../cost.js';
 import { objectiveOfRoutes, type ImproveOutcome } from '../improve.js';
-import { resultOfRoutes, timeLimitOf } from '../index.js';
+import { reserveOf, resultOfRoutes, timeLeftOf, timeLimitOf } from '../index.js';
 import {
   CONSTRUCTION_CAP_MS,
   CONSTRUCTION_SHARE,
-  RESERVE_BASE_MS,
-  RESERVE_PER_STOP_MS,
-  RESERVE_SHARE,
   SPLIT_EPOCH_MS,
   SPLIT_EPOCHS_UNDER_ITERATIONS,
   SPLIT_MIN_STOPS,
@@ -103,8 +100,9 @@ class Decomposition {
     private readonly runner: ImproveRunner,
   ) {
     this.limit = timeLimitOf(options);
-    const reserve = Math.min(this.limit * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * problem.stops.length);
-    this.end = this.started + this.limit - reserve;
+    const left = timeLeftOf(options);
+    const reserve = reserveOf(left, problem.stops.length);
+    this.end = this.started + left - reserve;
     this.seed = options.seed ?? 0;
     this.budget = options.maxIterations;
     this.stalls = options.stopWhenStalled ?? this.budget === undefined;

@@ -11,6 +11,13 @@ import type { Rng } from '../rng.js';
 export interface ScheduleLimits {
   started: number;
   deadline: number;
+  /**
+   * The time, in milliseconds, that budgets of work are derived from (workSpanOf): the limit less
+   * the reserve, whatever share of the limit was gone before the search began (a command's limit
+   * counts from its start: the loading's share varies from run to run, and a seed must give one
+   * plan). Absent: deadline − started.
+   */
+  workSpanMs?: number | undefined;
   maxIterations?: number | undefined;
   /**
    * With the stall stop, the temperature cools over this much work (work.ts), or the work this
@@ -25,6 +32,11 @@ export interface ScheduleLimits {
    * 0..1 maps onto `from..to` of the whole schedule. Absent: the whole schedule, 0..1.
    */
   coolWindow?: { from: number; to: number } | undefined;
+}
+
+/** The time budgets of work are derived from (ScheduleLimits.workSpanMs). */
+export function workSpanOf(limits: Pick<ScheduleLimits, 'started' | 'deadline' | 'workSpanMs'>): number {
+  return limits.workSpanMs ?? limits.deadline - limits.started;
 }
 
 /** The work over which a search that may stop by itself cools on `nStops` stops (ScheduleLimits.coolWork). */
@@ -46,7 +58,7 @@ export class Acceptance {
     private readonly rng: Rng,
   ) {
     this.timeBudget = limits.deadline - limits.started;
-    this.workBudget = Math.min(limits.coolWork ?? Infinity, WORK_UNITS_PER_MS * this.timeBudget);
+    this.workBudget = Math.min(limits.coolWork ?? Infinity, WORK_UNITS_PER_MS * workSpanOf(limits));
   }
 
   /** Sets the temperature for the iteration after `iterations`, with `work` done, checked at time `now`. */

@@ -10,6 +10,7 @@
 import type { LocalSearch } from '../ls/local-search.js';
 import type { PrizeMoves } from '../ls/prize.js';
 import type { CostEvaluator, ObjectiveValue } from '../cost.js';
+import { workSpanOf, type ScheduleLimits } from './accept.js';
 import { EXACT_POLISH_SHARE, WORK_UNITS_PER_MS } from '../params.js';
 import type { Solution } from '../solution.js';
 import type { WorkMeter } from './work.js';
@@ -23,13 +24,12 @@ export class Polisher {
 
   constructor(
     private readonly localSearch: LocalSearch | null,
-    private readonly limits: { started: number; deadline: number; maxIterations?: number | undefined },
+    private readonly limits: Pick<ScheduleLimits, 'started' | 'deadline' | 'workSpanMs' | 'maxIterations'>,
     private readonly costs: CostEvaluator,
     private readonly meter: WorkMeter,
     private readonly prize: PrizeMoves | null = null,
   ) {
-    this.budget =
-      limits.maxIterations === undefined ? EXACT_POLISH_SHARE * WORK_UNITS_PER_MS * (limits.deadline - limits.started) : Infinity;
+    this.budget = limits.maxIterations === undefined ? EXACT_POLISH_SHARE * WORK_UNITS_PER_MS * workSpanOf(limits) : Infinity;
   }
 
   /** Polishes `candidate` when worth it; answers its objective afterwards. */

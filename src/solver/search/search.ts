@@ -7,6 +7,7 @@
  * every state is feasible. The search ends when its stopping criterion (stop/) says so; then
  * the prize moves (ls/prize.ts) claim on the best plan what priority single moves can.
  */
+import { firstPlanIgnoresClock } from '../construct.js';
 import type { NearStops, SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
 import { LocalSearch } from '../ls/local-search.js';
@@ -29,6 +30,8 @@ import { WorkMeter } from './work.js';
 export interface SearchLimits {
   started: number;
   deadline: number;
+  /** See ScheduleLimits.workSpanMs (accept.ts). */
+  workSpanMs?: number | undefined;
   seed: number;
   maxIterations?: number | undefined;
   maxNoImprove?: number | undefined;
@@ -74,7 +77,7 @@ export async function search(
   const rng = new Rng(limits.seed);
   const clock = limits.clock ?? (() => performance.now());
   const startedSearch = clock();
-  if (startedSearch >= limits.deadline && limits.maxIterations !== 0)
+  if (startedSearch >= firstPolishBy(inst, limits) && limits.maxIterations !== 0)
     return { best: initial, iterations: 0, bestFoundAt: startedSearch, stoppedBy: 'time' };
   const eligible = insertableStops(inst, evaluator);
   const progress = new ProgressReport(inst, costs, limits.started, limits.onProgress);
@@ -87,7 +90,7 @@ export async function search(
   const meter = new WorkMeter(evaluator, inserter, localSearch);
   // Exact pricing costs O(route) a move: on a large problem one full pass could take the whole
   // limit, so then only candidates that beat the best plan are polished, each within a budget.
-  if (localSearch?.fast) localSearch.run(initial, limits.deadline);
+  if (localSearch?.fast) localSearch.run(initial, firstPolishBy(inst, limits));
   const plans = new Plans(initial, costs);
   const prize = new PrizeMoves(inst, evaluator, inserter, near.neighbours, near.k, eligible);
   const polisher = new Polisher(localSearch, limits, costs, meter, limits.prizeInSearch === true ? prize : null);
@@ -130,6 +133,14 @@ export async function search(
     plans.settle(candidateObj, acceptance.accepts(candidateObj, plans.currentObj));
     if (plans.sinceImprovement === 0) bestFoundAt = clock();
   }
+}
+
+/**
+ * Until when the first polish may run: the deadline, or none where it belongs to the first plan,
+ * which is made whole whatever the clock on small problems (construct.ts).
+ */
+function firstPolishBy(inst: SolverInstance, limits: SearchLimits): number {
+  return firstPlanIgnoresClock(inst) ? Infinity : limits.deadline;
 }
 
 /** Where the annealing's cooling starts: iteration 0, then again at each reheat of a stalled search. */
