@@ -75,6 +75,4 @@ export interface ServeOptions {
   trustProxyHops?: number;
   /** Overrides of the key-guess limit (tests; http/guess-limit.ts GUESS_LIMITS). */
   guessLimits?: Partial<GuessLimits>;
-  /** Waits between retries of a finished action's failed write (tests; store/data-dir/action-store.ts SAVE_RETRY_DELAYS_MS). */
-  saveRetryDelaysMs?: readonly number[];
 }

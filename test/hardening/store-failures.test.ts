@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 async function service(options: Parameters<typeof startTestService>[0] = {}): Promise<TestService> {
-  const svc = await startTestService({ saveRetryDelaysMs: [50, 100, 200, 400, 800], ...options });
+  const svc = await startTestService(options);
   services.push(svc);
   return svc;
 }
@@ -83,34 +83,53 @@ describe('an unwritable data directory (a full disk)', () => {
     expect([refused.status, refused.body.error.code]).toEqual([503, 'storage_unavailable']);
   });
 
-  it('an action that ends while the disk is full is shown ended to polls at once, and saved once the disk has room', async () => {
+  it('an action that ends while the disk is full stays running, with its progress, until its ending is saved; then it is finished with that plan', async () => {
+    const svc = await service();
+    const ack = await api(svc.url, 'POST', '/schedules', { key: KEY, body: smallOneOff() });
+    const poll = async () => (await api(svc.url, 'GET', `/v2/schedules/${ack.body.actionUuid}`, { key: KEY })).body;
+    await svc.runner.waitForStarts(1);
+    svc.runner.reportProgress({ elapsedMs: 10, iterations: 7, served: 1, unserved: 0, routesUsed: 1, cost: 42 });
+    const restore = await breakCollection(svc.dataDir, 'actions');
+    svc.runner.finishNext({ ok: true, plan: cannedPlan('saved later') });
+    await eventually(async () => svc.logs.some((line) => line.includes('"event":"ending_not_saved"')));
+    const waiting = await poll();
+    expect([waiting.status, waiting.progress?.iterations, waiting.solution]).toEqual(['pending', 7, undefined]);
+
+    await restore();
+    await eventually(async () => (await poll()).status === 'finished');
+    const file = join(svc.dataDir, 'actions', `${ack.body.actionUuid}.json`);
+    const saved = JSON.parse(await readFile(file, 'utf8'));
+    expect([saved.record.status, saved.record.solution.unserved[0].stop]).toEqual(['finished', 'saved later']);
+    expect((await poll()).finished_at).toBe(saved.record.finished_at);
+    expect(await temporaries(svc.dataDir)).toEqual([]);
+    expect(svc.logs.filter((line) => line.includes('"event":"ending_saved"'))).toHaveLength(1);
+  });
+
+  it('a cancel while a finished solve waits for the disk answers 503 and changes nothing; the solve’s ending is saved once the disk has room', async () => {
     const svc = await service();
     const ack = await api(svc.url, 'POST', '/schedules', { key: KEY, body: smallOneOff() });
     await svc.runner.waitForStarts(1);
     const restore = await breakCollection(svc.dataDir, 'actions');
-    svc.runner.finishNext({ ok: true, plan: cannedPlan('saved later') });
+    svc.runner.finishNext({ ok: true, plan: cannedPlan('first') });
+    await eventually(async () => svc.logs.some((line) => line.includes('"event":"ending_not_saved"')));
+    const cancel = await api(svc.url, 'POST', `/v2/schedules/${ack.body.actionUuid}/cancel`, { key: KEY });
+    expect([cancel.status, cancel.body.error?.code]).toEqual([503, 'storage_unavailable']);
+    await restore();
     await eventually(
       async () => (await api(svc.url, 'GET', `/v2/schedules/${ack.body.actionUuid}`, { key: KEY })).body.status === 'finished',
     );
-    await eventually(async () => svc.logs.some((line) => line.includes('"event":"store_write_failed"')));
-
-    await restore();
-    const file = join(svc.dataDir, 'actions', `${ack.body.actionUuid}.json`);
-    await eventually(async () => JSON.parse(await readFile(file, 'utf8')).record.status === 'finished');
-    expect(await temporaries(svc.dataDir)).toEqual([]);
-    const polled = await api(svc.url, 'GET', `/v2/schedules/${ack.body.actionUuid}`, { key: KEY });
-    expect(polled.body.solution.unserved[0].stop).toBe('saved later');
   });
 
-  it('the next action still runs while the first one’s result waits for the disk: nothing stalls', async () => {
-    const svc = await service({ saveRetryDelaysMs: [60_000] });
+  it('the next action runs once the first one’s ending is saved: nothing stalls after the disk has room', async () => {
+    const svc = await service();
     const first = await api(svc.url, 'POST', '/schedules', { key: KEY, body: smallOneOff() });
     const second = await api(svc.url, 'POST', '/schedules', { key: KEY, body: smallOneOff() });
     await svc.runner.waitForStarts(1);
     const restore = await breakCollection(svc.dataDir, 'actions');
     svc.runner.finishNext({ ok: true, plan: cannedPlan('first') });
-    await svc.runner.waitForStarts(2);
+    await eventually(async () => svc.logs.some((line) => line.includes('"event":"ending_not_saved"')));
     await restore();
+    await svc.runner.waitForStarts(2);
     svc.runner.finishNext({ ok: true, plan: cannedPlan('second') });
     for (const ack of [first, second]) {
       await eventually(

@@ -1,7 +1,8 @@
 /**
  * The worker side of the actions: a queued action's run, from its start being written to its
  * ending, and the actions the queue gives up on. The store's end() decides whether an ending
- * counts: of a cancel and a finished solve (in this process or another), the first wins.
+ * counts: of a cancel and a finished solve (in this process or another), the first wins. A solve's
+ * ending is tried until the store holds it, and only then can a poll see it (durable-ending.ts).
  */
 import type { ErrorBody } from '../../../errors.js';
 import { StoreUnavailableError } from '../../store/errors.js';
@@ -11,6 +12,7 @@ import { JobAbortedError, type SolveRunner } from '../solve-runner.js';
 import type { Plan } from '../../../output/plan-types.js';
 import { withChanges } from '../plan-history.js';
 import { TOO_MANY_ATTEMPTS, progressOf, type SolveSettings } from './records.js';
+import { endUntilWritten } from './durable-ending.js';
 
 type Log = (event: Record<string, unknown>) => void;
 
@@ -69,7 +71,10 @@ export class ActionRuns {
       const ending: Ending = outcome.ok
         ? { status: 'finished', solution: await this.recordedPlan(stored, outcome.plan) }
         : { status: 'failed', error: outcome.error };
-      const recorded = (await this.store.end(stored, ending)) === 'written';
+      // Not shown to any poll before it is stored: it is retried until written (durable-ending.ts).
+      const ended = await endUntilWritten(this.store, stored, ending, signal, this.log);
+      if (ended === 'stopped') throw new JobAbortedError();
+      const recorded = ended === 'written';
       this.log({
         event: recorded ? 'solve_ended' : 'solve_discarded',
         action_id: id,

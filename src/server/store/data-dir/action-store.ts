@@ -1,27 +1,22 @@
 /**
  * The data directory's ActionStore (ports.ts): actions as `actions/<uuid>.json`, an index of all of
  * them in memory, and the pending ones kept as one live object each, so that a cancel and the run
- * change the same record. An ending counts at once, in memory (this process is the only reader):
- * its write is retried in the background when the disk refuses it, and until it succeeds the
- * ended record stays live, so that no read finds the older one on disk.
+ * change the same record. An ending counts once it is on disk, and only then does any read see it:
+ * an ending shown but never saved would be lost at a restart, which would run the action again
+ * (and could end it otherwise). A write the disk refuses leaves the action pending and throws
+ * StoreUnavailableError; the run tries its ending again until it is written (durable-ending.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { ActionProgress, OptimizationSummary } from '../../api-types.js';
 import type { ActionRef, ActionStore, EndOutcome, Ending, StoredAction } from '../ports.js';
 import { IdempotencyKeyTakenError } from '../errors.js';
 import { endedRecord } from '../records.js';
+import { KeyedTurns } from '../../turns.js';
 import { ActionIndex } from './action-index.js';
 import type { JsonStore } from './json-store.js';
 import type { Resumed } from './solve-queue.js';
 
 type Log = (event: Record<string, unknown>) => void;
-
-/**
- * Waits between retries of an ended action's write that failed (a full disk): about half a
- * minute in all. Meanwhile, and after, reads find the ending in memory; if the disk never has
- * room, the action is still pending on disk and runs again at the next start.
- */
-export const SAVE_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000, 15_000];
 
 /**
  * An action during whose runs the service died of an error this often is failed rather than run
@@ -40,15 +35,18 @@ export interface RecoveredActions {
 
 export class DataDirActionStore implements ActionStore {
   private readonly index = new ActionIndex();
-  /** The pending actions, and ended ones whose write is still being retried. */
+  /** The pending actions. */
   private readonly live = new Map<string, StoredAction>();
-  /** Deleted actions whose ended record may still be being written again (retryEnded): it must not come back. */
-  private readonly deleted = new WeakSet<StoredAction>();
+  /**
+   * An action's start and endings are written one at a time, each after checking it is still
+   * pending: of a cancel and a finished solve, only the first is written, and a start written late
+   * never lands over an ending.
+   */
+  private readonly changes = new KeyedTurns();
 
   constructor(
     private readonly json: JsonStore,
     private readonly log: Log,
-    private readonly saveRetryDelaysMs: readonly number[] = SAVE_RETRY_DELAYS_MS,
   ) {}
 
   /**
@@ -81,20 +79,26 @@ export class DataDirActionStore implements ActionStore {
     this.live.set(stored.record.actionUuid, stored);
   }
 
-  async update(stored: StoredAction): Promise<boolean> {
-    if (!this.index.isPending(stored.record.actionUuid)) return false;
-    await this.write(stored);
-    return true;
+  update(stored: StoredAction): Promise<boolean> {
+    return this.changes.run(stored.record.actionUuid, async () => {
+      if (!this.index.isPending(stored.record.actionUuid)) return false;
+      await this.write(stored);
+      return true;
+    });
   }
 
-  async end(stored: StoredAction, ending: Ending): Promise<EndOutcome> {
+  /** Written first, shown after: until the disk holds the ending, every read finds the action pending. */
+  end(stored: StoredAction, ending: Ending): Promise<EndOutcome> {
     const actionUuid = stored.record.actionUuid;
-    if (!this.index.isPending(actionUuid)) return 'lost-race';
-    stored.record = endedRecord(stored.record, ending);
-    this.live.set(actionUuid, stored);
-    this.index.add(stored);
-    if (!(await this.writeEnded(stored))) void this.retryEnded(stored);
-    return 'written';
+    return this.changes.run(actionUuid, async () => {
+      if (!this.index.isPending(actionUuid)) return 'lost-race';
+      const ended: StoredAction = { ...stored, record: endedRecord(stored.record, ending) };
+      await this.json.write('actions', actionUuid, ended);
+      stored.record = ended.record;
+      this.index.add(stored);
+      this.live.delete(actionUuid);
+      return 'written';
+    });
   }
 
   async load(actionUuid: string): Promise<StoredAction | null> {
@@ -110,8 +114,6 @@ export class DataDirActionStore implements ActionStore {
   }
 
   async remove(actionUuid: string): Promise<void> {
-    const live = this.live.get(actionUuid);
-    if (live) this.deleted.add(live);
     await this.json.remove('actions', actionUuid);
     this.index.remove(actionUuid);
     this.live.delete(actionUuid);
@@ -156,28 +158,6 @@ export class DataDirActionStore implements ActionStore {
   private async write(stored: StoredAction): Promise<void> {
     this.index.add(stored);
     await this.json.write('actions', stored.record.actionUuid, stored);
-  }
-
-  /** Writes an ended action; it then leaves the live ones. False (logged) when the disk refused it. */
-  private async writeEnded(stored: StoredAction): Promise<boolean> {
-    if (this.deleted.has(stored)) return true;
-    try {
-      await this.json.write('actions', stored.record.actionUuid, stored);
-      this.live.delete(stored.record.actionUuid);
-      return true;
-    } catch (error) {
-      this.log({ event: 'store_write_failed', action_id: stored.record.actionUuid, reason: (error as Error).message });
-      return false;
-    }
-  }
-
-  /** Retries an ended action's write with growing waits; the record stays live (reads see the ending) until one succeeds. */
-  private async retryEnded(stored: StoredAction): Promise<void> {
-    for (const delayMs of this.saveRetryDelaysMs) {
-      await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
-      if (await this.writeEnded(stored)) return;
-    }
-    this.log({ event: 'record_not_saved', action_id: stored.record.actionUuid, status: stored.record.status });
   }
 
   /** Each crash note adds one crash to the actions it names, then is removed. */

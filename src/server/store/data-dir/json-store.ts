@@ -58,14 +58,18 @@ export class JsonStore implements RecordStore {
     return this.writes.run(`${collection}/${id}`, () => this.writeAtomically(collection, id, record));
   }
 
+  /** A record, or null when there is none; a directory that cannot be read is a StoreUnavailableError (503), as a failed write is. */
   async read<T>(collection: Collection, id: string): Promise<T | null> {
     assertSafeId(id);
+    let text: string;
     try {
-      return JSON.parse(await readFile(this.pathOf(collection, id), 'utf8')) as T;
+      text = await readFile(this.pathOf(collection, id), 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return null;
+      throw new StoreUnavailableError(`${join(this.dataDir, collection)}: ${code ?? (error as Error).message}`, { cause: error });
     }
+    return JSON.parse(text) as T;
   }
 
   async readAll<T>(collection: Collection): Promise<LoadedRecords<T>> {

@@ -36,7 +36,7 @@ export async function dataDirStores(options: ServeOptions, log: Log): Promise<St
 }
 
 function storesIn(json: JsonStore, lock: DataDirLock, options: ServeOptions, log: Log): Omit<Stores, 'blobs'> {
-  const actions = new DataDirActionStore(json, log, options.saveRetryDelaysMs);
+  const actions = new DataDirActionStore(json, log);
   const projects = new DataDirProjectStore(json, log);
   const sessions = new DataDirSessionStore(json, log);
   const perKey = options.queuePerKey ?? defaultPerKey(options.queueSize);
