@@ -82,7 +82,7 @@ export class ActionRuns {
         duration_ms: Date.now() - startedAt,
       });
     } catch (error) {
-      await this.failed(stored, error);
+      await this.failed(stored, error, signal);
     }
   }
 
@@ -92,12 +92,12 @@ export class ActionRuns {
     return projectId === undefined ? Promise.resolve(plan) : withChanges(this.store, projectId, stored.record.actionUuid, plan);
   }
 
-  /** A run that threw: interrupted, or an ending that could not be written (the queue runs it again), or an internal error. */
-  private async failed(stored: StoredAction, error: unknown): Promise<void> {
+  /** A run that threw: interrupted, a store that could not be read for its plan (the queue runs it again), or an internal error (its ending retried until written). */
+  private async failed(stored: StoredAction, error: unknown, signal: AbortSignal): Promise<void> {
     if (stored.record.status !== 'pending') return;
     if (error instanceof JobAbortedError) return this.interrupted(stored, error);
     if (error instanceof StoreUnavailableError) throw error;
-    await this.store.end(stored, { status: 'failed', error: internalError(error) });
+    await endUntilWritten(this.store, stored, { status: 'failed', error: internalError(error) }, signal, this.log);
   }
 
   /**
