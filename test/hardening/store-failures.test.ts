@@ -120,6 +120,27 @@ describe('an unwritable data directory (a full disk)', () => {
     );
   });
 
+  it('a shutdown while an ending waits for the disk: no poll saw it, so the next start runs the action again', async () => {
+    const svc = await service();
+    const ack = await api(svc.url, 'POST', '/schedules', { key: KEY, body: smallOneOff() });
+    await svc.runner.waitForStarts(1);
+    const restore = await breakCollection(svc.dataDir, 'actions');
+    svc.runner.finishNext({ ok: true, plan: cannedPlan('never seen') });
+    await eventually(async () => svc.logs.some((line) => line.includes('"event":"ending_not_saved"')));
+    expect((await api(svc.url, 'GET', `/v2/schedules/${ack.body.actionUuid}`, { key: KEY })).body.status).toBe('pending');
+    await svc.stop();
+    await restore();
+
+    const next = await service({ dataDir: svc.dataDir });
+    await next.runner.waitForStarts(1);
+    next.runner.finishNext({ ok: true, plan: cannedPlan('the first seen') });
+    await eventually(
+      async () => (await api(next.url, 'GET', `/v2/schedules/${ack.body.actionUuid}`, { key: KEY })).body.status === 'finished',
+    );
+    const polled = await api(next.url, 'GET', `/v2/schedules/${ack.body.actionUuid}`, { key: KEY });
+    expect(polled.body.solution.unserved[0].stop).toBe('the first seen');
+  });
+
   it('the next action runs once the first one’s ending is saved: nothing stalls after the disk has room', async () => {
     const svc = await service();
     const first = await api(svc.url, 'POST', '/schedules', { key: KEY, body: smallOneOff() });

@@ -73,8 +73,9 @@ export interface ActionStore extends Optimizations {
    * Ends a pending action. `written`: the ending counts, every reader sees it from now on, and
    * `stored.record` is the ended record. `lost-race`: the action had already ended (a cancel, or
    * another process, came first), that ending stands and `stored` is unchanged. Throws
-   * StoreUnavailableError, `stored` unchanged and the action still pending, when the ending cannot
-   * be made to count (the queue then runs the action again).
+   * StoreUnavailableError, `stored` unchanged and the action still pending for every reader, when
+   * the ending cannot be written: no reader may see an ending the store does not hold (a run then
+   * tries it again, services/actions/durable-ending.ts; a cancel answers 503).
    */
   end(stored: StoredAction, ending: Ending): Promise<EndOutcome>;
   /**
