@@ -38,9 +38,9 @@ export class DataDirActionStore implements ActionStore {
   /** The pending actions. */
   private readonly live = new Map<string, StoredAction>();
   /**
-   * An action's start and endings are written one at a time, each after checking it is still
-   * pending: of a cancel and a finished solve, only the first is written, and a start written late
-   * never lands over an ending.
+   * An action's start, endings and deletion are made one at a time, each after checking it is
+   * still pending: of a cancel and a finished solve, only the first is written, and a start written
+   * late never lands over an ending.
    */
   private readonly changes = new KeyedTurns();
 
@@ -113,10 +113,13 @@ export class DataDirActionStore implements ActionStore {
     return actionUuid === undefined ? null : this.load(actionUuid);
   }
 
-  async remove(actionUuid: string): Promise<void> {
-    await this.json.remove('actions', actionUuid);
-    this.index.remove(actionUuid);
-    this.live.delete(actionUuid);
+  /** In turn with the action's start and endings, so that an ending being written cannot bring it back. */
+  remove(actionUuid: string): Promise<void> {
+    return this.changes.run(actionUuid, async () => {
+      await this.json.remove('actions', actionUuid);
+      this.index.remove(actionUuid);
+      this.live.delete(actionUuid);
+    });
   }
 
   endedBefore(before: Date): Promise<ActionRef[]> {
