@@ -37,6 +37,8 @@ export class Outbox {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** The store's last failure, logged once until a look at the store succeeds again. */
+  private lastFailure: string | null = null;
 
   constructor(
     private readonly store: OutboxStore,
@@ -79,24 +81,30 @@ export class Outbox {
     await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
   }
 
-  /** Starts senders up to the limit; each takes due messages until none is left, then the next look is timed. */
+  /**
+   * Starts one more sender, up to the limit: it takes due messages until none is left, and starts
+   * another once it has found one (so an idle look costs one query); the last to stop times the next look.
+   */
   private pump(): void {
-    while (!this.closed && this.sending < MAX_SENDING) {
-      this.sending++;
-      const sender = this.sendDue().finally(() => {
-        this.sending--;
-        this.inFlight.delete(sender);
-        if (this.sending === 0) void this.scheduleNext();
-      });
-      this.inFlight.add(sender);
-    }
+    if (this.closed || this.sending >= MAX_SENDING) return;
+    this.sending++;
+    const sender = this.sendDue().finally(() => {
+      this.sending--;
+      this.inFlight.delete(sender);
+      if (this.sending === 0) void this.scheduleNext();
+    });
+    this.inFlight.add(sender);
   }
 
   private async sendDue(): Promise<void> {
     try {
-      while (!this.closed && (await this.store.claimDue(this.now(), (message) => this.attempt(message))));
+      while (!this.closed && (await this.store.claimDue(this.now(), (message) => this.attempt(message)))) this.pump();
+      this.lastFailure = null;
     } catch (error) {
-      this.log({ event: 'outbox_write_failed', reason: (error as Error).message });
+      // Logged once per cause: a store down for a while is looked at every second.
+      const reason = (error as Error).message;
+      if (reason !== this.lastFailure) this.log({ event: 'outbox_write_failed', reason });
+      this.lastFailure = reason;
     }
   }
 
