@@ -191,7 +191,7 @@ async function dispatchServices(
   let dispatch: DispatchService | null = null;
   const promises = { revise: (projectId: string, stopId: string, eta_s: number) => dispatch!.revisePromise(projectId, stopId, eta_s) };
   const trackingUrl = (token: string): string => `${baseUrl()}/track/${token}`;
-  const notifications = await createNotifications(options.smtp, store, log, { promises, trackingUrl });
+  const notifications = await createNotifications(options.smtp, stores.outbox, log, { promises, trackingUrl });
   options.tapDispatchListener?.(notifications.listener);
   dispatch = new DispatchService(
     store,

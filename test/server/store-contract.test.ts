@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { ServeOptions } from '../../src/server/serve-options.js';
 import { IdempotencyKeyTakenError } from '../../src/server/store/errors.js';
 import { openStores } from '../../src/server/store/open.js';
-import type { Ending, StoredAction, StoredProject, Stores } from '../../src/server/store/ports.js';
+import type { Ending, StoredAction, StoredMessage, StoredProject, Stores } from '../../src/server/store/ports.js';
 import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
 import { cannedPlan, removeDir } from './harness.js';
 
@@ -352,6 +352,63 @@ describe.each(KINDS)('the store contract: $name', ({ make, skip }) => {
       const loaded = await stores.records.readAll<{ id: number }>('outbox');
       expect(loaded.records.map((record) => record.id)).toEqual([1]);
       expect(loaded.unreadable).toEqual([]);
+    });
+  });
+
+  describe('the outbox (customer messages)', () => {
+    const message = (id: string, projectId: string, createdAt: string): StoredMessage => ({
+      id,
+      key: `${projectId}/${id}`,
+      project_id: projectId,
+      owner: 'key-alpha',
+      kind: 'delivered',
+      stop_id: 's1',
+      to: 'north@example.com',
+      subject: 'Delivered',
+      text: 'Delivered.',
+      created_at: createdAt,
+      status: 'queued',
+      attempts: 0,
+      next_attempt_at: createdAt,
+    });
+
+    it('a message is stored once by its id: adding it again answers false and changes nothing; its project lists it, also after a restart', async () => {
+      expect(await stores.outbox.add(message('m1', 'p1', '2026-11-23T08:00:00.000Z'))).toBe(true);
+      expect(await stores.outbox.add(message('m2', 'p1', '2026-11-23T08:01:00.000Z'))).toBe(true);
+      expect(await stores.outbox.add({ ...message('m1', 'p1', '2026-11-23T09:00:00.000Z'), subject: 'Again' })).toBe(false);
+      await stores.outbox.add(message('m3', 'p2', '2026-11-23T08:02:00.000Z'));
+      stores = await store.open();
+      await stores.outbox.recover(() => undefined);
+      const listed = await stores.outbox.ofProject('p1');
+      expect(listed.map((stored) => [stored.id, stored.subject, stored.created_at])).toEqual([
+        ['m1', 'Delivered', '2026-11-23T08:00:00.000Z'],
+        ['m2', 'Delivered', '2026-11-23T08:01:00.000Z'],
+      ]);
+      expect(await stores.outbox.add(message('m1', 'p1', '2026-11-23T10:00:00.000Z'))).toBe(false);
+    });
+
+    it('claimDue hands a due message to one attempt at a time and writes what it answers; nextDue is the next queued one', async () => {
+      await stores.outbox.add(message('m1', 'p1', '2026-11-23T08:00:00.000Z'));
+      await stores.outbox.add(message('m2', 'p1', '2026-11-23T09:00:00.000Z'));
+      const now = new Date('2026-11-23T08:30:00.000Z');
+      let release = (): void => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const first = stores.outbox.claimDue(now, async (claimed) => {
+        expect(claimed.id).toBe('m1');
+        await held;
+        return { ...claimed, status: 'sent', attempts: 1, sent_at: now.toISOString() };
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // m1 is held by the first attempt, m2 is not due yet: none for a second one.
+      expect(await stores.outbox.claimDue(now, () => Promise.reject(new Error('nothing is due')))).toBe(false);
+      release();
+      expect(await first).toBe(true);
+      expect(await stores.outbox.nextDue()).toBe('2026-11-23T09:00:00.000Z');
+      const listed = await stores.outbox.ofProject('p1');
+      expect(listed.map((stored) => [stored.id, stored.status, stored.attempts])).toEqual([
+        ['m1', 'sent', 1],
+        ['m2', 'queued', 0],
+      ]);
     });
   });
 

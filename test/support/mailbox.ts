@@ -9,6 +9,10 @@ export interface Mailbox {
   received: ParsedMail[];
   /** Recipients answered with this SMTP reply code, each for as many attempts as given. */
   refuse(address: string, code: number, times: number): void;
+  /** Recipients whose next `times` attempts get no answer at all (a send that hangs until its client goes away). */
+  hold(address: string, times: number): void;
+  /** The client ports of the sessions held so far, oldest first. */
+  heldPorts: number[];
   /** Attempts per recipient, accepted or refused. */
   attempts: Map<string, number>;
   waitFor(count: number, timeoutMs?: number): Promise<void>;
@@ -19,13 +23,20 @@ export async function startMailbox(port = 0): Promise<Mailbox> {
   const received: ParsedMail[] = [];
   const refusals = new Map<string, { code: number; times: number }>();
   const attempts = new Map<string, number>();
+  const holds = new Map<string, number>();
+  const heldPorts: number[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
-    onRcptTo(address, _session, callback) {
+    onRcptTo(address, session, callback) {
       const to = address.address.toLowerCase();
       attempts.set(to, (attempts.get(to) ?? 0) + 1);
+      if ((holds.get(to) ?? 0) > 0) {
+        holds.set(to, holds.get(to)! - 1);
+        heldPorts.push(session.remotePort);
+        return;
+      }
       const refusal = refusals.get(to);
       if (refusal && refusal.times > 0) {
         refusal.times--;
@@ -51,6 +62,8 @@ export async function startMailbox(port = 0): Promise<Mailbox> {
     received,
     attempts,
     refuse: (address, code, times) => refusals.set(address.toLowerCase(), { code, times }),
+    hold: (address, times) => holds.set(address.toLowerCase(), times),
+    heldPorts,
     async waitFor(count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {

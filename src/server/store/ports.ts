@@ -9,7 +9,7 @@
 import type { ErrorBody, Warning } from '../../errors.js';
 import type { DocumentKind } from '../../input/index.js';
 import type { Plan } from '../../output/plan-types.js';
-import type { ActionProgress, ActionRecord, GeocodingFailure, OptimizationSummary } from '../api-types.js';
+import type { ActionProgress, ActionRecord, GeocodingFailure, NotificationView, OptimizationSummary } from '../api-types.js';
 
 export interface StoreHealth {
   /** Which store answers (/healthz); the data directory when absent. */
@@ -196,6 +196,41 @@ export interface RecordStore {
   remove(collection: Collection, id: string): Promise<void>;
 }
 
+// ── Customer messages (the outbox) ─────────────────────────────────────────────────────────────
+
+/** A customer message as kept: what the project lists of it, and what is needed to send it. */
+export interface StoredMessage extends NotificationView {
+  /** What makes it one message (project, stop, kind, version): `id` is derived from it, so it is stored once. */
+  key: string;
+  project_id: string;
+  owner: string;
+  text: string;
+  /** When the next attempt is due (queued messages). */
+  next_attempt_at?: string;
+}
+
+/**
+ * The outbox, shared by every process of the store (decisions.md, "Running the service on more
+ * than one machine"): each message is stored once by its id, whichever process queues it, and each
+ * queued one is sent by one process at a time.
+ */
+export interface OutboxStore {
+  /** Reads what it keeps in memory (the data directory); the unreadable records are logged. */
+  recover(log: (event: Record<string, unknown>) => void): Promise<void>;
+  /** Stores a new message; false, and nothing written, when one with its id exists (queued by any process). */
+  add(message: StoredMessage): Promise<boolean>;
+  /** The project's messages, oldest first. */
+  ofProject(projectId: string): Promise<StoredMessage[]>;
+  /**
+   * Takes one queued message due at `now` that no other attempt holds, hands it to `attempt`, and
+   * writes the message `attempt` answers; while it runs no process takes that message, and if this
+   * process dies it is free again at once. False when none was due.
+   */
+  claimDue(now: Date, attempt: (message: StoredMessage) => Promise<StoredMessage>): Promise<boolean>;
+  /** When the next queued message is due, or null when none is queued. */
+  nextDue(): Promise<string | null>;
+}
+
 // ── Files (proof of delivery) ──────────────────────────────────────────────────────────────────
 
 /**
@@ -273,6 +308,7 @@ export interface Stores {
   projects: ProjectStore;
   sessions: SessionStore;
   records: RecordStore;
+  outbox: OutboxStore;
   blobs: BlobStore;
   queue: SolveQueue;
   /** Makes the store ready to serve, before the service answers: what it keeps in memory is read, unfinished work found. */

@@ -138,6 +138,7 @@ describe('revised messages', () => {
     listener.dispatched({
       owner: 'key-alpha',
       project: { id: day.id, name: 'Morning rounds', date: '2026-11-23' },
+      dispatched_at: new Date(clock.getTime() + 60_000).toISOString(),
       redispatch: true,
       stops: [
         { ...north, changed: true, status: 'planned', promised: moved, previous_promised: north.promised! },

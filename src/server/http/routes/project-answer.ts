@@ -10,7 +10,7 @@ export async function projectAnswer(
   project: ProjectView,
 ): Promise<ProjectView & { dispatch?: DispatchView; notifications: NotificationsView }> {
   const dispatch = await ctx.dispatch.viewOf(project.id);
-  return { ...project, ...(dispatch ? { dispatch } : {}), notifications: ctx.messages.of(project.id) };
+  return { ...project, ...(dispatch ? { dispatch } : {}), notifications: await ctx.messages.of(project.id) };
 }
 
 export function projectNotFound(id: string): HttpError {

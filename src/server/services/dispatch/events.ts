@@ -36,6 +36,8 @@ export interface DispatchedStop {
 export interface DispatchedEvent {
   owner: string;
   project: DispatchedProject;
+  /** When this dispatch was made: its version, which customer messages are counted by. */
+  dispatched_at: string;
   /** False on the first dispatch of the project. */
   redispatch: boolean;
   /**
@@ -48,6 +50,8 @@ export interface DispatchedEvent {
 export interface StopDoneEvent {
   owner: string;
   project: DispatchedProject;
+  /** When the dispatch the stop is on was made (a stop is delivered once per dispatch). */
+  dispatched_at: string;
   stop: DispatchedStop;
   /** When the driver marked it done. */
   at: string;
@@ -72,10 +76,14 @@ export interface DispatchListener {
 /** Where customers' promises are kept (the dispatch record), for the revised messages. */
 export interface CustomerPromises {
   /** Records a new promise for a stop whose estimate left its window, when one is due: the new window and the old, or null. */
-  revise(projectId: string, stopId: string, eta_s: number): Promise<{ promised: PromisedWindowView; previous: PromisedWindowView } | null>;
+  revise(
+    projectId: string,
+    stopId: string,
+    eta_s: number,
+  ): Promise<{ promised: PromisedWindowView; previous: PromisedWindowView; revised_at: string } | null>;
 }
 
 /** The project's customer messages, for its answers. */
 export interface ProjectMessages {
-  of(projectId: string): NotificationsView;
+  of(projectId: string): Promise<NotificationsView>;
 }

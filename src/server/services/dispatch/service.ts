@@ -108,6 +108,7 @@ export class DispatchService {
         this.listener.dispatched({
           owner,
           project: dispatch.project,
+          dispatched_at: dispatch.dispatched_at,
           redispatch: previous !== null,
           stops: dispatch.stops.map((stop) => ({ ...dispatchedStop(stop), status: stop.status, ...previousPromiseOf(stop, previous) })),
         }),
@@ -225,7 +226,15 @@ export class DispatchService {
       await this.discardProofs([before]);
       if (becameDone) {
         const at = update.at ?? this.settings.now().toISOString();
-        this.tell(() => this.listener.stopDone({ owner: dispatch.owner, project: dispatch.project, stop: dispatchedStop(stop), at }));
+        this.tell(() =>
+          this.listener.stopDone({
+            owner: dispatch.owner,
+            project: dispatch.project,
+            dispatched_at: dispatch.dispatched_at,
+            stop: dispatchedStop(stop),
+            at,
+          }),
+        );
       }
       this.tellEtas(dispatch, moved);
       return driverStop(stop, driver.token);
@@ -280,7 +289,11 @@ export class DispatchService {
    * is due (checked here, in the project's turn, against the record as stored): the new window and
    * the one it replaces, or null.
    */
-  revisePromise(projectId: string, stopId: string, eta_s: number): Promise<{ promised: PromisedWindow; previous: PromisedWindow } | null> {
+  revisePromise(
+    projectId: string,
+    stopId: string,
+    eta_s: number,
+  ): Promise<{ promised: PromisedWindow; previous: PromisedWindow; revised_at: string } | null> {
     return this.turns.run(projectId, async () => {
       const dispatch = await this.load(projectId);
       const stop = dispatch?.stops.find((candidate) => candidate.stop_id === stopId);
@@ -291,7 +304,7 @@ export class DispatchService {
       stop.promised = promised;
       stop.revised_at = now.toISOString();
       await this.save(dispatch);
-      return { promised, previous };
+      return { promised, previous, revised_at: stop.revised_at };
     });
   }
 

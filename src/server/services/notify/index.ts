@@ -17,7 +17,7 @@ import type {
   ProjectMessages,
   StopDoneEvent,
 } from '../dispatch/events.js';
-import type { RecordStore } from '../../store/ports.js';
+import type { OutboxStore } from '../../store/ports.js';
 import { Outbox, RETRY_DELAYS_MS, type Send } from './outbox.js';
 import type { SmtpSettings } from './settings.js';
 import { deliveredText, loadTemplates, promiseText, render, type MessageFields, type Templates } from './templates.js';
@@ -33,7 +33,7 @@ export interface Notifications {
 
 const OFF: Notifications = {
   listener: { dispatched: () => undefined, stopDone: () => undefined, etaChanged: () => undefined },
-  messages: { of: () => ({ enabled: false, messages: [] }) },
+  messages: { of: () => Promise.resolve({ enabled: false, messages: [] }) },
   recover: () => Promise.resolve(),
   close: () => Promise.resolve(),
 };
@@ -41,6 +41,8 @@ const OFF: Notifications = {
 export interface NotifyOptions {
   now?: () => Date;
   retryDelaysMs?: readonly number[];
+  /** How often to look for messages queued by another process (the outbox's POLL_MS by default). */
+  pollMs?: number;
   /** Replaces the SMTP transport (tests of what happens around a send). */
   send?: Send;
   /** Where promises are kept and revised; without it no revised message is sent. */
@@ -51,14 +53,14 @@ export interface NotifyOptions {
 
 export async function createNotifications(
   smtp: SmtpSettings | undefined,
-  store: RecordStore,
+  store: OutboxStore,
   log: (event: Record<string, unknown>) => void,
   options: NotifyOptions = {},
 ): Promise<Notifications> {
   if (smtp === undefined) return OFF;
   const templates = await loadTemplates(smtp.templatesDir);
   const now = options.now ?? (() => new Date());
-  const outbox = new Outbox(store, options.send ?? smtpSender(smtp), log, now, options.retryDelaysMs ?? RETRY_DELAYS_MS);
+  const outbox = new Outbox(store, options.send ?? smtpSender(smtp), log, now, options.retryDelaysMs ?? RETRY_DELAYS_MS, options.pollMs);
   const notifier = new Notifier(outbox, templates, log, options);
   return {
     listener: {
@@ -93,20 +95,23 @@ class Notifier {
    * changed: a revised message naming the window it replaces, or a planned one for a stop new to the routes.
    */
   dispatched(event: DispatchedEvent): void {
+    const version = `dispatch ${event.dispatched_at}`;
     for (const stop of event.stops) {
       if (!stop.email || stop.status !== 'planned') continue;
-      if (!event.redispatch) this.queue(event.owner, event.project, stop, 'planned');
+      if (!event.redispatch) this.queue(event.owner, event.project, stop, 'planned', version);
       else if (stop.changed && !samePromise(stop.previous_promised, stop.promised)) {
         const previous = stop.previous_promised;
-        if (previous === undefined) this.queue(event.owner, event.project, stop, 'planned');
-        else this.queue(event.owner, event.project, stop, 'revised', { previous_window: promiseText(previous) });
+        if (previous === undefined) this.queue(event.owner, event.project, stop, 'planned', version);
+        else this.queue(event.owner, event.project, stop, 'revised', version, { previous_window: promiseText(previous) });
       }
     }
   }
 
+  /** One delivered message per stop and dispatch: marking it done again (undone in between, on any process) queues none. */
   stopDone(event: StopDoneEvent): void {
-    if (!event.stop.email || this.outbox.has(event.project.id, event.stop.stop_id, 'delivered')) return;
-    this.queue(event.owner, event.project, event.stop, 'delivered', { delivered_at: deliveredText(event.at) });
+    if (!event.stop.email) return;
+    const version = `dispatch ${event.dispatched_at}`;
+    this.queue(event.owner, event.project, event.stop, 'delivered', version, { delivered_at: deliveredText(event.at) });
   }
 
   /** One revised message per stop whose new estimate left its promise, when the dispatch records a revision as due. */
@@ -120,7 +125,8 @@ class Notifier {
         .then((revision) => {
           if (revision === null) return;
           const fields = { window: promiseText(revision.promised), previous_window: promiseText(revision.previous) };
-          this.queue(event.owner, event.project, { ...stop, promised: revision.promised }, 'revised', fields);
+          const version = `promise ${revision.revised_at}`;
+          this.queue(event.owner, event.project, { ...stop, promised: revision.promised }, 'revised', version, fields);
         })
         .catch((error: unknown) => {
           this.log({ event: 'revision_failed', project_id: event.project.id, stop_id: stop.stop_id, reason: (error as Error).message });
@@ -133,6 +139,7 @@ class Notifier {
     project: DispatchedProject,
     stop: DispatchedStop,
     kind: NotificationKind,
+    version: string,
     extra: Partial<MessageFields> = {},
   ): void {
     const fields: MessageFields = {
@@ -148,7 +155,7 @@ class Notifier {
     };
     const { subject, text } = render(this.templates[kind], fields);
     const to = stop.email!.trim();
-    const message = { project_id: project.id, owner, kind, stop_id: stop.stop_id, to, subject, text };
+    const message = { project_id: project.id, owner, kind, stop_id: stop.stop_id, version, to, subject, text };
     this.outbox.add(message, isMailAddress(to) ? null : 'not an e-mail address').catch((error: unknown) => {
       this.log({ event: 'notification_not_stored', project_id: project.id, stop_id: stop.stop_id, reason: (error as Error).message });
     });

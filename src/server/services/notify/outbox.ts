@@ -1,25 +1,24 @@
 /**
- * Every customer message is a record in the store's `outbox` before it is sent, so it is listed on
- * its project, survives a restart and is retried: at most two sends at once, a temporary failure
- * tried again after 2 s, 8 s, 30 s, 2 min and 5 min, a permanent SMTP refusal (5xx) failed at once.
+ * Every customer message is a record in the store's outbox before it is sent, so it is listed on
+ * its project, survives a restart and is retried: at most two sends at once per process, a temporary
+ * failure tried again after 2 s, 8 s, 30 s, 2 min and 5 min, a permanent SMTP refusal (5xx) failed
+ * at once. A message's id comes from its key (project, stop, kind, version), so it is queued once
+ * whichever process queues it; the store hands each queued one to one process at a time, and every
+ * process looks for due ones, those queued by another (or left by one that died) too.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { NotificationKind, NotificationView, NotificationsView } from '../../api-types.js';
-import type { RecordStore } from '../../store/ports.js';
+import type { OutboxStore, StoredMessage } from '../../store/ports.js';
 
-export interface OutboxMessage extends NotificationView {
-  project_id: string;
-  owner: string;
-  text: string;
-  /** When the next attempt is due (queued messages). */
-  next_attempt_at?: string;
-}
+export type OutboxMessage = StoredMessage;
 
 export interface NewMessage {
   project_id: string;
   owner: string;
   kind: NotificationKind;
   stop_id: string;
+  /** What makes it this message and no other, within its project, stop and kind: the dispatch's or the promise's version. */
+  version: string;
   to: string;
   subject: string;
   text: string;
@@ -30,103 +29,98 @@ export type Send = (message: OutboxMessage) => Promise<void>;
 
 export const RETRY_DELAYS_MS = [2_000, 8_000, 30_000, 120_000, 300_000] as const;
 const MAX_SENDING = 2;
+/** How often a process looks for messages due that it did not queue itself. */
+export const POLL_MS = 1_000;
 
 export class Outbox {
-  private readonly byProject = new Map<string, OutboxMessage[]>();
-  private readonly queued: OutboxMessage[] = [];
   private sending = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** The store's last failure, logged once until a look at the store succeeds again. */
+  private lastFailure: string | null = null;
 
   constructor(
-    private readonly store: RecordStore,
+    private readonly store: OutboxStore,
     private readonly send: Send,
     private readonly log: (event: Record<string, unknown>) => void,
     private readonly now: () => Date,
     private readonly retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
+    private readonly pollMs: number = POLL_MS,
   ) {}
 
-  /** Lists the stored messages and queues again those not yet sent. */
+  /** Reads the stored messages and starts sending those not yet sent. */
   async recover(): Promise<void> {
-    const { records, unreadable } = await this.store.readAll<OutboxMessage>('outbox');
-    for (const bad of unreadable) this.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
-    for (const message of records.sort((a, b) => a.created_at.localeCompare(b.created_at))) {
-      this.remember(message);
-      if (message.status === 'queued') this.queued.push(message);
-    }
+    await this.store.recover(this.log);
     this.pump();
   }
 
-  of(projectId: string): NotificationsView {
-    const messages = (this.byProject.get(projectId) ?? []).map(viewOf);
+  async of(projectId: string): Promise<NotificationsView> {
+    const messages = (await this.store.ofProject(projectId)).map(viewOf);
     return { enabled: true, messages: messages.reverse() };
   }
 
-  /** Whether the project already has a message of this kind for this stop. */
-  has(projectId: string, stopId: string, kind: NotificationKind): boolean {
-    return (this.byProject.get(projectId) ?? []).some((message) => message.stop_id === stopId && message.kind === kind);
-  }
-
-  /** Records the message, then sends it (or records at once why it cannot be sent). */
+  /** Records the message, unless one of its key exists, then sends it (or records at once why it cannot be sent). */
   async add(fields: NewMessage, refusal: string | null = null): Promise<void> {
     const now = this.now().toISOString();
-    const message: OutboxMessage = { id: randomUUID(), ...fields, created_at: now, status: 'queued', attempts: 0, next_attempt_at: now };
+    const { version, ...rest } = fields;
+    const key = [fields.project_id, fields.stop_id, fields.kind, version].join('\n');
+    const message: OutboxMessage = { id: idOf(key), key, ...rest, created_at: now, status: 'queued', attempts: 0, next_attempt_at: now };
     if (refusal !== null) {
       message.status = 'failed';
       message.error = refusal;
       delete message.next_attempt_at;
     }
-    await this.store.write('outbox', message.id, message);
-    this.remember(message);
-    if (message.status === 'queued') {
-      this.queued.push(message);
-      this.pump();
-    }
+    if ((await this.store.add(message)) && message.status === 'queued') this.pump();
   }
 
-  /** Stops the timers and waits (up to `waitMs`) for the sends under way; queued ones stay queued on disk. */
+  /** Stops the timers and waits (up to `waitMs`) for the sends under way; queued ones stay queued in the store. */
   async close(waitMs = 5_000): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
   }
 
-  private remember(message: OutboxMessage): void {
-    const list = this.byProject.get(message.project_id) ?? [];
-    list.push(message);
-    this.byProject.set(message.project_id, list);
-  }
-
-  /** Starts what is due, up to the limit, and sets a timer for the next one due later. */
+  /**
+   * Starts one more sender, up to the limit: it takes due messages until none is left, and starts
+   * another once it has found one (so an idle look costs one query); the last to stop times the next look.
+   */
   private pump(): void {
-    if (this.closed) return;
-    const now = this.now().getTime();
-    while (this.sending < MAX_SENDING) {
-      const due = this.queued.findIndex((message) => Date.parse(message.next_attempt_at ?? '') <= now);
-      if (due < 0) break;
-      const [message] = this.queued.splice(due, 1);
-      this.sending++;
-      const attempt = this.attempt(message!).finally(() => {
-        this.sending--;
-        this.inFlight.delete(attempt);
-        this.pump();
-      });
-      this.inFlight.add(attempt);
-    }
-    this.scheduleNext(now);
+    if (this.closed || this.sending >= MAX_SENDING) return;
+    this.sending++;
+    const sender = this.sendDue().finally(() => {
+      this.sending--;
+      this.inFlight.delete(sender);
+      if (this.sending === 0) void this.scheduleNext();
+    });
+    this.inFlight.add(sender);
   }
 
-  private scheduleNext(now: number): void {
+  private async sendDue(): Promise<void> {
+    try {
+      while (!this.closed && (await this.store.claimDue(this.now(), (message) => this.attempt(message)))) this.pump();
+      this.lastFailure = null;
+    } catch (error) {
+      // Logged once per cause: a store down for a while is looked at every second.
+      const reason = (error as Error).message;
+      if (reason !== this.lastFailure) this.log({ event: 'outbox_write_failed', reason });
+      this.lastFailure = reason;
+    }
+  }
+
+  /** The next look: when the next retry here is due, and at least every poll interval for messages queued elsewhere. */
+  private async scheduleNext(): Promise<void> {
+    if (this.closed) return;
+    const next = await this.store.nextDue().catch(() => null);
+    const wait = next === null ? this.pollMs : Math.min(this.pollMs, Math.max(0, Date.parse(next) - this.now().getTime()));
     if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.queued.length === 0) return;
-    const next = Math.min(...this.queued.map((message) => Date.parse(message.next_attempt_at ?? '')));
-    this.timer = setTimeout(() => this.pump(), Math.max(0, next - now));
+    if (this.closed || this.sending > 0) return;
+    this.timer = setTimeout(() => this.pump(), wait);
     this.timer.unref();
   }
 
-  private async attempt(message: OutboxMessage): Promise<void> {
+  /** One send of a message this process holds: the message as it stands after it. */
+  private async attempt(message: OutboxMessage): Promise<OutboxMessage> {
     message.attempts++;
     try {
       await this.send(message);
@@ -137,9 +131,7 @@ export class Outbox {
     } catch (error) {
       this.failed(message, error);
     }
-    await this.store.write('outbox', message.id, message).catch((error: unknown) => {
-      this.log({ event: 'outbox_write_failed', message_id: message.id, reason: (error as Error).message });
-    });
+    return message;
   }
 
   private failed(message: OutboxMessage, error: unknown): void {
@@ -159,8 +151,12 @@ export class Outbox {
       return;
     }
     message.next_attempt_at = new Date(this.now().getTime() + delay).toISOString();
-    this.queued.push(message);
   }
+}
+
+/** A record id (lower-case hex, safe as a file name) that only this key has. */
+function idOf(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 32);
 }
 
 function viewOf(message: OutboxMessage): NotificationView {

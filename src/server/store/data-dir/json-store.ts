@@ -7,7 +7,7 @@
  * fsynced, so a crash leaves either the old or the new record, never a torn one.
  */
 import { writeFileSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { KeyedTurns } from '../../turns.js';
@@ -56,6 +56,24 @@ export class JsonStore implements RecordStore {
   write(collection: Collection, id: string, record: unknown): Promise<void> {
     assertSafeId(id);
     return this.writes.run(`${collection}/${id}`, () => this.writeAtomically(collection, id, record));
+  }
+
+  /**
+   * Writes a new record only when none of this id exists (an exclusive create: the temporary file
+   * is hard-linked to the record's name, which fails when the name is taken); false, nothing written, then.
+   */
+  create(collection: Collection, id: string, record: unknown): Promise<boolean> {
+    assertSafeId(id);
+    return this.writes.run(`${collection}/${id}`, async () => {
+      try {
+        const created = await this.linkNew(collection, id, JSON.stringify(record));
+        this.failure = null;
+        return created;
+      } catch (error) {
+        this.failure = `${join(this.dataDir, collection)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+        throw new StoreUnavailableError(this.failure, { cause: error });
+      }
+    });
   }
 
   /** A record, or null when there is none; a directory that cannot be read is a StoreUnavailableError (503), as a failed write is. */
@@ -162,6 +180,28 @@ export class JsonStore implements RecordStore {
       throw error;
     }
     await syncDirectory(join(this.dataDir, collection));
+  }
+
+  private async linkNew(collection: Collection, id: string, text: string): Promise<boolean> {
+    const target = this.pathOf(collection, id);
+    const temporary = `${target}.tmp-${randomBytes(6).toString('hex')}`;
+    try {
+      const handle = await open(temporary, 'wx', 0o600);
+      try {
+        await handle.writeFile(text, 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await link(temporary, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
+    } finally {
+      await unlink(temporary).catch(() => undefined);
+    }
+    await syncDirectory(join(this.dataDir, collection));
+    return true;
   }
 
   private async removeStaleTemporaries(collection: Collection): Promise<void> {

@@ -12,6 +12,7 @@ import { JsonStore } from './json-store.js';
 import { acquireDataDirLock, type DataDirLock } from './lock.js';
 import { DataDirProjectStore } from './project-store.js';
 import { DataDirSessionStore } from './session-store.js';
+import { DataDirOutboxStore } from './outbox-store.js';
 import { LocalSolveQueue } from './solve-queue.js';
 
 type Log = (event: Record<string, unknown>) => void;
@@ -60,5 +61,16 @@ function storesIn(json: JsonStore, lock: DataDirLock, options: ServeOptions, log
       process.off('exit', atExit);
     }
   };
-  return { kind: 'data_dir', actions, projects, sessions, records: json, queue, start, health: () => json.health(), close };
+  return {
+    kind: 'data_dir',
+    actions,
+    projects,
+    sessions,
+    records: json,
+    outbox: new DataDirOutboxStore(json),
+    queue,
+    start,
+    health: () => json.health(),
+    close,
+  };
 }

@@ -55,6 +55,28 @@ export class Database {
     }
   }
 
+  /**
+   * Runs `work` in one transaction on one connection: committed when it resolves, rolled back when
+   * it throws; the row locks it takes are let go at once if this process dies.
+   */
+  async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect().catch((error: unknown) => {
+      this.failure = `${this.safeUrl}: ${(error as Error).message}`;
+      throw new StoreUnavailableError(this.failure, { cause: error });
+    });
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
   async health(): Promise<StoreHealth> {
     try {
       await this.query('SELECT 1');
