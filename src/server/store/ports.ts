@@ -135,6 +135,12 @@ export interface StoredProject {
   record: ProjectRecord;
 }
 
+/** A project of one owner, as project retention sees it. */
+export interface ProjectRef {
+  id: string;
+  owner: string;
+}
+
 /** What ProjectStore.update came to. */
 export type ProjectUpdate = 'updated' | 'stale' | 'missing';
 
@@ -154,6 +160,10 @@ export interface ProjectStore {
   summariesOf(owner: string): Promise<ProjectSummary[]>;
   /** Projects whose geocoding has not finished. */
   pendingGeocoding(): Promise<StoredProject[]>;
+  /** Deletes the project (its idempotency key with it); one already gone is fine. */
+  remove(id: string): Promise<void>;
+  /** The projects whose `date` (YYYY-MM-DD) is earlier than `date`, for project retention. */
+  datedBefore(date: string): Promise<ProjectRef[]>;
 }
 
 // ── Sessions ───────────────────────────────────────────────────────────────────────────────────

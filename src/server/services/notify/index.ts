@@ -29,6 +29,8 @@ export interface Notifications {
   messages: ProjectMessages;
   recover(): Promise<void>;
   close(): Promise<void>;
+  /** Forgets a deleted project's messages held in memory (queued, listed). */
+  forget(projectId: string): void;
 }
 
 const OFF: Notifications = {
@@ -36,6 +38,7 @@ const OFF: Notifications = {
   messages: { of: () => ({ enabled: false, messages: [] }) },
   recover: () => Promise.resolve(),
   close: () => Promise.resolve(),
+  forget: () => undefined,
 };
 
 export interface NotifyOptions {
@@ -69,6 +72,7 @@ export async function createNotifications(
     messages: { of: (projectId) => outbox.of(projectId) },
     recover: () => outbox.recover(),
     close: () => outbox.close(),
+    forget: (projectId) => outbox.forget(projectId),
   };
 }
 

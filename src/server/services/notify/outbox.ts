@@ -38,6 +38,8 @@ export class Outbox {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Projects deleted while this process ran: a send under way for one is not written back. */
+  private readonly forgotten = new Set<string>();
 
   constructor(
     private readonly store: RecordStore,
@@ -83,6 +85,14 @@ export class Outbox {
       this.queued.push(message);
       this.pump();
     }
+  }
+
+  /** Drops a deleted project's messages from memory: none is sent or written again (the store's records are deleted by the caller). */
+  forget(projectId: string): void {
+    this.forgotten.add(projectId);
+    this.byProject.delete(projectId);
+    const kept = this.queued.filter((message) => message.project_id !== projectId);
+    this.queued.splice(0, this.queued.length, ...kept);
   }
 
   /** Stops the timers and waits (up to `waitMs`) for the sends under way; queued ones stay queued on disk. */
@@ -137,6 +147,7 @@ export class Outbox {
     } catch (error) {
       this.failed(message, error);
     }
+    if (this.forgotten.has(message.project_id)) return;
     await this.store.write('outbox', message.id, message).catch((error: unknown) => {
       this.log({ event: 'outbox_write_failed', message_id: message.id, reason: (error as Error).message });
     });
