@@ -67,7 +67,9 @@ export class ProjectGeocoding {
     } catch (error) {
       const message = (error as Error).message;
       failures = places.map((place) => failureOf(document, place.parts, place.address, 'failed', message));
-      this.log({ event: 'geocoding_failed', project_id: projectId, reason: message });
+      // The geocoder's message may quote an address: the log keeps no personal data (README, "Personal data").
+      const reason = places.reduce((text, place) => text.replaceAll(place.address, '<address>'), message);
+      this.log({ event: 'geocoding_failed', project_id: projectId, reason });
     }
     await this.projects.geocoded(projectId, version, failures).catch((error: unknown) => {
       this.log({ event: 'geocoding_not_stored', project_id: projectId, reason: (error as Error).message });
