@@ -213,6 +213,22 @@ for (const store of STORES) {
   });
 }
 
+describe('the log holds no personal data', () => {
+  it('an SMTP refusal quoting the customer’s address is logged with the address replaced', async () => {
+    const smtp = await startMailbox();
+    mailboxes.push(smtp);
+    smtp.refuse(ERASED_EMAIL, 550, 1);
+    const svc = await STORES[0]!.start({ smtp: { url: smtp.url, from: 'deliveries@bakery.example' } });
+    const { id } = await dispatchedDay(svc, erasedProject());
+    await expect.poll(async () => (await api(svc.url, 'GET', `/v1.0/project/${id}`)).body.notifications.messages[0]?.status).toBe('failed');
+    const failed = (await api(svc.url, 'GET', `/v1.0/project/${id}`)).body.notifications.messages[0];
+    // The project's owner sees the server's reply as it came; the log does not.
+    expect(failed.error).toContain(ERASED_EMAIL);
+    expect(svc.logs.filter((line) => line.includes('"event":"notification_failed"'))).toHaveLength(1);
+    expect(svc.logs.filter((line) => line.includes(ERASED_EMAIL))).toEqual([]);
+  });
+});
+
 describe('which projects retention deletes', () => {
   it('a project whose day ended at least the retention before now', async () => {
     const { dayBefore } = await import('../../src/server/services/project-erase.js');

@@ -2,8 +2,8 @@
  * Deletion of a project's personal data (issue 27, item 11): `DELETE /v1.0/project/{id}` and
  * `--project-retention` erase a project with everything made from it — its optimizations (a
  * pending one cancelled, its solve stopped), its dispatch (reports, positions, proof files, the
- * frozen plan; the driver and tracking links then answer 404) and its customer messages. The
- * project itself goes last: a deletion cut short (a store error) leaves the project in place, so the
+ * frozen plan; the driver and tracking links then answer 404) and its customer messages. Those go
+ * before the project: a deletion cut short (a store error) leaves the project in place, so the
  * owner sees it and a second DELETE, or the next retention sweep, finishes the job.
  */
 import type { ActionService } from './actions/service.js';
@@ -31,16 +31,29 @@ export class ProjectEraser {
 
   /** Erases the project of `owner` and everything made from it; false when `owner` has no such project (another key's: a 404). */
   async erase(owner: string, projectId: string, why: EraseReason = 'request'): Promise<boolean> {
-    const { projects, dispatch, log } = this.parts;
+    const { projects, log } = this.parts;
     const stored = await projects.load(projectId);
     if (!stored || stored.owner !== owner) return false;
-    const actions = await this.eraseActions(owner, projectId, why);
-    await dispatch.erase(projectId);
-    const messages = await this.eraseMessages(projectId);
+    const erased = await this.eraseMadeFrom(owner, projectId, why);
     await projects.remove(projectId);
+    // A request that read the project just before it went may have made something since (an optimization, a dispatch).
+    const late = await this.eraseMadeFrom(owner, projectId, why);
     // Ids and counts only: the log never carries the project's names, addresses or e-mails.
-    log({ event: 'project_deleted', project_id: projectId, by: why, actions, messages });
+    log({
+      event: 'project_deleted',
+      project_id: projectId,
+      by: why,
+      actions: erased.actions + late.actions,
+      messages: erased.messages + late.messages,
+    });
     return true;
+  }
+
+  /** Everything made from the project: its actions, its dispatch, its messages. */
+  private async eraseMadeFrom(owner: string, projectId: string, why: EraseReason): Promise<{ actions: number; messages: number }> {
+    const actions = await this.eraseActions(owner, projectId, why);
+    await this.parts.dispatch.erase(projectId);
+    return { actions, messages: await this.eraseMessages(projectId) };
   }
 
   /**
