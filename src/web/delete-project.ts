@@ -9,6 +9,17 @@ import { deleteProject, type ApiError } from './api.js';
 import { button, h } from './dom.js';
 import type { Project, Session } from './types.js';
 
+/** Where the page leaves the deleted project's name for the list to confirm (this tab only, never in a URL). */
+const DELETED_KEY = 'routeplan.deleted-project';
+
+/** The list's confirmation of a deletion just made in this tab, once; null otherwise. */
+export function deletedNotice(): HTMLElement | null {
+  const name = sessionStorage.getItem(DELETED_KEY);
+  if (name === null) return null;
+  sessionStorage.removeItem(DELETED_KEY);
+  return h('p', { class: 'alert alert-neutral', role: 'status' }, `“${name}” was deleted, with its plans, dispatch and customer e-mails.`);
+}
+
 /** Adds the button to the project's edit bar (after the editing controls). */
 export function offerDeletion(session: Session, project: Project, bar: HTMLElement): void {
   const opener = button('Delete project', () => confirmDeletion(session, project, opener), { class: 'button small danger' });
@@ -37,7 +48,10 @@ function confirmDeletion(session: Session, project: Project, opener: HTMLElement
     remove.disabled = true;
     remove.textContent = 'Deleting…';
     deleteProject(session, project.id).then(
-      () => location.assign('/'),
+      () => {
+        sessionStorage.setItem(DELETED_KEY, project.name);
+        location.assign('/');
+      },
       (error: unknown) => {
         problem.textContent = `The project was not deleted: ${(error as ApiError).message}`;
         problem.hidden = false;

@@ -89,7 +89,15 @@ describe('Delete project', () => {
     await page.getByRole('heading', { name: 'Projects' }).waitFor();
     // The list is drawn once the other project shows: the deleted one is not in it.
     await page.getByText(kept).first().waitFor();
-    expect(await page.getByText(ROUNDS.name).count()).toBe(0);
+    const notice = page.getByRole('status').filter({ hasText: 'was deleted' });
+    expect(await notice.textContent()).toBe(`“${ROUNDS.name}” was deleted, with its plans, dispatch and customer e-mails.`);
+    expect(await page.locator('#project-list').getByText(ROUNDS.name).count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'erase-list-after');
+    // The confirmation is shown once: a reload does not repeat it.
+    await page.reload();
+    await page.getByText(kept).first().waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'was deleted' }).count()).toBe(0);
     expect((await apiCall(service, KEY, 'GET', `/v1.0/project/${id}`)).status).toBe(404);
     expect((await fetch(`${service.url}${driverPath}/route`)).status).toBe(404);
     await page.close();
