@@ -6,7 +6,8 @@
  * afterwards: nothing of the deleted project is left, and the other project is untouched.
  */
 import { readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, removeDir, startTestService, type TestService } from './harness.js';
@@ -14,6 +15,7 @@ import { InProcessRunner, optimizedProject, tokenOf, twoDriverProject } from './
 import { checkPlan } from '../support/checker.js';
 import { loadProblemDocument } from '../../src/input/index.js';
 import { startMailbox, type Mailbox } from '../support/mailbox.js';
+import { fakeNominatim } from '../support/fake-nominatim.js';
 import { freshDatabase, postgresUnavailable, withClient, type TestDatabase } from '../support/postgres.js';
 
 const JPEG = readFileSync(join(import.meta.dirname, 'proof-images', 'photo.jpg'));
@@ -226,6 +228,28 @@ describe('the log holds no personal data', () => {
     expect(failed.error).toContain(ERASED_EMAIL);
     expect(svc.logs.filter((line) => line.includes('"event":"notification_failed"'))).toHaveLength(1);
     expect(svc.logs.filter((line) => line.includes(ERASED_EMAIL))).toEqual([]);
+  });
+});
+
+describe('the log holds no personal data (geocoding)', () => {
+  it('a geocoder failure quoting an address is logged with the address replaced', async () => {
+    const nominatim = await fakeNominatim({});
+    const cacheDir = await mkdtemp(join(tmpdir(), 'routeplan-erase-geocode-'));
+    stoppedDirs.push(cacheDir);
+    try {
+      nominatim.failNext([400]);
+      const geocoder = { name: 'nominatim' as const, url: nominatim.url, version: 't', cacheDir };
+      const svc = await STORES[0]!.start({ geocoder });
+      const address = '12 Rue des Erased, Lyon';
+      const document = { ...keptProject(), stops: [{ name: ERASED_STOP, location: { address }, duration: 5 }] };
+      const created = await api(svc.url, 'POST', '/v1.0/project', { body: document });
+      expect(created.status).toBe(201);
+      await expect.poll(async () => (await api(svc.url, 'GET', `/v1.0/project/${created.body.id}`)).body.geocoding_status).toBe('done');
+      expect(svc.logs.filter((line) => line.includes('"event":"geocoding_failed"'))).toHaveLength(1);
+      expect(svc.logs.filter((line) => line.toLowerCase().includes('rue des erased'))).toEqual([]);
+    } finally {
+      await nominatim.close();
+    }
   });
 });
 

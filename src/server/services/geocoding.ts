@@ -68,7 +68,8 @@ export class ProjectGeocoding {
       const message = (error as Error).message;
       failures = places.map((place) => failureOf(document, place.parts, place.address, 'failed', message));
       // The geocoder's message may quote an address: the log keeps no personal data (README, "Personal data").
-      const reason = places.reduce((text, place) => text.replaceAll(place.address, '<address>'), message);
+      const quoted = places.flatMap((place) => [place.address, normalizeAddress(place.address)]);
+      const reason = quoted.reduce((text, address) => text.replaceAll(address, '<address>'), message);
       this.log({ event: 'geocoding_failed', project_id: projectId, reason });
     }
     await this.projects.geocoded(projectId, version, failures).catch((error: unknown) => {
