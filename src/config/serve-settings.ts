@@ -131,6 +131,14 @@ const SOLVING = [
     commands: SERVE,
   }),
   setting({
+    key: 'projectRetentionMs',
+    flag: '--project-retention <days>',
+    env: 'ROUTEPLAN_PROJECT_RETENTION_DAYS',
+    parse: inMilliseconds(numberIn({ min: 0, minInclusive: false, max: 36_500 }, 'days'), DAY_MS, 1),
+    help: 'delete projects (with their optimizations, dispatch, proofs and customer messages) this many days after their date; fractions allowed (default: kept until deleted; also ROUTEPLAN_PROJECT_RETENTION_DAYS)',
+    commands: SERVE,
+  }),
+  setting({
     key: 'bodyLimitBytes',
     flag: '--body-limit <size>',
     parse: parseByteSize,

@@ -28,6 +28,7 @@ import { TrackingService } from './services/dispatch/tracking.js';
 import { createNotifications, type Notifications } from './services/notify/index.js';
 import { ProjectGeocoding } from './services/geocoding.js';
 import { ProofFiles, proofSettingOf } from './services/dispatch/proof.js';
+import { ProjectEraser } from './services/project-erase.js';
 
 /** The defaults are the settings table's (config/serve-settings.ts). */
 export { SERVE_DEFAULTS, defaultConcurrency } from '../config/serve-settings.js';
@@ -67,6 +68,7 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, l
   const sessions = new SessionService(stores.sessions, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
   const { dispatch, tracking, notifications } = await dispatchServices(stores, actions, projects, options, log, () => publicUrl);
   const geocoding = new ProjectGeocoding(options.geocoder, projects, log);
+  const eraser = new ProjectEraser({ projects: stores.projects, actions, dispatch, outbox: stores.outbox, log });
   const webRoot = builtWebRoot(options, log);
 
   let shuttingDown = false;
@@ -80,6 +82,7 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, l
     validate: validateRequest,
     actions,
     projects,
+    eraser,
     dispatch,
     tracking,
     geocoding,
@@ -97,7 +100,7 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, l
 
   const found = await stores.start();
   await sessions.start();
-  const retention = role === 'worker' ? noRetention() : await startRetention(actions, dispatch, options, log);
+  const retention = role === 'worker' ? noRetention() : await startRetention({ actions, dispatch, eraser }, options, log);
   const url = await listenOrUndo(app, options, async () => void [await retention.stop(), sessions.stop()]);
   if (publicUrl === '') publicUrl = url;
   // Stored solves restart only once the port is ours, so a failed start never runs (and counts) them.
@@ -123,6 +126,13 @@ interface Retention {
   stop(): Promise<void>;
 }
 
+/** What the retention sweeps delete from: ended actions, old proofs, old projects. */
+interface Swept {
+  actions: ActionService;
+  dispatch: DispatchService;
+  eraser: ProjectEraser;
+}
+
 /** A worker answers no API, so it deletes nothing: the API processes sweep. */
 function noRetention(): Retention {
   return { stop: () => Promise.resolve() };
@@ -133,8 +143,10 @@ function noRetention(): Retention {
  * is served), then one every tenth of the retention period (at least every second, at most every
  * hour). A sweep that fails (the store cannot be written) is logged and tried again next time.
  */
-async function startRetention(actions: ActionService, dispatch: DispatchService, options: ServeOptions, log: Log): Promise<Retention> {
+async function startRetention(swept: Swept, options: ServeOptions, log: Log): Promise<Retention> {
+  const { actions, dispatch, eraser } = swept;
   const retentionMs = options.retentionMs ?? SERVE_DEFAULTS.retentionDays * DAY_MS;
+  const projectRetentionMs = options.projectRetentionMs;
   const now = options.now ?? ((): Date => new Date());
   let sweeping: Promise<void> | null = null;
   const sweep = (): Promise<void> => {
@@ -151,6 +163,14 @@ async function startRetention(actions: ActionService, dispatch: DispatchService,
       .then(
         (swept) => {
           if (swept > 0) log({ event: 'retention_sweep', proofs_deleted: swept, retention_days: retentionMs / DAY_MS });
+        },
+        (error: unknown) => log({ event: 'retention_sweep_failed', reason: (error as Error).message }),
+      )
+      // Projects (--project-retention, off by default) go with everything made from them.
+      .then(() => (projectRetentionMs === undefined ? 0 : eraser.sweep(now(), projectRetentionMs)))
+      .then(
+        (erased) => {
+          if (erased > 0) log({ event: 'retention_sweep', projects_deleted: erased, project_retention_days: projectRetentionMs! / DAY_MS });
         },
         (error: unknown) => log({ event: 'retention_sweep_failed', reason: (error as Error).message }),
       )

@@ -33,6 +33,8 @@ export interface ServeOptions {
   queuePerKey?: number;
   /** How long ended actions are kept (default 30 days); a sweep at start and then periodically deletes older ones. */
   retentionMs?: number;
+  /** How long projects are kept after their date (default: until deleted); swept with the actions. */
+  projectRetentionMs?: number;
   timeLimitMs: number;
   seed: number;
   bodyLimitBytes: number;

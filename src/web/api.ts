@@ -105,6 +105,11 @@ export function cancelAction(session: Session, actionUuid: string): Promise<Acti
   return call<Action>(`/v2/schedules/${encodeURIComponent(actionUuid)}/cancel`, { method: 'POST', csrf: session.csrfToken });
 }
 
+/** Deletes the project with everything made from it (its plans, dispatch, proofs and customer e-mails). */
+export async function deleteProject(session: Session, projectId: string): Promise<void> {
+  await call<null>(`/v1.0/project/${encodeURIComponent(projectId)}`, { method: 'DELETE', csrf: session.csrfToken });
+}
+
 /** Freezes a finished optimization's plan as the day's routes (a re-dispatch replaces an earlier one). */
 export function dispatchProject(session: Session, projectId: string, actionUuid: string, redispatch: boolean): Promise<DispatchView> {
   return call<DispatchView>(`/v1.0/project/${encodeURIComponent(projectId)}/dispatch`, {

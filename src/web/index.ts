@@ -6,6 +6,7 @@ import { listProjects, loadSession } from './api.js';
 import { formatDate, formatMoment, showAccount, statusBadge } from './account.js';
 import { byId, h } from './dom.js';
 import { NewProjectForm } from './new-project.js';
+import { deletedNotice } from './delete-project.js';
 import type { ProjectSummary } from './types.js';
 
 async function main(): Promise<void> {
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
   });
   showView();
   renderProjects(await listProjects());
+  const deleted = deletedNotice();
+  if (deleted) byId('project-list').before(deleted);
 }
 
 function showSignIn(): void {

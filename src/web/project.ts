@@ -10,6 +10,7 @@ import { OptimizationRun } from './run.js';
 import { DispatchPanel } from './dispatch-panel.js';
 import { followGeocoding } from './geocoding-view.js';
 import { startEditing, type ProjectEditing } from './project-editing.js';
+import { offerDeletion } from './delete-project.js';
 import type { Project } from './types.js';
 
 async function main(): Promise<void> {
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     void followGeocoding(project, editing.fixes);
   });
   showProject(project, editing);
+  offerDeletion(session, project, document.querySelector<HTMLElement>('.edit-bar') ?? byId('project-meta'));
   let run: OptimizationRun | null = null;
   const dispatch = new DispatchPanel(session, project, (actionUuid) => run?.open(actionUuid) ?? Promise.resolve());
   const editor = new PlanEditor(

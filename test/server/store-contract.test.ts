@@ -312,6 +312,36 @@ describe.each(KINDS)('the store contract: $name', ({ make, skip }) => {
       expect(await stores.projects.load('p-race')).toEqual(winner);
       expect(await stores.projects.pendingGeocoding()).toEqual([]);
     });
+
+    it('remove deletes the project and frees its Idempotency-Key, for good; removing it again is fine', async () => {
+      await stores.projects.save(newProject('p-gone', 'key-alpha', { idempotency: { key: 'pk-gone', fingerprint: 'f' } }));
+      await stores.projects.save(newProject('p-stays', 'key-alpha'));
+      await stores.projects.remove('p-gone');
+      await stores.projects.remove('p-gone');
+      expect(await stores.projects.load('p-gone')).toBeNull();
+      expect(await stores.projects.findByIdempotencyKey('key-alpha', 'pk-gone')).toBeNull();
+      expect((await stores.projects.summariesOf('key-alpha')).map((summary) => summary.id)).toEqual(['p-stays']);
+      await stores.projects.save(newProject('p-new', 'key-alpha', { idempotency: { key: 'pk-gone', fingerprint: 'f' } }));
+      stores = await store.open();
+      expect(await stores.projects.load('p-gone')).toBeNull();
+    });
+
+    it('datedBefore lists the projects dated before a day, with their owners, none of that day or later', async () => {
+      for (const [id, owner, date] of [
+        ['p-old', 'key-alpha', '2030-01-01'],
+        ['p-older', 'key-beta', '2029-12-31'],
+        ['p-day', 'key-alpha', '2030-01-02'],
+        ['p-later', 'key-beta', '2030-02-01'],
+      ] as const) {
+        const project = newProject(id, owner);
+        await stores.projects.save({ ...project, record: { ...project.record, date } });
+      }
+      const listed = await stores.projects.datedBefore('2030-01-02');
+      expect(listed.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+        { id: 'p-old', owner: 'key-alpha' },
+        { id: 'p-older', owner: 'key-beta' },
+      ]);
+    });
   });
 
   describe('sessions', () => {

@@ -40,7 +40,8 @@ export async function startMailbox(port = 0): Promise<Mailbox> {
       const refusal = refusals.get(to);
       if (refusal && refusal.times > 0) {
         refusal.times--;
-        callback(Object.assign(new Error(`refused for the test (${refusal.code})`), { responseCode: refusal.code }));
+        // As real servers do ("550 5.1.1 <x@example.com>: Recipient address rejected"), the reply quotes the address.
+        callback(Object.assign(new Error(`refused for the test (${refusal.code}): <${to}>`), { responseCode: refusal.code }));
         return;
       }
       callback();

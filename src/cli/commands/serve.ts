@@ -56,6 +56,7 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
     queueSize,
     queuePerKey: settings.queuePerKey ?? defaultPerKey(queueSize),
     retentionMs: settings.retentionMs,
+    ...(settings.projectRetentionMs !== undefined ? { projectRetentionMs: settings.projectRetentionMs } : {}),
     timeLimitMs: timeLimitMsOf(settings),
     seed: settings.seed,
     bodyLimitBytes: settings.bodyLimitBytes,

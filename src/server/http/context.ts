@@ -5,6 +5,7 @@ import type { Access } from './access.js';
 import type { GuessLimiter } from './guess-limit.js';
 import type { ActionService } from '../services/actions/service.js';
 import type { ProjectService } from '../services/projects.js';
+import type { ProjectEraser } from '../services/project-erase.js';
 import type { DispatchService } from '../services/dispatch/service.js';
 import type { TrackingService } from '../services/dispatch/tracking.js';
 import type { ProjectGeocoding } from '../services/geocoding.js';
@@ -27,6 +28,8 @@ export interface AppContext {
   validate: (kind: DocumentKind, document: unknown, options: LoadOptions) => Warning[];
   actions: ActionService;
   projects: ProjectService;
+  /** Deletes a project with everything made from it (DELETE /v1.0/project/{id}). */
+  eraser: ProjectEraser;
   dispatch: DispatchService;
   /** Customers' tracking links (one stop each). */
   tracking: TrackingService;

@@ -67,7 +67,10 @@ export class ProjectGeocoding {
     } catch (error) {
       const message = (error as Error).message;
       failures = places.map((place) => failureOf(document, place.parts, place.address, 'failed', message));
-      this.log({ event: 'geocoding_failed', project_id: projectId, reason: message });
+      // The geocoder's message may quote an address: the log keeps no personal data (README, "Personal data").
+      const quoted = places.flatMap((place) => [place.address, normalizeAddress(place.address)]);
+      const reason = quoted.reduce((text, address) => text.replaceAll(address, '<address>'), message);
+      this.log({ event: 'geocoding_failed', project_id: projectId, reason });
     }
     await this.projects.geocoded(projectId, version, failures).catch((error: unknown) => {
       this.log({ event: 'geocoding_not_stored', project_id: projectId, reason: (error as Error).message });

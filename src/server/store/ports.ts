@@ -136,6 +136,12 @@ export interface StoredProject {
   record: ProjectRecord;
 }
 
+/** A project of one owner, as project retention sees it. */
+export interface ProjectRef {
+  id: string;
+  owner: string;
+}
+
 /** What ProjectStore.update came to. */
 export type ProjectUpdate = 'updated' | 'stale' | 'missing';
 
@@ -155,6 +161,10 @@ export interface ProjectStore {
   summariesOf(owner: string): Promise<ProjectSummary[]>;
   /** Projects whose geocoding has not finished. */
   pendingGeocoding(): Promise<StoredProject[]>;
+  /** Deletes the project (its idempotency key with it); one already gone is fine. */
+  remove(id: string): Promise<void>;
+  /** The projects whose `date` (YYYY-MM-DD) is earlier than `date`, for project retention. */
+  datedBefore(date: string): Promise<ProjectRef[]>;
 }
 
 // ── Sessions ───────────────────────────────────────────────────────────────────────────────────
@@ -229,6 +239,8 @@ export interface OutboxStore {
   claimDue(now: Date, attempt: (message: StoredMessage) => Promise<StoredMessage>): Promise<boolean>;
   /** When the next queued message is due, or null when none is queued. */
   nextDue(): Promise<string | null>;
+  /** Deletes a project's messages (a send under way writes none back); how many there were. */
+  removeProject(projectId: string): Promise<number>;
 }
 
 // ── Files (proof of delivery) ──────────────────────────────────────────────────────────────────

@@ -27,7 +27,7 @@ export function registerApi(app: FastifyInstance, ctx: AppContext): void {
   add(`/v2/schedules/${idParam('id')}/cancel`, { POST: on(cancelAction) });
   add('/v1.0/project', { POST: on(createProject) });
   add('/v1.0/projects', { GET: on(listProjects) });
-  add(`/v1.0/project/${idParam('id')}`, { GET: on(getProject), PATCH: on(changeProject) });
+  add(`/v1.0/project/${idParam('id')}`, { GET: on(getProject), PATCH: on(changeProject), DELETE: on(deleteProject) });
   for (const list of ['stops', 'drivers'] as const) {
     add(`/v1.0/project/${idParam('id')}/${list}`, { POST: on(addItemRoute(list)) });
     add(`/v1.0/project/${idParam('id')}/${list}/${idParam('itemId')}`, {
@@ -53,6 +53,13 @@ export function apiHandler(ctx: AppContext, handle: ApiHandler): Handler {
     const params = request.params as Record<string, string | undefined>;
     return handle(ctx, { req: request.raw, reply, id: params.id ?? '', params, owner, notes: request.notes });
   };
+}
+
+/** Deletes the project and everything made from it (project-erase.ts) → 204; another key's or an unknown one is 404. */
+async function deleteProject(ctx: AppContext, call: ApiCall): Promise<void> {
+  if (!(await ctx.eraser.erase(call.owner, call.id))) throw projectNotFound(call.id);
+  call.notes.projectId = call.id;
+  await call.reply.code(204).header('cache-control', 'no-store').send();
 }
 
 async function createSchedule(ctx: AppContext, call: ApiCall): Promise<void> {

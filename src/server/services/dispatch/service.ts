@@ -201,6 +201,21 @@ export class DispatchService {
     return swept;
   }
 
+  /**
+   * Deletes the project's dispatch (issue 27, personal data): the proof files first, then the frozen
+   * plan, then the record with its reports and positions, so that a deletion cut short and tried
+   * again still finds what is left. Its driver and tracking links answer 404 from then on.
+   */
+  erase(projectId: string): Promise<void> {
+    return this.turns.run(projectId, async () => {
+      const dispatch = await this.load(projectId);
+      for (const stop of dispatch?.stops ?? []) await this.proofs.discard(stop.stored_proof);
+      await this.store.remove('dispatch-plans', projectId);
+      await this.store.remove('dispatches', projectId);
+      for (const [token, entry] of this.tokens) if (entry.projectId === projectId) this.tokens.delete(token);
+    });
+  }
+
   /** A driver's report on one of their stops (with its proof, for Done); the same report again changes nothing. */
   async report(token: string, stopId: string, body: unknown): Promise<DriverStopView> {
     return this.turns.run((await this.openLink(token)).dispatch.project.id, async () => {

@@ -146,7 +146,8 @@ export class Outbox {
         message_id: message.id,
         project_id: message.project_id,
         attempts: message.attempts,
-        error: message.error,
+        // An SMTP refusal often quotes the address: the log keeps no personal data (README, "Personal data").
+        error: message.error.replaceAll(message.to, '<recipient>'),
       });
       return;
     }

@@ -10,6 +10,8 @@ export class DataDirOutboxStore implements OutboxStore {
   private readonly byId = new Map<string, StoredMessage>();
   /** Messages an attempt holds now. */
   private readonly claimed = new Set<string>();
+  /** Messages of deleted projects: an attempt under way for one writes nothing back. */
+  private readonly removed = new Set<string>();
 
   constructor(private readonly json: JsonStore) {}
 
@@ -39,12 +41,23 @@ export class DataDirOutboxStore implements OutboxStore {
     this.claimed.add(due.id);
     try {
       const after = await attempt(structuredClone(due));
+      if (this.removed.has(after.id)) return true;
       this.byId.set(after.id, after);
       await this.json.write('outbox', after.id, after);
     } finally {
       this.claimed.delete(due.id);
     }
     return true;
+  }
+
+  async removeProject(projectId: string): Promise<number> {
+    const own = [...this.byId.values()].filter((message) => message.project_id === projectId);
+    for (const message of own) {
+      this.removed.add(message.id);
+      this.byId.delete(message.id);
+      await this.json.remove('outbox', message.id);
+    }
+    return own.length;
   }
 
   nextDue(): Promise<string | null> {

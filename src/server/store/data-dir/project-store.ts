@@ -4,7 +4,7 @@
  */
 import { IdempotencyKeyTakenError } from '../errors.js';
 import { KeyedTurns } from '../../turns.js';
-import type { ProjectStore, ProjectSummary, ProjectUpdate, StoredProject } from '../ports.js';
+import type { ProjectRef, ProjectStore, ProjectSummary, ProjectUpdate, StoredProject } from '../ports.js';
 import { projectVersion, summarize } from '../records.js';
 import type { JsonStore } from './json-store.js';
 
@@ -63,6 +63,20 @@ export class DataDirProjectStore implements ProjectStore {
   async pendingGeocoding(): Promise<StoredProject[]> {
     const { records } = await this.json.readAll<StoredProject>('projects');
     return records.filter((stored) => stored.record.geocoding_status === 'pending');
+  }
+
+  remove(id: string): Promise<void> {
+    // In the project's turn, so that a change under way is not written back after the delete.
+    return this.changes.run(id, async () => {
+      await this.json.remove('projects', id);
+      this.index.delete(id);
+      for (const [slot, holder] of this.bySlot) if (holder === id) this.bySlot.delete(slot);
+    });
+  }
+
+  datedBefore(date: string): Promise<ProjectRef[]> {
+    const refs = [...this.index].filter(([, entry]) => entry.summary.date < date).map(([id, entry]) => ({ id, owner: entry.owner }));
+    return Promise.resolve(refs);
   }
 
   private remember(stored: StoredProject): void {

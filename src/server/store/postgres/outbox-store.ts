@@ -50,6 +50,14 @@ export class PgOutboxStore implements OutboxStore {
     });
   }
 
+  /** A send under way holds its row: the delete waits for it, and its UPDATE then finds nothing left to write back. */
+  async removeProject(projectId: string): Promise<number> {
+    const { rowCount } = await this.db.query(`DELETE FROM routeplan_records WHERE collection = 'outbox' AND body->>'project_id' = $1`, [
+      projectId,
+    ]);
+    return rowCount ?? 0;
+  }
+
   async nextDue(): Promise<string | null> {
     const { rows } = await this.db.query<{ due: string | null }>(
       `SELECT min(body->>'next_attempt_at') AS due FROM routeplan_records WHERE collection = 'outbox' AND body->>'status' = 'queued'`,

@@ -1,6 +1,6 @@
 /** Projects in PostgreSQL, shared by every process (the ProjectStore of ports.ts). */
 import { IdempotencyKeyTakenError } from '../errors.js';
-import type { ProjectRecord, ProjectStore, ProjectSummary, ProjectUpdate, StoredProject } from '../ports.js';
+import type { ProjectRecord, ProjectRef, ProjectStore, ProjectSummary, ProjectUpdate, StoredProject } from '../ports.js';
 import { summarize } from '../records.js';
 import { UNIQUE_VIOLATION, type Database } from './database.js';
 
@@ -70,5 +70,17 @@ export class PgProjectStore implements ProjectStore {
   async pendingGeocoding(): Promise<StoredProject[]> {
     const { rows } = await this.db.query<{ stored: StoredProject }>('SELECT stored FROM routeplan_projects WHERE geocoding_pending');
     return rows.map((row) => row.stored);
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.db.query('DELETE FROM routeplan_projects WHERE id = $1', [id]);
+  }
+
+  async datedBefore(date: string): Promise<ProjectRef[]> {
+    // Dates are YYYY-MM-DD, so text order is date order; the request is not read.
+    const { rows } = await this.db.query<ProjectRef>("SELECT id, owner FROM routeplan_projects WHERE stored->'record'->>'date' < $1", [
+      date,
+    ]);
+    return rows;
   }
 }
