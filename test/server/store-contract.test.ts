@@ -373,16 +373,15 @@ describe.each(KINDS)('the store contract: $name', ({ make, skip }) => {
   });
 
   describe('the queue and the store together', () => {
-    it('an action queued through a ticket is handed to the worker once, and the store reads healthy', async () => {
+    it('an admitted action is stored, handed to the worker once, and the store reads healthy', async () => {
       const stored = newAction();
-      const ticket = await stores.queue.reserve(stored.owner);
-      await stores.actions.create(stored);
       const handed: string[] = [];
       await stores.queue.work({
         solve: (actionUuid) => Promise.resolve(void handed.push(actionUuid)),
         gaveUp: () => Promise.resolve(),
       });
-      await ticket.start(stored.record.actionUuid);
+      await stores.queue.admit(stored);
+      expect((await stores.actions.load(stored.record.actionUuid))?.record.status).toBe('pending');
       await expect.poll(() => handed, { timeout: 10_000 }).toEqual([stored.record.actionUuid]);
       expect((await stores.health()).writable).toBe(true);
     });

@@ -14,7 +14,12 @@ export const UNIQUE_VIOLATION = '23505';
 /** An arbitrary but fixed advisory lock key: one process at a time migrates. */
 const MIGRATION_LOCK = 7_355_608_011;
 
-export class Database {
+/** Runs statements: the pool (each its own transaction), or one transaction's connection. */
+export interface Queryable {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+export class Database implements Queryable {
   private failure: string | null = null;
 
   private constructor(
@@ -47,11 +52,40 @@ export class Database {
       this.failure = null;
       return result;
     } catch (error) {
-      if (isServerUnavailable(error)) {
-        this.failure = `${this.safeUrl}: ${(error as Error).message}`;
-        throw new StoreUnavailableError(this.failure, { cause: error });
-      }
+      throw isServerUnavailable(error) ? this.unavailable(error) : error;
+    }
+  }
+
+  private unavailable(error: unknown): StoreUnavailableError {
+    this.failure = `${this.safeUrl}: ${(error as Error).message}`;
+    return new StoreUnavailableError(this.failure, { cause: error });
+  }
+
+  /**
+   * Runs `work` in one transaction on one connection: committed when it resolves, rolled back when
+   * it throws (its error rethrown). A server that cannot be reached is a StoreUnavailableError.
+   */
+  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect().catch((error: unknown) => {
+      throw this.unavailable(error);
+    });
+    const tx: Queryable = {
+      query: <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
+        client.query<R>(text, values).catch((error: unknown) => {
+          throw isServerUnavailable(error) ? this.unavailable(error) : error;
+        }),
+    };
+    try {
+      await tx.query('BEGIN');
+      const result = await work(tx);
+      await tx.query('COMMIT');
+      this.failure = null;
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
       throw error;
+    } finally {
+      client.release();
     }
   }
 
