@@ -193,6 +193,12 @@ export interface RecordStore {
   readAll<T>(collection: Collection): Promise<LoadedRecords<T>>;
   /** Deletes the record; one already gone is fine. */
   remove(collection: Collection, id: string): Promise<void>;
+  /**
+   * Runs `work` (which reads the record, changes it and writes it) as the only such change to the
+   * record underway in any process sharing the store, so that no change overwrites another; resolves
+   * or rejects as `work` does.
+   */
+  exclusively<T>(collection: Collection, id: string, work: () => Promise<T>): Promise<T>;
 }
 
 // ── Files (proof of delivery) ──────────────────────────────────────────────────────────────────

@@ -13,6 +13,8 @@ export const UNIQUE_VIOLATION = '23505';
 
 /** An arbitrary but fixed advisory lock key: one process at a time migrates. */
 const MIGRATION_LOCK = 7_355_608_011;
+/** The advisory lock space of withLock's names (its second key is the name's hash). */
+const NAMED_LOCKS = 73_556;
 
 /** Runs statements: the pool (each its own transaction), or one transaction's connection. */
 export interface Queryable {
@@ -24,6 +26,11 @@ export class Database implements Queryable {
 
   private constructor(
     private readonly pool: pg.Pool,
+    /**
+     * The connections that hold withLock's locks, apart from `pool`: the work done under a lock
+     * uses `pool`, and could not get a connection if the lock holders had taken them all.
+     */
+    private readonly lockPool: pg.Pool,
     /** The URL without its password, for messages. */
     readonly safeUrl: string,
   ) {}
@@ -31,16 +38,13 @@ export class Database implements Queryable {
   /** Connects, applies the migrations not yet applied, and answers the database. */
   static async open(url: string, log: (event: Record<string, unknown>) => void): Promise<Database> {
     const safeUrl = withoutPassword(url);
-    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
-    // An idle client losing its server must not take the process down; the next query reports it.
-    pool.on('error', (error) => log({ event: 'database_error', reason: error.message }));
-    const database = new Database(pool, safeUrl);
+    const database = new Database(newPool(url, log), newPool(url, log), safeUrl);
     try {
       const applied = await database.migrate();
       log({ event: 'database_ready', url: safeUrl, migrations_applied: applied });
       return database;
     } catch (error) {
-      await pool.end().catch(() => undefined);
+      await database.close().catch(() => undefined);
       throw error;
     }
   }
@@ -65,8 +69,8 @@ export class Database implements Queryable {
    * Runs `work` in one transaction on one connection: committed when it resolves, rolled back when
    * it throws (its error rethrown). A server that cannot be reached is a StoreUnavailableError.
    */
-  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect().catch((error: unknown) => {
+  async transaction<T>(work: (tx: Queryable) => Promise<T>, pool = this.pool): Promise<T> {
+    const client = await pool.connect().catch((error: unknown) => {
       throw this.unavailable(error);
     });
     const tx: Queryable = {
@@ -89,6 +93,17 @@ export class Database implements Queryable {
     }
   }
 
+  /**
+   * Runs `work` holding the lock `name`, which every process of this database shares: a transaction
+   * on a connection of its own holds it, and lets it go when `work` settles.
+   */
+  withLock<T>(name: string, work: () => Promise<T>): Promise<T> {
+    return this.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [NAMED_LOCKS, name]);
+      return work();
+    }, this.lockPool);
+  }
+
   async health(): Promise<StoreHealth> {
     try {
       await this.query('SELECT 1');
@@ -98,8 +113,8 @@ export class Database implements Queryable {
     }
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  async close(): Promise<void> {
+    await Promise.all([this.pool.end(), this.lockPool.end()]);
   }
 
   /** Applies, in one transaction under an advisory lock, the migrations this database lacks; answers how many. */
@@ -128,6 +143,13 @@ export class Database implements Queryable {
       client.release();
     }
   }
+}
+
+function newPool(url: string, log: (event: Record<string, unknown>) => void): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
+  // An idle client losing its server must not take the process down; the next query reports it.
+  pool.on('error', (error) => log({ event: 'database_error', reason: error.message }));
+  return pool;
 }
 
 function pendingMigrations(applied: Set<number>): Migration[] {
