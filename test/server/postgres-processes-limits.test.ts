@@ -86,10 +86,14 @@ describe.skipIf(postgresUnavailable())('queue limits and graceful stops across p
     expect(accepted.status).toBe(202);
     const id = accepted.body.actionUuid as string;
 
+    let stoppedAt = Date.now();
+    const takeovers: number[] = [];
     for (let round = 1; round <= 5; round += 1) {
       // Each live process solves the action at most once (it is stopped as soon as it has started it).
       await waitUntil(async () => live.some(isSolving), 30_000);
+      takeovers.push((Date.now() - stoppedAt) / 1000);
       const solving = live.find(isSolving)!;
+      stoppedAt = Date.now();
       expect(await solving.stop()).toBe(0);
       expect(solving.stderr()).toMatch(/"event":"solve_interrupted"/);
       expect((await api(live.find((server) => server !== solving)!.url, 'GET', `/v2/schedules/${id}`, { key: KEY })).body.status).toBe(
@@ -98,6 +102,10 @@ describe.skipIf(postgresUnavailable())('queue limits and graceful stops across p
       live = [live.find((server) => server !== solving)!, await serve(`round-${round}`, args)];
     }
 
+    await waitUntil(async () => live.some(isSolving), 30_000);
+    takeovers.push((Date.now() - stoppedAt) / 1000);
+    // Given back at once, not after the 10 s a dead worker's claim takes to lapse.
+    expect(Math.max(...takeovers.slice(1))).toBeLessThan(8);
     await waitUntil(async () => (await api(live[0]!.url, 'GET', `/v2/schedules/${id}`, { key: KEY })).body.status !== 'pending', 90_000);
     const action = (await api(live[1]!.url, 'GET', `/v2/schedules/${id}`, { key: KEY })).body;
     expect(action.status, JSON.stringify(action.error)).toBe('finished');
@@ -105,6 +113,12 @@ describe.skipIf(postgresUnavailable())('queue limits and graceful stops across p
     expect(checkPlan(problem, action.solution as Plan)).toEqual([]);
     // Only the run that finished counts: the five interrupted ones gave their attempt back.
     expect((await storedAction(db.url, id)).attempts).toBe(1);
+    console.log(
+      `five SIGTERMs of the solving process: taken over after ${takeovers
+        .slice(1)
+        .map((s) => s.toFixed(1))
+        .join(', ')} s, then finished`,
+    );
   }, 240_000);
 });
 

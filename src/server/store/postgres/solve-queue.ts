@@ -186,15 +186,22 @@ export class PgSolveQueue implements SolveQueue {
   /** Runs one claimed job; its signal aborts when the claim is lost (a cancel elsewhere) or here. */
   private async runHere(actionUuid: string, claim: AbortSignal, handlers: SolveHandlers): Promise<void> {
     const stopper = new AbortController();
-    const done = handlers.solve(actionUuid, AbortSignal.any([claim, stopper.signal]));
+    const done = this.solveHere(actionUuid, AbortSignal.any([claim, stopper.signal]), handlers);
     this.running.set(actionUuid, { stopper, done: done.catch(() => undefined) });
     try {
       await done;
+    } finally {
+      this.running.delete(actionUuid);
+    }
+  }
+
+  /** The solve, and once a graceful stop interrupted it, its job given back: a stop waits for both. */
+  private async solveHere(actionUuid: string, signal: AbortSignal, handlers: SolveHandlers): Promise<void> {
+    try {
+      await handlers.solve(actionUuid, signal);
     } catch (error) {
       if (this.stopping && error instanceof JobAbortedError) await this.giveBackUncounted(actionUuid);
       throw error;
-    } finally {
-      this.running.delete(actionUuid);
     }
   }
 
