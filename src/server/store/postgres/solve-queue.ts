@@ -29,8 +29,9 @@ export const SUPERVISE_SECONDS = 5;
 const MAX_RETRIES = 4;
 const POLL_SECONDS = 0.5;
 /**
- * A pending action that has had no job for this long is queued again: the API process stores the
- * action, then queues its job a few milliseconds later, and may die in between. Checked at start
+ * A pending action that has had no job for this long is queued again. admit() inserts an action
+ * and its job in one transaction, but a routeplan before it inserted them apart (and could die in
+ * between), and a job may be lost on its own (pg-boss's tables restored apart). Checked at start
  * (startOrphanChecks) and then every ORPHAN_CHECK_MS by every process; queueing an action that has
  * a job is a no-op.
  */
