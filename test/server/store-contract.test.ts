@@ -353,6 +353,21 @@ describe.each(KINDS)('the store contract: $name', ({ make, skip }) => {
       expect(loaded.records.map((record) => record.id)).toEqual([1]);
       expect(loaded.unreadable).toEqual([]);
     });
+
+    it('exclusively: 20 read-modify-writes of one record at once all count; one that fails rejects, and the next still runs', async () => {
+      const increment = (): Promise<void> =>
+        stores.records.exclusively('dispatches', 'counted', async () => {
+          const now = (await stores.records.read<{ count: number }>('dispatches', 'counted'))?.count ?? 0;
+          // A pause between the read and the write, where another change would slip in without the lock.
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          await stores.records.write('dispatches', 'counted', { count: now + 1 });
+        });
+      await Promise.all(Array.from({ length: 20 }, increment));
+      expect(await stores.records.read('dispatches', 'counted')).toEqual({ count: 20 });
+      const failing = stores.records.exclusively('dispatches', 'counted', () => Promise.reject(new Error('no')));
+      await expect(failing).rejects.toThrow('no');
+      expect(await stores.records.exclusively('dispatches', 'counted', () => Promise.resolve('next'))).toBe('next');
+    });
   });
 
   describe('files (proof of delivery)', () => {
