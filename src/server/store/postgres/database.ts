@@ -79,6 +79,8 @@ export class Database implements Queryable {
           throw isServerUnavailable(error) ? this.unavailable(error) : error;
         }),
     };
+    // A connection whose rollback failed may still hold the transaction and its locks: it is closed, not reused.
+    let broken: Error | undefined;
     try {
       await tx.query('BEGIN');
       const result = await work(tx);
@@ -86,10 +88,10 @@ export class Database implements Queryable {
       this.failure = null;
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await client.query('ROLLBACK').catch((failure: unknown) => void (broken = failure as Error));
       throw error;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 
