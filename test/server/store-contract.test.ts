@@ -383,6 +383,21 @@ describe.each(KINDS)('the store contract: $name', ({ make, skip }) => {
       expect(loaded.records.map((record) => record.id)).toEqual([1]);
       expect(loaded.unreadable).toEqual([]);
     });
+
+    it('exclusively: 20 read-modify-writes of one record at once all count; one that fails rejects, and the next still runs', async () => {
+      const increment = (): Promise<void> =>
+        stores.records.exclusively('dispatches', 'counted', async () => {
+          const now = (await stores.records.read<{ count: number }>('dispatches', 'counted'))?.count ?? 0;
+          // A pause between the read and the write, where another change would slip in without the lock.
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          await stores.records.write('dispatches', 'counted', { count: now + 1 });
+        });
+      await Promise.all(Array.from({ length: 20 }, increment));
+      expect(await stores.records.read('dispatches', 'counted')).toEqual({ count: 20 });
+      const failing = stores.records.exclusively('dispatches', 'counted', () => Promise.reject(new Error('no')));
+      await expect(failing).rejects.toThrow('no');
+      expect(await stores.records.exclusively('dispatches', 'counted', () => Promise.resolve('next'))).toBe('next');
+    });
   });
 
   describe('the outbox (customer messages)', () => {
@@ -460,16 +475,15 @@ describe.each(KINDS)('the store contract: $name', ({ make, skip }) => {
   });
 
   describe('the queue and the store together', () => {
-    it('an action queued through a ticket is handed to the worker once, and the store reads healthy', async () => {
+    it('an admitted action is stored, handed to the worker once, and the store reads healthy', async () => {
       const stored = newAction();
-      const ticket = await stores.queue.reserve(stored.owner);
-      await stores.actions.create(stored);
       const handed: string[] = [];
       await stores.queue.work({
         solve: (actionUuid) => Promise.resolve(void handed.push(actionUuid)),
         gaveUp: () => Promise.resolve(),
       });
-      await ticket.start(stored.record.actionUuid);
+      await stores.queue.admit(stored);
+      expect((await stores.actions.load(stored.record.actionUuid))?.record.status).toBe('pending');
       await expect.poll(() => handed, { timeout: 10_000 }).toEqual([stored.record.actionUuid]);
       expect((await stores.health()).writable).toBe(true);
     });

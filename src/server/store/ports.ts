@@ -204,6 +204,12 @@ export interface RecordStore {
   readAll<T>(collection: Collection): Promise<LoadedRecords<T>>;
   /** Deletes the record; one already gone is fine. */
   remove(collection: Collection, id: string): Promise<void>;
+  /**
+   * Runs `work` (which reads the record, changes it and writes it) as the only such change to the
+   * record underway in any process sharing the store, so that no change overwrites another; resolves
+   * or rejects as `work` does.
+   */
+  exclusively<T>(collection: Collection, id: string, work: () => Promise<T>): Promise<T>;
 }
 
 // ── Customer messages (the outbox) ─────────────────────────────────────────────────────────────
@@ -283,15 +289,13 @@ export interface SolveHandlers {
 /** Why a queue gave up on an action: its workers died too often, or the service crashed too often while it ran. */
 export type GaveUpReason = { cause: 'cut_short' } | { cause: 'crashed'; crashes: number };
 
-/** A place held in the queue while the action is being written; then started, or given back. */
-export interface QueueTicket {
-  start(actionUuid: string): Promise<void>;
-  cancel(): void;
-}
-
 export interface SolveQueue {
-  /** A place for one more solve of `owner`; throws QueueFullError when it may not have one now. */
-  reserve(owner: string): Promise<QueueTicket>;
+  /**
+   * Stores a new pending action (ActionStore.create) and queues its solve, if its owner may have
+   * one more waiting now; throws QueueFullError, having written nothing, when not. The limits hold
+   * however many requests (and processes) admit at once: the check and the writes are one step.
+   */
+  admit(stored: StoredAction): Promise<void>;
   /** Takes a waiting action out, or stops its running solve; call it once its record has ended. */
   cancel(actionUuid: string): Promise<void>;
   stats(): Promise<QueueStats>;

@@ -119,7 +119,7 @@ export class ActionRuns {
     throw error;
   }
 
-  /** Fails an action whose runs the queue gave up on: their workers died, or the service crashed, each time. */
+  /** Fails an action whose runs the queue gave up on: their workers died, or the service crashed, each time (a graceful stop never counts). */
   private async gaveUp(actionUuid: string, why: GaveUpReason): Promise<void> {
     const stored = await this.store.load(actionUuid);
     if (!stored || stored.record.status !== 'pending') return;
@@ -130,7 +130,7 @@ export class ActionRuns {
       });
       return;
     }
-    const cutShort = `its solve was cut short ${stored.attempts} times, its worker dying or stopping each time`;
+    const cutShort = `its solve was cut short ${stored.attempts} times, its worker dying each time`;
     await this.store.end(stored, { status: 'failed', error: TOO_MANY_ATTEMPTS(cutShort) });
     this.log({ event: 'solve_abandoned', action_id: actionUuid, attempts: stored.attempts });
   }

@@ -69,22 +69,8 @@ export class ActionService {
   }
 
   private async create(request: NewAction, idempotency?: IdempotencyClaim): Promise<ActionRecord> {
-    const ticket = await this.queue.reserve(request.owner);
     const stored = newStoredAction(request, idempotency);
-    const actionUuid = stored.record.actionUuid;
-    try {
-      await this.store.create(stored);
-    } catch (error) {
-      ticket.cancel();
-      throw error;
-    }
-    try {
-      await ticket.start(actionUuid);
-    } catch (error) {
-      // Not queued, so not accepted: nothing is left behind that would never run.
-      await this.store.remove(actionUuid).catch(() => undefined);
-      throw error;
-    }
+    await this.queue.admit(stored);
     return stored.record;
   }
 

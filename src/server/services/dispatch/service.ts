@@ -11,7 +11,6 @@ import type { ActionService } from '../actions/service.js';
 import type { DispatchView, DriverPosition, DriverRouteView, DriverStopView, ProofSetting } from '../../api-types.js';
 import type { DispatchListener } from './events.js';
 import { HttpError } from '../../http/replies.js';
-import { KeyedTurns } from '../../turns.js';
 import type { ProjectRecord } from '../projects.js';
 import type { RecordStore } from '../../store/ports.js';
 import { freezePlan, linkExpiryMs, type FrozenDispatch, type FrozenDriver, type FrozenStop } from './frozen.js';
@@ -58,8 +57,6 @@ function newToken(): string {
 
 export class DispatchService {
   private readonly tokens = new Map<string, TokenEntry>();
-  /** Changes to one project's dispatch, one at a time. */
-  private readonly turns = new KeyedTurns();
 
   constructor(
     private readonly store: RecordStore,
@@ -86,7 +83,7 @@ export class DispatchService {
 
   /** Freezes the plan of `request.actionUuid` (default: the latest finished optimization) as the day's routes. */
   dispatch(owner: string, project: ProjectRecord, request: DispatchRequest): Promise<{ view: DispatchView; created: boolean }> {
-    return this.turns.run(project.id, async () => {
+    return this.store.exclusively('dispatches', project.id, async () => {
       const previous = await this.load(project.id);
       if (previous && request.redispatch !== true) {
         throw new HttpError(
@@ -188,7 +185,7 @@ export class DispatchService {
     const { records } = await this.store.readAll<FrozenDispatch>('dispatches');
     for (const { project, expires_at } of records) {
       if (Date.parse(expires_at) + retentionMs > now.getTime()) continue;
-      swept += await this.turns.run(project.id, async () => {
+      swept += await this.store.exclusively('dispatches', project.id, async () => {
         const dispatch = await this.load(project.id);
         const kept = dispatch?.stops.filter((stop) => stop.stored_proof !== undefined) ?? [];
         if (!dispatch || kept.length === 0) return 0;
@@ -207,7 +204,7 @@ export class DispatchService {
    * again still finds what is left. Its driver and tracking links answer 404 from then on.
    */
   erase(projectId: string): Promise<void> {
-    return this.turns.run(projectId, async () => {
+    return this.store.exclusively('dispatches', projectId, async () => {
       const dispatch = await this.load(projectId);
       for (const stop of dispatch?.stops ?? []) await this.proofs.discard(stop.stored_proof);
       await this.store.remove('dispatch-plans', projectId);
@@ -218,7 +215,7 @@ export class DispatchService {
 
   /** A driver's report on one of their stops (with its proof, for Done); the same report again changes nothing. */
   async report(token: string, stopId: string, body: unknown): Promise<DriverStopView> {
-    return this.turns.run((await this.openLink(token)).dispatch.project.id, async () => {
+    return this.store.exclusively('dispatches', (await this.openLink(token)).dispatch.project.id, async () => {
       const { dispatch, driver } = await this.openLink(token);
       const driverId = driver.driver_id;
       const stop = dispatch.stops.find((candidate) => candidate.stop_id === stopId && candidate.driver_id === driverId);
@@ -261,7 +258,7 @@ export class DispatchService {
    * nothing) and re-timing their remaining stops at most once per RETIME_EVERY_MS.
    */
   async sharePosition(token: string, body: unknown): Promise<{ position: DriverPosition; kept: boolean }> {
-    return this.turns.run((await this.openLink(token)).dispatch.project.id, async () => {
+    return this.store.exclusively('dispatches', (await this.openLink(token)).dispatch.project.id, async () => {
       const { dispatch, driver } = await this.openLink(token);
       const position = checkPosition(body, this.settings.now());
       if (!isNewer(position, driver.position)) return { position: driver.position!, kept: false };
@@ -309,7 +306,7 @@ export class DispatchService {
     stopId: string,
     eta_s: number,
   ): Promise<{ promised: PromisedWindow; previous: PromisedWindow; revised_at: string } | null> {
-    return this.turns.run(projectId, async () => {
+    return this.store.exclusively('dispatches', projectId, async () => {
       const dispatch = await this.load(projectId);
       const stop = dispatch?.stops.find((candidate) => candidate.stop_id === stopId);
       const now = this.settings.now();
@@ -364,7 +361,7 @@ export class DispatchService {
   }
 
   private changeDriver(projectId: string, driverId: string, change: (driver: FrozenDriver) => void): Promise<DispatchView> {
-    return this.turns.run(projectId, async () => {
+    return this.store.exclusively('dispatches', projectId, async () => {
       const dispatch = await this.dispatchOf(projectId);
       const driver = dispatch.drivers.find((candidate) => candidate.driver_id === driverId);
       if (!driver) throw new HttpError(404, 'not_found', `no driver ${driverId} in the dispatch of project ${projectId}`);

@@ -30,6 +30,8 @@ const RECORD_FILE = /^([A-Za-z0-9-]+)\.json$/;
 export class JsonStore implements RecordStore {
   /** Writes to one record are chained so that a later state never loses to an earlier one. */
   private readonly writes = new KeyedTurns();
+  /** Read-modify-writes of one record, one at a time: this process is the only one on the data directory. */
+  private readonly changes = new KeyedTurns();
   /** Why the last write failed; null once a write has succeeded again. */
   private failure: string | null = null;
 
@@ -56,6 +58,10 @@ export class JsonStore implements RecordStore {
   write(collection: Collection, id: string, record: unknown): Promise<void> {
     assertSafeId(id);
     return this.writes.run(`${collection}/${id}`, () => this.writeAtomically(collection, id, record));
+  }
+
+  exclusively<T>(collection: Collection, id: string, work: () => Promise<T>): Promise<T> {
+    return this.changes.run(`${collection}/${id}`, work);
   }
 
   /**

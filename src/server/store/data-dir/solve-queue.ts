@@ -5,7 +5,7 @@
  */
 import { JobAbortedError } from '../../../threads/pool.js';
 import type { JobQueue } from './job-queue.js';
-import type { GaveUpReason, QueueStats, QueueTicket, SolveHandlers, SolveQueue } from '../ports.js';
+import type { ActionStore, GaveUpReason, QueueStats, SolveHandlers, SolveQueue, StoredAction } from '../ports.js';
 
 /** An action accepted before a restart: queued again, or given up on (`gaveUp`) when its runs crashed the service too often. */
 export interface Resumed {
@@ -22,15 +22,21 @@ export class LocalSolveQueue implements SolveQueue {
   private stopping = false;
   private interrupting = false;
 
-  constructor(private readonly jobs: JobQueue) {}
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly actions: ActionStore,
+  ) {}
 
-  reserve(owner: string): Promise<QueueTicket> {
+  async admit(stored: StoredAction): Promise<void> {
     // Synchronously, so that concurrent requests cannot overfill the queue while their actions are written.
-    const reservation = this.jobs.reserve(owner);
-    return Promise.resolve({
-      start: (actionUuid) => Promise.resolve(reservation.start(this.jobOf(actionUuid))),
-      cancel: () => reservation.cancel(),
-    });
+    const reservation = this.jobs.reserve(stored.owner);
+    try {
+      await this.actions.create(stored);
+    } catch (error) {
+      reservation.cancel();
+      throw error;
+    }
+    reservation.start(this.jobOf(stored.record.actionUuid));
   }
 
   /** The actions found pending at start, oldest first: work() queues them before anything new. */

@@ -41,7 +41,7 @@ function storesIn(json: JsonStore, lock: DataDirLock, options: ServeOptions, log
   const projects = new DataDirProjectStore(json, log);
   const sessions = new DataDirSessionStore(json, log);
   const perKey = options.queuePerKey ?? defaultPerKey(options.queueSize);
-  const queue = new LocalSolveQueue(new JobQueue(options.concurrency, options.queueSize, options.timeLimitMs, perKey));
+  const queue = new LocalSolveQueue(new JobQueue(options.concurrency, options.queueSize, options.timeLimitMs, perKey), actions);
   // Synchronously as the process exits: when it dies of an error, the solves then running are
   // noted (counted against their actions at the next start), and the lock is let go in any case.
   const atExit = (): void => void [actions.noteCrash(queue.runningAtExit()), lock.release()];

@@ -8,7 +8,7 @@ import type { ActionProgress, OptimizationSummary } from '../../api-types.js';
 import type { ActionRef, ActionStore, EndOutcome, Ending, StoredAction } from '../ports.js';
 import { IdempotencyKeyTakenError } from '../errors.js';
 import { endedRecord } from '../records.js';
-import { UNIQUE_VIOLATION, type Database } from './database.js';
+import { UNIQUE_VIOLATION, type Database, type Queryable } from './database.js';
 
 /** Progress is written at most this often per solve: polls see it within a second, the database is spared. */
 const PROGRESS_INTERVAL_MS = 1_000;
@@ -24,10 +24,11 @@ export class PgActionStore implements ActionStore {
 
   constructor(private readonly db: Database) {}
 
-  async create(stored: StoredAction): Promise<void> {
+  /** `on`: the pool, or a transaction that also checked the queue's limits (PgSolveQueue.admit). */
+  async create(stored: StoredAction, on: Queryable = this.db): Promise<void> {
     const { record } = stored;
     try {
-      await this.db.query(
+      await on.query(
         `INSERT INTO routeplan_actions (action_uuid, owner, project_id, status, created_at, started_at, ended_at, idempotency_key, stored)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
         [
@@ -153,8 +154,8 @@ export class PgActionStore implements ActionStore {
   }
 
   /** Per owner with any, its pending solves: waiting and running. */
-  async pendingCounts(): Promise<Map<string, PendingCounts>> {
-    const { rows } = await this.db.query<{ owner: string; waiting: string; running: string }>(
+  async pendingCounts(on: Queryable = this.db): Promise<Map<string, PendingCounts>> {
+    const { rows } = await on.query<{ owner: string; waiting: string; running: string }>(
       `SELECT owner, count(*) FILTER (WHERE started_at IS NULL) AS waiting, count(*) FILTER (WHERE started_at IS NOT NULL) AS running
        FROM routeplan_actions WHERE status = 'pending' GROUP BY owner`,
     );

@@ -13,12 +13,24 @@ export const UNIQUE_VIOLATION = '23505';
 
 /** An arbitrary but fixed advisory lock key: one process at a time migrates. */
 const MIGRATION_LOCK = 7_355_608_011;
+/** The advisory lock space of withLock's names (its second key is the name's hash). */
+const NAMED_LOCKS = 73_556;
 
-export class Database {
+/** Runs statements: the pool (each its own transaction), or one transaction's connection. */
+export interface Queryable {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+export class Database implements Queryable {
   private failure: string | null = null;
 
   private constructor(
     private readonly pool: pg.Pool,
+    /**
+     * The connections that hold withLock's locks, apart from `pool`: the work done under a lock
+     * uses `pool`, and could not get a connection if the lock holders had taken them all.
+     */
+    private readonly lockPool: pg.Pool,
     /** The URL without its password, for messages. */
     readonly safeUrl: string,
   ) {}
@@ -26,16 +38,13 @@ export class Database {
   /** Connects, applies the migrations not yet applied, and answers the database. */
   static async open(url: string, log: (event: Record<string, unknown>) => void): Promise<Database> {
     const safeUrl = withoutPassword(url);
-    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
-    // An idle client losing its server must not take the process down; the next query reports it.
-    pool.on('error', (error) => log({ event: 'database_error', reason: error.message }));
-    const database = new Database(pool, safeUrl);
+    const database = new Database(newPool(url, log), newPool(url, log), safeUrl);
     try {
       const applied = await database.migrate();
       log({ event: 'database_ready', url: safeUrl, migrations_applied: applied });
       return database;
     } catch (error) {
-      await pool.end().catch(() => undefined);
+      await database.close().catch(() => undefined);
       throw error;
     }
   }
@@ -47,34 +56,54 @@ export class Database {
       this.failure = null;
       return result;
     } catch (error) {
-      if (isServerUnavailable(error)) {
-        this.failure = `${this.safeUrl}: ${(error as Error).message}`;
-        throw new StoreUnavailableError(this.failure, { cause: error });
-      }
-      throw error;
+      throw isServerUnavailable(error) ? this.unavailable(error) : error;
     }
+  }
+
+  private unavailable(error: unknown): StoreUnavailableError {
+    this.failure = `${this.safeUrl}: ${(error as Error).message}`;
+    return new StoreUnavailableError(this.failure, { cause: error });
   }
 
   /**
    * Runs `work` in one transaction on one connection: committed when it resolves, rolled back when
-   * it throws; the row locks it takes are let go at once if this process dies.
+   * it throws (its error rethrown). A server that cannot be reached is a StoreUnavailableError.
    */
-  async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect().catch((error: unknown) => {
-      this.failure = `${this.safeUrl}: ${(error as Error).message}`;
-      throw new StoreUnavailableError(this.failure, { cause: error });
+  async transaction<T>(work: (tx: Queryable) => Promise<T>, pool = this.pool): Promise<T> {
+    const client = await pool.connect().catch((error: unknown) => {
+      throw this.unavailable(error);
     });
+    const tx: Queryable = {
+      query: <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
+        client.query<R>(text, values).catch((error: unknown) => {
+          throw isServerUnavailable(error) ? this.unavailable(error) : error;
+        }),
+    };
+    // A connection whose rollback failed may still hold the transaction and its locks: it is closed, not reused.
+    let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
+      await tx.query('BEGIN');
+      const result = await work(tx);
+      await tx.query('COMMIT');
+      this.failure = null;
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await client.query('ROLLBACK').catch((failure: unknown) => void (broken = failure as Error));
       throw error;
     } finally {
-      client.release();
+      client.release(broken);
     }
+  }
+
+  /**
+   * Runs `work` holding the lock `name`, which every process of this database shares: a transaction
+   * on a connection of its own holds it, and lets it go when `work` settles.
+   */
+  withLock<T>(name: string, work: () => Promise<T>): Promise<T> {
+    return this.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [NAMED_LOCKS, name]);
+      return work();
+    }, this.lockPool);
   }
 
   async health(): Promise<StoreHealth> {
@@ -86,8 +115,8 @@ export class Database {
     }
   }
 
-  close(): Promise<void> {
-    return this.pool.end();
+  async close(): Promise<void> {
+    await Promise.all([this.pool.end(), this.lockPool.end()]);
   }
 
   /** Applies, in one transaction under an advisory lock, the migrations this database lacks; answers how many. */
@@ -116,6 +145,13 @@ export class Database {
       client.release();
     }
   }
+}
+
+function newPool(url: string, log: (event: Record<string, unknown>) => void): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
+  // An idle client losing its server must not take the process down; the next query reports it.
+  pool.on('error', (error) => log({ event: 'database_error', reason: error.message }));
+  return pool;
 }
 
 function pendingMigrations(applied: Set<number>): Migration[] {

@@ -1,9 +1,18 @@
 /** Dispatch's and the outbox's records in PostgreSQL, by collection and id (the RecordStore of ports.ts). */
 import type { Collection, LoadedRecords, RecordStore } from '../ports.js';
+import { KeyedTurns } from '../../turns.js';
 import type { Database } from './database.js';
 
 export class PgRecordStore implements RecordStore {
+  /** A process's own changes to one record queue here, so that each holds at most one connection waiting for the lock. */
+  private readonly turns = new KeyedTurns();
+
   constructor(private readonly db: Database) {}
+
+  exclusively<T>(collection: Collection, id: string, work: () => Promise<T>): Promise<T> {
+    const name = `${collection}/${id}`;
+    return this.turns.run(name, () => this.db.withLock(name, work));
+  }
 
   async write(collection: Collection, id: string, record: unknown): Promise<void> {
     await this.db.query(

@@ -6,11 +6,16 @@
  * which it is retried, by any worker; after MAX_RETRIES retries it goes to the dead-letter queue,
  * whose worker fails the action. Fairness between keys: a job's priority is minus the number of
  * its owner's solves already waiting, so each key's first waiting solve goes before any key's second.
+ * Admission (the queue's size and the per-key quota) is checked in the transaction that inserts the
+ * action and its job, under one advisory lock: however many processes admit at once, the limits hold.
+ * A graceful stop gives its running jobs back without spending one of their retries.
  */
 import { PgBoss } from 'pg-boss';
 import { QueueFullError } from '../errors.js';
-import type { QueueStats, QueueTicket, SolveHandlers, SolveQueue } from '../ports.js';
-import type { PgActionStore } from './action-store.js';
+import type { QueueStats, SolveHandlers, SolveQueue, StoredAction } from '../ports.js';
+import { JobAbortedError } from '../../../threads/pool.js';
+import type { PendingCounts, PgActionStore } from './action-store.js';
+import type { Database, Queryable } from './database.js';
 import { RateLimitedLog } from '../../rate-limited-log.js';
 
 const SOLVE_QUEUE = 'routeplan-solve';
@@ -24,13 +29,16 @@ export const SUPERVISE_SECONDS = 5;
 const MAX_RETRIES = 4;
 const POLL_SECONDS = 0.5;
 /**
- * A pending action that has had no job for this long is queued again: the API process stores the
- * action, then queues its job a few milliseconds later, and may die in between. Checked at start
+ * A pending action that has had no job for this long is queued again. admit() inserts an action
+ * and its job in one transaction, but a routeplan before it inserted them apart (and could die in
+ * between), and a job may be lost on its own (pg-boss's tables restored apart). Checked at start
  * (startOrphanChecks) and then every ORPHAN_CHECK_MS by every process; queueing an action that has
  * a job is a no-op.
  */
 export const ORPHAN_AGE_SECONDS = 10;
 const ORPHAN_CHECK_MS = 60_000;
+/** An arbitrary but fixed advisory lock key: one admission at a time, across every process. */
+const ADMISSION_LOCK = 7_355_608_012;
 
 export interface PgQueueSettings {
   /** Solves this process runs at once (role worker or all). */
@@ -45,16 +53,19 @@ export interface PgQueueSettings {
 export class PgSolveQueue implements SolveQueue {
   private readonly running = new Map<string, { stopper: AbortController; done: Promise<void> }>();
   private working = false;
+  /** A graceful stop has begun: a solve aborted from now on was interrupted, and its job is given back uncounted. */
+  private stopping = false;
   private orphanTimer: NodeJS.Timeout | null = null;
 
   private constructor(
     private readonly boss: PgBoss,
+    private readonly db: Database,
     private readonly actions: PgActionStore,
     private readonly settings: PgQueueSettings,
   ) {}
 
   /** Starts pg-boss on the database (it creates and migrates its own schema) and makes sure both queues exist. */
-  static async open(url: string, actions: PgActionStore, settings: PgQueueSettings): Promise<PgSolveQueue> {
+  static async open(url: string, db: Database, actions: PgActionStore, settings: PgQueueSettings): Promise<PgSolveQueue> {
     // Both intervals: the supervisor fails stalled jobs only in a pass its queue monitor also claims.
     const intervals = { superviseIntervalSeconds: SUPERVISE_SECONDS, monitorIntervalSeconds: SUPERVISE_SECONDS };
     const boss = new PgBoss({ connectionString: url, schema: 'routeplan_jobs', ...intervals, max: 4 });
@@ -69,7 +80,7 @@ export class PgSolveQueue implements SolveQueue {
       retryDelay: 1,
       deadLetter: GAVE_UP_QUEUE,
     });
-    return new PgSolveQueue(boss, actions, settings);
+    return new PgSolveQueue(boss, db, actions, settings);
   }
 
   /** Queues again the orphans there are now, then looks for more every ORPHAN_CHECK_MS; answers how many it queued now. */
@@ -96,23 +107,29 @@ export class PgSolveQueue implements SolveQueue {
     }
   }
 
-  async reserve(owner: string): Promise<QueueTicket> {
-    const counts = await this.actions.pendingCounts();
+  async admit(stored: StoredAction): Promise<void> {
+    const actionUuid = stored.record.actionUuid;
+    await this.db.transaction(async (tx) => {
+      // Held to the commit: the next admission, in any process, counts this one's action.
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [ADMISSION_LOCK]);
+      const ownerWaiting = this.checkLimits(stored.owner, await this.actions.pendingCounts(tx));
+      await this.actions.create(stored, tx);
+      await this.boss.send(
+        SOLVE_QUEUE,
+        { actionUuid },
+        { id: actionUuid, priority: -ownerWaiting, expireInSeconds: this.expirySeconds(), db: executorOf(tx) },
+      );
+    });
+  }
+
+  /** Throws QueueFullError when the queue, or `owner`'s share of it, is full; answers how many `owner` has waiting. */
+  private checkLimits(owner: string, counts: Map<string, PendingCounts>): number {
     const waiting = [...counts.values()].reduce((sum, count) => sum + count.waiting, 0);
     const ownerWaiting = counts.get(owner)?.waiting ?? 0;
     const { capacity, perKey } = this.settings;
     if (waiting >= capacity) throw new QueueFullError(this.secondsFor(waiting + 1));
     if (perKey < capacity && ownerWaiting >= perKey) throw new QueueFullError(this.secondsFor(counts.size), 'key', perKey);
-    return {
-      start: async (actionUuid) => {
-        await this.boss.send(
-          SOLVE_QUEUE,
-          { actionUuid },
-          { id: actionUuid, priority: -ownerWaiting, expireInSeconds: this.expirySeconds() },
-        );
-      },
-      cancel: () => undefined,
-    };
+    return ownerWaiting;
   }
 
   async cancel(actionUuid: string): Promise<void> {
@@ -153,6 +170,7 @@ export class PgSolveQueue implements SolveQueue {
 
   async stop(timeoutMs: number): Promise<{ leftWaiting: number; interrupted: boolean }> {
     if (this.orphanTimer) clearInterval(this.orphanTimer);
+    this.stopping = true;
     if (this.working) {
       await this.boss.offWork(SOLVE_QUEUE, { wait: false });
       await this.boss.offWork(GAVE_UP_QUEUE, { wait: false });
@@ -169,13 +187,40 @@ export class PgSolveQueue implements SolveQueue {
   /** Runs one claimed job; its signal aborts when the claim is lost (a cancel elsewhere) or here. */
   private async runHere(actionUuid: string, claim: AbortSignal, handlers: SolveHandlers): Promise<void> {
     const stopper = new AbortController();
-    const done = handlers.solve(actionUuid, AbortSignal.any([claim, stopper.signal]));
+    const done = this.solveHere(actionUuid, AbortSignal.any([claim, stopper.signal]), handlers);
     this.running.set(actionUuid, { stopper, done: done.catch(() => undefined) });
     try {
       await done;
     } finally {
       this.running.delete(actionUuid);
     }
+  }
+
+  /** The solve, and once a graceful stop interrupted it, its job given back: a stop waits for both. */
+  private async solveHere(actionUuid: string, signal: AbortSignal, handlers: SolveHandlers): Promise<void> {
+    try {
+      await handlers.solve(actionUuid, signal);
+    } catch (error) {
+      if (this.stopping && error instanceof JobAbortedError) await this.giveBackUncounted(actionUuid);
+      throw error;
+    }
+  }
+
+  /**
+   * A job interrupted by a graceful stop goes back to the queue (pg-boss retries a job whose handler
+   * threw) with one more retry allowed, so that the retry it takes is not one of the MAX_RETRIES
+   * kept for workers that die: a rolling restart never fails an action. If this write fails, the
+   * retry counts, as for a crash.
+   */
+  private async giveBackUncounted(actionUuid: string): Promise<void> {
+    await this.db
+      .query(`UPDATE routeplan_jobs.job SET retry_limit = retry_limit + 1 WHERE name = $1 AND id = $2 AND state = 'active'`, [
+        SOLVE_QUEUE,
+        actionUuid,
+      ])
+      .catch((error: unknown) =>
+        this.settings.log({ event: 'queue_release_failed', action_id: actionUuid, reason: (error as Error).message }),
+      );
   }
 
   private async whenIdle(timeoutMs: number): Promise<boolean> {
@@ -197,6 +242,11 @@ export class PgSolveQueue implements SolveQueue {
     const perRoundMs = this.settings.timeLimitMs / Math.max(1, this.settings.concurrency);
     return Math.min(600, Math.max(1, Math.ceil((rounds * perRoundMs) / 1000)));
   }
+}
+
+/** A transaction as pg-boss's `db` option wants it, so that a job is inserted in it. */
+function executorOf(tx: Queryable): { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } {
+  return { executeSql: (text, values) => tx.query(text, values) };
 }
 
 function sleep(ms: number): Promise<void> {

@@ -20,7 +20,7 @@ export async function databaseStores(url: string, options: ServeOptions, log: Lo
   });
   try {
     const actions = new PgActionStore(db);
-    const queue = await PgSolveQueue.open(url, actions, {
+    const queue = await PgSolveQueue.open(url, db, actions, {
       concurrency: options.concurrency,
       capacity: options.queueSize,
       perKey: options.queuePerKey ?? defaultPerKey(options.queueSize),
