@@ -3,7 +3,7 @@
  * web page that reads them (src/web imports these as types only, so nothing here may need Node).
  */
 import type { ErrorBody, Warning } from '../errors.js';
-import type { Plan } from '../output/plan-types.js';
+import type { Plan, PlanGeometry } from '../output/plan-types.js';
 import type { PlanViolation } from '../output/plan-violations.js';
 
 export type { PlanViolation, ViolationKind } from '../output/plan-violations.js';
@@ -250,6 +250,8 @@ export interface DriverRouteView {
   /** Where the day starts and ends, when the driver has them. */
   start?: { lat: number; lng: number; time_s: number };
   end?: { lat: number; lng: number; time_s: number };
+  /** The route along the roads (a GeoJSON LineString, [lng, lat]), when it was planned with road travel. */
+  geometry?: PlanGeometry;
   stops: DriverStopView[];
   /** What the project's `settings.proof` asks for on Done (absent: nothing). */
   proof_required?: ProofSetting;

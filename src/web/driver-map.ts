@@ -59,7 +59,7 @@ function createMap(route: DriverRouteView, before: HTMLElement): { map: L.Map; m
 function drawMarks(route: DriverRouteView, marks: L.LayerGroup): void {
   marks.clearLayers();
   L.polyline(placesOf(route), { color: '#ffffff', weight: 7, opacity: 0.9, interactive: false }).addTo(marks);
-  L.polyline(placesOf(route), { color: ROUTE_COLOR, weight: 4, opacity: 0.9, interactive: false }).addTo(marks);
+  L.polyline(placesOf(route), { color: ROUTE_COLOR, weight: 4, opacity: 0.9, interactive: false, className: 'route-line' }).addTo(marks);
   if (route.start) {
     const title = 'Depot: where the day starts';
     L.marker([route.start.lat, route.start.lng], { icon: depotIcon(), title, alt: title, keyboard: false }).addTo(marks);
@@ -72,8 +72,9 @@ function drawMarks(route: DriverRouteView, marks: L.LayerGroup): void {
   });
 }
 
-/** Start, stops, end: the order the driver goes. */
+/** The roads the route follows when the plan has them; else start, stops, end in straight lines, the order the driver goes. */
 function placesOf(route: DriverRouteView): L.LatLngExpression[] {
+  if (route.geometry) return route.geometry.coordinates.map(([lng, lat]): L.LatLngTuple => [lat, lng]);
   return [
     ...(route.start ? [[route.start.lat, route.start.lng] as L.LatLngTuple] : []),
     ...route.stops.map((stop): L.LatLngTuple => [stop.lat, stop.lng]),

@@ -229,6 +229,15 @@ describe('the project map with road travel', () => {
     expect(await map.locator('.pin.pin-failed').innerText()).toBe('✗');
     // The number first; a late stop's "!" beside it.
     expect((await map.locator('.leaflet-marker-icon[title^="Stop 3: "] .pin').innerText()).split('\n')[0]).toBe('3');
+    // Along the fake's roads, as on the dispatcher's map: north–south, then east–west, never straight across.
+    const frozen = plan.routes.find((route: any) => route.vehicle === link.driver_name);
+    const d = await map.locator('path.route-line').getAttribute('d');
+    const vertices = [...(d ?? '').matchAll(/[ML]\s*(-?[\d.]+)[ ,](-?[\d.]+)/g)].map((match) => [Number(match[1]), Number(match[2])]);
+    expect(vertices.length).toBeGreaterThan(routeLocations(frozen!).length);
+    for (let i = 1; i < vertices.length; i++) {
+      const [dx, dy] = [vertices[i]![0]! - vertices[i - 1]![0]!, vertices[i]![1]! - vertices[i - 1]![1]!];
+      expect(Math.min(Math.abs(dx), Math.abs(dy)), `segment ${i}`).toBeLessThan(1.5);
+    }
     // The map sits above the list, which stays the way to work through the day.
     expect(await driverPage.locator('.route-map + #route').count()).toBe(1);
     await screenshot(driverPage, 'map-driver-page');

@@ -3,7 +3,7 @@
  * copied out of the plan and the project when dispatched, so that neither a later optimization nor
  * the action's retention changes what the drivers are working through.
  */
-import type { Plan, PlanRoute, PlanStopVisit } from '../../../output/plan-types.js';
+import type { Plan, PlanGeometry, PlanRoute, PlanStopVisit } from '../../../output/plan-types.js';
 import { stopVisits } from '../../../output/visits.js';
 import type { DriverPosition, DriverStopView } from '../../api-types.js';
 import type { DispatchedProject } from './events.js';
@@ -43,6 +43,8 @@ export interface FrozenDriver {
   retired_tokens: string[];
   start?: FrozenEndpoint;
   end?: FrozenEndpoint;
+  /** The route's shape along the roads, when the plan had it (road travel): the driver page's map draws it. */
+  geometry?: PlanGeometry;
   /** The last position the driver shared (personal data: kept here only, gone with the record). */
   position?: DriverPosition;
   /** When the report the stops' estimates come from was made (ISO 8601); absent before any. */
@@ -133,7 +135,7 @@ function carryOver(stop: FrozenStop, previous: FrozenDispatch | null): void {
 function driversOf(project: ProjectRecord, routes: PlanRoute[], previous: FrozenDispatch | null, newToken: () => string): FrozenDriver[] {
   const byId = new Map<string, FrozenDriver>();
   for (const earlier of previous?.drivers ?? [])
-    byId.set(earlier.driver_id, { ...earlier, start: undefined, end: undefined, retimed_at: undefined });
+    byId.set(earlier.driver_id, { ...earlier, start: undefined, end: undefined, geometry: undefined, retimed_at: undefined });
   for (const route of routes) {
     const driver = project.drivers[route.vehicle_index]!;
     const entry: FrozenDriver = byId.get(driver.id) ?? {
@@ -145,6 +147,7 @@ function driversOf(project: ProjectRecord, routes: PlanRoute[], previous: Frozen
     };
     entry.start = endpointOf(route.start);
     entry.end = endpointOf(route.end);
+    entry.geometry = route.geometry;
     byId.set(driver.id, entry);
   }
   const order = project.drivers.map((driver) => driver.id);

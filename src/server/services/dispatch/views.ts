@@ -71,6 +71,7 @@ export function driverRouteView(dispatch: FrozenDispatch, driver: FrozenDriver, 
     expires_at: dispatch.expires_at,
     ...(driver.start ? { start: driver.start } : {}),
     ...(driver.end ? { end: driver.end } : {}),
+    ...(driver.geometry ? { geometry: driver.geometry } : {}),
     stops: dispatch.stops.filter((stop) => stop.driver_id === driver.driver_id).map((stop) => driverStop(stop, driver.token)),
     ...(proofRequired !== 'none' ? { proof_required: proofRequired } : {}),
   };
