@@ -7,11 +7,10 @@
  * fsynced, so a crash leaves either the old or the new record, never a torn one.
  */
 import { writeFileSync } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { KeyedTurns } from '../../turns.js';
-import { StoreUnavailableError } from '../errors.js';
+import { createFileDurably, replaceFileDurably, storeUnavailable, syncDirectory, TEMPORARY_MARK } from './durable-file.js';
 import type { Collection, LoadedRecords, RecordStore, StoreHealth } from '../ports.js';
 
 const COLLECTIONS: readonly Collection[] = [
@@ -70,16 +69,9 @@ export class JsonStore implements RecordStore {
    */
   create(collection: Collection, id: string, record: unknown): Promise<boolean> {
     assertSafeId(id);
-    return this.writes.run(`${collection}/${id}`, async () => {
-      try {
-        const created = await this.linkNew(collection, id, JSON.stringify(record));
-        this.failure = null;
-        return created;
-      } catch (error) {
-        this.failure = `${join(this.dataDir, collection)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
-        throw new StoreUnavailableError(this.failure, { cause: error });
-      }
-    });
+    return this.writes.run(`${collection}/${id}`, () =>
+      this.noteFailure(collection, createFileDurably(this.pathOf(collection, id), JSON.stringify(record))),
+    );
   }
 
   /** A record, or null when there is none; a directory that cannot be read is a StoreUnavailableError (503), as a failed write is. */
@@ -91,7 +83,7 @@ export class JsonStore implements RecordStore {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return null;
-      throw new StoreUnavailableError(`${join(this.dataDir, collection)}: ${code ?? (error as Error).message}`, { cause: error });
+      throw storeUnavailable(join(this.dataDir, collection), error);
     }
     return JSON.parse(text) as T;
   }
@@ -141,7 +133,7 @@ export class JsonStore implements RecordStore {
         () => syncDirectory(join(this.dataDir, collection)),
         (error: NodeJS.ErrnoException) => {
           if (error.code === 'ENOENT') return;
-          throw new StoreUnavailableError(`${join(this.dataDir, collection)}: ${error.code ?? error.message}`, { cause: error });
+          throw storeUnavailable(join(this.dataDir, collection), error);
         },
       ),
     );
@@ -156,78 +148,28 @@ export class JsonStore implements RecordStore {
     return join(this.dataDir, collection, `${id}.json`);
   }
 
-  private async writeAtomically(collection: Collection, id: string, record: unknown): Promise<void> {
-    const text = JSON.stringify(record);
+  private writeAtomically(collection: Collection, id: string, record: unknown): Promise<void> {
+    return this.noteFailure(collection, replaceFileDurably(this.pathOf(collection, id), JSON.stringify(record)));
+  }
+
+  /** Remembers whether the last write reached the disk, for health(); a failure is a StoreUnavailableError (503). */
+  private async noteFailure<T>(collection: Collection, writing: Promise<T>): Promise<T> {
     try {
-      await this.replaceFile(collection, id, text);
+      const result = await writing;
       this.failure = null;
+      return result;
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      this.failure = `${join(this.dataDir, collection)}: ${code ?? (error as Error).message}`;
-      throw new StoreUnavailableError(this.failure, { cause: error });
+      const unavailable = storeUnavailable(join(this.dataDir, collection), error);
+      this.failure = unavailable.message;
+      throw unavailable;
     }
-  }
-
-  private async replaceFile(collection: Collection, id: string, text: string): Promise<void> {
-    const target = this.pathOf(collection, id);
-    const temporary = `${target}.tmp-${randomBytes(6).toString('hex')}`;
-    try {
-      const handle = await open(temporary, 'w', 0o600);
-      try {
-        await handle.writeFile(text, 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temporary, target);
-    } catch (error) {
-      // A full disk or an unwritable directory must not leave half-written temporaries behind.
-      await unlink(temporary).catch(() => undefined);
-      throw error;
-    }
-    await syncDirectory(join(this.dataDir, collection));
-  }
-
-  private async linkNew(collection: Collection, id: string, text: string): Promise<boolean> {
-    const target = this.pathOf(collection, id);
-    const temporary = `${target}.tmp-${randomBytes(6).toString('hex')}`;
-    try {
-      const handle = await open(temporary, 'wx', 0o600);
-      try {
-        await handle.writeFile(text, 'utf8');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await link(temporary, target);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw error;
-    } finally {
-      await unlink(temporary).catch(() => undefined);
-    }
-    await syncDirectory(join(this.dataDir, collection));
-    return true;
   }
 
   private async removeStaleTemporaries(collection: Collection): Promise<void> {
     const directory = join(this.dataDir, collection);
     for (const file of await readdir(directory)) {
-      if (file.includes('.json.tmp-')) await unlink(join(directory, file)).catch(() => undefined);
+      if (file.includes(`.json${TEMPORARY_MARK}`)) await unlink(join(directory, file)).catch(() => undefined);
     }
-  }
-}
-
-/** Makes the rename itself durable; some platforms cannot open a directory, which is fine to skip. */
-async function syncDirectory(directory: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(directory, 'r');
-    await handle.sync();
-  } catch {
-    // Directory fsync is unsupported on some file systems; the rename is still atomic there.
-  } finally {
-    await handle?.close();
   }
 }
 
