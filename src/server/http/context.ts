@@ -14,8 +14,7 @@ import type { Session, SessionService } from '../services/sessions.js';
 import type { TileSource } from './web.js';
 import type { QueueStats, StoreHealth } from '../store/ports.js';
 import type { ConnectionLimits, ServeRole } from '../serve-options.js';
-import type { ServiceMetrics } from '../metrics.js';
-import type { MetricsEndpoint } from './routes/metrics.js';
+import type { MetricsEndpoint, ServiceMetrics } from '../metrics.js';
 
 export interface AppContext {
   /** A `worker` answers /healthz only; `api` and `all` the whole service. */

@@ -13,15 +13,6 @@ import { bearerToken } from '../auth.js';
 import { HttpError } from '../replies.js';
 import { addPath } from './table.js';
 
-/** What `/metrics` answers, and who may read it. */
-export interface MetricsEndpoint {
-  /** The exposition text, with the queue's figures read now. */
-  render(): Promise<string>;
-  contentType: string;
-  /** The Bearer token a scrape needs (`--metrics-token`), or null: loopback clients only. */
-  token: string | null;
-}
-
 export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
   const endpoint = ctx.metricsEndpoint;
   const expected = endpoint.token === null ? null : digest(endpoint.token);
