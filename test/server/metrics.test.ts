@@ -158,7 +158,19 @@ describe('GET /metrics', () => {
     const far = await fetch(`http://${outside}:${portOf(svc)}/metrics`, { headers: { authorization: 'Bearer scrape-me-7f3a' } });
     expect(far.status).toBe(200);
   });
+
+  it('wrong tokens count toward the limit on wrong keys of their address: then even the right one waits', async () => {
+    const svc = await start({ metricsToken: 'scrape-me-7f3a', guessLimits: { maxFailures: 3 } });
+    for (let i = 0; i < 3; i += 1) expect((await scrape401(svc, 'Bearer wrong-token')).status).toBe(401);
+    const limited = await fetch(`${svc.url}/metrics`, { headers: { authorization: 'Bearer scrape-me-7f3a' } });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
 });
+
+async function scrape401(svc: TestService, authorization: string): Promise<Response> {
+  return fetch(`${svc.url}/metrics`, { headers: { authorization } });
+}
 
 describe('--metrics-token', () => {
   it('is read from the flag or ROUTEPLAN_METRICS_TOKEN, and one with a space is refused', async () => {

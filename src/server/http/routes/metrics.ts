@@ -18,22 +18,22 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
   const expected = endpoint.token === null ? null : digest(endpoint.token);
   addPath(app, '/metrics', {
     GET: async (request, reply) => {
-      allowScrape(request, expected);
+      allowScrape(ctx, request, expected);
       const text = await endpoint.render();
       return reply.code(200).headers({ 'content-type': endpoint.contentType, 'cache-control': 'no-store' }).send(text);
     },
   });
 }
 
-function allowScrape(request: FastifyRequest, expected: Buffer | null): void {
+function allowScrape(ctx: AppContext, request: FastifyRequest, expected: Buffer | null): void {
   if (expected !== null) {
     const given = bearerToken(request.headers.authorization);
-    // Digests of equal length, so the comparison takes the same time whatever the token sent.
-    if (given === null || !timingSafeEqual(digest(given), expected)) {
-      throw new HttpError(401, 'unauthorized', 'scraping /metrics needs "Authorization: Bearer <token>" with the --metrics-token', [], {
-        'www-authenticate': 'Bearer',
-      });
-    }
+    // A wrong token counts toward the limit on wrong keys of its address, as a wrong API key does.
+    ctx.guesses.attemptNow(
+      request.ip,
+      () => checkToken(given, expected),
+      () => given !== null,
+    );
     return;
   }
   if (!isLoopbackAddress(request.socket.remoteAddress)) {
@@ -43,6 +43,14 @@ function allowScrape(request: FastifyRequest, expected: Buffer | null): void {
       '/metrics answers loopback clients only; start the service with --metrics-token to scrape it from elsewhere',
     );
   }
+}
+
+/** Digests of equal length, so the comparison takes the same time whatever the token sent. */
+function checkToken(given: string | null, expected: Buffer): void {
+  if (given !== null && timingSafeEqual(digest(given), expected)) return;
+  throw new HttpError(401, 'unauthorized', 'scraping /metrics needs "Authorization: Bearer <token>" with the --metrics-token', [], {
+    'www-authenticate': 'Bearer',
+  });
 }
 
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 (a dual-stack socket's view of 127.0.0.1). */
