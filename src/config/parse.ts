@@ -156,12 +156,17 @@ export const parseProfile: Parser<string> = (value) => {
     : problem(`${JSON.stringify(value)} is not a profile name (e.g. driving, car, auto, truck)`);
 };
 
-export const parseApiKey: Parser<string> = (value) => {
-  const text = textOf(value);
-  if (text === null) return problem('expected a non-empty string');
-  if (/\s/.test(text)) return problem('an API key cannot contain spaces or line breaks');
-  return ok(text);
-};
+/** A secret sent as `Authorization: Bearer <it>` (`what` names it in the problem): one word, never repeated. */
+export function bearerSecret(what: string): Parser<string> {
+  return (value) => {
+    const text = textOf(value);
+    if (text === null) return problem('expected a non-empty string');
+    if (/\s/.test(text)) return problem(`${what} cannot contain spaces or line breaks`);
+    return ok(text);
+  };
+}
+
+export const parseApiKey: Parser<string> = bearerSecret('an API key');
 
 /** Comma-separated keys; blanks are dropped. */
 export const parseKeyList: Parser<string[]> = (value) =>

@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import {
+  bearerSecret,
   inMilliseconds,
   integerIn,
   numberIn,
@@ -75,6 +76,14 @@ const LISTENING = [
     parse: integerIn(0, 10),
     default: 0,
     help: 'reverse proxies in front of the service whose X-Forwarded-For names the client, for the limit on wrong keys per address (default 0: none)',
+    commands: SERVE,
+  }),
+  setting({
+    key: 'metricsToken',
+    flag: '--metrics-token <token>',
+    env: 'ROUTEPLAN_METRICS_TOKEN',
+    parse: bearerSecret('a metrics token'),
+    help: 'GET /metrics asks for "Authorization: Bearer <token>"; without it /metrics answers loopback clients only (prefer ROUTEPLAN_METRICS_TOKEN: a flag shows in ps)',
     commands: SERVE,
   }),
   setting({

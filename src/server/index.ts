@@ -29,6 +29,9 @@ import { createNotifications, type Notifications } from './services/notify/index
 import { ProjectGeocoding } from './services/geocoding.js';
 import { ProofFiles, proofSettingOf } from './services/dispatch/proof.js';
 import { ProjectEraser } from './services/project-erase.js';
+import { PrometheusMetrics } from './prometheus-metrics.js';
+import { countingStoreErrors } from './store/counted.js';
+import { logIds } from './log-context.js';
 
 /** The defaults are the settings table's (config/serve-settings.ts). */
 export { SERVE_DEFAULTS, defaultConcurrency } from '../config/serve-settings.js';
@@ -49,9 +52,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const log = jsonLog(options.logLine ?? ((line: string) => process.stderr.write(`${line}\n`)));
   const role = options.role ?? 'all';
   if (role !== 'worker') guardOpenAccess(options, log);
-  const stores = await openStores(options, log);
+  const metrics = new PrometheusMetrics();
+  const stores = countingStoreErrors(await openStores(options, log), metrics);
+  metrics.watchQueue(() => stores.queue.stats());
   try {
-    return await startOn(stores, options, role, log);
+    return await startOn(stores, options, role, { log, metrics });
   } catch (error) {
     await stores.queue.stop(0).catch(() => undefined);
     await stores.close();
@@ -59,14 +64,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
 }
 
-async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, log: Log): Promise<RunningServer> {
+async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, observed: Observed): Promise<RunningServer> {
+  const { log, metrics } = observed;
   const runner = options.runner ?? new WorkerSolveRunner(options.concurrency);
   const solveSettings = { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) };
-  const actions = new ActionService(stores.actions, stores.queue, runner, solveSettings, log);
+  const actions = new ActionService(stores.actions, stores.queue, runner, solveSettings, log, metrics);
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
   const projects = new ProjectService(stores.projects, (id) => `${publicUrl}/projects/${id}`, actions.optimizations);
   const sessions = new SessionService(stores.sessions, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
-  const { dispatch, tracking, notifications } = await dispatchServices(stores, actions, projects, options, log, () => publicUrl);
+  const { dispatch, tracking, notifications } = await dispatchServices(stores, actions, projects, options, observed, () => publicUrl);
   const geocoding = new ProjectGeocoding(options.geocoder, projects, log);
   const eraser = new ProjectEraser({ projects: stores.projects, actions, dispatch, outbox: stores.outbox, log });
   const webRoot = builtWebRoot(options, log);
@@ -96,6 +102,8 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, l
     queueStats: () => stores.queue.stats(),
     ...(options.connectionLimits ? { connectionLimits: options.connectionLimits } : {}),
     log,
+    metrics,
+    metricsEndpoint: { render: () => metrics.render(), contentType: metrics.contentType, token: options.metricsToken ?? null },
   });
 
   const found = await stores.start();
@@ -121,6 +129,12 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, l
 }
 
 type Log = (event: Record<string, unknown>) => void;
+
+/** Where the service's parts report: the JSON log and the metrics of `/metrics`. */
+interface Observed {
+  log: Log;
+  metrics: PrometheusMetrics;
+}
 
 interface Retention {
   stop(): Promise<void>;
@@ -202,7 +216,7 @@ async function dispatchServices(
   actions: ActionService,
   projects: ProjectService,
   options: ServeOptions,
-  log: Log,
+  { log, metrics }: Observed,
   baseUrl: () => string,
 ): Promise<{ dispatch: DispatchService; tracking: TrackingService; notifications: Notifications }> {
   const store = stores.records;
@@ -211,7 +225,7 @@ async function dispatchServices(
   let dispatch: DispatchService | null = null;
   const promises = { revise: (projectId: string, stopId: string, eta_s: number) => dispatch!.revisePromise(projectId, stopId, eta_s) };
   const trackingUrl = (token: string): string => `${baseUrl()}/track/${token}`;
-  const notifications = await createNotifications(options.smtp, stores.outbox, log, { promises, trackingUrl });
+  const notifications = await createNotifications(options.smtp, stores.outbox, log, { promises, trackingUrl, metrics });
   options.tapDispatchListener?.(notifications.listener);
   dispatch = new DispatchService(
     store,
@@ -236,8 +250,9 @@ async function dispatchServices(
   return { dispatch, tracking, notifications };
 }
 
+/** One JSON object a line, with the ids of the request or action under way (log-context.ts). */
 function jsonLog(writeLine: (line: string) => void): Log {
-  return (event) => writeLine(JSON.stringify({ time: new Date().toISOString(), ...event }));
+  return (event) => writeLine(JSON.stringify({ time: new Date().toISOString(), ...logIds(), ...event }));
 }
 
 /** The live estimates place every stop by its coordinates: they never geocode. */

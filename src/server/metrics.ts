@@ -27,3 +27,12 @@ export const noMetrics: ServiceMetrics = {
   message: () => {},
   webhookDelivery: () => {},
 };
+
+/** What GET /metrics answers (the metrics' text), and who may read it (http/routes/metrics.ts). */
+export interface MetricsEndpoint {
+  /** The exposition text, with the queue's figures read now. */
+  render(): Promise<string>;
+  contentType: string;
+  /** The Bearer token a scrape needs (`--metrics-token`), or null: loopback clients only. */
+  token: string | null;
+}

@@ -75,6 +75,8 @@ export interface ServeOptions {
   connectionLimits?: ConnectionLimits;
   /** Proxies in front of the service whose X-Forwarded-For is believed (default 0: none, the socket's address is the client's). */
   trustProxyHops?: number;
+  /** The Bearer token GET /metrics asks for; without it /metrics answers loopback clients only. */
+  metricsToken?: string;
   /** Overrides of the key-guess limit (tests; http/guess-limit.ts GUESS_LIMITS). */
   guessLimits?: Partial<GuessLimits>;
 }

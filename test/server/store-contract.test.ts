@@ -196,6 +196,42 @@ describe.each(KINDS)('the store contract: $name', ({ make, skip }) => {
       expect(await stores.actions.endedBefore(new Date(Date.now() - 60_000))).toEqual([]);
     });
 
+    it('listOf: the owner’s actions newest first (ids descending within an instant), by status, from a position on, also after a restart', async () => {
+      const [a, b, c] = [newAction('key-list'), newAction('key-list'), newAction('key-list')];
+      // Created in one instant with b: the id orders them.
+      const twin = newAction('key-list', { created_at: b.record.created_at, updated_at: b.record.created_at });
+      const foreign = newAction('key-other');
+      for (const stored of [a, b, c, twin, foreign]) await stores.actions.create(stored);
+      const started = { ...b, record: { ...b.record, started_at: '2030-01-02T00:00:00.000Z' } };
+      await stores.actions.update(started);
+      await stores.actions.end(started, CANCELLED);
+      await stores.actions.end(c, FINISHED);
+      const ids = (items: { actionUuid: string }[]): string[] => items.map((item) => item.actionUuid);
+      const order = [c, twin, b, a].map((stored) => stored.record.actionUuid);
+      for (const reopened of [false, true]) {
+        if (reopened) stores = await store.open();
+        expect(ids(await stores.actions.listOf('key-list', { limit: 10 })), `reopened: ${reopened}`).toEqual(order);
+        expect(ids(await stores.actions.listOf('key-list', { limit: 2 }))).toEqual(order.slice(0, 2));
+        const after = { created_at: twin.record.created_at, actionUuid: twin.record.actionUuid };
+        expect(ids(await stores.actions.listOf('key-list', { limit: 10, after }))).toEqual(order.slice(2));
+        expect(ids(await stores.actions.listOf('key-list', { limit: 10, status: 'pending' }))).toEqual(
+          [twin, a].map((x) => x.record.actionUuid),
+        );
+        const [failed] = await stores.actions.listOf('key-list', { limit: 10, status: 'failed' });
+        expect(failed).toEqual({
+          actionUuid: b.record.actionUuid,
+          actionName: 'optimize',
+          status: 'failed',
+          created_at: b.record.created_at,
+          updated_at: started.record.updated_at,
+          started_at: '2030-01-02T00:00:00.000Z',
+          finished_at: started.record.finished_at,
+          error: CANCELLED.error,
+        });
+        expect(await stores.actions.listOf('key-nobody', { limit: 10 })).toEqual([]);
+      }
+    });
+
     it('a project’s optimizations: newest first with their current status; the latest of each project in one look-up', async () => {
       const [older, newer, other] = [newAction(), newAction(), newAction()];
       for (const [stored, project] of [

@@ -48,6 +48,7 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
     port: settings.port,
     host: settings.host,
     trustProxyHops: settings.trustProxy,
+    ...(settings.metricsToken !== undefined ? { metricsToken: settings.metricsToken } : {}),
     dataDir: settings.dataDir,
     ...(settings.database !== undefined ? { database: settings.database } : {}),
     role: settings.role,

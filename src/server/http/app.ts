@@ -30,6 +30,7 @@
  *   GET  /assets/{file}                     scripts, styles and images of the pages
  *   GET  /tiles/basemap.pmtiles              the --tiles PMTiles extract in byte ranges (routes/tiles.ts), when given
  *   GET  /healthz                           liveness, the store and the queue, without credentials
+ *   GET  /metrics                           Prometheus metrics: --metrics-token's Bearer token, or loopback clients only (routes/metrics.ts)
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
@@ -51,6 +52,8 @@ import { RateLimitedLog } from '../rate-limited-log.js';
 import { registerTrack } from './routes/track.js';
 import { registerProofFiles } from './routes/proof-files.js';
 import { registerDriverOffline } from './routes/driver-offline.js';
+import { registerMetrics } from './routes/metrics.js';
+import { countRequest, currentRequestId, echoRequestId, observeRequests, withRequestIds } from './observe.js';
 
 export type { AppContext } from './context.js';
 
@@ -65,7 +68,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const edgeLog = new RateLimitedLog(ctx.log);
   const app = Fastify({
     routerOptions: { ignoreTrailingSlash: true },
-    serverFactory: (handler) => createGuardedServer(handler, limits, edgeLog),
+    serverFactory: (handler) => createGuardedServer(withRequestIds(handler), limits, edgeLog),
+    genReqId: currentRequestId,
     clientErrorHandler: (error, socket) => answerClientError(error, socket, edgeLog),
     // request.ip: the socket's address, or with --trust-proxy N the address the outermost of those N
     // proxies saw (X-Forwarded-For read from the right); what a client writes there itself is never believed.
@@ -83,6 +87,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.decorateRequest('notes', null as unknown as RequestNotes);
   app.decorateRequest('startedAt', 0n);
   app.decorateRequest('session', null);
+  observeRequests(app, ctx.metrics);
   app.addHook('onRequest', (request, _reply, done) => {
     request.notes = {};
     request.startedAt = process.hrtime.bigint();
@@ -114,6 +119,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   app.addHook('onRequest', (request) => ctx.access.resolveSession(request));
   app.get('/healthz', async (_request, reply) => answerHealth(ctx, reply));
+  registerMetrics(app, ctx);
   if (ctx.role === 'worker') return app;
   await registerRoutes(app, ctx);
   return app;
@@ -157,7 +163,11 @@ function leaveBodiesUnread(app: FastifyInstance): void {
 function refuseMalformed(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, error: FastifyError): void {
   request.notes = { errorCode: 'bad_request' };
   request.startedAt = process.hrtime.bigint();
-  reply.raw.once('finish', () => logRequest(ctx, request, reply));
+  echoRequestId(request, reply);
+  reply.raw.once('finish', () => {
+    logRequest(ctx, request, reply);
+    countRequest(ctx.metrics, request, reply);
+  });
   sendError(reply, new HttpError(400, 'bad_request', error.message));
 }
 
@@ -200,6 +210,8 @@ function logRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyRepl
   const notes = request.notes ?? {};
   const elapsed = request.startedAt > 0n ? process.hrtime.bigint() - request.startedAt : 0n;
   ctx.log({
+    // Named here: the answer's 'finish' may fire outside the request's own asynchronous context.
+    request_id: request.id,
     method: request.method,
     path: redactedPath(pathOf(request.url)),
     status: reply.statusCode,

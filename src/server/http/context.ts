@@ -14,6 +14,7 @@ import type { Session, SessionService } from '../services/sessions.js';
 import type { TileSource } from './web.js';
 import type { QueueStats, StoreHealth } from '../store/ports.js';
 import type { ConnectionLimits, ServeRole } from '../serve-options.js';
+import type { MetricsEndpoint, ServiceMetrics } from '../metrics.js';
 
 export interface AppContext {
   /** A `worker` answers /healthz only; `api` and `all` the whole service. */
@@ -50,6 +51,10 @@ export interface AppContext {
   /** Overrides of app.ts's CONNECTION_LIMITS (tests). */
   connectionLimits?: ConnectionLimits;
   log: (event: Record<string, unknown>) => void;
+  /** Where the HTTP layer reports each answered request (metrics.ts). */
+  metrics: ServiceMetrics;
+  /** What GET /metrics answers, and to whom. */
+  metricsEndpoint: MetricsEndpoint;
 }
 
 export interface WebSettings {

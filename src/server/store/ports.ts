@@ -10,6 +10,7 @@ import type { ErrorBody, Warning } from '../../errors.js';
 import type { DocumentKind } from '../../input/index.js';
 import type { Plan } from '../../output/plan-types.js';
 import type { ActionProgress, ActionRecord, GeocodingFailure, NotificationView, OptimizationSummary } from '../api-types.js';
+import type { ActionListItem, ActionListRequest } from '../action-list.js';
 
 export interface StoreHealth {
   /** Which store answers (/healthz); the data directory when absent. */
@@ -37,6 +38,8 @@ export interface StoredAction {
   /** Times the service died of an error while this action ran (the data directory counts them at start). */
   crashes?: number;
   idempotency?: IdempotencyClaim;
+  /** The id of the request that accepted it (X-Request-Id): its run's log lines carry it, in whichever process. */
+  request_id?: string;
   record: ActionRecord;
 }
 
@@ -90,6 +93,11 @@ export interface ActionStore extends Optimizations {
   remove(actionUuid: string): Promise<void>;
   /** The ended actions (finished or failed) that ended before `before`, for retention. */
   endedBefore(before: Date): Promise<ActionRef[]>;
+  /**
+   * The owner's actions (GET /v2/schedules), newest first and ids descending within one instant:
+   * at most `request.limit`, only those with `request.status` when given, from after `request.after` on.
+   */
+  listOf(owner: string, request: ActionListRequest): Promise<ActionListItem[]>;
   /** The latest progress of a running solve: kept where polls of any process can read it, not durably. */
   setProgress(actionUuid: string, progress: ActionProgress): void;
   /** The progress of a pending action's solve, none once it has ended. */
@@ -276,6 +284,8 @@ export interface QueueStats {
   perKey: number;
   /** Solves waiting, per owner that has any. */
   waitingByKey: Record<string, number>;
+  /** How long the solve waiting longest has waited since it was accepted, in seconds; 0 when none waits. */
+  oldestWaitingSeconds: number;
 }
 
 /** What a worker does with queued actions. */

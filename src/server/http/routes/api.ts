@@ -11,6 +11,7 @@ import { projectAnswer, projectNotFound } from './project-answer.js';
 import { restOfDayDocument } from '../../services/dispatch/reoptimize.js';
 import { addItemRoute, changeItemRoute, changeProject, etagOf, removeItemRoute } from './project-edits.js';
 import { evaluatePlanRoute, keepPlanRoute } from './hand-plans.js';
+import { listActionsRoute } from './action-list.js';
 
 export { projectNotFound } from './project-answer.js';
 
@@ -22,6 +23,7 @@ export function registerApi(app: FastifyInstance, ctx: AppContext): void {
   const on = (handle: ApiHandler): Handler => apiHandler(ctx, handle);
   const add = apiPath(app, ctx);
   add('/schedules', { POST: on(createSchedule) });
+  add('/v2/schedules', { GET: on(listActionsRoute) });
   add(`/v2/schedules/${idParam('id')}`, { GET: on(getAction), DELETE: on(deleteAction) });
   add(`/v2/schedules/${idParam('id')}/solution`, { GET: on(getSolution) });
   add(`/v2/schedules/${idParam('id')}/cancel`, { POST: on(cancelAction) });

@@ -6,6 +6,7 @@ import type { SolveProgress } from '../../../solver/types.js';
 import type { ActionName, ActionProgress, ActionRecord, ActionStatus, PlanKind } from '../../api-types.js';
 import type { IdempotencyClaim, StoredAction } from '../../store/ports.js';
 import type { DocumentSolve } from '../../../threads/protocol.js';
+import { logIds } from '../../log-context.js';
 
 /** What every solve of this service is run with: the service-wide part of a worker's solve. */
 export type SolveSettings = Pick<DocumentSolve, 'timeLimitMs' | 'seed' | 'roadFactor' | 'baseSpeedKmh' | 'travel' | 'geocoder'>;
@@ -57,12 +58,15 @@ export function newStoredAction(request: NewAction, idempotency?: IdempotencyCla
     ...(request.basedOn !== undefined ? { based_on: request.basedOn } : {}),
     ...(request.warnings.length > 0 ? { warnings: request.warnings } : {}),
   };
+  // The request that accepts it, so that its run's log lines name that request too (log-context.ts).
+  const requestId = logIds().request_id;
   return {
     owner: request.owner,
     kind: request.kind,
     document: request.document,
     attempts: 0,
     ...(idempotency ? { idempotency } : {}),
+    ...(requestId !== undefined ? { request_id: requestId } : {}),
     record,
   };
 }

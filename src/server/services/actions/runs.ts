@@ -11,8 +11,10 @@ import type { SolveJob } from '../job.js';
 import { JobAbortedError, type SolveRunner } from '../solve-runner.js';
 import type { Plan } from '../../../output/plan-types.js';
 import { withChanges } from '../plan-history.js';
-import { TOO_MANY_ATTEMPTS, progressOf, type SolveSettings } from './records.js';
+import { CANCELLED, TOO_MANY_ATTEMPTS, progressOf, type SolveSettings } from './records.js';
 import { endUntilWritten } from './durable-ending.js';
+import { noMetrics, type ServiceMetrics } from '../../metrics.js';
+import { withLogIds } from '../../log-context.js';
 
 type Log = (event: Record<string, unknown>) => void;
 
@@ -25,13 +27,18 @@ export class ActionRuns {
     private readonly runner: SolveRunner,
     private readonly settings: SolveSettings,
     private readonly log: Log,
+    private readonly metrics: ServiceMetrics = noMetrics,
   ) {}
 
-  /** What the queue calls for each action it hands out or gives up on. */
+  /**
+   * What the queue calls for each action it hands out or gives up on. Each runs under the action's
+   * id (log-context.ts), and no other: a job the queue started while another request or run was
+   * under way does not inherit that one's ids.
+   */
   handlers(): SolveHandlers {
     return {
-      solve: (actionUuid, signal) => this.execute(actionUuid, signal),
-      gaveUp: (actionUuid, why) => this.gaveUp(actionUuid, why),
+      solve: (actionUuid, signal) => withLogIds({ action_id: actionUuid }, () => this.execute(actionUuid, signal)),
+      gaveUp: (actionUuid, why) => withLogIds({ action_id: actionUuid }, () => this.gaveUp(actionUuid, why)),
     };
   }
 
@@ -45,7 +52,9 @@ export class ActionRuns {
     // Cancelled or deleted while it waited (and the queue had already handed it out).
     if (!stored || stored.record.status !== 'pending') return;
     try {
-      await this.runOnce(stored, signal);
+      // Its lines carry the id of the request that accepted it too, whichever process runs it.
+      const ids = { action_id: actionUuid, ...(stored.request_id !== undefined ? { request_id: stored.request_id } : {}) };
+      await withLogIds(ids, () => this.runOnce(stored, signal));
     } finally {
       this.store.clearProgress(actionUuid);
     }
@@ -67,7 +76,7 @@ export class ActionRuns {
     try {
       const outcome = await this.runner.run(this.solveOf(stored), signal, (progress) => this.store.setProgress(id, progressOf(progress)));
       // A cancel ended the action while it ran; its outcome, if any, is not wanted.
-      if (stored.record.status !== 'pending') return;
+      if (stored.record.status !== 'pending') return this.countCancelled(stored, startedAt);
       const ending: Ending = outcome.ok
         ? { status: 'finished', solution: await this.recordedPlan(stored, outcome.plan) }
         : { status: 'failed', error: outcome.error };
@@ -75,6 +84,8 @@ export class ActionRuns {
       const ended = await endUntilWritten(this.store, stored, ending, signal, this.log);
       if (ended === 'stopped') throw new JobAbortedError();
       const recorded = ended === 'written';
+      if (recorded) this.metrics.solve(ending.status, (Date.now() - startedAt) / 1000);
+      else await this.countCancelled(stored, startedAt);
       this.log({
         event: recorded ? 'solve_ended' : 'solve_discarded',
         action_id: id,
@@ -82,8 +93,14 @@ export class ActionRuns {
         duration_ms: Date.now() - startedAt,
       });
     } catch (error) {
-      await this.failed(stored, error, signal);
+      await this.failed(stored, error, signal, startedAt);
     }
+  }
+
+  /** A solve stopped by a cancel (here or in another process) counts as cancelled; one taken over elsewhere counts there. */
+  private async countCancelled(stored: StoredAction, startedAt: number): Promise<void> {
+    const now = stored.record.status === 'pending' ? await this.store.load(stored.record.actionUuid).catch(() => null) : stored;
+    if (now?.record.error?.code === CANCELLED.code) this.metrics.solve('cancelled', (Date.now() - startedAt) / 1000);
   }
 
   /** A project's plan with what changed against the project's plan before it; another plan as solved. */
@@ -93,11 +110,12 @@ export class ActionRuns {
   }
 
   /** A run that threw: interrupted, a store that could not be read for its plan (the queue runs it again), or an internal error (its ending retried until written). */
-  private async failed(stored: StoredAction, error: unknown, signal: AbortSignal): Promise<void> {
-    if (stored.record.status !== 'pending') return;
-    if (error instanceof JobAbortedError) return this.interrupted(stored, error);
+  private async failed(stored: StoredAction, error: unknown, signal: AbortSignal, startedAt: number): Promise<void> {
+    if (stored.record.status !== 'pending') return this.countCancelled(stored, startedAt);
+    if (error instanceof JobAbortedError) return this.interrupted(stored, error, startedAt);
     if (error instanceof StoreUnavailableError) throw error;
-    await endUntilWritten(this.store, stored, { status: 'failed', error: internalError(error) }, signal, this.log);
+    const ended = await endUntilWritten(this.store, stored, { status: 'failed', error: internalError(error) }, signal, this.log);
+    if (ended === 'written') this.metrics.solve('failed', (Date.now() - startedAt) / 1000);
   }
 
   /**
@@ -105,11 +123,11 @@ export class ActionRuns {
    * goes on to the queue), or by its queue, whose claim on it lapsed (another process cancelled it,
    * or took it over), when the action is no longer this process's to write.
    */
-  private async interrupted(stored: StoredAction, error: JobAbortedError): Promise<void> {
+  private async interrupted(stored: StoredAction, error: JobAbortedError, startedAt: number): Promise<void> {
     const id = stored.record.actionUuid;
     if (!this.stopping) {
       this.log({ event: 'solve_released', action_id: id });
-      return;
+      return this.countCancelled(stored, startedAt);
     }
     stored.attempts -= 1;
     this.log({ event: 'solve_interrupted', action_id: id });

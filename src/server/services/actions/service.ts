@@ -15,6 +15,8 @@ import type { ActionStore, Optimizations, SolveQueue, StoredAction } from '../..
 import { IdempotencyConflictError, IdempotencyTurns, type IdempotencyClaim } from '../idempotency.js';
 import type { SolveRunner } from '../solve-runner.js';
 import { ActionRuns } from './runs.js';
+import { noMetrics, type ServiceMetrics } from '../../metrics.js';
+import { cursorOf, type ActionListAnswer, type ActionListRequest } from '../../action-list.js';
 import { CANCELLED, newStoredAction, type Accepted, type CancelOutcome, type NewAction, type SolveSettings } from './records.js';
 
 export type { ActionName, ActionRecord, ActionStatus } from '../../api-types.js';
@@ -31,8 +33,9 @@ export class ActionService {
     runner: SolveRunner,
     settings: SolveSettings,
     private readonly log: (event: Record<string, unknown>) => void,
+    metrics: ServiceMetrics = noMetrics,
   ) {
-    this.runs = new ActionRuns(store, runner, settings, log);
+    this.runs = new ActionRuns(store, runner, settings, log, metrics);
   }
 
   /** Each project's optimize actions, status current (for the project records). */
@@ -96,6 +99,14 @@ export class ActionService {
     if (stored.record.status !== 'pending') return stored.record;
     const progress = await this.store.progressOf(actionUuid);
     return progress ? { ...stored.record, progress } : stored.record;
+  }
+
+  /** The owner's actions, newest first, one page (GET /v2/schedules): `next_cursor` null on the last. */
+  async list(owner: string, request: ActionListRequest): Promise<ActionListAnswer> {
+    // One more than the page: whether there is a next page is known without another query.
+    const found = await this.store.listOf(owner, { ...request, limit: request.limit + 1 });
+    const actions = found.slice(0, request.limit);
+    return { actions, next_cursor: found.length > request.limit ? cursorOf(actions[actions.length - 1]!) : null };
   }
 
   /** The store is read every time: what another process, or this one, has written is what counts. */

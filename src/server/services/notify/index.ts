@@ -20,6 +20,7 @@ import type {
 import type { OutboxStore } from '../../store/ports.js';
 import { Outbox, RETRY_DELAYS_MS, type Send } from './outbox.js';
 import type { SmtpSettings } from './settings.js';
+import type { ServiceMetrics } from '../../metrics.js';
 import { deliveredText, loadTemplates, promiseText, render, type MessageFields, type Templates } from './templates.js';
 
 export type { SmtpSettings } from './settings.js';
@@ -49,6 +50,8 @@ export interface NotifyOptions {
   promises?: CustomerPromises;
   /** The tracking page's public URL for a token. */
   trackingUrl?: (token: string) => string;
+  /** Where each message sent or given up on is counted (`/metrics`). */
+  metrics?: ServiceMetrics;
 }
 
 export async function createNotifications(
@@ -61,6 +64,7 @@ export async function createNotifications(
   const templates = await loadTemplates(smtp.templatesDir);
   const now = options.now ?? (() => new Date());
   const outbox = new Outbox(store, options.send ?? smtpSender(smtp), log, now, options.retryDelaysMs ?? RETRY_DELAYS_MS, options.pollMs);
+  if (options.metrics) outbox.countIn(options.metrics);
   const notifier = new Notifier(outbox, templates, log, options);
   return {
     listener: {

@@ -9,6 +9,8 @@
 import { createHash } from 'node:crypto';
 import type { NotificationKind, NotificationView, NotificationsView } from '../../api-types.js';
 import type { OutboxStore, StoredMessage } from '../../store/ports.js';
+import { noMetrics, type ServiceMetrics } from '../../metrics.js';
+import { withoutLogIds } from '../../log-context.js';
 
 export type OutboxMessage = StoredMessage;
 
@@ -39,6 +41,7 @@ export class Outbox {
   private readonly inFlight = new Set<Promise<void>>();
   /** The store's last failure, logged once until a look at the store succeeds again. */
   private lastFailure: string | null = null;
+  private metrics: ServiceMetrics = noMetrics;
 
   constructor(
     private readonly store: OutboxStore,
@@ -48,6 +51,11 @@ export class Outbox {
     private readonly retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
     private readonly pollMs: number = POLL_MS,
   ) {}
+
+  /** Counts each message sent, and each given up on (refused, or out of retries), in `metrics`. */
+  countIn(metrics: ServiceMetrics): void {
+    this.metrics = metrics;
+  }
 
   /** Reads the stored messages and starts sending those not yet sent. */
   async recover(): Promise<void> {
@@ -71,7 +79,9 @@ export class Outbox {
       message.error = refusal;
       delete message.next_attempt_at;
     }
-    if ((await this.store.add(message)) && message.status === 'queued') this.pump();
+    if (!(await this.store.add(message))) return;
+    if (message.status === 'queued') this.pump();
+    else this.metrics.message('failed');
   }
 
   /** Stops the timers and waits (up to `waitMs`) for the sends under way; queued ones stay queued in the store. */
@@ -88,7 +98,8 @@ export class Outbox {
   private pump(): void {
     if (this.closed || this.sending >= MAX_SENDING) return;
     this.sending++;
-    const sender = this.sendDue().finally(() => {
+    // The senders outlive the request whose message woke them: their lines belong to no request.
+    const sender = withoutLogIds(() => this.sendDue()).finally(() => {
       this.sending--;
       this.inFlight.delete(sender);
       if (this.sending === 0) void this.scheduleNext();
@@ -128,6 +139,7 @@ export class Outbox {
       message.sent_at = this.now().toISOString();
       delete message.next_attempt_at;
       delete message.error;
+      this.metrics.message('sent');
     } catch (error) {
       this.failed(message, error);
     }
@@ -141,6 +153,7 @@ export class Outbox {
     if ((code !== undefined && code >= 500) || delay === undefined) {
       message.status = 'failed';
       delete message.next_attempt_at;
+      this.metrics.message('failed');
       this.log({
         event: 'notification_failed',
         message_id: message.id,

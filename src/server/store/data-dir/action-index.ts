@@ -7,6 +7,8 @@
  */
 import type { ActionProgress, ActionRecord, OptimizationSummary } from '../../api-types.js';
 import type { ActionRef } from '../ports.js';
+import { isAfter, newestFirst, type ActionListItem, type ActionListRequest } from '../../action-list.js';
+import { listed, type Listable } from '../records.js';
 
 interface IndexedAction {
   owner: string;
@@ -16,13 +18,15 @@ interface IndexedAction {
   /** Its owner's Idempotency-Key slot, if it was created with one. */
   slot?: string;
   summary: OptimizationSummary;
+  /** As its owner's list shows it, kept current with the record. */
+  listing: ActionListItem;
   progress?: ActionProgress;
 }
 
 interface Indexable {
   owner: string;
   idempotency?: { key: string };
-  record: Pick<ActionRecord, 'actionUuid' | 'status' | 'created_at' | 'updated_at' | 'finished_at' | 'project_id' | 'kind'>;
+  record: Listable & Pick<ActionRecord, 'project_id'>;
 }
 
 export class ActionIndex {
@@ -38,6 +42,7 @@ export class ActionIndex {
     const known = this.actions.get(record.actionUuid);
     if (known) {
       known.summary.status = record.status;
+      known.listing = listed(record);
       if (record.status !== 'pending') delete known.progress;
       if (endedAt !== undefined) known.endedAt = endedAt;
       return;
@@ -52,6 +57,7 @@ export class ActionIndex {
     this.actions.set(record.actionUuid, {
       owner,
       summary,
+      listing: listed(record),
       ...(record.project_id !== undefined ? { projectId: record.project_id } : {}),
       ...(endedAt !== undefined ? { endedAt } : {}),
       ...(slot !== undefined ? { slot } : {}),
@@ -103,6 +109,20 @@ export class ActionIndex {
         found.push({ actionUuid, owner: action.owner });
     }
     return found;
+  }
+
+  /** The owner's actions as ActionStore.listOf answers them. */
+  listOf(owner: string, request: ActionListRequest): ActionListItem[] {
+    const { status, after, limit } = request;
+    const found: ActionListItem[] = [];
+    for (const action of this.actions.values()) {
+      if (action.owner !== owner || (status !== undefined && action.listing.status !== status)) continue;
+      if (after === undefined || isAfter(action.listing, after)) found.push(action.listing);
+    }
+    return found
+      .sort(newestFirst)
+      .slice(0, limit)
+      .map((listing) => ({ ...listing }));
   }
 
   setProgress(actionUuid: string, progress: ActionProgress): void {

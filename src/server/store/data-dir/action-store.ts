@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ActionProgress, OptimizationSummary } from '../../api-types.js';
 import type { ActionRef, ActionStore, EndOutcome, Ending, StoredAction } from '../ports.js';
+import type { ActionListItem, ActionListRequest } from '../../action-list.js';
 import { IdempotencyKeyTakenError } from '../errors.js';
 import { endedRecord } from '../records.js';
 import { KeyedTurns } from '../../turns.js';
@@ -126,6 +127,10 @@ export class DataDirActionStore implements ActionStore {
     return Promise.resolve(this.index.endedBefore(before.toISOString()));
   }
 
+  listOf(owner: string, request: ActionListRequest): Promise<ActionListItem[]> {
+    return Promise.resolve(this.index.listOf(owner, request));
+  }
+
   setProgress(actionUuid: string, progress: ActionProgress): void {
     this.index.setProgress(actionUuid, progress);
   }
@@ -191,6 +196,6 @@ export class DataDirActionStore implements ActionStore {
 /** A pending action found at start: queued again, or failed when the service crashed too often while it ran. */
 function resumedOf(stored: StoredAction): Resumed {
   const crashes = stored.crashes ?? 0;
-  const resumed = { owner: stored.owner, actionUuid: stored.record.actionUuid };
+  const resumed = { owner: stored.owner, actionUuid: stored.record.actionUuid, createdAt: stored.record.created_at };
   return crashes >= MAX_CRASHES ? { ...resumed, gaveUp: { cause: 'crashed', crashes } } : resumed;
 }

@@ -22,6 +22,8 @@ export interface Reservation {
 export class JobQueue {
   /** Waiting jobs per owner, in the order the owners began to wait. */
   private readonly waiting = new Map<string, Job[]>();
+  /** When each waiting job was accepted (ms since the epoch), for the age of the oldest. */
+  private readonly waitingSince = new Map<Job, number>();
   private waitingCount = 0;
   private readonly reservedBy = new Map<string, number>();
   /** When each owner last had a job started (a running count of starts): the least recent goes next. */
@@ -55,7 +57,14 @@ export class JobQueue {
       capacity: this.capacity,
       perKey: this.perKey,
       waitingByKey,
+      oldestWaitingSeconds: this.oldestWaitingSeconds(),
     };
+  }
+
+  private oldestWaitingSeconds(): number {
+    let oldest = Infinity;
+    for (const since of this.waitingSince.values()) oldest = Math.min(oldest, since);
+    return oldest === Infinity ? 0 : Math.max(0, (Date.now() - oldest) / 1000);
   }
 
   /** Throws QueueFullError when no job of `owner` could start or wait now. */
@@ -89,9 +98,9 @@ export class JobQueue {
     };
   }
 
-  /** Adds a job past the capacity and the owner's share: it was accepted earlier (recovery after a restart). */
-  pushAccepted(owner: string, job: Job): void {
-    this.push(owner, job);
+  /** Adds a job past the capacity and the owner's share: it was accepted earlier (recovery after a restart), at `since`. */
+  pushAccepted(owner: string, job: Job, since = Date.now()): void {
+    this.push(owner, job, since);
   }
 
   /** Takes a job out before it starts (its action was cancelled), freeing its place; false once it has started. */
@@ -100,6 +109,7 @@ export class JobQueue {
       const at = jobs.indexOf(job);
       if (at === -1) continue;
       jobs.splice(at, 1);
+      this.waitingSince.delete(job);
       this.waitingCount -= 1;
       if (jobs.length === 0) this.waiting.delete(owner);
       this.notifyIfIdle();
@@ -113,6 +123,7 @@ export class JobQueue {
     this.stopped = true;
     const dropped = this.waitingCount;
     this.waiting.clear();
+    this.waitingSince.clear();
     this.waitingCount = 0;
     this.notifyIfIdle();
     return dropped;
@@ -134,8 +145,9 @@ export class JobQueue {
     });
   }
 
-  private push(owner: string, job: Job): void {
+  private push(owner: string, job: Job, since = Date.now()): void {
     if (this.stopped) return;
+    this.waitingSince.set(job, since);
     const jobs = this.waiting.get(owner);
     if (jobs) jobs.push(job);
     else this.waiting.set(owner, [job]);
@@ -155,6 +167,7 @@ export class JobQueue {
     if (chosen === undefined) return undefined;
     const jobs = this.waiting.get(chosen)!;
     const job = jobs.shift()!;
+    this.waitingSince.delete(job);
     if (jobs.length === 0) this.waiting.delete(chosen);
     this.waitingCount -= 1;
     this.lastServed.set(chosen, (this.served += 1));

@@ -11,6 +11,8 @@ import type { ActionStore, GaveUpReason, QueueStats, SolveHandlers, SolveQueue, 
 export interface Resumed {
   owner: string;
   actionUuid: string;
+  /** When it was accepted: its wait counts from then. */
+  createdAt: string;
   gaveUp?: GaveUpReason;
 }
 
@@ -62,9 +64,9 @@ export class LocalSolveQueue implements SolveQueue {
     this.handlers = handlers;
     const resumed = this.resumed;
     this.resumed = [];
-    for (const { owner, actionUuid, gaveUp } of resumed) {
+    for (const { owner, actionUuid, createdAt, gaveUp } of resumed) {
       if (gaveUp) await handlers.gaveUp(actionUuid, gaveUp);
-      else this.jobs.pushAccepted(owner, this.jobOf(actionUuid));
+      else this.jobs.pushAccepted(owner, this.jobOf(actionUuid), Date.parse(createdAt) || Date.now());
     }
   }
 

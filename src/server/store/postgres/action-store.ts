@@ -6,8 +6,9 @@
  */
 import type { ActionProgress, OptimizationSummary } from '../../api-types.js';
 import type { ActionRef, ActionStore, EndOutcome, Ending, StoredAction } from '../ports.js';
+import type { ActionListItem, ActionListRequest } from '../../action-list.js';
 import { IdempotencyKeyTakenError } from '../errors.js';
-import { endedRecord } from '../records.js';
+import { endedRecord, listed, type Listable } from '../records.js';
 import { UNIQUE_VIOLATION, type Database, type Queryable } from './database.js';
 
 /** Progress is written at most this often per solve: polls see it within a second, the database is spared. */
@@ -17,6 +18,8 @@ const PROGRESS_INTERVAL_MS = 1_000;
 export interface PendingCounts {
   waiting: number;
   running: number;
+  /** How long the owner's oldest waiting one has waited, in seconds (by the database's clock); 0 when none waits. */
+  oldestWaitingSeconds: number;
 }
 
 export class PgActionStore implements ActionStore {
@@ -99,6 +102,18 @@ export class PgActionStore implements ActionStore {
     return rows.map((row) => ({ actionUuid: row.action_uuid, owner: row.owner }));
   }
 
+  /** By the owner's index (migration 3), newest first; the record without its plan is all that is read out. */
+  async listOf(owner: string, request: ActionListRequest): Promise<ActionListItem[]> {
+    const { rows } = await this.db.query<{ record: Listable }>(
+      `SELECT (stored->'record')::jsonb - 'solution' - 'warnings' - 'progress' AS record FROM routeplan_actions
+       WHERE owner = $1 AND ($2::text IS NULL OR status = $2)
+         AND ($3::timestamptz IS NULL OR (created_at, action_uuid) < ($3::timestamptz, $4::text))
+       ORDER BY created_at DESC, action_uuid DESC LIMIT $5`,
+      [owner, request.status ?? null, request.after?.created_at ?? null, request.after?.actionUuid ?? null, request.limit],
+    );
+    return rows.map((row) => listed(row.record));
+  }
+
   setProgress(actionUuid: string, progress: ActionProgress): void {
     const now = Date.now();
     if (now - (this.progressWrittenAt.get(actionUuid) ?? 0) < PROGRESS_INTERVAL_MS) return;
@@ -155,11 +170,17 @@ export class PgActionStore implements ActionStore {
 
   /** Per owner with any, its pending solves: waiting and running. */
   async pendingCounts(on: Queryable = this.db): Promise<Map<string, PendingCounts>> {
-    const { rows } = await on.query<{ owner: string; waiting: string; running: string }>(
-      `SELECT owner, count(*) FILTER (WHERE started_at IS NULL) AS waiting, count(*) FILTER (WHERE started_at IS NOT NULL) AS running
+    const { rows } = await on.query<{ owner: string; waiting: string; running: string; oldest: number | null }>(
+      `SELECT owner, count(*) FILTER (WHERE started_at IS NULL) AS waiting, count(*) FILTER (WHERE started_at IS NOT NULL) AS running,
+         extract(epoch FROM now() - min(created_at) FILTER (WHERE started_at IS NULL))::float8 AS oldest
        FROM routeplan_actions WHERE status = 'pending' GROUP BY owner`,
     );
-    return new Map(rows.map((row) => [row.owner, { waiting: Number(row.waiting), running: Number(row.running) }]));
+    return new Map(
+      rows.map((row) => [
+        row.owner,
+        { waiting: Number(row.waiting), running: Number(row.running), oldestWaitingSeconds: Math.max(0, row.oldest ?? 0) },
+      ]),
+    );
   }
 }
 

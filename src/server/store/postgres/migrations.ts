@@ -71,4 +71,11 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'each owner’s actions newest first (GET /v2/schedules)',
+    sql: `
+      CREATE INDEX routeplan_actions_owner_listed ON routeplan_actions (owner, created_at DESC, action_uuid DESC);
+    `,
+  },
 ];

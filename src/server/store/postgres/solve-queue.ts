@@ -144,13 +144,16 @@ export class PgSolveQueue implements SolveQueue {
     const waitingByKey: Record<string, number> = {};
     let waiting = 0;
     let running = 0;
+    let oldestWaitingSeconds = 0;
     for (const [owner, count] of counts) {
       if (count.waiting > 0) waitingByKey[owner] = count.waiting;
       waiting += count.waiting;
       running += count.running;
+      oldestWaitingSeconds = Math.max(oldestWaitingSeconds, count.oldestWaitingSeconds);
     }
     const { concurrency, capacity, perKey } = this.settings;
-    return { running, waiting, reserved: 0, concurrency: this.working ? concurrency : 0, capacity, perKey, waitingByKey };
+    const working = this.working ? concurrency : 0;
+    return { running, waiting, reserved: 0, concurrency: working, capacity, perKey, waitingByKey, oldestWaitingSeconds };
   }
 
   async work(handlers: SolveHandlers): Promise<void> {
