@@ -1,5 +1,10 @@
 /** The webhook signature (Stripe's scheme) and the retry schedule's waits and window, on their own. */
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { signatureOf, verifySignature } from '../../src/server/services/webhooks/signature.js';
 import { RETRY_SCHEDULE, nextAttemptAt, waitAfter } from '../../src/server/services/webhooks/schedule.js';
@@ -23,6 +28,21 @@ describe('the webhook signature', () => {
     expect(verifySignature(SECRET, header.replace(`t=${T}`, `t=${T + 1}`), BODY, NOW)).toBe(false);
     expect(verifySignature(SECRET, header, BODY, new Date(NOW.getTime() + 301_000))).toBe(false);
     expect(verifySignature(SECRET, 'v1=00', BODY, NOW)).toBe(false);
+  });
+});
+
+describe("the README's verification code", () => {
+  it('accepts what the service signs, and refuses a changed body or an old time', async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const code = /Verifying a request, in Node[^`]*```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(code).toContain('export function verified');
+    const file = join(await mkdtemp(join(tmpdir(), 'routeplan-readme-')), 'verify.mjs');
+    await writeFile(file, code!);
+    const { verified } = (await import(pathToFileURL(file).href)) as { verified: (h: string, b: string, s: string) => boolean };
+    const now = Math.floor(Date.now() / 1000);
+    expect(verified(signatureOf(SECRET, now, BODY), BODY, SECRET)).toBe(true);
+    expect(verified(signatureOf(SECRET, now, BODY), `${BODY} `, SECRET)).toBe(false);
+    expect(verified(signatureOf(SECRET, now - 600, BODY), BODY, SECRET)).toBe(false);
   });
 });
 

@@ -173,6 +173,19 @@ describe('webhooks (data directory)', () => {
     expect(metrics.outcomes.map(([, outcome]) => outcome)).toEqual([...Array(tries - 1).fill('failed'), 'abandoned']);
   });
 
+  it('a redirect is not followed: it counts as a failed try', async () => {
+    receiver.answerAll(307);
+    const runner = new ScriptedRunner();
+    const svc = await service({ runner, webhookSchedule: { firstWaitMs: 50, longestWaitMs: 50, windowMs: 200 } });
+    const accepted = await api(svc.url, 'POST', '/schedules', { body: smallOneOff() });
+    await runner.waitForStarts(1);
+    await api(svc.url, 'POST', `/v2/schedules/${accepted.body.actionUuid}/cancel`);
+    await receiver.waitFor(() => svc.logs.some((line) => line.includes('"event":"webhook_abandoned"')));
+    expect(receiver.received.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(receiver.received.map((hook) => hook.path))).toEqual(new Set(['/hooks/routeplan']));
+    expect(svc.logs.find((line) => line.includes('"event":"webhook_abandoned"'))).toContain('"error":"HTTP 307"');
+  });
+
   it('410 Gone: that delivery is given up at once', async () => {
     receiver.answerAll(410);
     const runner = new ScriptedRunner();

@@ -1,7 +1,7 @@
 /**
  * A real HTTP server on loopback that receives webhooks as a team's endpoint would: it keeps every
  * request (headers, raw body, the sender's port) and answers as the test tells it — 500 for an
- * event's first tries, 410, no answer at all — else 204.
+ * event's first tries, 410, a redirect to /moved, no answer at all — else 204.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 export interface ReceivedHook {
   eventId: string;
   type: string;
+  path: string;
   signature: string;
   body: string;
   /** The sending process's local port (which process sent it: /proc). */
@@ -48,6 +49,7 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
       const eventId = String(request.headers['routeplan-event-id'] ?? '');
       const hook: ReceivedHook = {
         eventId,
+        path: request.url ?? '',
         type: String(request.headers['routeplan-event-type'] ?? ''),
         signature: String(request.headers['routeplan-signature'] ?? ''),
         body: Buffer.concat(chunks).toString('utf8'),
@@ -64,7 +66,8 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
       const tries = (triesById.get(eventId) ?? 0) + 1;
       triesById.set(eventId, tries);
       hook.status = answerAll ?? (tries <= failFirst ? 500 : 204);
-      response.writeHead(hook.status, { 'content-type': 'text/plain' }).end(hook.status < 300 ? '' : 'try again later');
+      const moved = hook.status >= 300 && hook.status < 400 ? { location: '/moved' } : {};
+      response.writeHead(hook.status, { 'content-type': 'text/plain', ...moved }).end(hook.status < 300 ? '' : 'try again later');
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
