@@ -186,6 +186,28 @@ describe('webhooks (data directory)', () => {
     expect(svc.logs.find((line) => line.includes('"event":"webhook_abandoned"'))).toContain('"error":"HTTP 307"');
   });
 
+  it('a shutdown cuts an attempt short without counting it: the next start delivers the event, with the same id', async () => {
+    receiver.hold(1);
+    const runner = new ScriptedRunner();
+    const first = await service({ runner });
+    const accepted = await api(first.url, 'POST', '/schedules', { body: smallOneOff() });
+    await runner.waitForStarts(1);
+    await api(first.url, 'POST', `/v2/schedules/${accepted.body.actionUuid}/cancel`);
+    await receiver.waitFor(() => receiver.received.length === 1);
+    const stopping = Date.now();
+    await first.stop();
+    expect(Date.now() - stopping).toBeLessThan(2_000);
+    services.splice(services.indexOf(first), 1);
+
+    await service({ runner: new ScriptedRunner(), dataDir: first.dataDir });
+    await receiver.waitFor(() => deliveredEvents().length === 1);
+    expectAllSigned();
+    expect(receiver.received.map((hook) => [hook.eventId, hook.status])).toEqual([
+      [receiver.received[0]!.eventId, null],
+      [receiver.received[0]!.eventId, 204],
+    ]);
+  });
+
   it('410 Gone: that delivery is given up at once', async () => {
     receiver.answerAll(410);
     const runner = new ScriptedRunner();

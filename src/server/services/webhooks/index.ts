@@ -65,7 +65,7 @@ export function createWebhooks(
   if (settings === undefined || settings.urls.length === 0) return OFF;
   const now = options.now ?? ((): Date => new Date());
   const schedule = { ...RETRY_SCHEDULE, ...options.schedule };
-  const deliver: Deliver = (delivery, at) =>
+  const deliver: Deliver = (delivery, at, stop) =>
     postEvent({
       url: delivery.url,
       body: delivery.body,
@@ -75,6 +75,7 @@ export function createWebhooks(
       now: at,
       timeoutMs: schedule.timeoutMs,
       userAgent: options.userAgent ?? 'routeplan-webhooks',
+      stop,
     });
   const senderSettings = { schedule, now, pollMs: options.pollMs ?? POLL_MS, random: options.random ?? Math.random };
   const sender = new WebhookSender(store, deliver, senderSettings, options.metrics ?? noMetrics, log);

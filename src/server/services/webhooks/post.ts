@@ -16,6 +16,8 @@ export interface Attempt {
   now: Date;
   timeoutMs: number;
   userAgent: string;
+  /** Cuts the attempt short (the service stopping). */
+  stop: AbortSignal;
 }
 
 export async function postEvent(attempt: Attempt): Promise<AttemptOutcome> {
@@ -26,7 +28,7 @@ export async function postEvent(attempt: Attempt): Promise<AttemptOutcome> {
       method: 'POST',
       body: attempt.body,
       redirect: 'manual',
-      signal: AbortSignal.timeout(attempt.timeoutMs),
+      signal: AbortSignal.any([AbortSignal.timeout(attempt.timeoutMs), attempt.stop]),
       headers: {
         'Content-Type': 'application/json',
         'User-Agent': attempt.userAgent,

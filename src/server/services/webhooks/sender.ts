@@ -13,8 +13,8 @@ import { nextAttemptAt, type RetrySchedule } from './schedule.js';
 
 type Log = (event: Record<string, unknown>) => void;
 
-/** One attempt of one delivery (post.ts's postEvent with the secret and time-out applied). */
-export type Deliver = (delivery: StoredDelivery, now: Date) => Promise<AttemptOutcome>;
+/** One attempt of one delivery (post.ts's postEvent with the secret and time-out applied); `stop` cuts it short. */
+export type Deliver = (delivery: StoredDelivery, now: Date, stop: AbortSignal) => Promise<AttemptOutcome>;
 
 const MAX_ATTEMPTING = 4;
 /** How often a process looks for deliveries it did not record itself. */
@@ -34,6 +34,8 @@ export class WebhookSender {
   private attempting = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
+  /** Cuts the attempts under way short when the service stops. */
+  private readonly stopping = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
   /** The store's last failure, logged once until a look at the store succeeds again. */
   private lastFailure: string | null = null;
@@ -58,9 +60,13 @@ export class WebhookSender {
     this.inFlight.add(attempter);
   }
 
-  /** Stops looking and waits (up to `waitMs`) for the attempts under way; the rest stay in the store. */
+  /**
+   * Stops looking and cuts the attempts under way short: what they held is written by nobody, so it
+   * stays in the store as it was (its lease lets another process take it, or the next start).
+   */
   async close(waitMs = 5_000): Promise<void> {
     this.closed = true;
+    this.stopping.abort();
     if (this.timer) clearTimeout(this.timer);
     await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
   }
@@ -83,7 +89,9 @@ export class WebhookSender {
   }
 
   private async attempt(delivery: StoredDelivery): Promise<void> {
-    const outcome = await this.deliver(delivery, this.settings.now());
+    const outcome = await this.deliver(delivery, this.settings.now(), this.stopping.signal);
+    // Cut short by the shutdown: no attempt to count, and the store may be closing.
+    if (this.closed) return;
     delivery.attempts += 1;
     if (outcome.kind === 'delivered') return this.settled(delivery, 'done', 'delivered');
     if (outcome.kind === 'gone') {
