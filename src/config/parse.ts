@@ -113,6 +113,33 @@ function urlProblem(rule: UrlRule, value: unknown, url: URL): string | null {
 
 export const httpUrl = (example: string): Parser<string> => urlOf({ protocols: ['http:', 'https:'], example });
 
+/**
+ * Several URLs of one rule: a repeated flag gives a list; a variable or file gives one text,
+ * separated by commas or spaces. None given is a problem; each is checked as urlOf checks one.
+ */
+export function urlListOf(rule: UrlRule): Parser<string[]> {
+  const one = urlOf(rule);
+  return (value) => {
+    const texts = (Array.isArray(value) ? value : [value]).flatMap((item) => String(item).split(/[\s,]+/)).filter((text) => text !== '');
+    if (texts.length === 0) return problem(`expected one or more URLs such as ${rule.example}`);
+    const urls: string[] = [];
+    for (const [index, text] of texts.entries()) {
+      const parsed = one(text);
+      if (!parsed.ok) return problem(texts.length > 1 ? `URL ${index + 1}: ${parsed.problem}` : parsed.problem, parsed.cause);
+      urls.push(parsed.value);
+    }
+    return ok([...new Set(urls)]);
+  };
+}
+
+/** A shared secret (a signing key): at least `min` characters, never repeated in a problem. */
+export function secretOf(min: number): Parser<string> {
+  return (value) => {
+    const text = textOf(value);
+    return text !== null && text.length >= min ? ok(text) : problem(`expected a secret of at least ${min} characters`);
+  };
+}
+
 /** A routeplan service's base URL: http(s), without credentials (the API key is sent apart). */
 export const serviceUrl = (example: string): Parser<string> => urlOf({ protocols: ['http:', 'https:'], example, noCredentials: true });
 

@@ -17,6 +17,8 @@ import {
   httpUrl,
   textFor,
   urlOf,
+  urlListOf,
+  secretOf,
 } from './parse.js';
 import { setting } from './setting.js';
 import { DEFAULT_TIME_LIMIT_SECONDS, MAX_THREADS } from './shared-settings.js';
@@ -241,6 +243,27 @@ const MAIL = [
   }),
 ] as const;
 
+/** Webhooks (decisions.md, "The live day"): where events are POSTed, and the key that signs them. */
+const WEBHOOKS = [
+  setting({
+    key: 'webhookUrls',
+    flag: '--webhook-url <url...>',
+    env: 'ROUTEPLAN_WEBHOOK_URLS',
+    // A receiver's URL often carries its own token in the path: never repeated in a problem.
+    parse: urlListOf({ protocols: ['http:', 'https:'], example: 'https://hooks.example.com/routeplan', secret: true }),
+    help: 'POST every event (optimization.finished, project.dispatched, stop.done, …) to this http(s) URL, signed with --webhook-secret; repeat it for several (also ROUTEPLAN_WEBHOOK_URLS, separated by commas)',
+    commands: SERVE,
+  }),
+  setting({
+    key: 'webhookSecret',
+    flag: '--webhook-secret <secret>',
+    env: 'ROUTEPLAN_WEBHOOK_SECRET',
+    parse: secretOf(16),
+    help: "the key of the webhooks' HMAC-SHA256 signatures (Routeplan-Signature), at least 16 characters; needed with --webhook-url (also ROUTEPLAN_WEBHOOK_SECRET)",
+    commands: SERVE,
+  }),
+] as const;
+
 /** Several serve processes on one PostgreSQL (decisions.md, "Running the service on more than one machine"). */
 const SCALE_OUT = [
   setting({
@@ -261,4 +284,4 @@ const SCALE_OUT = [
   }),
 ] as const;
 
-export const SERVE_SETTINGS = [...LISTENING, ...SOLVING, ...WEB, ...MAIL, ...SCALE_OUT] as const;
+export const SERVE_SETTINGS = [...LISTENING, ...SOLVING, ...WEB, ...MAIL, ...WEBHOOKS, ...SCALE_OUT] as const;

@@ -32,6 +32,8 @@ import { ProjectEraser } from './services/project-erase.js';
 import { PrometheusMetrics } from './prometheus-metrics.js';
 import { countingStoreErrors } from './store/counted.js';
 import { logIds } from './log-context.js';
+import { createWebhooks, type Webhooks } from './services/webhooks/index.js';
+import { allListeners } from './services/dispatch/listeners.js';
 
 /** The defaults are the settings table's (config/serve-settings.ts). */
 export { SERVE_DEFAULTS, defaultConcurrency } from '../config/serve-settings.js';
@@ -68,11 +70,20 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, o
   const { log, metrics } = observed;
   const runner = options.runner ?? new WorkerSolveRunner(options.concurrency);
   const solveSettings = { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) };
-  const actions = new ActionService(stores.actions, stores.queue, runner, solveSettings, log, metrics);
+  const webhooks = webhooksOf(stores, options, observed);
+  const actions = new ActionService(webhooks.watchActions(stores.actions), stores.queue, runner, solveSettings, log, metrics);
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
   const projects = new ProjectService(stores.projects, (id) => `${publicUrl}/projects/${id}`, actions.optimizations);
   const sessions = new SessionService(stores.sessions, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
-  const { dispatch, tracking, notifications } = await dispatchServices(stores, actions, projects, options, observed, () => publicUrl);
+  const { dispatch, tracking, notifications } = await dispatchServices(
+    stores,
+    actions,
+    projects,
+    options,
+    observed,
+    () => publicUrl,
+    webhooks,
+  );
   const geocoding = new ProjectGeocoding(options.geocoder, projects, log);
   const eraser = new ProjectEraser({ projects: stores.projects, actions, dispatch, outbox: stores.outbox, log });
   const webRoot = builtWebRoot(options, log);
@@ -114,11 +125,12 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, o
   // Stored solves restart only once the port is ours, so a failed start never runs (and counts) them.
   if (role !== 'api') await actions.work();
   if (role !== 'worker') await geocoding.resume();
+  await webhooks.recover();
   const started = { url, role, store: stores.kind, actions: found.actions, requeued: found.requeued };
   log({ event: 'started', ...started, concurrency: role === 'api' ? 0 : options.concurrency });
 
   const timeoutMs = options.shutdownTimeoutMs;
-  const shutdown = { app, actions, stores, runner, sessions, notifications, retention, log, timeoutMs };
+  const shutdown = { app, actions, stores, runner, sessions, notifications, webhooks, retention, log, timeoutMs };
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     shuttingDown = true;
@@ -210,6 +222,14 @@ function builtWebRoot(options: ServeOptions, log: Log): string {
   return webRoot;
 }
 
+/** Webhooks, when URLs are configured: their events recorded in the store, delivered by every process. */
+function webhooksOf(stores: Stores, options: ServeOptions, { log, metrics }: Observed): Webhooks {
+  return createWebhooks(options.webhooks, stores.webhooks, log, {
+    ...(options.webhookSchedule ? { schedule: options.webhookSchedule } : {}),
+    metrics,
+  });
+}
+
 /** Dispatch to drivers, and the customer messages it sends when SMTP is configured. */
 async function dispatchServices(
   stores: Stores,
@@ -218,6 +238,7 @@ async function dispatchServices(
   options: ServeOptions,
   { log, metrics }: Observed,
   baseUrl: () => string,
+  webhooks: Webhooks,
 ): Promise<{ dispatch: DispatchService; tracking: TrackingService; notifications: Notifications }> {
   const store = stores.records;
   const now = options.now ?? ((): Date => new Date());
@@ -230,7 +251,7 @@ async function dispatchServices(
   dispatch = new DispatchService(
     store,
     actions,
-    notifications.listener,
+    allListeners([notifications.listener, webhooks.listener], log),
     {
       graceMs: options.driverLinkGraceMs ?? SERVE_DEFAULTS.driverLinkGraceHours * 3_600_000,
       now,
@@ -279,6 +300,7 @@ interface Shutdown {
   app: FastifyInstance;
   sessions: SessionService;
   notifications: Notifications;
+  webhooks: Webhooks;
   actions: ActionService;
   stores: Stores;
   runner: SolveRunner;
@@ -289,7 +311,7 @@ interface Shutdown {
 
 /** Stops accepting, waits for running solves (bounded), leaves the rest pending for the next start or another worker. */
 async function stopServer(shutdown: Shutdown): Promise<void> {
-  const { app, actions, stores, runner, sessions, notifications, retention, log, timeoutMs } = shutdown;
+  const { app, actions, stores, runner, sessions, notifications, webhooks, retention, log, timeoutMs } = shutdown;
   const server = app.server;
   const stopped = app.close();
   server.closeIdleConnections();
@@ -297,6 +319,7 @@ async function stopServer(shutdown: Shutdown): Promise<void> {
   await retention.stop();
   const { leftWaiting, interrupted } = await actions.shutdown(timeoutMs);
   await notifications.close();
+  await webhooks.close();
   await runner.close?.();
   server.closeAllConnections();
   await stopped;

@@ -10,6 +10,8 @@ import type { TravelSettings } from '../travel/types.js';
 import type { GeocoderSettings } from '../geocode/types.js';
 import type { ServeRole } from '../config/serve-settings.js';
 import type { GuessLimits } from './http/guess-limit.js';
+import type { RetrySchedule, WebhookSettings } from './services/webhooks/index.js';
+import type { ServiceMetrics } from './metrics.js';
 
 /** Overrides of app.ts's CONNECTION_LIMITS (tests). */
 export type ConnectionLimits = Partial<{ headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number }>;
@@ -79,4 +81,10 @@ export interface ServeOptions {
   metricsToken?: string;
   /** Overrides of the key-guess limit (tests; http/guess-limit.ts GUESS_LIMITS). */
   guessLimits?: Partial<GuessLimits>;
+  /** Webhook URLs and the secret that signs their events; without it no event is recorded. */
+  webhooks?: WebhookSettings;
+  /** Overrides of the webhooks' retry schedule (tests: short waits and window; services/webhooks/schedule.ts). */
+  webhookSchedule?: Partial<RetrySchedule>;
+  /** Where the service's parts report what /metrics counts (metrics.ts); none: not counted. */
+  metrics?: ServiceMetrics;
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { ServeOptions } from '../../src/server/serve-options.js';
 import { IdempotencyKeyTakenError } from '../../src/server/store/errors.js';
 import { openStores } from '../../src/server/store/open.js';
-import type { Ending, StoredAction, StoredMessage, StoredProject, Stores } from '../../src/server/store/ports.js';
+import type { Ending, StoredAction, StoredDelivery, StoredMessage, StoredProject, Stores } from '../../src/server/store/ports.js';
 import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
 import { cannedPlan, removeDir } from './harness.js';
 
@@ -490,6 +490,59 @@ describe.each(KINDS)('the store contract: $name', ({ make, skip }) => {
         ['m1', 'sent', 1],
         ['m2', 'queued', 0],
       ]);
+    });
+  });
+
+  describe('webhook deliveries', () => {
+    const at = (seconds: number): Date => new Date(Date.UTC(2030, 0, 1, 0, 0, seconds));
+    const delivery = (id: string, dueSecond: number): StoredDelivery => ({
+      id,
+      event_id: `event-${id}`,
+      event_type: 'stop.done',
+      url: 'http://127.0.0.1:9/hooks',
+      body: `{"id":"event-${id}","type":"stop.done"}`,
+      created_at: at(0).toISOString(),
+      attempts: 0,
+      next_attempt_at: at(dueSecond).toISOString(),
+    });
+
+    it('stores each delivery once by its id, and reads it back after a reopen', async () => {
+      await stores.webhooks.add([delivery('a1', 0), delivery('b2', 5)]);
+      await stores.webhooks.add([{ ...delivery('a1', 0), body: 'another' }]);
+      stores = await store.open();
+      await stores.webhooks.recover(() => undefined);
+      expect(await stores.webhooks.pending()).toEqual([delivery('a1', 0), delivery('b2', 5)]);
+      expect(await stores.webhooks.nextDue()).toBe(at(0).toISOString());
+    });
+
+    it('leases a due delivery to one holder until its lease ends; then another takes it, and the first cannot write', async () => {
+      await stores.webhooks.add([delivery('a1', 0), delivery('b2', 5)]);
+      expect(await stores.webhooks.claimDue(at(1), 'one', 10_000)).toEqual(delivery('a1', 0));
+      // The other is not due yet, and the first is leased.
+      expect(await stores.webhooks.claimDue(at(2), 'two', 10_000)).toBeNull();
+      expect((await stores.webhooks.claimDue(at(6), 'two', 10_000))?.id).toBe('b2');
+      // At 11 s the first lease has run out: "two" takes it over, and "one" (a process that hung) writes nothing.
+      expect((await stores.webhooks.claimDue(at(11), 'two', 10_000))?.id).toBe('a1');
+      expect(await stores.webhooks.settle({ ...delivery('a1', 0), attempts: 1 }, 'one', 'done')).toBe(false);
+      expect(await stores.webhooks.settle({ ...delivery('a1', 0), attempts: 1 }, 'two', 'done')).toBe(true);
+      expect((await stores.webhooks.pending()).map((kept) => kept.id)).toEqual(['b2']);
+    });
+
+    it('a retry writes the attempts, the next attempt and the error, and frees the delivery for any holder then', async () => {
+      await stores.webhooks.add([delivery('a1', 0)]);
+      const claimed = (await stores.webhooks.claimDue(at(1), 'one', 10_000))!;
+      const retried = { ...claimed, attempts: 1, next_attempt_at: at(3).toISOString(), last_error: 'HTTP 500' };
+      expect(await stores.webhooks.settle(retried, 'one', 'retry')).toBe(true);
+      expect(await stores.webhooks.pending()).toEqual([retried]);
+      expect(await stores.webhooks.claimDue(at(2), 'two', 10_000)).toBeNull();
+      expect(await stores.webhooks.claimDue(at(3), 'two', 10_000)).toEqual(retried);
+    });
+
+    it('two holders claiming at once take two different deliveries', async () => {
+      await stores.webhooks.add([delivery('a1', 0), delivery('b2', 0), delivery('c3', 0)]);
+      const claims = await Promise.all(['one', 'two', 'three', 'four'].map((holder) => stores.webhooks.claimDue(at(1), holder, 10_000)));
+      const ids = claims.filter((claim) => claim !== null).map((claim) => claim.id);
+      expect(ids.sort()).toEqual(['a1', 'b2', 'c3']);
     });
   });
 

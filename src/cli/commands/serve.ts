@@ -15,6 +15,7 @@ import { packageVersion } from '../version.js';
 import { OSM_TILES, PMTILES_ATTRIBUTION, tilesOrigin, type TileSource } from '../../server/http/web.js';
 import { readPmtilesHeader } from '../../server/http/pmtiles.js';
 import type { SmtpSettings } from '../../server/services/notify/settings.js';
+import type { WebhookSettings } from '../../server/services/webhooks/index.js';
 
 /** Commander's options of `serve`: each flag's text, or false for a `--no-…` flag given. */
 export type ServeFlags = Partial<Record<string, string | boolean>>;
@@ -68,6 +69,7 @@ export async function serveOptionsFrom(flags: ServeFlags, env: NodeJS.ProcessEnv
     driverLinkGraceMs: settings.driverLinkGraceMs,
     etaMarginMinutes: settings.etaMarginMinutes,
     ...smtpSettingsFrom(settings),
+    ...webhookSettingsFrom(settings),
     ...(settings.roadFactor !== undefined ? { roadFactor: settings.roadFactor } : {}),
     ...(settings.baseSpeed !== undefined ? { baseSpeedKmh: settings.baseSpeed } : {}),
     ...(travel.source !== 'haversine' ? { travel } : {}),
@@ -104,6 +106,22 @@ function smtpSettingsFrom(settings: RouteplanConfig): { smtp?: SmtpSettings } {
     throw flagError('--smtp-from', 'customer e-mails need a From address, e.g. --smtp-from deliveries@bakery.example');
   }
   return { smtp: { url, from, ...(templatesDir !== undefined ? { templatesDir } : {}) } };
+}
+
+/** Webhooks: URLs and a secret together, or neither (an unsigned event could be sent by anyone). */
+function webhookSettingsFrom(settings: RouteplanConfig): { webhooks?: WebhookSettings } {
+  const { webhookUrls: urls, webhookSecret: secret } = settings;
+  if (urls === undefined) {
+    if (secret !== undefined) throw flagError('--webhook-url', 'is needed with --webhook-secret: where should the events go?');
+    return {};
+  }
+  if (secret === undefined) {
+    throw flagError(
+      '--webhook-secret',
+      'webhooks are signed: give a secret of at least 16 characters with --webhook-url (or ROUTEPLAN_WEBHOOK_SECRET)',
+    );
+  }
+  return { webhooks: { urls, secret } };
 }
 
 /**

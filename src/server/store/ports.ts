@@ -196,7 +196,8 @@ export interface SessionStore {
 
 // ── Records by collection (dispatch, the outbox) ───────────────────────────────────────────────
 
-export type Collection = 'actions' | 'projects' | 'sessions' | 'dispatches' | 'dispatch-plans' | 'outbox' | 'health' | 'crashes';
+export type Collection =
+  'actions' | 'projects' | 'sessions' | 'dispatches' | 'dispatch-plans' | 'outbox' | 'webhooks' | 'health' | 'crashes';
 
 export interface LoadedRecords<T> {
   records: T[];
@@ -255,6 +256,54 @@ export interface OutboxStore {
   nextDue(): Promise<string | null>;
   /** Deletes a project's messages (a send under way writes none back); how many there were. */
   removeProject(projectId: string): Promise<number>;
+}
+
+// ── Webhook deliveries ─────────────────────────────────────────────────────────────────────────
+
+/** One event on its way to one webhook URL (services/webhooks/): kept until delivered or given up, then deleted. */
+export interface StoredDelivery {
+  /** Derived from the event's id and the URL: one delivery per event and URL. */
+  id: string;
+  event_id: string;
+  event_type: string;
+  url: string;
+  /** The JSON body exactly as it is signed and sent, every attempt alike. */
+  body: string;
+  created_at: string;
+  /** Attempts made so far (an attempt cut short by a killed process is not counted). */
+  attempts: number;
+  next_attempt_at: string;
+  /** Why the last attempt failed. */
+  last_error?: string;
+}
+
+/** What an attempt came to: `done` (delivered, or given up) deletes the delivery; `retry` writes its next attempt. */
+export type DeliverySettlement = 'done' | 'retry';
+
+/**
+ * The webhook deliveries, shared by every process of the store: each is attempted by one process
+ * at a time, under a lease, so that a process killed mid-attempt lets another take it once its lease ends.
+ */
+export interface WebhookStore {
+  /** Reads what it keeps in memory (the data directory); the unreadable records are logged. */
+  recover(log: (event: Record<string, unknown>) => void): Promise<void>;
+  /** Stores the deliveries of one event (one per URL); one whose id exists is left as it is. */
+  add(deliveries: StoredDelivery[]): Promise<void>;
+  /**
+   * Leases one delivery due at `now` that no unexpired lease holds to `holder` until `now + leaseMs`,
+   * and answers it; null when none is due. Until the lease ends no other holder is given it.
+   */
+  claimDue(now: Date, holder: string, leaseMs: number): Promise<StoredDelivery | null>;
+  /**
+   * Writes an attempt's outcome, if `holder` still holds the delivery's lease: `done` deletes it,
+   * `retry` writes `delivery` (its attempts, next attempt and error) and frees it. False, and
+   * nothing written, when the lease had passed to another holder.
+   */
+  settle(delivery: StoredDelivery, holder: string, settlement: DeliverySettlement): Promise<boolean>;
+  /** When the next delivery is due, or null when none is kept. */
+  nextDue(): Promise<string | null>;
+  /** The deliveries not yet done, oldest first. */
+  pending(): Promise<StoredDelivery[]>;
 }
 
 // ── Files (proof of delivery) ──────────────────────────────────────────────────────────────────
@@ -335,6 +384,7 @@ export interface Stores {
   sessions: SessionStore;
   records: RecordStore;
   outbox: OutboxStore;
+  webhooks: WebhookStore;
   blobs: BlobStore;
   queue: SolveQueue;
   /** Makes the store ready to serve, before the service answers: what it keeps in memory is read, unfinished work found. */

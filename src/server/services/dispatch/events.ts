@@ -3,7 +3,7 @@
  * the day's routes without the dispatch knowing about e-mail, and the dispatch works the same with
  * notifications off.
  */
-import type { NotificationsView, PromisedWindowView, StopStatus } from '../../api-types.js';
+import type { FailureReasonCode, NotificationsView, PromisedWindowView, StopStatus } from '../../api-types.js';
 
 /** The project as a customer message may name it. */
 export interface DispatchedProject {
@@ -38,6 +38,8 @@ export interface DispatchedEvent {
   project: DispatchedProject;
   /** When this dispatch was made: its version, which customer messages are counted by. */
   dispatched_at: string;
+  /** The optimization whose plan was dispatched. */
+  action_id?: string;
   /** False on the first dispatch of the project. */
   redispatch: boolean;
   /**
@@ -57,6 +59,14 @@ export interface StopDoneEvent {
   at: string;
 }
 
+/** A stop whose status became done or failed (webhooks). */
+export interface StopReportedEvent extends StopDoneEvent {
+  status: 'done' | 'failed';
+  driver_id: string;
+  /** For a failed stop: the reason from the driver's list (never the driver's own text). */
+  reason_code?: FailureReasonCode;
+}
+
 /** A driver's remaining stops re-timed after a report (done, failed or position): their new estimates. */
 export interface EtaChangedEvent {
   owner: string;
@@ -64,13 +74,19 @@ export interface EtaChangedEvent {
   stops: { stop: DispatchedStop; eta_s: number; late: boolean }[];
 }
 
-/** Told after the change is stored; never throws back into the dispatch (its own failures are its own). */
+/**
+ * Told after the change is stored, within the change's turn: a promise returned is awaited before
+ * the change is answered (webhooks record their events so). Its failures are its own: logged,
+ * never answered to the dispatcher or the driver.
+ */
 export interface DispatchListener {
-  dispatched(event: DispatchedEvent): void;
+  dispatched(event: DispatchedEvent): void | Promise<void>;
   /** Only when a stop becomes done, not when the same status is sent again (an offline replay). */
-  stopDone(event: StopDoneEvent): void;
+  stopDone(event: StopDoneEvent): void | Promise<void>;
+  /** When a stop becomes done or failed (not on a repeat of the same report). */
+  stopReported?(event: StopReportedEvent): void | Promise<void>;
   /** Only for stops whose estimate moved; customer messages decide whether it left the promised window. */
-  etaChanged(event: EtaChangedEvent): void;
+  etaChanged(event: EtaChangedEvent): void | Promise<void>;
 }
 
 /** Where customers' promises are kept (the dispatch record), for the revised messages. */

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Plan } from '../../../output/plan-types.js';
 import type { ActionService } from '../actions/service.js';
-import type { DispatchView, DriverPosition, DriverRouteView, DriverStopView, ProofSetting } from '../../api-types.js';
+import type { DispatchView, DriverPosition, DriverRouteView, DriverStopView, FailureReasonCode, ProofSetting } from '../../api-types.js';
 import type { DispatchListener } from './events.js';
 import { HttpError } from '../../http/replies.js';
 import type { ProjectRecord } from '../projects.js';
@@ -101,11 +101,12 @@ export class DispatchService {
       await this.save(dispatch);
       await this.discardProofs(droppedStops(previous, dispatch));
       this.settings.log({ event: 'dispatched', project_id: project.id, action_id: actionUuid, redispatch: previous !== null });
-      this.tell(() =>
+      await this.tell(() =>
         this.listener.dispatched({
           owner,
           project: dispatch.project,
           dispatched_at: dispatch.dispatched_at,
+          action_id: actionUuid,
           redispatch: previous !== null,
           stops: dispatch.stops.map((stop) => ({ ...dispatchedStop(stop), status: stop.status, ...previousPromiseOf(stop, previous) })),
         }),
@@ -225,6 +226,7 @@ export class DispatchService {
       const received = update.status === 'done' ? receivedProof(body) : null;
       if (received) requireProof(await this.settings.proofSetting(dispatch.owner, dispatch.project.id), received);
       const becameDone = update.status === 'done' && stop.status !== 'done';
+      const becameEnded = update.status !== 'planned' && stop.status !== update.status;
       const before = stop.stored_proof;
       applyStatus(stop, update);
       const kept = received ? await this.proofs.keep(received) : {};
@@ -236,19 +238,17 @@ export class DispatchService {
         throw error;
       });
       await this.discardProofs([before]);
-      if (becameDone) {
-        const at = update.at ?? this.settings.now().toISOString();
-        this.tell(() =>
-          this.listener.stopDone({
-            owner: dispatch.owner,
-            project: dispatch.project,
-            dispatched_at: dispatch.dispatched_at,
-            stop: dispatchedStop(stop),
-            at,
-          }),
-        );
-      }
-      this.tellEtas(dispatch, moved);
+      const at = update.at ?? this.settings.now().toISOString();
+      const told = {
+        owner: dispatch.owner,
+        project: dispatch.project,
+        dispatched_at: dispatch.dispatched_at,
+        stop: dispatchedStop(stop),
+        at,
+      };
+      if (becameDone) await this.tell(() => this.listener.stopDone(told));
+      if (becameEnded) await this.tell(() => this.listener.stopReported?.({ ...told, ...reportOf(stop, driverId) }));
+      await this.tellEtas(dispatch, moved);
       return driverStop(stop, driver.token);
     });
   }
@@ -266,7 +266,7 @@ export class DispatchService {
       const from = { lat: position.lat, lng: position.lng, at: new Date(position.at) };
       const moved = retimesRoute(position, driver.retimed_at) ? await this.retimeFrom(dispatch, driver, from) : [];
       await this.save(dispatch);
-      this.tellEtas(dispatch, moved);
+      await this.tellEtas(dispatch, moved);
       return { position, kept: true };
     });
   }
@@ -290,10 +290,10 @@ export class DispatchService {
     }
   }
 
-  private tellEtas(dispatch: FrozenDispatch, moved: FrozenStop[]): void {
+  private async tellEtas(dispatch: FrozenDispatch, moved: FrozenStop[]): Promise<void> {
     if (moved.length === 0) return;
     const stops = moved.map((stop) => ({ stop: dispatchedStop(stop), eta_s: stop.eta_s!, late: stop.late === true }));
-    this.tell(() => this.listener.etaChanged({ owner: dispatch.owner, project: dispatch.project, stops }));
+    await this.tell(() => this.listener.etaChanged({ owner: dispatch.owner, project: dispatch.project, stops }));
   }
 
   /**
@@ -429,9 +429,9 @@ export class DispatchService {
   }
 
   /** The listener's failures are its own: logged, never answered to the dispatcher or the driver. */
-  private tell(notify: () => void): void {
+  private async tell(notify: () => void | Promise<void>): Promise<void> {
     try {
-      notify();
+      await notify();
     } catch (error) {
       this.settings.log({ event: 'dispatch_listener_failed', message: (error as Error).message });
     }
@@ -447,6 +447,16 @@ function reportPlace(stop: FrozenStop, at: string | null, driver: FrozenDriver):
   const position = driver.position;
   if (position && Date.parse(position.at) > tapped.getTime()) return { lat: position.lat, lng: position.lng, at: new Date(position.at) };
   return { lat: stop.lat, lng: stop.lng, at: tapped };
+}
+
+/** What a done or failed report adds for the webhooks: the driver, and a failure's reason code (never its text). */
+function reportOf(stop: FrozenStop, driverId: string): { status: 'done' | 'failed'; driver_id: string; reason_code?: FailureReasonCode } {
+  const status = stop.status === 'done' ? 'done' : 'failed';
+  return {
+    status,
+    driver_id: driverId,
+    ...(status === 'failed' && stop.reason_code !== undefined ? { reason_code: stop.reason_code } : {}),
+  };
 }
 
 /** The proofs of stops a re-dispatch left out (their reports go with them). */

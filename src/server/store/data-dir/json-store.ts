@@ -1,6 +1,7 @@
 /**
  * Durable JSON records under the data directory: `actions/<uuid>.json`, `projects/<id>.json`,
  * `sessions/<sha-256 of the token>.json`, `dispatches/<project id>.json` (with `dispatch-plans/<project id>.json`, the frozen plan), `outbox/<message id>.json`,
+ * `webhooks/<delivery id>.json` (a webhook event on its way to one URL),
  * `health/probe.json`, written to learn whether a full disk has room again, and `crashes/<id>.json`,
  * the actions that were running when the process died of an error.
  * Each write goes to a temporary file, is fsynced, renamed over the record and the directory is
@@ -20,6 +21,7 @@ const COLLECTIONS: readonly Collection[] = [
   'dispatches',
   'dispatch-plans',
   'outbox',
+  'webhooks',
   'health',
   'crashes',
 ];

@@ -13,6 +13,7 @@ import { acquireDataDirLock, type DataDirLock } from './lock.js';
 import { DataDirProjectStore } from './project-store.js';
 import { DataDirSessionStore } from './session-store.js';
 import { DataDirOutboxStore } from './outbox-store.js';
+import { DataDirWebhookStore } from './webhook-store.js';
 import { LocalSolveQueue } from './solve-queue.js';
 
 type Log = (event: Record<string, unknown>) => void;
@@ -68,6 +69,7 @@ function storesIn(json: JsonStore, lock: DataDirLock, options: ServeOptions, log
     sessions,
     records: json,
     outbox: new DataDirOutboxStore(json),
+    webhooks: new DataDirWebhookStore(json),
     queue,
     start,
     health: () => json.health(),

@@ -78,4 +78,24 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX routeplan_actions_owner_listed ON routeplan_actions (owner, created_at DESC, action_uuid DESC);
     `,
   },
+  {
+    version: 4,
+    name: 'webhook deliveries',
+    sql: `
+      CREATE TABLE routeplan_webhooks (
+        id text PRIMARY KEY,
+        event_id text NOT NULL,
+        event_type text NOT NULL,
+        url text NOT NULL,
+        body text NOT NULL,
+        created_at timestamptz NOT NULL,
+        attempts integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz NOT NULL,
+        last_error text,
+        lease_holder text,
+        lease_until timestamptz
+      );
+      CREATE INDEX routeplan_webhooks_due ON routeplan_webhooks (next_attempt_at);
+    `,
+  },
 ];

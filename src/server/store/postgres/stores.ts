@@ -7,6 +7,7 @@ import { Database, withoutPassword } from './database.js';
 import { PgProjectStore } from './project-store.js';
 import { PgBlobStore } from './blob-store.js';
 import { PgOutboxStore } from './outbox-store.js';
+import { PgWebhookStore } from './webhook-store.js';
 import { PgRecordStore } from './record-store.js';
 import { PgSessionStore } from './session-store.js';
 import { PgSolveQueue } from './solve-queue.js';
@@ -32,6 +33,7 @@ export async function databaseStores(url: string, options: ServeOptions, log: Lo
       ...base,
       records: new PgRecordStore(db),
       outbox: new PgOutboxStore(db),
+      webhooks: new PgWebhookStore(db),
       blobs: new PgBlobStore(db),
       // The jobs are in the database and outlive any process; what start() finds are the actions whose job was never queued.
       start: async () => ({ actions: 0, requeued: await queue.startOrphanChecks() }),

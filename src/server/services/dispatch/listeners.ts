@@ -1,0 +1,22 @@
+/** Several listeners told of the dispatch's changes as one: each in turn, each one's failure its own. */
+import type { DispatchListener } from './events.js';
+
+type Log = (event: Record<string, unknown>) => void;
+
+export function allListeners(listeners: DispatchListener[], log: Log): DispatchListener {
+  const tellEach = async (tell: (listener: DispatchListener) => void | Promise<void>): Promise<void> => {
+    for (const listener of listeners) {
+      try {
+        await tell(listener);
+      } catch (error) {
+        log({ event: 'dispatch_listener_failed', message: (error as Error).message });
+      }
+    }
+  };
+  return {
+    dispatched: (event) => tellEach((listener) => listener.dispatched(event)),
+    stopDone: (event) => tellEach((listener) => listener.stopDone(event)),
+    stopReported: (event) => tellEach((listener) => listener.stopReported?.(event)),
+    etaChanged: (event) => tellEach((listener) => listener.etaChanged(event)),
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The webhook events (decisions.md, "The live day"): what each says, built from what the action
+ * store and the dispatch tell. A body is `{id, type, created_at, data}`; `data` carries ids, names
+ * of projects, times and statuses, never a key, a customer's name, address, e-mail or a driver's
+ * own words (the receiver asks the API for more, with its key).
+ */
+import { randomUUID } from 'node:crypto';
+import type { StoredAction } from '../../store/ports.js';
+import type { DispatchedEvent, DispatchedProject, EtaChangedEvent, StopReportedEvent } from '../dispatch/events.js';
+import { formatClock } from '../../../model/time.js';
+
+export const WEBHOOK_EVENT_TYPES = [
+  'optimization.finished',
+  'optimization.failed',
+  'project.dispatched',
+  'stop.done',
+  'stop.failed',
+  'stop.eta_changed',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export interface WebhookEvent {
+  /** Unique per event, the same in every attempt and to every URL: receivers de-duplicate by it. */
+  id: string;
+  type: WebhookEventType;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+function event(type: WebhookEventType, now: Date, data: Record<string, unknown>): WebhookEvent {
+  return { id: randomUUID(), type, created_at: now.toISOString(), data };
+}
+
+/** An action that has just ended (a one-off schedule, a project's optimization or re-optimization). */
+export function actionEnded(stored: StoredAction, now: Date): WebhookEvent {
+  const { record } = stored;
+  const project = record.project_id !== undefined ? projectOfAction(stored) : {};
+  const common = { action_id: record.actionUuid, action_name: record.actionName, status: record.status, owner: stored.owner, ...project };
+  if (record.status === 'finished') {
+    const summary = record.solution?.summary;
+    const counts = summary ? { summary: { served: summary.served, unserved: summary.unserved, routes_used: summary.routes_used } } : {};
+    return event('optimization.finished', now, { ...common, finished_at: record.finished_at, ...counts });
+  }
+  const error = record.error ? { code: record.error.code, message: record.error.message } : undefined;
+  return event('optimization.failed', now, { ...common, finished_at: record.finished_at, ...(error ? { error } : {}) });
+}
+
+function projectOfAction(stored: StoredAction): Record<string, unknown> {
+  const name = (stored.document as { name?: unknown } | null)?.name;
+  return {
+    project_id: stored.record.project_id,
+    ...(typeof name === 'string' ? { project_name: name } : {}),
+    ...(stored.record.project_version !== undefined ? { project_version: stored.record.project_version } : {}),
+  };
+}
+
+function projectFields(owner: string, project: DispatchedProject): Record<string, unknown> {
+  return { project_id: project.id, project_name: project.name, project_date: project.date, owner };
+}
+
+export function projectDispatched(dispatched: DispatchedEvent, now: Date): WebhookEvent {
+  const stops = dispatched.stops;
+  return event('project.dispatched', now, {
+    ...projectFields(dispatched.owner, dispatched.project),
+    ...(dispatched.action_id !== undefined ? { action_id: dispatched.action_id } : {}),
+    dispatched_at: dispatched.dispatched_at,
+    redispatch: dispatched.redispatch,
+    stops: { total: stops.length, planned: stops.filter((stop) => stop.status === 'planned').length },
+  });
+}
+
+export function stopReported(reported: StopReportedEvent, now: Date): WebhookEvent {
+  return event(reported.status === 'done' ? 'stop.done' : 'stop.failed', now, {
+    ...projectFields(reported.owner, reported.project),
+    stop_id: reported.stop.stop_id,
+    driver_id: reported.driver_id,
+    status: reported.status,
+    at: reported.at,
+    dispatched_at: reported.dispatched_at,
+    ...(reported.reason_code !== undefined ? { reason_code: reported.reason_code } : {}),
+  });
+}
+
+/** One event per stop whose estimate moved (by a minute or more: dispatch/eta.ts). */
+export function etasChanged(changed: EtaChangedEvent, now: Date): WebhookEvent[] {
+  return changed.stops.map(({ stop, eta_s, late }) =>
+    event('stop.eta_changed', now, {
+      ...projectFields(changed.owner, changed.project),
+      stop_id: stop.stop_id,
+      eta_s,
+      eta: formatClock(eta_s),
+      late,
+      ...(stop.arrival_s != null ? { planned_arrival_s: stop.arrival_s } : {}),
+      ...(stop.promised !== undefined ? { promised: stop.promised } : {}),
+    }),
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * Webhooks from several `routeplan serve` processes on one PostgreSQL (issue 28): the built binary,
+ * two processes, a real database (test/support/postgres.ts) and a real receiver on loopback. Each
+ * event, whichever process recorded it, reaches a healthy receiver exactly once; when the process
+ * delivering one is killed (kill -9) mid-request, the other delivers it once its lease has run out.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verifySignature } from '../../src/server/services/webhooks/index.js';
+import { RETRY_SCHEDULE } from '../../src/server/services/webhooks/schedule.js';
+import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { ownerOfPort } from '../support/port-owner.js';
+import { api, type TestService } from './harness.js';
+import { assertBuilt, startBuiltServer, type BuiltServer } from './built.js';
+import { optimizedProject, tokenOf } from './dispatch-harness.js';
+
+const SECRET = 'whsec-processes-0123456789';
+const ENV = { ROUTEPLAN_SERVER_KEYS: 'key-alpha', ROUTEPLAN_WEBHOOK_SECRET: SECRET };
+
+describe.skipIf(postgresUnavailable())('webhooks from two serve processes on one PostgreSQL (built binary)', () => {
+  let db: TestDatabase;
+  let work: string;
+  let receiver: WebhookReceiver;
+  const servers: BuiltServer[] = [];
+
+  beforeEach(async () => {
+    assertBuilt();
+    db = await freshDatabase();
+    work = await mkdtemp(join(tmpdir(), 'routeplan-webhooks-'));
+    receiver = await startWebhookReceiver();
+  });
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.kill9();
+    await receiver.close();
+    await db.drop();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  async function serve(name: string): Promise<BuiltServer> {
+    const args = ['--database', db.url, '--data-dir', join(work, name), '--time-limit', '0.5', '--webhook-url', receiver.url];
+    const server = await startBuiltServer(args, ENV);
+    servers.push(server);
+    return server;
+  }
+
+  function expectSigned(): void {
+    for (const hook of receiver.received) expect(verifySignature(SECRET, hook.signature, hook.body, new Date(hook.at))).toBe(true);
+  }
+
+  it('a day on two processes: every event, recorded by either, reaches a healthy receiver exactly once', async () => {
+    const [one, two] = [await serve('one'), await serve('two')];
+    const { id } = await optimizedProject({ url: one.url } as TestService);
+    const view = (await api(two.url, 'POST', `/v1.0/project/${id}/dispatch`)).body;
+    for (const [i, stop] of (view.stops as any[]).entries()) {
+      const driver = view.drivers.find((entry: any) => entry.driver_id === stop.driver_id);
+      const body = i % 2 === 0 ? { status: 'done' } : { status: 'failed', reason_code: 'refused' };
+      const reported = await api([one, two][i % 2]!.url, 'POST', `/drivers/${tokenOf(driver.url)}/stops/${stop.stop_id}`, {
+        key: null,
+        body,
+      });
+      expect(reported.status).toBe(200);
+    }
+    const stops = view.stops.length as number;
+    await receiver.waitFor(() => receiver.deliveredIds().size >= 2 + stops, 20_000);
+    // Longer than a process takes to look for deliveries recorded elsewhere (once a second).
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expectSigned();
+    const ids = receiver.received.map((hook) => hook.eventId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const types = receiver.received.map((hook) => hook.type);
+    expect(types.filter((type) => type === 'optimization.finished')).toHaveLength(1);
+    expect(types.filter((type) => type === 'project.dispatched')).toHaveLength(1);
+    expect(types.filter((type) => type === 'stop.done')).toHaveLength(Math.ceil(stops / 2));
+    expect(types.filter((type) => type === 'stop.failed')).toHaveLength(Math.floor(stops / 2));
+    const senders = new Set(receiver.received.map((hook) => hook.remotePort));
+    console.log(`${receiver.received.length} events from two processes, each delivered once (${senders.size} sending connections)`);
+  }, 120_000);
+
+  it('kill -9 of the process delivering an event: the other delivers it after the lease, and once', async () => {
+    const [one, two] = [await serve('one'), await serve('two')];
+    receiver.hold(1);
+    const { actionUuid } = await optimizedProject({ url: one.url } as TestService);
+    await receiver.waitFor(() => receiver.received.length === 1, 15_000);
+    const held = receiver.received[0]!;
+    const sender = (await ownerOfPort([one, two], held.remotePort))!;
+    expect(sender).toBeDefined();
+    const other = sender === one ? two : one;
+    await sender.kill9();
+    const killedAt = Date.now();
+
+    await receiver.waitFor(() => receiver.deliveredIds().size === 1, 30_000);
+    const seconds = (Date.now() - killedAt) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expectSigned();
+    expect(receiver.received.map((hook) => [hook.eventId, hook.type])).toEqual([
+      [held.eventId, 'optimization.finished'],
+      [held.eventId, 'optimization.finished'],
+    ]);
+    expect(JSON.parse(receiver.received[1]!.body).data.action_id).toBe(actionUuid);
+    expect(other.child.exitCode).toBeNull();
+    // Not before the killed attempt's lease ran out (it was taken a moment before the kill), and soon after.
+    expect(seconds).toBeGreaterThan(RETRY_SCHEDULE.leaseMs / 1000 - 5);
+    expect(seconds).toBeLessThan(RETRY_SCHEDULE.leaseMs / 1000 + 5);
+    console.log(
+      `kill -9 of the process delivering optimization.finished: the other delivered it ${seconds.toFixed(1)} s later (lease ${RETRY_SCHEDULE.leaseMs / 1000} s), once`,
+    );
+  }, 120_000);
+});
