@@ -10,7 +10,7 @@ import { SERVE_DEFAULTS } from '../config/serve-settings.js';
 import { createKeyRing, isLoopbackHost } from './http/auth.js';
 import type { Stores } from './store/ports.js';
 import { WorkerSolveRunner, type SolveRunner } from './services/solve-runner.js';
-import { ActionService } from './services/actions/service.js';
+import { ActionService, type SolveSettings } from './services/actions/service.js';
 import { ProjectService } from './services/projects.js';
 import { openStores } from './store/open.js';
 import type { ServeOptions, ServeRole } from './serve-options.js';
@@ -69,24 +69,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, observed: Observed): Promise<RunningServer> {
   const { log, metrics } = observed;
   const runner = options.runner ?? new WorkerSolveRunner(options.concurrency);
-  const solveSettings = { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) };
   const webhooks = webhooksOf(stores, options, observed);
-  const actions = new ActionService(webhooks.watchActions(stores.actions), stores.queue, runner, solveSettings, log, metrics);
+  const actions = new ActionService(webhooks.watchActions(stores.actions), stores.queue, runner, solveSettingsOf(options), log, metrics);
   let publicUrl = options.publicUrl?.replace(/\/+$/, '') ?? '';
   const projects = new ProjectService(stores.projects, (id) => `${publicUrl}/projects/${id}`, actions.optimizations);
   const sessions = new SessionService(stores.sessions, options.sessionTtlMs ?? SERVE_DEFAULTS.sessionTtlHours * 3_600_000, log);
-  const { dispatch, tracking, notifications } = await dispatchServices(
-    stores,
-    actions,
-    projects,
-    options,
-    observed,
-    () => publicUrl,
-    webhooks,
-  );
+  const day = await dispatchServices(stores, { actions, projects, webhooks }, options, observed, () => publicUrl);
+  const { dispatch, notifications } = day;
   const geocoding = new ProjectGeocoding(options.geocoder, projects, log);
   const eraser = new ProjectEraser({ projects: stores.projects, actions, dispatch, outbox: stores.outbox, log });
-  const webRoot = builtWebRoot(options, log);
 
   let shuttingDown = false;
   const guesses = new GuessLimiter(options.guessLimits);
@@ -101,13 +92,13 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, o
     projects,
     eraser,
     dispatch,
-    tracking,
+    tracking: day.tracking,
     geocoding,
     messages: notifications.messages,
     bodyLimitBytes: options.bodyLimitBytes,
     loadOptions: travelFlags(options),
     timeLimitMs: options.timeLimitMs,
-    web: { root: webRoot, tiles: options.tiles ?? null, secureCookies: publicUrl.startsWith('https:') },
+    web: { root: builtWebRoot(options, log), tiles: options.tiles ?? null, secureCookies: publicUrl.startsWith('https:') },
     isShuttingDown: () => shuttingDown,
     storeHealth: () => stores.health(),
     queueStats: () => stores.queue.stats(),
@@ -222,6 +213,11 @@ function builtWebRoot(options: ServeOptions, log: Log): string {
   return webRoot;
 }
 
+/** What every solve of this service is given: its limit, its seed, the travel flags. */
+function solveSettingsOf(options: ServeOptions): SolveSettings {
+  return { timeLimitMs: options.timeLimitMs, seed: options.seed, ...travelFlags(options) };
+}
+
 /** Webhooks, when URLs are configured: their events recorded in the store, delivered by every process. */
 function webhooksOf(stores: Stores, options: ServeOptions, { log, metrics }: Observed): Webhooks {
   return createWebhooks(options.webhooks, stores.webhooks, log, {
@@ -233,12 +229,10 @@ function webhooksOf(stores: Stores, options: ServeOptions, { log, metrics }: Obs
 /** Dispatch to drivers, and the customer messages it sends when SMTP is configured. */
 async function dispatchServices(
   stores: Stores,
-  actions: ActionService,
-  projects: ProjectService,
+  { actions, projects, webhooks }: { actions: ActionService; projects: ProjectService; webhooks: Webhooks },
   options: ServeOptions,
   { log, metrics }: Observed,
   baseUrl: () => string,
-  webhooks: Webhooks,
 ): Promise<{ dispatch: DispatchService; tracking: TrackingService; notifications: Notifications }> {
   const store = stores.records;
   const now = options.now ?? ((): Date => new Date());

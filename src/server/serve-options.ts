@@ -11,7 +11,6 @@ import type { GeocoderSettings } from '../geocode/types.js';
 import type { ServeRole } from '../config/serve-settings.js';
 import type { GuessLimits } from './http/guess-limit.js';
 import type { RetrySchedule, WebhookSettings } from './services/webhooks/index.js';
-import type { ServiceMetrics } from './metrics.js';
 
 /** Overrides of app.ts's CONNECTION_LIMITS (tests). */
 export type ConnectionLimits = Partial<{ headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number }>;
@@ -85,6 +84,4 @@ export interface ServeOptions {
   webhooks?: WebhookSettings;
   /** Overrides of the webhooks' retry schedule (tests: short waits and window; services/webhooks/schedule.ts). */
   webhookSchedule?: Partial<RetrySchedule>;
-  /** Where the service's parts report what /metrics counts (metrics.ts); none: not counted. */
-  metrics?: ServiceMetrics;
 }
