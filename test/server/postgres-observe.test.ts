@@ -51,7 +51,8 @@ describe.skipIf(postgresUnavailable())('/metrics and log ids on PostgreSQL', () 
     const front = await service({ role: 'api' });
     const runner = new ScriptedRunner();
     const worker = await service({ role: 'worker', runner, concurrency: 1 });
-    for (let i = 0; i < 3; i += 1) await submit(front, `accept-${i}`);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) ids.push(await submit(front, `accept-${i}`));
     await runner.waitForStarts(1);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     for (const svc of [front, worker]) {
@@ -77,6 +78,11 @@ describe.skipIf(postgresUnavailable())('/metrics and log ids on PostgreSQL', () 
     const queue = await scrape(front);
     expect([valueOf(queue, 'routeplan_queue_waiting'), valueOf(queue, 'routeplan_queue_running')]).toEqual([0, 1]);
     expect(valueOf(queue, 'routeplan_queue_oldest_waiting_seconds')).toBe(0);
+    // Cancelled through the api process, its solve stopped on the worker: the worker counts it.
+    expect((await api(front.url, 'POST', `/v2/schedules/${ids[2]}/cancel`)).status).toBe(200);
+    const cancelled = async (): Promise<number | undefined> =>
+      valueOf(await scrape(worker), 'routeplan_solves_total', { outcome: 'cancelled' });
+    await expect.poll(cancelled, { timeout: 10_000 }).toBe(1);
   });
 
   it("a worker's lines of a solve carry the action id and the id of the request another process accepted it with", async () => {

@@ -96,4 +96,20 @@ describe('log lines', () => {
     ]);
     expect(svc.logs.every((line) => !line.includes('\n') && typeof JSON.parse(line) === 'object')).toBe(true);
   });
+
+  it("a background job a request starts (geocoding its project) logs with that request's id", async () => {
+    // A gazetteer file that is not there: the project's geocoding fails in the background, and says so.
+    const svc = await start({ geocoder: { name: 'gazetteer', file: '/nonexistent/places.csv' } });
+    const document = {
+      name: 'Addresses',
+      date: '2026-11-24',
+      drivers: [{ name: 'Ana', start_location: { coords: { lat: 45.76, lng: 4.83 } }, shift_start: '08:00', shift_end: '12:00' }],
+      stops: [{ name: 'Saint-Jean', location: { address: '3 rue Saint-Jean, Lyon' }, duration: 5 }],
+    };
+    const created = await send(svc, 'POST', '/v1.0/project', 'create-with-addresses', document);
+    expect(created.status).toBe(201);
+    for (let i = 0; i < 3; i += 1) await send(svc, 'GET', '/v1.0/projects', `meanwhile-${i}`);
+    await expect.poll(() => linesOf(svc).find((line) => line.event === 'geocoding_failed')).toBeDefined();
+    expect(linesOf(svc).find((line) => line.event === 'geocoding_failed')).toMatchObject({ request_id: 'create-with-addresses' });
+  });
 });

@@ -14,7 +14,7 @@ import { withChanges } from '../plan-history.js';
 import { CANCELLED, TOO_MANY_ATTEMPTS, progressOf, type SolveSettings } from './records.js';
 import { endUntilWritten } from './durable-ending.js';
 import { noMetrics, type ServiceMetrics } from '../../metrics.js';
-import { withLogIds } from '../../log-context.js';
+import { withLogIds, type LogIds } from '../../log-context.js';
 
 type Log = (event: Record<string, unknown>) => void;
 
@@ -53,8 +53,7 @@ export class ActionRuns {
     if (!stored || stored.record.status !== 'pending') return;
     try {
       // Its lines carry the id of the request that accepted it too, whichever process runs it.
-      const ids = { action_id: actionUuid, ...(stored.request_id !== undefined ? { request_id: stored.request_id } : {}) };
-      await withLogIds(ids, () => this.runOnce(stored, signal));
+      await withLogIds(idsOf(stored), () => this.runOnce(stored, signal));
     } finally {
       this.store.clearProgress(actionUuid);
     }
@@ -150,7 +149,7 @@ export class ActionRuns {
     }
     const cutShort = `its solve was cut short ${stored.attempts} times, its worker dying each time`;
     await this.store.end(stored, { status: 'failed', error: TOO_MANY_ATTEMPTS(cutShort) });
-    this.log({ event: 'solve_abandoned', action_id: actionUuid, attempts: stored.attempts });
+    withLogIds(idsOf(stored), () => this.log({ event: 'solve_abandoned', action_id: actionUuid, attempts: stored.attempts }));
   }
 
   private solveOf(stored: StoredAction): SolveJob {
@@ -168,6 +167,12 @@ export class ActionRuns {
       ...(geocoder !== undefined && stored.kind === 'project' ? { allowUnresolved: true } : {}),
     };
   }
+}
+
+/** The ids of an action's run's lines: its own, and the request's that accepted it (whichever process runs it). */
+function idsOf(stored: StoredAction): LogIds {
+  const requestId = stored.request_id;
+  return { action_id: stored.record.actionUuid, ...(requestId !== undefined ? { request_id: requestId } : {}) };
 }
 
 function internalError(error: unknown): ErrorBody['error'] {
