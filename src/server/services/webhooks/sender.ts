@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredDelivery, WebhookStore } from '../../store/ports.js';
 import type { ServiceMetrics, WebhookOutcome } from '../../metrics.js';
+import { withoutLogIds } from '../../log-context.js';
 import type { AttemptOutcome } from './post.js';
 import { nextAttemptAt, type RetrySchedule } from './schedule.js';
 
@@ -52,7 +53,8 @@ export class WebhookSender {
   pump(): void {
     if (this.closed || this.attempting >= MAX_ATTEMPTING) return;
     this.attempting++;
-    const attempter = this.attemptDue().finally(() => {
+    // Deliveries outlive the request whose event woke them: their lines carry no request's id.
+    const attempter = withoutLogIds(() => this.attemptDue()).finally(() => {
       this.attempting--;
       this.inFlight.delete(attempter);
       if (this.attempting === 0) void this.scheduleNext();
