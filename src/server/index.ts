@@ -95,6 +95,7 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, l
     storeHealth: () => stores.health(),
     queueStats: () => stores.queue.stats(),
     ...(options.connectionLimits ? { connectionLimits: options.connectionLimits } : {}),
+    ...(options.httpTap ? { tap: options.httpTap } : {}),
     log,
   });
 

@@ -10,6 +10,7 @@ import type { TravelSettings } from '../travel/types.js';
 import type { GeocoderSettings } from '../geocode/types.js';
 import type { ServeRole } from '../config/serve-settings.js';
 import type { GuessLimits } from './http/guess-limit.js';
+import type { HttpTap } from './http/tap.js';
 
 /** Overrides of app.ts's CONNECTION_LIMITS (tests). */
 export type ConnectionLimits = Partial<{ headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number }>;
@@ -77,4 +78,6 @@ export interface ServeOptions {
   trustProxyHops?: number;
   /** Overrides of the key-guess limit (tests; http/guess-limit.ts GUESS_LIMITS). */
   guessLimits?: Partial<GuessLimits>;
+  /** Watches the HTTP layer's routes and answers (tests: the OpenAPI document's checks; http/tap.ts). */
+  httpTap?: HttpTap;
 }
