@@ -39,7 +39,7 @@ export function answerProblems(answer: TappedAnswer): string[] {
  * answer of no operation (no route, or a method the path does not answer) must be an error.
  */
 function schemaFor(path: string, method: string, status: number): Json | string {
-  const operation = openApiDocument().paths[path]?.[method.toLowerCase() === 'head' ? 'get' : method.toLowerCase()];
+  const operation: Json | undefined = openApiDocument().paths[path]?.[method.toLowerCase() === 'head' ? 'get' : method.toLowerCase()];
   if (!operation)
     return status >= 400 ? { $ref: '#/components/schemas/Error' } : 'a success of an operation the document does not describe';
   const response = operation.responses[String(status)] ?? operation.responses.default;
