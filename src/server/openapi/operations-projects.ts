@@ -157,7 +157,7 @@ function itemOperations(list: 'stops' | 'drivers'): Operation[] {
       summary: `Remove a ${one} (the other ids stay)`,
       access: 'api',
       headers: ['If-Match'],
-      answers: { 200: PROJECT, 404: ITEM_NOT_FOUND, 412: VERSION_MISMATCH },
+      answers: { 200: PROJECT, 400: INVALID_PROJECT, 404: ITEM_NOT_FOUND, 412: VERSION_MISMATCH },
     },
   ];
 }

@@ -18,6 +18,7 @@ export const WEB_OPERATIONS: Operation[] = [
         description: 'to `next` or `/` with the session cookie; a wrong key to `/?signin=failed`',
         headers: ['Location', 'Set-Cookie'],
       },
+      403: error('`csrf_failed`: posted from another site’s page'),
       429: error('`too_many_failed_attempts` (a browser’s form post: 303 to `/?signin=limited`)', ['Retry-After']),
     },
   },
