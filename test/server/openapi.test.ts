@@ -10,7 +10,7 @@ import { openApiDocument, OPERATIONS } from '../../src/server/openapi/document.j
 import { documentPath } from '../../src/server/openapi/route-paths.js';
 import type { RegisteredRoute } from '../../src/server/http/tap.js';
 import { answerProblems } from '../support/openapi-answers.js';
-import { api, servicesStoppedAfterEach } from './harness.js';
+import { api, servicesStoppedAfterEach, smallProject } from './harness.js';
 
 const service = servicesStoppedAfterEach();
 
@@ -147,5 +147,19 @@ describe('the check of recorded answers', () => {
       'PUT /v2/schedules/{id} 200: a success of an operation the document does not describe',
     ]);
     expect(answerProblems({ ...answer, contentType: 'text/html', body: '<p>' })).toEqual([]);
+  });
+
+  it('holds a project record’s stops and drivers to the schemas the project was validated with', async () => {
+    const svc = await service();
+    const created = await api(svc.url, 'POST', '/v1.0/project', { body: smallProject() });
+    const route = '/v1.0/project/:id(^[A-Za-z0-9-]{1,64}$)';
+    const record = { method: 'GET', route, status: 200, contentType: 'application/json; charset=utf-8' };
+    expect(answerProblems({ ...record, body: JSON.stringify(created.body) })).toEqual([]);
+    const broken = { ...created.body, stops: [{ ...created.body.stops[0], location: 5 }], drivers: [{ name: 'Théo' }] };
+    const problems = answerProblems({ ...record, body: JSON.stringify(broken) });
+    expect(problems).toContain(
+      "GET /v1.0/project/{id} 200: body/drivers/0 must have required property 'id' (#/properties/drivers/items/allOf/1/required)",
+    );
+    expect(problems.some((problem) => problem.startsWith('GET /v1.0/project/{id} 200: body/stops/0/location must be object'))).toBe(true);
   });
 });

@@ -72,7 +72,22 @@ export function ref(name: AnswerName | RequestName): JsonSchema {
 export function componentSchemas(): Record<string, JsonSchema> {
   const answers = fromRegistry(ANSWERS, 'output');
   const requests = fromRegistry(REQUESTS, 'input');
-  return { ...answers, ...requests, ...mergePatches(requests) };
+  return { ...answers, ProjectRecord: withItemsAsGiven(answers.ProjectRecord!), ...requests, ...mergePatches(requests) };
+}
+
+/**
+ * A project record keeps its stops, drivers and settings as the user gave them (validated as a
+ * Project is, unknown fields kept), each stop and driver with the id the service gave it: so the
+ * record refers to the request's schemas for them rather than saying "any object".
+ */
+function withItemsAsGiven(record: JsonSchema): JsonSchema {
+  const properties = record.properties as Record<string, JsonSchema>;
+  const withId = (name: 'Stop' | 'Driver'): JsonSchema => ({
+    type: 'array',
+    items: { allOf: [ref(name), { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }] },
+  });
+  const settings = { $ref: '#/components/schemas/Project/properties/settings/anyOf/0' };
+  return { ...record, properties: { ...properties, stops: withId('Stop'), drivers: withId('Driver'), settings } };
 }
 
 function fromRegistry(named: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, JsonSchema> {
