@@ -14,13 +14,22 @@ export const stopStatusSchema = z.enum(['planned', 'done', 'failed']);
 /** The reasons a driver picks from when a stop fails. */
 export const failureReasonCodeSchema = z.enum(['not_at_home', 'refused', 'address_not_found', 'damaged', 'other']);
 
-/** A driver's last shared position (opt-in on the driver page); also what the page posts. */
+/** A device reports its accuracy in metres; beyond this it is no position worth keeping. */
+export const MAX_ACCURACY_M = 100_000;
+
+/** A date and time as ISO 8601 writes it (`2026-11-23T09:41:00Z`, an offset allowed). */
+const isoDateTime = z
+  .string()
+  .refine((text) => /^\d{4}-\d{2}-\d{2}T/.test(text) && Number.isFinite(Date.parse(text)))
+  .meta({ description: 'an ISO 8601 date and time, e.g. 2026-11-23T09:41:00Z' });
+
+/** A driver's last shared position (opt-in on the driver page); also what the page posts, checked with it (position.ts). */
 export const driverPositionSchema = z.object({
   lat: z.number().min(-90).max(90),
   lng: z.number().min(-180).max(180),
-  /** When the device took it (ISO 8601). */
-  at: z.string(),
-  accuracy_m: z.number().min(0).max(100_000).optional(),
+  /** When the device took it. */
+  at: isoDateTime,
+  accuracy_m: z.number().min(0).max(MAX_ACCURACY_M).optional(),
 });
 
 /** Proof of delivery of a done stop: URLs answer only to the project's owner and that driver's link. */
