@@ -74,6 +74,11 @@ describe('the OpenAPI document', () => {
   it('names every operation once, and every schema it refers to exists', () => {
     const ids = OPERATIONS.map((operation) => `${operation.method} ${operation.path}`);
     expect(new Set(ids).size).toBe(ids.length);
+    // A generated client names its functions by operationId: each must be unique.
+    const operationIds = Object.values(openApiDocument().paths).flatMap((item) =>
+      Object.values(item).map((operation) => operation.operationId),
+    );
+    expect(new Set(operationIds).size).toBe(ids.length);
     const text = JSON.stringify(openApiDocument());
     const schemas = Object.keys((openApiDocument().components as { schemas: object }).schemas);
     const referred = [...text.matchAll(/"#\/components\/schemas\/([A-Za-z]+)"/g)].map(([, name]) => name!);
