@@ -126,7 +126,16 @@ function answersOf(operation: Operation): Record<string, Answer> {
     shared[415] = error('`unsupported_media_type`: the body is not of the media type the operation takes');
   }
   shared[503] = error('`storage_unavailable` (the store cannot write or be reached) or `shutting_down`', ['Retry-After']);
-  return { ...shared, ...operation.answers, default: error('any other error, in the service’s shape') };
+  const answers: Record<string, Answer> = { ...shared };
+  for (const [status, own] of Object.entries(operation.answers)) answers[status] = alsoShared(own, shared[status]);
+  return { ...answers, default: error('any other error, in the service’s shape') };
+}
+
+/** An operation's own answer for a status that any request of its kind may also get: both are said. */
+function alsoShared(own: Answer, shared: Answer | undefined): Answer {
+  if (!shared || shared.description === own.description || own.json !== 'Error' || shared.json !== 'Error') return own;
+  const headers = [...new Set([...(own.headers ?? []), ...(shared.headers ?? [])])];
+  return { ...own, description: `${own.description}; or ${shared.description}`, ...(headers.length > 0 ? { headers } : {}) };
 }
 
 function responseObject(answer: Answer): JsonSchema {
