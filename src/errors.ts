@@ -1,4 +1,6 @@
 /** Errors the CLI and the service turn into exit codes and `{"error": {...}}` bodies. */
+import type { z } from 'zod';
+import type { errorBodySchema, errorDetailSchema, warningSchema } from './error-schema.js';
 
 export const ExitCode = {
   ok: 0,
@@ -10,15 +12,9 @@ export const ExitCode = {
   interrupted: 130,
 } as const;
 
-export interface ErrorDetail {
-  /** Where in the input, e.g. `stops[3].priority`. */
-  path: string;
-  message: string;
-}
+export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
-export interface ErrorBody {
-  error: { code: string; message: string; details: ErrorDetail[] };
-}
+export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** Every constructor takes the standard `{ cause }` last, so a wrapped error keeps the original. */
 export class RouteplanError extends Error {
@@ -63,7 +59,4 @@ export class AuthError extends RouteplanError {
 }
 
 /** A warning about the input that does not stop the solve (unknown fields, rounding, …). */
-export interface Warning {
-  path: string;
-  message: string;
-}
+export type Warning = z.infer<typeof warningSchema>;

@@ -4,7 +4,8 @@
  * (csv-tables.ts) and validation (validate.ts), so an import knows no rule of its own. Problems
  * are answered by row and column, with the very messages `routeplan validate` prints.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { importRequestSchema } from './import-schema.js';
 import { InputError, type ErrorDetail } from '../errors.js';
 import type { CsvTable } from '../csv/index.js';
 import { COLUMN_CHOICES } from './column-names.js';
@@ -65,21 +66,11 @@ function refuseTooManyRows(role: ImportRole, count: number, label: string): void
   if (tooMany) throw new InputError(`${label} ${tooMany.message}`, [{ path: label, message: tooMany.message }], 'too_many_rows');
 }
 
-const importRequest = z.object({
-  file: z.string().min(1).max(200).optional(),
-  delimiter: z.enum([',', ';', '\t']).optional(),
-  header: z.array(z.string().max(500)).min(1),
-  columns: z.array(z.string().max(500).nullable()),
-  rows: z.array(z.object({ row: z.number().int().min(1), cells: z.array(z.string().max(10_000)) })),
-  /** Stops only: the names of the project's drivers, against which a `driver` column (a lock) is checked. */
-  driver_names: z.array(z.string().max(500)).max(500).optional(),
-});
-
-export type ImportRequest = z.infer<typeof importRequest> & { role: ImportRole };
+export type ImportRequest = z.infer<typeof importRequestSchema> & { role: ImportRole };
 
 /** The body of a conversion request, or a 400's InputError with each wrong field's path. */
 export function parseImportRequest(body: unknown, role: ImportRole): ImportRequest {
-  const parsed = importRequest.safeParse(body);
+  const parsed = importRequestSchema.safeParse(body);
   if (!parsed.success) {
     const details = parsed.error.issues.map((issue) => ({ path: formatPath(issue.path) || 'body', message: issue.message }));
     throw new InputError(`invalid import request: ${details[0]!.path}: ${details[0]!.message}`, details);

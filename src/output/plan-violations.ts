@@ -9,28 +9,13 @@
 import type { Problem, Stop, Vehicle } from '../model/problem.js';
 import type { RouteSchedule, SolveResult, StopVisit } from '../solver/types.js';
 import { formatDuration, formatNumber } from './format.js';
+import type { z } from 'zod';
+import type { planViolationSchema, violationKindSchema } from './plan-schema.js';
 
-export type ViolationKind = 'late' | 'overtime' | 'overload' | 'incompatible_types' | 'lock_broken';
+export type ViolationKind = z.infer<typeof violationKindSchema>;
 
-export interface PlanViolation {
-  kind: ViolationKind;
-  /** The route's driver (vehicle) name and index. */
-  driver: string;
-  vehicle_index: number;
-  /** The stop concerned; absent for a route's own violation (overtime, overload). */
-  stop?: string;
-  stop_index?: number;
-  /** How much: seconds for `late` and `overtime`, load units for `overload`. */
-  amount?: number;
-  /** The load dimension of an overload ('' for a number load). */
-  dimension?: string;
-  /**
-   * Whether the project permits it (`max_stop_lateness`, `max_driver_overtime`, one-off allow*
-   * flags): an optimized plan may have it too. The others the solver never makes.
-   */
-  permitted: boolean;
-  message: string;
-}
+/** The shape is plan-schema.ts's planViolationSchema (the OpenAPI document's too). */
+export type PlanViolation = z.infer<typeof planViolationSchema>;
 
 /** The violations of `result`'s routes, route by route and, in each, visit by visit. */
 export function planViolations(problem: Problem, result: SolveResult): PlanViolation[] {

@@ -103,6 +103,7 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, o
     storeHealth: () => stores.health(),
     queueStats: () => stores.queue.stats(),
     ...(options.connectionLimits ? { connectionLimits: options.connectionLimits } : {}),
+    ...(options.httpTap ? { tap: options.httpTap } : {}),
     log,
     metrics,
     metricsEndpoint: { render: () => metrics.render(), contentType: metrics.contentType, token: options.metricsToken ?? null },

@@ -11,6 +11,7 @@ import type { GeocoderSettings } from '../geocode/types.js';
 import type { ServeRole } from '../config/serve-settings.js';
 import type { GuessLimits } from './http/guess-limit.js';
 import type { RetrySchedule, WebhookSettings } from './services/webhooks/index.js';
+import type { HttpTap } from './http/tap.js';
 
 /** Overrides of app.ts's CONNECTION_LIMITS (tests). */
 export type ConnectionLimits = Partial<{ headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number }>;
@@ -84,4 +85,6 @@ export interface ServeOptions {
   webhooks?: WebhookSettings;
   /** Overrides of the webhooks' retry schedule (tests: short waits and window; services/webhooks/schedule.ts). */
   webhookSchedule?: Partial<RetrySchedule>;
+  /** Watches the HTTP layer's routes and answers (tests: the OpenAPI document's checks; http/tap.ts). */
+  httpTap?: HttpTap;
 }

@@ -10,7 +10,7 @@ import { WorkerSolveRunner } from '../../src/server/services/solve-runner.js';
 import { checkPlan } from '../support/checker.js';
 import { generateProject } from '../support/generate.js';
 import { assertBuilt } from './built.js';
-import { api, makeDataDir, removeDir } from './harness.js';
+import { answerRecorder, api, makeDataDir, removeDir } from './harness.js';
 
 const TIME_LIMIT_MS = 3000;
 const STOPS = 60;
@@ -38,6 +38,8 @@ beforeAll(async () => {
     dataDir,
     runner,
     logLine: () => undefined,
+    // Real plans of the worker threads, held to the OpenAPI document like every harness service's answers.
+    httpTap: answerRecorder.tap,
   });
   const created = await api(server.url, 'POST', '/v1.0/project', { body: document });
   expect(created.status).toBe(201);

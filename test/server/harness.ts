@@ -1,5 +1,5 @@
 /** In-process service for API tests: the real server and store, with a scripted solve runner. */
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,17 @@ import { JobAbortedError } from '../../src/server/services/solve-runner.js';
 import type { SolveJob, SolveOutcome } from '../../src/server/services/job.js';
 import type { Plan } from '../../src/output/plan-types.js';
 import type { SolveProgress } from '../../src/solver/types.js';
+import { AnswerRecorder } from '../support/openapi-answers.js';
+
+/**
+ * Every answer of the services these tests start is held to the OpenAPI document
+ * (test/support/openapi-answers.ts): after each test, each JSON body recorded must match the
+ * document's schema for its route and status, so the document describes what the service answers.
+ */
+export const answerRecorder = new AnswerRecorder();
+afterEach(() => {
+  expect(answerRecorder.takeProblems(), 'answers that do not match the OpenAPI document').toEqual([]);
+});
 
 export function cannedPlan(marker: string): Plan {
   return {
@@ -117,6 +128,7 @@ export async function startTestService(options: Partial<ServeOptions> & { runner
     seed: 0,
     bodyLimitBytes: 1024 * 1024,
     shutdownTimeoutMs: 100,
+    httpTap: answerRecorder.tap,
     ...options,
     dataDir,
     runner,

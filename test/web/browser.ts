@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startServer, type RunningServer, type ServeOptions } from '../../src/server/index.js';
 import { ROOT } from '../server/built.js';
+import { answerRecorder } from '../server/harness.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SHOTS = join(ROOT, 'results/web');
@@ -66,6 +67,8 @@ export async function startWebService(keys: string[], timeLimitMs: number, extra
     bodyLimitBytes: 10 * 1024 * 1024,
     shutdownTimeoutMs: 2_000,
     logLine: (line) => logs.push(line),
+    // What the pages get is held to the OpenAPI document too, after each test (test/server/harness.ts).
+    httpTap: answerRecorder.tap,
     ...extra,
   });
   return {

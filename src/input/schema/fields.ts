@@ -28,7 +28,11 @@ export const PRIORITY_WORDS: Readonly<Record<string, number>> = { low: 1, regula
 export const DEFAULT_PRIORITY = PRIORITY_WORDS.regular!;
 
 const CLOCK_ALLOWED = 'a clock time HH:mm (e.g. 08:30), H:mm or HH:mm:ss; the next day goes on past 24:00 (25:30)';
-export const clock = z.string(allowed(CLOCK_ALLOWED)).refine((text) => parseClock(text) !== null, allowed(CLOCK_ALLOWED));
+// The words of each error say what is allowed; the OpenAPI document's descriptions say the same (`meta`).
+export const clock = z
+  .string(allowed(CLOCK_ALLOWED))
+  .refine((text) => parseClock(text) !== null, allowed(CLOCK_ALLOWED))
+  .meta({ description: CLOCK_ALLOWED });
 
 const DATE_ALLOWED = 'a real date as YYYY-MM-DD (e.g. 2024-05-14)';
 function isRealDate(text: string): boolean {
@@ -38,7 +42,7 @@ function isRealDate(text: string): boolean {
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
-export const isoDate = z.string(allowed(DATE_ALLOWED)).refine(isRealDate, allowed(DATE_ALLOWED));
+export const isoDate = z.string(allowed(DATE_ALLOWED)).refine(isRealDate, allowed(DATE_ALLOWED)).meta({ description: DATE_ALLOWED });
 
 function nonNegative(description: string) {
   const message = allowed(description);
@@ -64,12 +68,14 @@ export const priority = z
   .refine(
     (value) => (typeof value === 'string' ? value in PRIORITY_WORDS : Number.isInteger(value) && value >= 1 && value <= 10000),
     allowed(PRIORITY_ALLOWED),
-  );
+  )
+  .meta({ description: PRIORITY_ALLOWED });
 
 const SPEED_ALLOWED = 'faster, fast, normal, slow, very slow, bike or a number from 0.1 to 2';
 export const speed = z
   .union([z.string(), z.number()], allowed(SPEED_ALLOWED))
-  .refine((value) => (typeof value === 'string' ? value in SPEED_FACTORS : value >= 0.1 && value <= 2), allowed(SPEED_ALLOWED));
+  .refine((value) => (typeof value === 'string' ? value in SPEED_FACTORS : value >= 0.1 && value <= 2), allowed(SPEED_ALLOWED))
+  .meta({ description: SPEED_ALLOWED });
 
 const LOAD_ALLOWED = 'a number ≥ 0 or an object of named numbers ≥ 0 (e.g. {weight: 12, volume: 0.4})';
 /** Load and capacity: a number (the scalar dimension) or an object of named dimensions. */
@@ -105,7 +111,10 @@ const PHONE_ALLOWED = 'an international number with a leading + and country code
 function isInternationalPhone(value: string): boolean {
   return /^\+[1-9]\d{6,14}$/.test(value.replace(/[\s\-.()]/g, ''));
 }
-export const phone = z.string(allowed(PHONE_ALLOWED)).refine(isInternationalPhone, allowed(PHONE_ALLOWED));
+export const phone = z
+  .string(allowed(PHONE_ALLOWED))
+  .refine(isInternationalPhone, allowed(PHONE_ALLOWED))
+  .meta({ description: PHONE_ALLOWED });
 
 const EMAIL_ALLOWED = 'an e-mail address (e.g. name@example.com)';
 export const email = z

@@ -31,6 +31,7 @@
  *   GET  /tiles/basemap.pmtiles              the --tiles PMTiles extract in byte ranges (routes/tiles.ts), when given
  *   GET  /healthz                           liveness, the store and the queue, without credentials
  *   GET  /metrics                           Prometheus metrics: --metrics-token's Bearer token, or loopback clients only (routes/metrics.ts)
+ *   GET  /openapi.json                      the OpenAPI 3.1 document of all of the above (routes/openapi.ts), without credentials
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
@@ -38,6 +39,7 @@ import { InputError, RouteplanError } from '../../errors.js';
 import { HttpError, pathOf, sendError, sendJson } from './replies.js';
 import { QueueFullError, StoreUnavailableError } from '../store/errors.js';
 import type { QueueStats } from '../store/ports.js';
+import type { HealthView, QueueView } from '../api-schemas/health.js';
 import { IdempotencyConflictError } from '../services/idempotency.js';
 import type { AppContext, RequestNotes } from './context.js';
 import { registerApi } from './routes/api.js';
@@ -54,6 +56,8 @@ import { registerProofFiles } from './routes/proof-files.js';
 import { registerDriverOffline } from './routes/driver-offline.js';
 import { registerMetrics } from './routes/metrics.js';
 import { countRequest, currentRequestId, echoRequestId, observeRequests, withRequestIds } from './observe.js';
+import { registerOpenApi } from './routes/openapi.js';
+import { installTap } from './tap.js';
 
 export type { AppContext } from './context.js';
 
@@ -78,6 +82,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     return503OnClosing: false,
     frameworkErrors: (error, request, reply) => refuseMalformed(ctx, request, reply, error),
   });
+  if (ctx.tap) installTap(app, ctx.tap);
   app.addHook('onClose', (_app, done) => {
     edgeLog.flush();
     done();
@@ -136,6 +141,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<vo
   registerDriverOffline(app, ctx);
   registerSession(app, ctx);
   registerTiles(app, ctx);
+  registerOpenApi(app);
   await registerPages(app, ctx);
 }
 
@@ -177,17 +183,20 @@ function isHealthCheck(request: FastifyRequest): boolean {
 
 /** 200 while the service can take work; 503 while shutting down or while its store cannot write (a full disk). */
 async function answerHealth(ctx: AppContext, reply: FastifyReply): Promise<void> {
-  if (ctx.isShuttingDown()) return sendJson(reply, 503, { status: 'shutting_down' });
+  if (ctx.isShuttingDown()) return sendJson(reply, 503, { status: 'shutting_down' } satisfies HealthView);
   const store = await ctx.storeHealth();
-  // The queue's counts come from the store too when it is PostgreSQL: unreadable then, if it is down.
-  const queue = store.writable ? queueView(await ctx.queueStats()) : null;
   const kind = store.kind ?? 'data_dir';
-  if (!store.writable) return sendJson(reply, 503, { status: 'unhealthy', store: { kind, writable: false, reason: store.reason }, queue });
-  sendJson(reply, 200, { status: 'ok', store: { kind, writable: true }, queue });
+  // The queue's counts come from the store too when it is PostgreSQL: unreadable then, if it is down.
+  if (!store.writable) {
+    const unhealthy: HealthView = { status: 'unhealthy', store: { kind, writable: false, reason: store.reason }, queue: null };
+    return sendJson(reply, 503, unhealthy);
+  }
+  const healthy: HealthView = { status: 'ok', store: { kind, writable: true }, queue: queueView(await ctx.queueStats()) };
+  sendJson(reply, 200, healthy);
 }
 
 /** The queue as /healthz shows it: per key, by owner id (a digest prefix, never the key). */
-function queueView(stats: QueueStats): Record<string, unknown> {
+function queueView(stats: QueueStats): QueueView {
   return {
     running: stats.running,
     waiting: stats.waiting,

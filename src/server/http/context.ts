@@ -15,6 +15,7 @@ import type { TileSource } from './web.js';
 import type { QueueStats, StoreHealth } from '../store/ports.js';
 import type { ConnectionLimits, ServeRole } from '../serve-options.js';
 import type { MetricsEndpoint, ServiceMetrics } from '../metrics.js';
+import type { HttpTap } from './tap.js';
 
 export interface AppContext {
   /** A `worker` answers /healthz only; `api` and `all` the whole service. */
@@ -50,6 +51,8 @@ export interface AppContext {
   queueStats: () => Promise<QueueStats>;
   /** Overrides of app.ts's CONNECTION_LIMITS (tests). */
   connectionLimits?: ConnectionLimits;
+  /** Watches the routes and answers (tests: the OpenAPI document's checks). */
+  tap?: HttpTap;
   log: (event: Record<string, unknown>) => void;
   /** Where the HTTP layer reports each answered request (metrics.ts). */
   metrics: ServiceMetrics;

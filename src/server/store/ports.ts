@@ -6,11 +6,13 @@
  * writes resolves once the change counts, and throws StoreUnavailableError (503 with Retry-After)
  * when it cannot be made. Interfaces and record types only: each store's code is in its folder.
  */
-import type { ErrorBody, Warning } from '../../errors.js';
+import type { ErrorBody } from '../../errors.js';
 import type { DocumentKind } from '../../input/index.js';
 import type { Plan } from '../../output/plan-types.js';
-import type { ActionProgress, ActionRecord, GeocodingFailure, NotificationView, OptimizationSummary } from '../api-types.js';
+import type { ActionProgress, ActionRecord, NotificationView, OptimizationSummary } from '../api-types.js';
 import type { ActionListItem, ActionListRequest } from '../action-list.js';
+import type { z } from 'zod';
+import type { projectRecordSchema } from '../api-schemas/projects.js';
 
 export interface StoreHealth {
   /** Which store answers (/healthz); the data directory when absent. */
@@ -108,27 +110,8 @@ export interface ActionStore extends Optimizations {
 // ── Projects ───────────────────────────────────────────────────────────────────────────────────
 
 /** What POST /v1.0/project and GET /v1.0/project/{id} answer. */
-export interface ProjectRecord {
-  id: string;
-  name: string;
-  date: string;
-  drivers: ({ id: string } & Record<string, unknown>)[];
-  stops: ({ id: string } & Record<string, unknown>)[];
-  settings: Record<string, unknown>;
-  /** The project's page, where it is optimized. */
-  url: string;
-  created_at: string;
-  /**
-   * 1 at creation, one more per change of its contents (name, date, settings, stops, drivers); the
-   * answers' ETag. A record stored before versions existed has none: it reads as version 1 (projectVersion).
-   */
-  version?: number;
-  warnings?: Warning[];
-  /** Only for a project with addresses to geocode: `pending` until the geocoder is through. */
-  geocoding_status?: 'pending' | 'done';
-  /** The addresses the geocoder could not place well, once done. */
-  geocoding?: GeocodingFailure[];
-}
+/** A project as stored: its shape is api-schemas/projects.ts's projectRecordSchema (the API answers it). */
+export type ProjectRecord = z.infer<typeof projectRecordSchema>;
 
 export type ProjectSummary = Pick<ProjectRecord, 'id' | 'name' | 'date' | 'url' | 'created_at'> & {
   drivers: number;

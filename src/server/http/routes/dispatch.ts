@@ -14,6 +14,7 @@ import type { DispatchRequest } from '../../services/dispatch/service.js';
 import type { ProjectRecord } from '../../services/projects.js';
 import { apiHandler, apiPath, projectNotFound, type ApiCall } from './api.js';
 import { idParam } from './table.js';
+import { dispatchRequestSchema } from '../../api-schemas/dispatch.js';
 
 export function registerDispatch(app: FastifyInstance, ctx: AppContext): void {
   const project = `/v1.0/project/${idParam('id')}/dispatch`;
@@ -62,14 +63,16 @@ async function ownProject(ctx: AppContext, call: ApiCall): Promise<ProjectRecord
   return found.record;
 }
 
+/** The body checked against the schema the OpenAPI document shows; each field's problem in its own words. */
 function dispatchRequestOf(body: unknown): DispatchRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('', 'expected a JSON object');
-  const { actionUuid, redispatch } = body as Record<string, unknown>;
-  if (actionUuid !== undefined && (typeof actionUuid !== 'string' || !/^[A-Za-z0-9-]{1,64}$/.test(actionUuid))) {
-    throw badRequest('actionUuid', 'expected the actionUuid of one of the project’s optimizations');
-  }
-  if (redispatch !== undefined && typeof redispatch !== 'boolean') throw badRequest('redispatch', 'expected true or false');
-  return { ...(actionUuid !== undefined ? { actionUuid } : {}), ...(redispatch !== undefined ? { redispatch } : {}) };
+  const parsed = dispatchRequestSchema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const path = String(parsed.error.issues[0]!.path[0] ?? '');
+  throw badRequest(
+    path,
+    path === 'redispatch' ? 'expected true or false' : 'expected the actionUuid of one of the project’s optimizations',
+  );
 }
 
 function badRequest(path: string, message: string): HttpError {

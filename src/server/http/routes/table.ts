@@ -24,7 +24,9 @@ export interface PathOptions {
 
 export function addPath(app: FastifyInstance, url: string, handlers: Partial<Record<Method, Handler>>, options: PathOptions = {}): void {
   const allowed = Object.keys(handlers).join(', ');
-  app.all(url, async (request, reply) => {
+  // The methods it answers go with the route, for those who list the routes (http/tap.ts).
+  const methods = Object.keys(handlers);
+  app.all(url, { config: { methods } }, async (request, reply) => {
     options.before?.(request);
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const handle = handlers[method as Method];

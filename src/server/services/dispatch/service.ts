@@ -5,6 +5,8 @@
  * read goes to the store, which other processes may have changed (PostgreSQL); only which project
  * and driver a link token belongs to is kept in memory, as that never changes.
  */
+import type { z } from 'zod';
+import type { dispatchRequestSchema } from '../../api-schemas/dispatch.js';
 import { randomBytes } from 'node:crypto';
 import type { Plan } from '../../../output/plan-types.js';
 import type { ActionService } from '../actions/service.js';
@@ -40,10 +42,8 @@ export interface DispatchSettings {
   proofSetting: (owner: string, projectId: string) => Promise<ProofSetting>;
 }
 
-export interface DispatchRequest {
-  actionUuid?: string;
-  redispatch?: boolean;
-}
+/** What POST /v1.0/project/{id}/dispatch asks for (api-schemas/dispatch.ts). */
+export type DispatchRequest = z.infer<typeof dispatchRequestSchema>;
 
 interface TokenEntry {
   projectId: string;
