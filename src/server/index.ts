@@ -14,7 +14,7 @@ import { ActionService, type SolveSettings } from './services/actions/service.js
 import { ProjectService } from './services/projects.js';
 import { openStores } from './store/open.js';
 import type { ServeOptions, ServeRole } from './serve-options.js';
-import { buildApp } from './http/app.js';
+import { buildApp, type AppContext } from './http/app.js';
 import { validateRequest } from './services/job.js';
 import { Access } from './http/access.js';
 import { GuessLimiter } from './http/guess-limit.js';
@@ -102,8 +102,7 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, o
     isShuttingDown: () => shuttingDown,
     storeHealth: () => stores.health(),
     queueStats: () => stores.queue.stats(),
-    ...(options.connectionLimits ? { connectionLimits: options.connectionLimits } : {}),
-    ...(options.httpTap ? { tap: options.httpTap } : {}),
+    ...testOverridesOf(options),
     log,
     metrics,
     metricsEndpoint: { render: () => metrics.render(), contentType: metrics.contentType, token: options.metricsToken ?? null },
@@ -212,6 +211,14 @@ function builtWebRoot(options: ServeOptions, log: Log): string {
   if (!isWebBuilt(webRoot))
     log({ event: 'warning', message: `the web application is not built (no index.html in ${webRoot}): run npm run build` });
   return webRoot;
+}
+
+/** What tests may set in the HTTP layer: shorter connection limits, a tap on the routes and answers. */
+function testOverridesOf(options: ServeOptions): Pick<AppContext, 'connectionLimits' | 'tap'> {
+  return {
+    ...(options.connectionLimits ? { connectionLimits: options.connectionLimits } : {}),
+    ...(options.httpTap ? { tap: options.httpTap } : {}),
+  };
 }
 
 /** What every solve of this service is given: its limit, its seed, the travel flags. */

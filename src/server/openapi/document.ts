@@ -85,12 +85,12 @@ function pathParameters(operation: Operation): JsonSchema[] {
 }
 
 function queryParameters(operation: Operation): JsonSchema[] {
-  return (operation.query ?? []).map(({ name, description }) => ({
+  return (operation.query ?? []).map(({ name, description, schema }) => ({
     name,
     in: 'query',
     required: false,
     description,
-    schema: { type: 'string' },
+    schema: schema ?? { type: 'string' },
   }));
 }
 

@@ -3,7 +3,8 @@
  * it answers, by the names of schemas.ts. document.ts turns each into OpenAPI's Operation Object
  * and adds what every operation of its kind shares (credentials, the errors any request may get).
  */
-import type { AnswerName, RequestName } from './schemas.js';
+import { z } from 'zod';
+import type { AnswerName, JsonSchema, RequestName } from './schemas.js';
 
 export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
 
@@ -26,6 +27,13 @@ export interface Answer {
   headers?: AnswerHeader[];
 }
 
+export interface QueryParameter {
+  name: string;
+  description: string;
+  /** The parameter's JSON Schema; a plain string when absent. */
+  schema?: JsonSchema;
+}
+
 export interface Operation {
   method: HttpMethod;
   /** The path as OpenAPI writes it (`/v1.0/project/{id}`), with the parameter names of the service's routes. */
@@ -39,7 +47,7 @@ export interface Operation {
   optionalBody?: boolean;
   rawBody?: { mediaType: string; description: string; schema?: Record<string, unknown> };
   headers?: RequestHeader[];
-  query?: { name: string; description: string }[];
+  query?: QueryParameter[];
   answers: Record<number, Answer>;
 }
 
@@ -57,3 +65,13 @@ export const LINK_ERRORS: Record<number, Answer> = {
   410: error('`link_revoked` or `link_expired`'),
   429: error('`too_many_failed_attempts`: too many wrong keys or links from this address', ['Retry-After']),
 };
+
+/** The query parameters of a route that validates its query with this zod object: each property, as zod describes it. */
+export function queryFrom(schema: z.ZodObject): QueryParameter[] {
+  const { properties } = z.toJSONSchema(schema, { io: 'input' }) as { properties: Record<string, JsonSchema> };
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    description: typeof property.description === 'string' ? property.description : '',
+    schema: property,
+  }));
+}

@@ -1,5 +1,6 @@
 /** The document's operations on one-off schedules and on actions (routes/api.ts), as README's "Endpoints" describes them. */
-import { error, type Operation } from './operation.js';
+import { actionListQuerySchema } from '../action-list.js';
+import { error, queryFrom, type Operation } from './operation.js';
 
 const ACTION_NOT_FOUND = error('`not_found`: no such action, or another key’s');
 const QUEUE_FULL = error('`queue_full` or `key_quota_exceeded`: too many solves are waiting; retry later', ['Retry-After']);
@@ -22,6 +23,18 @@ export const ACTION_OPERATIONS: Operation[] = [
       400: error('`invalid_input` (each problem with its path), `malformed_json`, `invalid_idempotency_key`'),
       409: error('`idempotency_conflict`: the Idempotency-Key was used for another request'),
       429: QUEUE_FULL,
+    },
+  },
+  {
+    method: 'get',
+    path: '/v2/schedules',
+    tag: 'schedules',
+    summary: 'The calling key’s actions, newest first, a page at a time (find a failed one to submit again)',
+    access: 'api',
+    query: queryFrom(actionListQuerySchema),
+    answers: {
+      200: { description: 'one page; `next_cursor` is where the next starts (null on the last)', json: 'ActionList' },
+      400: error('`invalid_query`: a status, limit or cursor this route does not take, with its path'),
     },
   },
   {

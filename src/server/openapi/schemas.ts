@@ -16,6 +16,7 @@ import * as projects from '../api-schemas/projects.js';
 import * as dispatch from '../api-schemas/dispatch.js';
 import { sessionViewSchema, tilesViewSchema } from '../api-schemas/session.js';
 import { healthSchema } from '../api-schemas/health.js';
+import { actionListAnswerSchema } from '../action-list.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -26,6 +27,7 @@ const ANSWERS = {
   Plan: planSchema,
   PlanViolation: planViolationSchema,
   ActionRecord: actions.actionRecordSchema,
+  ActionList: actionListAnswerSchema,
   AcceptedAction: actions.acceptedActionSchema,
   OptimizationSummary: actions.optimizationSummarySchema,
   PlanEvaluation: actions.planEvaluationSchema,

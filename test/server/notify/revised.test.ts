@@ -64,7 +64,7 @@ function eventStop(day: Day, name: string): DispatchedStop {
 }
 
 function etaChanged(day: Day, ...stops: [stop: DispatchedStop, eta_s: number][]): void {
-  listener.etaChanged({
+  void listener.etaChanged({
     owner: day.project.owner ?? 'key-alpha',
     project: { id: day.id, name: 'Morning rounds', date: '2026-11-23' },
     stops: stops.map(([stop, eta_s]) => ({ stop, eta_s, late: false })),
@@ -135,7 +135,7 @@ describe('revised messages', () => {
     const south = eventStop(day, 'South bakery');
     const newcomer = { ...eventStop(day, 'South cafe'), email: 'cafe@example.com' };
     const moved = { start_s: north.promised!.start_s + 3600, end_s: north.promised!.end_s + 3600 };
-    listener.dispatched({
+    void listener.dispatched({
       owner: 'key-alpha',
       project: { id: day.id, name: 'Morning rounds', date: '2026-11-23' },
       dispatched_at: new Date(clock.getTime() + 60_000).toISOString(),
