@@ -4,6 +4,7 @@
  * overnight plans); each `*_s` time has an `HH:mm` twin. For benchmark instances, times and
  * distances are in the instance's own units.
  */
+import type { UnservedHintKind } from '../model/hint-kinds.js';
 import type { TravelSourceName } from '../model/travel-sources.js';
 
 export type LoadValue = number | Record<string, number>;
@@ -92,8 +93,40 @@ export interface PlanUnserved {
   message: string;
   /** Added in version 1 after its first release: where the stop is (null when it has none), for maps. */
   location?: PlanLocation | null;
+  /**
+   * Added in version 1 after its first release: up to three single changes that would let the stop
+   * be served in this plan, every served stop kept, smallest first (empty when none helps).
+   */
+  hints?: PlanHint[];
   /** Carried through unchanged, as on a served visit (e.g. the customer's phone_number). */
   [passthrough: string]: unknown;
+}
+
+/**
+ * One fix hint of an unserved stop (decisions.md "Unserved reasons"), checked by the solver on this
+ * plan: with the change applied, the stop fits `driver`'s route as it stands.
+ */
+export interface PlanHint {
+  kind: UnservedHintKind;
+  /** One line for people: "Window ending 25 min later (11:25), on Camille's route". */
+  text: string;
+  /** The driver whose route would take the stop; for the driver kinds, the driver changed. */
+  driver: string;
+  /** The time kinds: by how many whole minutes (time units on a benchmark instance). */
+  minutes?: number;
+  /** The window kinds: which of the stop's windows (0 = its first). */
+  window?: number;
+  /** `window_end_later`, `window_start_earlier`, `shift_end_later`: the new time. */
+  time_s?: number;
+  time?: string;
+  /** `duration_shorter`: the new service duration. */
+  duration_s?: number;
+  /** `driver_capacity`: by how much, the new capacity and, with named loads, the dimension. */
+  amount?: number;
+  capacity?: number;
+  dimension?: string;
+  /** `driver_type`: the type (a tag on a one-off request) the driver would have. */
+  type?: string;
 }
 
 export interface PlanSummary {
