@@ -1,10 +1,11 @@
 /**
  * Trial insertion of one stop into one route of a plan as it stands, at every position, under
  * the rules of a given evaluator (the problem's own, or a RelaxedView's): what the unserved
- * reasons and hints (unserved-blocks.ts, unserved-hints.ts) are checked with. Each position is
- * evaluated over the whole route, since a relaxed rule may change the route's prefix too.
+ * reasons and hints (unserved-blocks.ts, unserved-hints.ts) are checked with. A position continues
+ * the route's forward cache when the rule changed leaves the stops before it as they were, and is
+ * evaluated over the whole route otherwise.
  */
-import type { RouteEvaluator } from './route/evaluator.js';
+import type { RouteEvaluator, RouteResult } from './route/evaluator.js';
 import type { Solution } from './solution.js';
 
 /** The cheapest position found and what the route would then be. */
@@ -31,16 +32,19 @@ export class TrialInsertion {
     this.load = new Float64Array(sol.inst.dims);
   }
 
-  /** The cheapest position of stop s in vehicle v's route under `evaluator`'s rules, or null when none fits. */
-  best(evaluator: RouteEvaluator, v: number, s: number): TrialFit | null {
+  /**
+   * The cheapest position of stop s in vehicle v's route under `evaluator`'s rules, or null when
+   * none fits. `prefixKept`: the rules changed leave the route's stops before the insertion as
+   * they were (any change but other stops' windows), so each position continues the route's
+   * forward cache instead of walking the whole route.
+   */
+  best(evaluator: RouteEvaluator, v: number, s: number, prefixKept = true): TrialFit | null {
     const sol = this.sol;
     const n = sol.len[v]!;
     this.prepare(v, s, n);
     let found: TrialFit | null = null;
     for (let p = 0; p <= n; p++) {
-      this.place(v, s, n, p);
-      this.evaluations++;
-      const route = evaluator.evaluate(v, this.buf, n + 1, this.load);
+      const route = this.evaluateAt(evaluator, v, s, n, p, prefixKept);
       if (!route) continue;
       const costAdded = sol.costs.routeCost(route) - sol.rCost[v]!;
       if (found && costAdded >= found.costAdded) continue;
@@ -50,16 +54,32 @@ export class TrialInsertion {
     return found;
   }
 
-  /** Whether stop s fits vehicle v's route at some position under `evaluator`'s rules. */
-  fits(evaluator: RouteEvaluator, v: number, s: number): boolean {
+  /** The earliest end of vehicle v's route with s inserted at any position that fits, or Infinity. */
+  earliestEnd(evaluator: RouteEvaluator, v: number, s: number): number {
     const n = this.sol.len[v]!;
     this.prepare(v, s, n);
+    let end = Infinity;
     for (let p = 0; p <= n; p++) {
-      this.place(v, s, n, p);
-      this.evaluations++;
-      if (evaluator.evaluate(v, this.buf, n + 1, this.load)) return true;
+      const route = this.evaluateAt(evaluator, v, s, n, p, true);
+      if (route && route.end < end) end = route.end;
     }
+    return end;
+  }
+
+  /** Whether stop s fits vehicle v's route at some position under `evaluator`'s rules (`prefixKept` as for `best`). */
+  fits(evaluator: RouteEvaluator, v: number, s: number, prefixKept = true): boolean {
+    const n = this.sol.len[v]!;
+    this.prepare(v, s, n);
+    for (let p = 0; p <= n; p++) if (this.evaluateAt(evaluator, v, s, n, p, prefixKept)) return true;
     return false;
+  }
+
+  private evaluateAt(evaluator: RouteEvaluator, v: number, s: number, n: number, p: number, prefixKept: boolean): RouteResult | null {
+    this.evaluations++;
+    const sol = this.sol;
+    if (prefixKept) return evaluator.evaluateInsertion(v, sol.seq[v]!, n, sol.cache[v]!, p, s, this.load);
+    this.place(v, s, n, p);
+    return evaluator.evaluate(v, this.buf, n + 1, this.load);
   }
 
   private prepare(v: number, s: number, n: number): void {

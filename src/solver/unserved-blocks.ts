@@ -10,6 +10,7 @@ import { formatClock } from '../model/time.js';
 import type { SolverInstance } from './instance.js';
 import type { RelaxedView } from './relaxed-view.js';
 import { OPEN_END } from './relaxed-view.js';
+import { loadExceeds } from './route/capacity.js';
 import type { RouteEvaluator } from './route/evaluator.js';
 import type { Solution } from './solution.js';
 import { formatDuration } from './stop-checks.js';
@@ -21,9 +22,14 @@ export type RouteBlock = 'capacity' | 'window' | 'shift' | 'later_windows' | 'se
 export interface StopFit {
   /** The cheapest route and position where the stop fits as the plan stands, or null. */
   fit: TrialFit | null;
-  /** Otherwise, per compatible vehicle, what binds there. */
+  /** Otherwise, on each of the compatible routes nearest to it, what binds there. */
   blocks: Array<{ vehicle: number; block: RouteBlock }>;
+  /** How many compatible routes were tried as the plan stands. */
+  compatible: number;
 }
+
+/** The routes nearest to a stop on which what binds is told apart, and where hints are looked for. */
+export const NEAR_ROUTES = 6;
 
 /** The tools the checks share for one plan: its evaluator, a relaxed view and the trial insertion. */
 export interface TrialKit {
@@ -33,38 +39,86 @@ export interface TrialKit {
   trial: TrialInsertion;
 }
 
-/** Where stop s fits as the plan stands or, on each compatible route, which rule keeps it out. */
+/**
+ * Where stop s fits as the plan stands (every compatible route tried, at every position) or, on
+ * each of the compatible routes nearest to it, which rule keeps it out.
+ */
 export function stopFit(kit: TrialKit, s: number): StopFit {
   const inst = kit.sol.inst;
   let fit: TrialFit | null = null;
-  const blocks: StopFit['blocks'] = [];
+  const compatible: number[] = [];
   for (let v = 0; v < inst.nVehicles; v++) {
     if (inst.compatible[v * inst.nStops + s] !== 1) continue;
+    compatible.push(v);
     const here = kit.trial.best(kit.evaluator, v, s);
-    if (here) {
-      if (!fit || here.costAdded < fit.costAdded) fit = here;
-    } else if (!fit) {
-      blocks.push({ vehicle: v, block: routeBlock(kit, v, s) });
-    }
+    if (here && (!fit || here.costAdded < fit.costAdded)) fit = here;
   }
-  return { fit, blocks: fit ? [] : blocks };
+  if (fit) return { fit, blocks: [], compatible: compatible.length };
+  const blocks = nearestRoutes(kit, s, compatible).map((vehicle) => ({ vehicle, block: routeBlock(kit, vehicle, s) }));
+  return { fit, blocks, compatible: compatible.length };
 }
 
-/** The first rule that, lifted alone, lets stop s into vehicle v's route. */
+/**
+ * Of `vehicles`, the NEAR_ROUTES whose routes pass nearest to stop s (an empty route by its start
+ * and end), in vehicle order among equals: where the search would place it, and where one change
+ * most likely lets it in. Bounds the work of explaining a stop whatever the fleet.
+ */
+export function nearestRoutes(kit: TrialKit, s: number, vehicles: readonly number[]): number[] {
+  if (vehicles.length <= NEAR_ROUTES) return [...vehicles];
+  const { inst, seq, len } = kit.sol;
+  const N = inst.nLoc;
+  const loc = inst.stopLoc[s]!;
+  const gap = (other: number): number => (other < 0 ? Infinity : inst.dist[loc * N + other]! + inst.dist[other * N + loc]!);
+  const reach = vehicles.map((v) => {
+    let nearest = Math.min(gap(inst.vStartLoc[v]!), gap(inst.vEndLoc[v]!));
+    for (let i = 0, n = len[v]!; i < n; i++) nearest = Math.min(nearest, gap(inst.stopLoc[seq[v]![i]!]!));
+    return { v, nearest };
+  });
+  reach.sort((a, b) => a.nearest - b.nearest || a.v - b.v);
+  return reach.slice(0, NEAR_ROUTES).map((r) => r.v);
+}
+
+/**
+ * The first rule that, lifted alone, lets stop s into vehicle v's route. A rule that cannot bind
+ * there is not tried: capacity with room for the load, a shift or windows without an end.
+ */
 function routeBlock(kit: TrialKit, v: number, s: number): RouteBlock {
-  const lifts: Array<[RouteBlock, () => void]> = [
-    ['capacity', () => kit.view.openCapacity(v)],
-    ['window', () => kit.view.openWindows(s)],
-    ['shift', () => kit.view.set('vShiftEnd', v, OPEN_END)],
-    ['later_windows', () => openRouteWindows(kit, v)],
+  const inst = kit.sol.inst;
+  const lifts: Array<[RouteBlock, boolean, () => void]> = [
+    ['capacity', overCapacity(kit, v, s), () => kit.view.openCapacity(v)],
+    ['window', hasWindow(inst, s), () => kit.view.openWindows(s)],
+    ['shift', inst.vShiftEnd[v]! < OPEN_END, () => kit.view.set('vShiftEnd', v, OPEN_END)],
   ];
-  for (const [block, lift] of lifts) {
+  for (const [block, binds, lift] of lifts) {
+    if (!binds) continue;
     lift();
     const fits = kit.trial.fits(kit.view.evaluator, v, s);
     kit.view.restore();
     if (fits) return block;
   }
-  return 'several';
+  // Other stops' windows change the route before the insertion too: each position walks the whole route.
+  openRouteWindows(kit, v);
+  const fits = kit.trial.fits(kit.view.evaluator, v, s, false);
+  kit.view.restore();
+  return fits ? 'later_windows' : 'several';
+}
+
+/** Whether route v with stop s is over capacity in some dimension (never so when overload is allowed). */
+export function overCapacity(kit: TrialKit, v: number, s: number): boolean {
+  const inst = kit.sol.inst;
+  if (inst.allowOverload) return false;
+  for (let k = 0; k < inst.dims; k++) {
+    if (loadExceeds(kit.sol.load[v * inst.dims + k]! + inst.stopLoad[s * inst.dims + k]!, inst.vCap[v * inst.dims + k]!)) return true;
+  }
+  return false;
+}
+
+/** Whether some window of stop s has a start or an end that could bind. */
+function hasWindow(inst: SolverInstance, s: number): boolean {
+  for (let w = inst.winOffset[s]!, e = inst.winOffset[s + 1]!; w < e; w++) {
+    if (inst.winStart[w]! > 0 || inst.winEnd[w]! < OPEN_END) return true;
+  }
+  return false;
 }
 
 function openRouteWindows(kit: TrialKit, v: number): void {
@@ -78,7 +132,8 @@ export function blocksMessage(inst: SolverInstance, s: number, found: StopFit): 
   const byBlock = new Map<RouteBlock, number[]>();
   for (const { vehicle, block } of found.blocks) byBlock.set(block, [...(byBlock.get(block) ?? []), vehicle]);
   const parts = [...byBlock].map(([block, vehicles]) => blockClause(inst, s, block, vehicles));
-  return `it fits in no route as the plan stands: ${parts.join('; ')}`;
+  const nearest = found.blocks.length < found.compatible ? `; on the ${found.blocks.length} nearest to it` : '';
+  return `it fits in no route as the plan stands${nearest}: ${parts.join('; ')}`;
 }
 
 /** Honest about a stop that could be served: what serving it would add, never that vehicles are full. */
@@ -101,7 +156,7 @@ function blockClause(inst: SolverInstance, s: number, block: RouteBlock, vehicle
     case 'later_windows':
       return `serving it would make stops on ${one ? 'the route' : 'the routes'} of ${who} miss their time windows (time)`;
     case 'several':
-      return `on ${one ? 'the route' : 'the routes'} of ${who} no single rule lifted would let it in (capacity and time together, or a break)`;
+      return `on ${one ? 'the route' : 'the routes'} of ${who} more than one rule keeps it out (capacity and time together, or a break)`;
   }
 }
 

@@ -8,8 +8,9 @@
  * route evaluator accepts the route with the stop. A larger change never makes a route
  * infeasible for these rules, so the smallest is found by halving.
  *
- * Work is bounded: per kind and stop, each compatible route is tried once at every position
- * with the rule lifted, then only the routes that took it are searched, O(log range) times.
+ * Work is bounded: per kind and stop, each of the compatible routes nearest to it
+ * (unserved-blocks.ts NEAR_ROUTES) is tried once at every position at one step less than the best
+ * amount so far, and halved down only when it fits.
  * At most one hint per kind (the smallest), then the three smallest across kinds, where size
  * is relative to what is changed: 20 min on a two-hour window is 1/6, +2 on a capacity of 20
  * is 1/10, a type a driver does not have counts 1.
@@ -21,11 +22,14 @@ import { loadExceeds } from './route/capacity.js';
 import { OPEN_END } from './relaxed-view.js';
 import { formatDuration } from './stop-checks.js';
 import type { TrialKit } from './unserved-blocks.js';
-import { driverName } from './unserved-blocks.js';
+import { driverName, nearestRoutes } from './unserved-blocks.js';
 import type { UnservedHint, UnservedHintKind } from './types.js';
 
 /** At most this many hints per stop. */
 export const MAX_HINTS = 3;
+
+/** No time hint asks for more than a day (1,440 min; time units on a benchmark): that is no small change. */
+const MOST_STEPS = 1440;
 
 /** A hint and how big its change is relative to what it changes (for "smallest first"). */
 interface Sized {
@@ -78,7 +82,10 @@ export function timeStep(inst: SolverInstance): number {
   return inst.problem.surface === 'benchmark' ? perSecond : 60 * perSecond;
 }
 
-/** The vehicles that may serve s; of the empty ones one per class, since they are interchangeable. */
+/**
+ * The vehicles that may serve s (of the empty ones one per class, since they are interchangeable),
+ * the nearest routes only: the search of a hint stays bounded whatever the fleet.
+ */
 function candidateVehicles(kit: TrialKit, s: number): number[] {
   const inst = kit.sol.inst;
   const emptyClasses = new Set<number>();
@@ -91,12 +98,14 @@ function candidateVehicles(kit: TrialKit, s: number): number[] {
     }
     out.push(v);
   }
-  return out;
+  return nearestRoutes(kit, s, out);
 }
 
 /**
  * The smallest number of steps in [1, most] with which stop s fits one of `vehicles` once
  * `change(steps)` is applied to the view, and that vehicle; null when even `most` does not do.
+ * Each vehicle is first tried at one step less than the best so far (one pass over its route),
+ * and halved down only when that fits: O(vehicles + log(most) × improvements) passes.
  */
 function smallestChange(
   kit: TrialKit,
@@ -105,29 +114,25 @@ function smallestChange(
   most: number,
   change: (steps: number) => void,
 ): { steps: number; vehicle: number } | null {
-  if (!(most >= 1)) return null;
-  const fitsWith = (steps: number, among: readonly number[]): number => {
+  const fitsWith = (steps: number, v: number): boolean => {
     change(steps);
-    const vehicle = among.find((v) => kit.trial.fits(kit.view.evaluator, v, s)) ?? -1;
+    const fits = kit.trial.fits(kit.view.evaluator, v, s);
     kit.view.restore();
-    return vehicle;
+    return fits;
   };
-  const taking = vehicles.filter((v) => fitsWith(most, [v]) >= 0);
-  if (taking.length === 0) return null;
-  let lo = 0;
-  let hi = Math.ceil(most);
-  let vehicle = taking[0]!;
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    const at = fitsWith(mid, taking);
-    if (at >= 0) {
-      hi = mid;
-      vehicle = at;
-    } else lo = mid;
+  let best: { steps: number; vehicle: number } | null = null;
+  for (const v of vehicles) {
+    let hi: number = best ? best.steps - 1 : Math.floor(Math.min(most, MOST_STEPS));
+    if (hi < 1 || !fitsWith(hi, v)) continue;
+    let lo = 0;
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (fitsWith(mid, v)) hi = mid;
+      else lo = mid;
+    }
+    best = { steps: hi, vehicle: v };
   }
-  // The amount answered is the one checked last, with the vehicle that took it.
-  const confirmed = fitsWith(hi, [vehicle, ...taking]);
-  return confirmed < 0 ? null : { steps: hi, vehicle: confirmed };
+  return best;
 }
 
 function windowEndHint(kit: TrialKit, s: number, w: number): Sized | null {
@@ -180,7 +185,10 @@ function durationHint(kit: TrialKit, s: number): Sized | null {
   return sized(inst, { kind: 'duration_shorter', amount: found.steps, vehicle: found.vehicle, value, text }, duration);
 }
 
-/** The shortest shift end extension over the compatible drivers with a shift end. */
+/**
+ * The shortest shift end extension over the compatible drivers with a shift end: read from the
+ * earliest end of the route with the stop and the shift opened, then checked at that amount.
+ */
 function shiftEndHint(kit: TrialKit, s: number): Sized | null {
   const inst = kit.sol.inst;
   const step = timeStep(inst);
@@ -188,14 +196,18 @@ function shiftEndHint(kit: TrialKit, s: number): Sized | null {
   for (const v of candidateVehicles(kit, s)) {
     const end = inst.vShiftEnd[v]!;
     if (end >= OPEN_END) continue;
-    const most = Math.floor((OPEN_END - end) / step);
-    const found = smallestChange(kit, s, [v], best ? Math.min(most, best.hint.amount) : most, (steps) =>
-      kit.view.set('vShiftEnd', v, end + steps * step),
-    );
-    if (!found || (best && found.steps >= best.hint.amount)) continue;
-    const value = end + found.steps * step;
-    const text = `${driverName(inst, v)}'s shift ending ${amountText(inst, found.steps)} later${clockText(inst, value)}`;
-    best = sized(inst, { kind: 'shift_end_later', amount: found.steps, vehicle: v, value, text }, end - inst.vEarliest[v]!);
+    kit.view.set('vShiftEnd', v, OPEN_END);
+    const earliest = kit.trial.earliestEnd(kit.view.evaluator, v, s);
+    kit.view.restore();
+    const steps = Math.max(1, Math.ceil((earliest - inst.vMaxOvertime[v]! - end) / step - 1e-9));
+    if (!(steps <= MOST_STEPS) || (best && steps >= best.hint.amount)) continue;
+    kit.view.set('vShiftEnd', v, end + steps * step);
+    const fits = kit.trial.fits(kit.view.evaluator, v, s);
+    kit.view.restore();
+    if (!fits) continue;
+    const value = end + steps * step;
+    const text = `${driverName(inst, v)}'s shift ending ${amountText(inst, steps)} later${clockText(inst, value)}`;
+    best = sized(inst, { kind: 'shift_end_later', amount: steps, vehicle: v, value, text }, end - inst.vEarliest[v]!);
   }
   return best;
 }
@@ -239,13 +251,17 @@ function onlyExceededDimension(kit: TrialKit, v: number, s: number): number {
 function typeHint(kit: TrialKit, s: number): Sized | null {
   const inst = kit.sol.inst;
   const stop = inst.problem.stops[s]!;
-  let best: { v: number; label: string; cost: number } | null = null;
+  const lacking = new Map<number, string>();
   for (let v = 0; v < inst.nVehicles; v++) {
     if (inst.compatible[v * inst.nStops + s] === 1) continue;
     const vehicle = inst.problem.vehicles[v]!;
     if (stop.lock && stop.lock.driver !== vehicle.name) continue;
     const label = oneMissingLabel(inst, stop.labels, vehicle.labels);
-    if (label === null) continue;
+    if (label !== null) lacking.set(v, label);
+  }
+  let best: { v: number; label: string; cost: number } | null = null;
+  for (const v of nearestRoutes(kit, s, [...lacking.keys()])) {
+    const label = lacking.get(v)!;
     const fit = kit.trial.best(kit.evaluator, v, s);
     if (fit && (!best || fit.costAdded < best.cost)) best = { v, label, cost: fit.costAdded };
   }

@@ -63,7 +63,7 @@ export function lockedDroppedMessage(inst: SolverInstance, s: number, driver: st
       return `${left}: serving it would make stops on the route miss their time windows (time)`;
     case 'several':
     case undefined:
-      return `${left}: no single rule lifted would let it in (capacity and time together, or a break)`;
+      return `${left}: more than one rule keeps it out (capacity and time together, or a break)`;
   }
 }
 

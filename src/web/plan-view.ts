@@ -14,6 +14,7 @@ import {
 import { routeColor } from '../output/palette.js';
 import { h, hiddenText, type Attributes, type Child } from './dom.js';
 import { stopVisits } from '../output/visits.js';
+import { hintList } from './unserved-hints.js';
 
 const DISPLAY = { raw: false };
 
@@ -154,7 +155,11 @@ export function unservedView(plan: Plan, tools?: (entry: Plan['unserved'][number
         h(
           'thead',
           {},
-          h('tr', {}, ...['Stop', 'Reason', 'Message', ...(tools ? ['Adjust'] : [])].map((name) => h('th', { scope: 'col' }, name))),
+          h(
+            'tr',
+            {},
+            ...['Stop', 'Reason', 'Message', 'Would fit if', ...(tools ? ['Adjust'] : [])].map((name) => h('th', { scope: 'col' }, name)),
+          ),
         ),
         h(
           'tbody',
@@ -166,6 +171,7 @@ export function unservedView(plan: Plan, tools?: (entry: Plan['unserved'][number
               h('td', {}, entry.stop),
               h('td', {}, h('code', {}, entry.reason)),
               h('td', {}, entry.message),
+              h('td', { class: 'hint-cell' }, hintList(entry)),
               tools ? h('td', { class: 'stop-tools' }, tools(entry)) : null,
             ),
           ),
