@@ -5,6 +5,7 @@
  * the route's forward cache when the rule changed leaves the stops before it as they were, and is
  * evaluated over the whole route otherwise.
  */
+import { overloadOf } from './route/capacity.js';
 import type { RouteEvaluator, RouteResult } from './route/evaluator.js';
 import type { Solution } from './solution.js';
 
@@ -41,6 +42,7 @@ export class TrialInsertion {
   best(evaluator: RouteEvaluator, v: number, s: number, prefixKept = true): TrialFit | null {
     const sol = this.sol;
     const n = sol.len[v]!;
+    if (overloadOf(evaluator.inst, v, this.loadWith(v, s), 0) < 0) return null;
     this.prepare(v, s, n);
     let found: TrialFit | null = null;
     for (let p = 0; p <= n; p++) {
@@ -69,6 +71,8 @@ export class TrialInsertion {
   /** Whether stop s fits vehicle v's route at some position under `evaluator`'s rules (`prefixKept` as for `best`). */
   fits(evaluator: RouteEvaluator, v: number, s: number, prefixKept = true): boolean {
     const n = this.sol.len[v]!;
+    // Over capacity at every position alike: told without walking the route.
+    if (overloadOf(evaluator.inst, v, this.loadWith(v, s), 0) < 0) return false;
     this.prepare(v, s, n);
     for (let p = 0; p <= n; p++) if (this.evaluateAt(evaluator, v, s, n, p, prefixKept)) return true;
     return false;
@@ -80,6 +84,14 @@ export class TrialInsertion {
     if (prefixKept) return evaluator.evaluateInsertion(v, sol.seq[v]!, n, sol.cache[v]!, p, s, this.load);
     this.place(v, s, n, p);
     return evaluator.evaluate(v, this.buf, n + 1, this.load);
+  }
+
+  /** The route's load with stop s, in `load`. */
+  private loadWith(v: number, s: number): Float64Array {
+    const { inst, load } = this.sol;
+    const dims = inst.dims;
+    for (let k = 0; k < dims; k++) this.load[k] = load[v * dims + k]! + inst.stopLoad[s * dims + k]!;
+    return this.load;
   }
 
   private prepare(v: number, s: number, n: number): void {
