@@ -95,7 +95,8 @@ export interface PlanUnserved {
   location?: PlanLocation | null;
   /**
    * Added in version 1 after its first release: up to three single changes that would let the stop
-   * be served in this plan, every served stop kept, smallest first (empty when none helps).
+   * be served in this plan, every served stop kept, smallest first (empty when none helps; absent
+   * when the time limit left no time to look for them).
    */
   hints?: PlanHint[];
   /** Carried through unchanged, as on a served visit (e.g. the customer's phone_number). */

@@ -197,8 +197,15 @@ function buildBreakVisit(visit: BreakVisit, scale: UnitScale): PlanBreakVisit {
 function buildUnserved(problem: Problem, entry: UnservedStop): PlanUnserved {
   const stop = stopAt(problem, entry.stop);
   const location = stop.location < 0 ? null : locationAt(problem, stop.location);
-  const hints = entry.hints.map((hint) => planHint(problem, hint));
-  const unserved: PlanUnserved = { stop: stop.name, stop_index: stop.index, reason: entry.reason, message: entry.message, location, hints };
+  const hints = entry.hints && { hints: entry.hints.map((hint) => planHint(problem, hint)) };
+  const unserved: PlanUnserved = {
+    stop: stop.name,
+    stop_index: stop.index,
+    reason: entry.reason,
+    message: entry.message,
+    location,
+    ...hints,
+  };
   return withPassthrough(unserved, stop.passthrough);
 }
 

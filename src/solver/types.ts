@@ -128,8 +128,11 @@ export interface UnservedStop {
   stop: number;
   reason: UnservedReason;
   message: string;
-  /** Up to three single changes that would serve it in this plan, smallest first (unserved-hints.ts). */
-  hints: UnservedHint[];
+  /**
+   * Up to three single changes that would serve it in this plan, smallest first (unserved-hints.ts);
+   * absent when the limit left no time to look for them.
+   */
+  hints?: UnservedHint[];
 }
 
 /** What one hint changes (decisions.md "Unserved reasons"): of the stop, or of one driver. */

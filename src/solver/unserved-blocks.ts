@@ -41,9 +41,10 @@ export interface TrialKit {
 
 /**
  * Where stop s fits as the plan stands (every compatible route tried, at every position) or, on
- * each of the compatible routes nearest to it, which rule keeps it out.
+ * each of the compatible routes nearest to it, which rule keeps it out (with `classify`: there is
+ * time left for it).
  */
-export function stopFit(kit: TrialKit, s: number): StopFit {
+export function stopFit(kit: TrialKit, s: number, classify = true): StopFit {
   const inst = kit.sol.inst;
   let fit: TrialFit | null = null;
   const compatible: number[] = [];
@@ -54,6 +55,7 @@ export function stopFit(kit: TrialKit, s: number): StopFit {
     if (here && (!fit || here.costAdded < fit.costAdded)) fit = here;
   }
   if (fit) return { fit, blocks: [], compatible: compatible.length };
+  if (!classify) return { fit, blocks: [], compatible: compatible.length };
   const blocks = nearestRoutes(kit, s, compatible).map((vehicle) => ({ vehicle, block: routeBlock(kit, vehicle, s) }));
   return { fit, blocks, compatible: compatible.length };
 }
@@ -129,6 +131,8 @@ function openRouteWindows(kit: TrialKit, v: number): void {
 /** The message of a stop feasible alone and left out: where it fits, or what binds on each route. */
 export function blocksMessage(inst: SolverInstance, s: number, found: StopFit): string {
   if (found.fit) return fitsMessage(inst, found.fit);
+  if (found.blocks.length === 0)
+    return 'it fits in no route as the plan stands (the time limit left no time to tell which rule keeps it out)';
   const byBlock = new Map<RouteBlock, number[]>();
   for (const { vehicle, block } of found.blocks) byBlock.set(block, [...(byBlock.get(block) ?? []), vehicle]);
   const parts = [...byBlock].map(([block, vehicles]) => blockClause(inst, s, block, vehicles));

@@ -61,8 +61,9 @@ export function lockedDroppedMessage(inst: SolverInstance, s: number, driver: st
       return `${left}: serving it would end the route after the driver's shift (time)`;
     case 'later_windows':
       return `${left}: serving it would make stops on the route miss their time windows (time)`;
-    case 'several':
     case undefined:
+      return `${left} (the time limit left no time to tell which rule keeps it out)`;
+    case 'several':
       return `${left}: more than one rule keeps it out (capacity and time together, or a break)`;
   }
 }

@@ -13,36 +13,44 @@ import { loadExceeds } from './route/capacity.js';
 import type { RouteEvaluator } from './route/evaluator.js';
 import type { Solution } from './solution.js';
 import { TrialInsertion } from './trial-insertion.js';
-import type { UnservedReason, UnservedStop } from './types.js';
+import type { UnservedHint, UnservedReason, UnservedStop } from './types.js';
 import { anyWindowLongEnough, formatDuration, noRoadAlone } from './stop-checks.js';
 import { blocksMessage, stopFit, type TrialKit } from './unserved-blocks.js';
 import { hintsFor } from './unserved-hints.js';
 import { lockedAloneReason, lockedDroppedMessage } from './unserved-lock.js';
 
-export function explainUnserved(sol: Solution, evaluator: RouteEvaluator): UnservedStop[] {
+/**
+ * The reason, message and hints of every stop the plan leaves out. `mayLook` says whether time is
+ * left to look for a stop's hints: the solve's limit bounds the command, so past it the stops left
+ * get their reason, a message that says only whether they fit (always checked) and no `hints`
+ * (not looked for, unlike `[]`: none helps). A search that stopped by itself has its limit's rest, so a seed still gives one plan.
+ */
+export function explainUnserved(sol: Solution, evaluator: RouteEvaluator, mayLook: () => boolean = () => true): UnservedStop[] {
   const out: UnservedStop[] = [];
   let kit: TrialKit | null = null;
   for (let s = 0; s < sol.inst.nStops; s++) {
     if (sol.routeOf[s] !== -1) continue;
     // Built on the first unserved stop: a plan that serves every stop needs none of it.
     kit ??= { sol, evaluator, view: new RelaxedView(sol.inst), trial: new TrialInsertion(sol) };
-    out.push(explainStop(kit, s));
+    out.push(explainStop(kit, s, mayLook));
   }
   return out;
 }
 
-function explainStop(kit: TrialKit, s: number): UnservedStop {
+function explainStop(kit: TrialKit, s: number, mayLook: () => boolean): UnservedStop {
   const inst = kit.sol.inst;
+  const looking = mayLook();
+  const look = (): { hints?: UnservedHint[] } => (looking ? { hints: hintsFor(kit, s) } : {});
   const alone = aloneReason(inst, kit.evaluator, s);
-  if (alone) return { stop: s, ...alone, hints: hintsFor(kit, s) };
-  const found = stopFit(kit, s);
+  if (alone) return { stop: s, ...alone, ...look() };
+  const found = stopFit(kit, s, looking);
   // A stop that fits as the plan stands needs no change to be served.
-  const hints = found.fit ? [] : hintsFor(kit, s);
+  const hints = found.fit ? { hints: [] } : look();
   const driver = inst.problem.stops[s]!.lock?.driver;
   if (driver !== undefined) {
-    return { stop: s, reason: 'locked_driver_cannot_serve', message: lockedDroppedMessage(inst, s, driver, found), hints };
+    return { stop: s, reason: 'locked_driver_cannot_serve', message: lockedDroppedMessage(inst, s, driver, found), ...hints };
   }
-  return { stop: s, reason: 'dropped_for_capacity_or_time', message: blocksMessage(inst, s, found), hints };
+  return { stop: s, reason: 'dropped_for_capacity_or_time', message: blocksMessage(inst, s, found), ...hints };
 }
 
 /** The reason found by checking the stop against every vehicle with nothing else to do, or null. */
