@@ -49,6 +49,8 @@ describe('renderPlanTables', () => {
         },
       ],
     });
+    expect(renderPlanHtml(withHints)).toContain('<th>Would fit if</th></tr></thead>');
+    expect(renderPlanHtml(withHints)).toContain('<td>Van A&#39;s shift ending 40 min later (13:40); Van A&#39;s capacity +2 (12)</td>');
     const table = renderPlanTables(withHints, { color: false });
     expect(table).toMatch(/│ Would fit if +│/);
     const lines = table.split('\n');
