@@ -225,11 +225,13 @@ function renderRouteTable(route: PlanRoute, position: number, display: UnitDispl
 
 function renderUnserved(plan: Plan): string {
   if (plan.unserved.length === 0) return '';
-  const rows = plan.unserved.map((entry) => tableRow('', [entry.stop, entry.reason, entry.message]));
+  // The fix hints, smallest first, in one cell: a map page keeps its tables plain.
+  const hints = (entry: PlanUnserved): string => (entry.hints ?? []).map((hint) => hint.text).join('; ') || '—';
+  const rows = plan.unserved.map((entry) => tableRow('', [entry.stop, entry.reason, entry.message, hints(entry)]));
   return [
     `<h2>Unserved: ${plan.unserved.length}</h2>`,
     '<table>',
-    '<thead><tr><th>Stop</th><th>Reason</th><th>Message</th></tr></thead>',
+    '<thead><tr><th>Stop</th><th>Reason</th><th>Message</th><th>Would fit if</th></tr></thead>',
     `<tbody>${rows.join('')}</tbody>`,
     '</table>',
   ].join('\n');

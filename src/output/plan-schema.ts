@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { TRAVEL_SOURCE_NAMES } from '../model/travel-sources.js';
+import { HINT_KINDS } from '../model/hint-kinds.js';
 
 /** A number (the scalar dimension) or named dimensions (`{weight: 12, volume: 0.4}`). */
 export const loadValueSchema = z.union([z.number(), z.record(z.string(), z.number())]);
@@ -80,6 +81,33 @@ export const planRouteSchema = z.looseObject({
 });
 
 /** Carried fields ride along as on a served visit (e.g. the customer's phone_number). */
+/**
+ * One fix hint of an unserved stop (decisions.md "Unserved reasons"), checked by the solver on this
+ * plan: with the change applied, the stop fits `driver`'s route as it stands.
+ */
+export const planHintSchema = z.object({
+  kind: z.enum(HINT_KINDS),
+  /** One line for people: "Window ending 25 min later (11:25), on Camille's route". */
+  text: z.string(),
+  /** The driver whose route would take the stop; for the driver kinds, the driver changed. */
+  driver: z.string(),
+  /** The time kinds: by how many whole minutes (time units on a benchmark instance). */
+  minutes: z.number().optional(),
+  /** The window kinds: which of the stop's windows (0 = its first). */
+  window: z.number().int().optional(),
+  /** `window_end_later`, `window_start_earlier`, `shift_end_later`: the new time. */
+  time_s: z.number().optional(),
+  time: z.string().optional(),
+  /** `duration_shorter`: the new service duration. */
+  duration_s: z.number().optional(),
+  /** `driver_capacity`: by how much, the new capacity and, with named loads, the dimension. */
+  amount: z.number().optional(),
+  capacity: z.number().optional(),
+  dimension: z.string().optional(),
+  /** `driver_type`: the type (a tag on a one-off request) the driver would have. */
+  type: z.string().optional(),
+});
+
 export const planUnservedSchema = z.looseObject({
   stop: z.string(),
   stop_index: z.number().int(),
@@ -87,6 +115,12 @@ export const planUnservedSchema = z.looseObject({
   message: z.string(),
   /** Added after version 1's first release: where the stop is (null when it has none), for maps. */
   location: planLocationSchema.nullable().optional(),
+  /**
+   * Added after version 1's first release: up to three single changes that would let the stop be
+   * served in this plan, every served stop kept, smallest first (empty when none helps; absent when
+   * the time limit left no time to look for them).
+   */
+  hints: z.array(planHintSchema).optional(),
 });
 
 export const planSummarySchema = z.object({

@@ -11,6 +11,7 @@ import type {
   planEndpointSchema,
   planFigureChangeSchema,
   planGeometrySchema,
+  planHintSchema,
   planLocationSchema,
   planRouteSchema,
   planSchema,
@@ -33,6 +34,7 @@ export type PlanEndpoint = z.infer<typeof planEndpointSchema>;
 export type PlanRoute = z.infer<typeof planRouteSchema>;
 export type PlanGeometry = z.infer<typeof planGeometrySchema>;
 export type PlanUnserved = z.infer<typeof planUnservedSchema>;
+export type PlanHint = z.infer<typeof planHintSchema>;
 export type PlanSummary = z.infer<typeof planSummarySchema>;
 export type PlanTravel = z.infer<typeof planTravelSchema>;
 export type PlanSolver = z.infer<typeof planSolverSchema>;

@@ -17,6 +17,7 @@ import type {
   PlanUnserved,
   PlanVisit,
 } from './plan-types.js';
+import { planHint } from './plan-hints.js';
 
 /** Converts problem units (time units, distance units) into the plan's reported units. */
 interface UnitScale {
@@ -196,7 +197,15 @@ function buildBreakVisit(visit: BreakVisit, scale: UnitScale): PlanBreakVisit {
 function buildUnserved(problem: Problem, entry: UnservedStop): PlanUnserved {
   const stop = stopAt(problem, entry.stop);
   const location = stop.location < 0 ? null : locationAt(problem, stop.location);
-  const unserved: PlanUnserved = { stop: stop.name, stop_index: stop.index, reason: entry.reason, message: entry.message, location };
+  const hints = entry.hints && { hints: entry.hints.map((hint) => planHint(problem, hint)) };
+  const unserved: PlanUnserved = {
+    stop: stop.name,
+    stop_index: stop.index,
+    reason: entry.reason,
+    message: entry.message,
+    location,
+    ...hints,
+  };
   return withPassthrough(unserved, stop.passthrough);
 }
 

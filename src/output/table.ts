@@ -27,9 +27,11 @@ export interface RenderOptions {
 }
 
 const ROUTE_HEAD = ['#', 'Stop', 'Arrival', 'Start', 'Finish', 'Load after', 'Late'];
-const UNSERVED_HEAD = ['Stop', 'Reason', 'Message'];
+const UNSERVED_HEAD = ['Stop', 'Reason', 'Message', 'Would fit if'];
 /** Long unserved messages wrap instead of widening the table past a terminal. */
 const MESSAGE_WIDTH = 60;
+/** The hints, one a line, wrap the same way in a narrower column. */
+const HINTS_WIDTH = 40;
 
 /** Renders a plan from its JSON alone (so `poll` can show a remote plan the same way). */
 export function renderPlanTables(given: Plan, options: RenderOptions): string {
@@ -90,8 +92,10 @@ function breakRow(visit: PlanBreakVisit, style: Style, display: UnitDisplay): st
 
 function renderUnserved(plan: Plan, style: Style, color: boolean): string {
   const longest = Math.max(...plan.unserved.map((entry) => entry.message.length), UNSERVED_HEAD[2]!.length);
-  const table = newTable(UNSERVED_HEAD, color, [null, null, Math.min(MESSAGE_WIDTH, longest + 2)]);
-  for (const entry of plan.unserved) table.push([entry.stop, entry.reason, entry.message]);
+  const hints = plan.unserved.map((entry) => (entry.hints ?? []).map((hint) => `• ${hint.text}`));
+  const widest = Math.max(UNSERVED_HEAD[3]!.length, ...hints.flat().map((line) => line.length));
+  const table = newTable(UNSERVED_HEAD, color, [null, null, Math.min(MESSAGE_WIDTH, longest + 2), Math.min(HINTS_WIDTH, widest + 2)]);
+  plan.unserved.forEach((entry, i) => table.push([entry.stop, entry.reason, entry.message, hints[i]!.join('\n') || style.dim('—')]));
   const count = plan.unserved.length;
   return [style.yellow(style.bold(`Unserved: ${count} stop${count === 1 ? '' : 's'}`)), table.toString()].join('\n');
 }

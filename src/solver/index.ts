@@ -102,7 +102,8 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
   fillUnserved(best, inserter, evaluator);
   const result: SolveResult = {
     routes: buildSchedules(problem, best),
-    unserved: explainUnserved(best, evaluator),
+    // The hints are looked for while the limit lasts: it bounds the command (unserved.ts).
+    unserved: explainUnserved(best, evaluator, () => clock() < started + left),
     stats: {
       elapsedMs: clock() - started,
       iterations: outcome.iterations,
@@ -121,11 +122,16 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
  * The result of a plan given as route sequences (one per vehicle), found by searches elsewhere
  * (decompose/search.ts): unserved stops that fit are inserted, then schedules and reasons.
  */
-export function resultOfRoutes(problem: Problem, routes: readonly Int32Array[], stats: SolveResult['stats']): SolveResult {
+export function resultOfRoutes(
+  problem: Problem,
+  routes: readonly Int32Array[],
+  stats: SolveResult['stats'],
+  mayLookForHints?: () => boolean,
+): SolveResult {
   const kit = searchKitOf(problem);
   const plan = planOfRoutes(kit, routes);
   fillUnserved(plan, kit.inserter, kit.evaluator);
-  return { routes: buildSchedules(problem, plan), unserved: explainUnserved(plan, kit.evaluator), stats };
+  return { routes: buildSchedules(problem, plan), unserved: explainUnserved(plan, kit.evaluator, mayLookForHints), stats };
 }
 
 /** The stall stop is on by default, and off under an iteration limit (which must reproduce a plan). */

@@ -183,7 +183,7 @@ function preferenceArrays(problem: Problem): Pick<SolverInstance, 'stopPref' | '
 }
 
 /** Latest end of any route, overtime included twice over, still well before a no-road leg's arrival. */
-const ROUTE_HORIZON = NO_ROAD / 4;
+export const ROUTE_HORIZON = NO_ROAD / 4;
 
 function vehicleArrays(problem: Problem, dims: number): VehicleArrays {
   const nVehicles = problem.vehicles.length;

@@ -77,7 +77,8 @@ function unservedOf(problem: Problem, served: ReadonlySet<number>): UnservedStop
   const unserved: UnservedStop[] = [];
   for (let s = 0; s < problem.stops.length; s++) {
     if (served.has(s)) continue;
-    unserved.push({ stop: s, ...(aloneReason(inst, evaluator, s) ?? leftOutByHand(problem, s)) });
+    // No hints: the routes given by hand may break rules, so a trial insertion into them checks nothing.
+    unserved.push({ stop: s, ...(aloneReason(inst, evaluator, s) ?? leftOutByHand(problem, s)), hints: [] });
   }
   return unserved;
 }

@@ -1,4 +1,5 @@
 /** What the solver is asked and what it answers. The solver core reads only `Problem`. */
+import type { UnservedHintKind } from '../model/hint-kinds.js';
 
 export interface SolveOptions {
   /** Wall-clock bound in milliseconds; the solver returns its best plan by then. */
@@ -127,6 +128,38 @@ export interface UnservedStop {
   stop: number;
   reason: UnservedReason;
   message: string;
+  /**
+   * Up to three single changes that would serve it in this plan, smallest first (unserved-hints.ts);
+   * absent when the limit left no time to look for them.
+   */
+  hints?: UnservedHint[];
+}
+
+/** What one hint changes (decisions.md "Unserved reasons"): of the stop, or of one driver. */
+export type { UnservedHintKind };
+
+/**
+ * One change that would let an unserved stop be served in this plan, every served stop kept:
+ * found by trial insertion under the changed rule and checked by the route evaluator with the
+ * change applied, the amount rounded up to whole minutes (time units on benchmark instances)
+ * or whole load units.
+ */
+export interface UnservedHint {
+  kind: UnservedHintKind;
+  /** Minutes for the time kinds, load units for `driver_capacity`, 1 for `driver_type`. */
+  amount: number;
+  /** The driver whose route serves it (every kind: where the checked insertion went). */
+  vehicle: number;
+  /** The stop's window changed (index among its windows), for the window kinds. */
+  window?: number;
+  /** The load dimension raised (index into Problem.dimensions), for `driver_capacity`. */
+  dimension?: number;
+  /** The type (project) or tag (one-off) the driver would have, for `driver_type`. */
+  label?: string;
+  /** The changed value: the new window end or start, duration or shift end (time units), or capacity. */
+  value?: number;
+  /** One line for people, e.g. "its window ending 25 min later (11:25)". */
+  text: string;
 }
 
 export interface OperatorStats {

@@ -8,16 +8,8 @@ import type { SolverInstance } from './instance.js';
 import { loadExceeds } from './route/capacity.js';
 import type { RouteEvaluator } from './route/evaluator.js';
 import type { UnservedReason } from './types.js';
+import type { StopFit } from './unserved-blocks.js';
 import { anyWindowLongEnough, formatDuration, noRoadAlone } from './stop-checks.js';
-
-/** What keeps a stop that fits alone out of the plan, as far as the solver can tell. */
-export interface DroppedCause {
-  /** It fits some used compatible route with capacity ignored. */
-  fitsIgnoringCapacity: boolean;
-  /** Some used compatible route has room for its load. */
-  hasRoomSomewhere: boolean;
-  anyCompatibleFree: boolean;
-}
 
 type Reason = { reason: UnservedReason; message: string };
 
@@ -53,15 +45,27 @@ export function lockedAloneReason(inst: SolverInstance, evaluator: RouteEvaluato
   return null;
 }
 
-/** Why a locked stop its driver could serve alone is left out of this plan. */
-export function lockedDroppedMessage(inst: SolverInstance, s: number, driver: string, cause: DroppedCause): string {
+/** Why a locked stop its driver could serve alone is left out of this plan, as checked by trial insertion. */
+export function lockedDroppedMessage(inst: SolverInstance, s: number, driver: string, found: StopFit): string {
+  const locked = `it is locked to driver ${JSON.stringify(driver)}`;
+  if (found.fit) return `${locked} and was left out although it fits the driver's route as it stands`;
   const sequence = inst.stopSeq[s]!;
   const where = sequence > 0 ? ` at a place its sequence ${sequence} allows` : '';
-  const left = `it is locked to driver ${JSON.stringify(driver)} and was left out in favour of stops of higher total priority`;
-  if (cause.fitsIgnoringCapacity) return `${left}: the driver's vehicle is full (capacity)`;
-  if (cause.hasRoomSomewhere)
-    return `${left}: the driver's route has no time left to serve it${where} inside its time windows and the shift (time)`;
-  return `${left}: the driver's vehicle is full and the route has no time left for it${where} (capacity and time)`;
+  const left = `${locked} and was left out as it fits nowhere in the driver's route${where} as the plan stands`;
+  switch (found.blocks[0]?.block) {
+    case 'capacity':
+      return `${left}: the driver's vehicle is full (capacity)`;
+    case 'window':
+      return `${left}: the driver cannot serve it inside its time windows (time)`;
+    case 'shift':
+      return `${left}: serving it would end the route after the driver's shift (time)`;
+    case 'later_windows':
+      return `${left}: serving it would make stops on the route miss their time windows (time)`;
+    case undefined:
+      return `${left} (the time limit left no time to tell which rule keeps it out)`;
+    case 'several':
+      return `${left}: more than one rule keeps it out (capacity and time together, or a break)`;
+  }
 }
 
 /** The vehicle named `driver` (validation makes the name unique), or -1 when it is not in this (sub-)problem. */

@@ -1,36 +1,56 @@
 /**
  * Why a stop is unserved (decisions.md "Unserved reasons"). The first five reasons come from
  * checking the stop against every vehicle alone; a stop that some vehicle could serve alone
- * was dropped in favour of others, and the message names the binding constraint. A stop locked
- * to a driver that is left out is `locked_driver_cannot_serve`, unless no driver could serve it
- * (no location, a service longer than its windows): the lock is then not what keeps it out.
+ * was left out, and the message says what keeps it out of each compatible route as the plan
+ * stands, checked by trial insertion (unserved-blocks.ts). A stop locked to a driver that is
+ * left out is `locked_driver_cannot_serve`, unless no driver could serve it (no location, a
+ * service longer than its windows): the lock is then not what keeps it out. Every unserved
+ * stop also gets its fix hints (unserved-hints.ts).
  */
 import type { SolverInstance } from './instance.js';
+import { RelaxedView } from './relaxed-view.js';
 import { loadExceeds } from './route/capacity.js';
 import type { RouteEvaluator } from './route/evaluator.js';
 import type { Solution } from './solution.js';
-import type { UnservedReason, UnservedStop } from './types.js';
+import { TrialInsertion } from './trial-insertion.js';
+import type { UnservedHint, UnservedReason, UnservedStop } from './types.js';
 import { anyWindowLongEnough, formatDuration, noRoadAlone } from './stop-checks.js';
-import { lockedAloneReason, lockedDroppedMessage, type DroppedCause } from './unserved-lock.js';
+import { blocksMessage, stopFit, type TrialKit } from './unserved-blocks.js';
+import { hintsFor } from './unserved-hints.js';
+import { lockedAloneReason, lockedDroppedMessage } from './unserved-lock.js';
 
-export function explainUnserved(sol: Solution, evaluator: RouteEvaluator): UnservedStop[] {
+/**
+ * The reason, message and hints of every stop the plan leaves out. `mayLook` says whether time is
+ * left to look for a stop's hints: the solve's limit bounds the command, so past it the stops left
+ * get their reason, a message that says only whether they fit (always checked) and no `hints`
+ * (not looked for, unlike `[]`: none helps). A search that stopped by itself has its limit's rest, so a seed still gives one plan.
+ */
+export function explainUnserved(sol: Solution, evaluator: RouteEvaluator, mayLook: () => boolean = () => true): UnservedStop[] {
   const out: UnservedStop[] = [];
+  let kit: TrialKit | null = null;
   for (let s = 0; s < sol.inst.nStops; s++) {
     if (sol.routeOf[s] !== -1) continue;
-    const { reason, message } = unservedReason(sol, evaluator, s);
-    out.push({ stop: s, reason, message });
+    // Built on the first unserved stop: a plan that serves every stop needs none of it.
+    kit ??= { sol, evaluator, view: new RelaxedView(sol.inst), trial: new TrialInsertion(sol) };
+    out.push(explainStop(kit, s, mayLook));
   }
   return out;
 }
 
-function unservedReason(sol: Solution, evaluator: RouteEvaluator, s: number): { reason: UnservedReason; message: string } {
-  const inst = sol.inst;
-  const alone = aloneReason(inst, evaluator, s);
-  if (alone) return alone;
-  const cause = droppedCause(sol, evaluator, s);
+function explainStop(kit: TrialKit, s: number, mayLook: () => boolean): UnservedStop {
+  const inst = kit.sol.inst;
+  const looking = mayLook();
+  const look = (): { hints?: UnservedHint[] } => (looking ? { hints: hintsFor(kit, s) } : {});
+  const alone = aloneReason(inst, kit.evaluator, s);
+  if (alone) return { stop: s, ...alone, ...look() };
+  const found = stopFit(kit, s, looking);
+  // A stop that fits as the plan stands needs no change to be served.
+  const hints = found.fit ? { hints: [] } : look();
   const driver = inst.problem.stops[s]!.lock?.driver;
-  if (driver !== undefined) return { reason: 'locked_driver_cannot_serve', message: lockedDroppedMessage(inst, s, driver, cause) };
-  return { reason: 'dropped_for_capacity_or_time', message: droppedMessage(cause) };
+  if (driver !== undefined) {
+    return { stop: s, reason: 'locked_driver_cannot_serve', message: lockedDroppedMessage(inst, s, driver, found), ...hints };
+  }
+  return { stop: s, reason: 'dropped_for_capacity_or_time', message: blocksMessage(inst, s, found), ...hints };
 }
 
 /** The reason found by checking the stop against every vehicle with nothing else to do, or null. */
@@ -77,45 +97,4 @@ export function aloneReason(
     };
   }
   return null;
-}
-
-function droppedMessage(cause: DroppedCause): string {
-  const { fitsIgnoringCapacity, hasRoomSomewhere, anyCompatibleFree } = cause;
-  const priority = `left out in favour of stops of higher total priority`;
-  if (fitsIgnoringCapacity && !hasRoomSomewhere) return `${priority}: every compatible vehicle is full (capacity)`;
-  if (fitsIgnoringCapacity) return `${priority}: the compatible vehicles with time for it are full (capacity)`;
-  if (hasRoomSomewhere) {
-    return `${priority}: no compatible route has time left to serve it inside its time windows and shift (time)`;
-  }
-  const free = anyCompatibleFree ? '' : ' and no compatible vehicle is free';
-  return `${priority}: the compatible vehicles are full and have no time left for it (capacity and time)${free}`;
-}
-
-/** Tells capacity from time: would it fit some used route with capacity ignored, or with time ignored? */
-function droppedCause(sol: Solution, evaluator: RouteEvaluator, s: number): DroppedCause {
-  const inst = sol.inst;
-  const dims = inst.dims;
-  const zero = new Float64Array(dims);
-  let fitsIgnoringCapacity = false;
-  let hasRoomSomewhere = false;
-  let anyCompatibleFree = false;
-  for (let v = 0; v < inst.nVehicles; v++) {
-    if (inst.compatible[v * inst.nStops + s] !== 1) continue;
-    const n = sol.len[v]!;
-    if (n === 0) {
-      anyCompatibleFree = true;
-      continue;
-    }
-    let room = true;
-    for (let k = 0; k < dims; k++) {
-      if (loadExceeds(sol.load[v * dims + k]! + inst.stopLoad[s * dims + k]!, inst.vCap[v * dims + k]!)) room = false;
-    }
-    if (room || inst.allowOverload) hasRoomSomewhere = true;
-    if (!fitsIgnoringCapacity) {
-      for (let p = 0; p <= n && !fitsIgnoringCapacity; p++) {
-        if (evaluator.evaluateInsertion(v, sol.seq[v]!, n, sol.cache[v]!, p, s, zero)) fitsIgnoringCapacity = true;
-      }
-    }
-  }
-  return { fitsIgnoringCapacity, hasRoomSomewhere, anyCompatibleFree };
 }

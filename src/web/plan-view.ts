@@ -14,6 +14,7 @@ import {
 import { routeColor } from '../output/palette.js';
 import { h, hiddenText, type Attributes, type Child } from './dom.js';
 import { stopVisits } from '../output/visits.js';
+import { hintList } from './unserved-hints.js';
 
 const DISPLAY = { raw: false };
 
@@ -154,7 +155,11 @@ export function unservedView(plan: Plan, tools?: (entry: Plan['unserved'][number
         h(
           'thead',
           {},
-          h('tr', {}, ...['Stop', 'Reason', 'Message', ...(tools ? ['Adjust'] : [])].map((name) => h('th', { scope: 'col' }, name))),
+          h(
+            'tr',
+            {},
+            ...['Stop', 'Reason', 'Message', 'Would fit if', ...(tools ? ['Adjust'] : [])].map((name) => h('th', { scope: 'col' }, name)),
+          ),
         ),
         h(
           'tbody',
@@ -163,9 +168,10 @@ export function unservedView(plan: Plan, tools?: (entry: Plan['unserved'][number
             h(
               'tr',
               {},
-              h('td', {}, entry.stop),
-              h('td', {}, h('code', {}, entry.reason)),
-              h('td', {}, entry.message),
+              h('td', { 'data-label': 'Stop' }, entry.stop),
+              h('td', { 'data-label': 'Reason' }, h('code', {}, entry.reason)),
+              h('td', { 'data-label': 'Message' }, entry.message),
+              h('td', { class: 'hint-cell', 'data-label': 'Would fit if' }, hintList(entry)),
               tools ? h('td', { class: 'stop-tools' }, tools(entry)) : null,
             ),
           ),

@@ -56,7 +56,9 @@ export function timelineView(plan: Plan, onStopDrop?: TimelineDrop): HTMLElement
     enableTimelineDrag(chart, plan, { secondsAt, routeAt }, onStopDrop);
     chart.classList.add('editable');
   }
-  return h('div', {}, h('div', { class: 'timeline-scroll' }, chart), timelineKey());
+  // Wider than a phone: a region that scrolls must be reachable from the keyboard (WCAG 2.1.1).
+  const scroller = h('div', { class: 'timeline-scroll', tabindex: '0', role: 'region', 'aria-label': 'Timeline of the routes' }, chart);
+  return h('div', {}, scroller, timelineKey());
 }
 
 /** The stop a service bar serves (its index in the project), so that the bar can be dragged; null for other bars. */

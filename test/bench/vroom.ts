@@ -294,7 +294,12 @@ export function assessVroom(problem: Problem, solution: VroomSolution): VroomAss
     problems.push(`VROOM neither routes nor lists as unassigned customer(s) ${silent.map((s) => s.index + 1).join(', ')}`);
   }
   const result = scheduleRoutes(problem, routes, vehicles);
-  result.unserved = missing.map((s) => ({ stop: s.index, reason: 'dropped_for_capacity_or_time', message: 'unassigned by VROOM' }));
+  result.unserved = missing.map((s) => ({
+    stop: s.index,
+    reason: 'dropped_for_capacity_or_time',
+    message: 'unassigned by VROOM',
+    hints: [],
+  }));
   problems.push(...checkPlan(problem, buildPlan(problem, result), { checkReasons: false }));
   const distance = routeDistanceFromMatrix(problem, result);
   if (solution.reportedCost !== null && solution.reportedCost !== distance) {

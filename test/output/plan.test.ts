@@ -172,7 +172,7 @@ describe('buildPlan (JSON plan contract version 1)', () => {
     expect(stopsOf(plan.routes[0]!.visits)[0]!.load_after).toEqual({ weight: 5, volume: 0.1 });
   });
 
-  it('unserved stops carry name, input index, reason, message and location', () => {
+  it('unserved stops carry name, input index, reason, message, location and hints', () => {
     const problem = sampleProblem();
     const plan = buildPlan(problem, sampleResult());
     const farm = problem.locations[problem.stops[3]!.location]!;
@@ -183,6 +183,7 @@ describe('buildPlan (JSON plan contract version 1)', () => {
         reason: 'unreachable_in_shift',
         message: 'no vehicle can reach it and be back by the end of its shift',
         location: { lat: farm.lat, lng: farm.lng },
+        hints: [],
       },
     ]);
   });

@@ -30,6 +30,39 @@ describe('renderPlanTables', () => {
     expect(lateRow).toContain('+2 min');
   });
 
+  it('the unserved table has a "Would fit if" column: the hints one a line, a dash when there are none', () => {
+    const withHints = buildPlan(sampleProblem(), {
+      ...sampleResult(),
+      unserved: [
+        {
+          ...sampleResult().unserved[0]!,
+          hints: [
+            {
+              kind: 'shift_end_later',
+              amount: 40,
+              vehicle: 0,
+              value: 13 * 3600 + 40 * 60,
+              text: "Van A's shift ending 40 min later (13:40)",
+            },
+            { kind: 'driver_capacity', amount: 2, vehicle: 0, dimension: 0, value: 12, text: "Van A's capacity +2 (12)" },
+          ],
+        },
+      ],
+    });
+    expect(renderPlanHtml(withHints)).toContain('<th>Would fit if</th></tr></thead>');
+    expect(renderPlanHtml(withHints)).toContain('<td>Van A&#39;s shift ending 40 min later (13:40); Van A&#39;s capacity +2 (12)</td>');
+    const table = renderPlanTables(withHints, { color: false });
+    expect(table).toMatch(/│ Would fit if +│/);
+    const lines = table.split('\n');
+    const first = lines.findIndex((line) => line.includes("• Van A's shift ending"));
+    expect(lines[first]).toContain('Far Away Farm');
+    expect(lines.slice(first + 1).find((line) => line.includes('•'))).toContain("• Van A's capacity +2 (12)");
+    const none = renderPlanTables(plan, { color: false })
+      .split('\n')
+      .find((line) => line.includes('Far Away Farm'))!;
+    expect(none).toMatch(/│ — +│$/);
+  });
+
   it('breaks are rows of the route table', () => {
     const breakRow = text.split('\n').find((line) => line.includes('(break)'))!;
     expect(breakRow).toMatch(/12:00 +│ 12:30/);

@@ -113,7 +113,9 @@ export function sampleResult(): SolveResult {
   };
   return {
     routes: [routeA, routeB],
-    unserved: [{ stop: 3, reason: 'unreachable_in_shift', message: 'no vehicle can reach it and be back by the end of its shift' }],
+    unserved: [
+      { stop: 3, reason: 'unreachable_in_shift', message: 'no vehicle can reach it and be back by the end of its shift', hints: [] },
+    ],
     stats: { elapsedMs: 12, iterations: 100, firstPlanMs: 0, bestFoundMs: 0, seed: 0, threads: 1, stoppedBy: 'iterations' },
   };
 }

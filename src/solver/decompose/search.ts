@@ -75,6 +75,8 @@ class Decomposition {
   private readonly started = performance.now();
   /** When the searches must be done (the result is built after). */
   private readonly end: number;
+  /** Until when the unserved stops' hints are looked for: the limit bounds the command. */
+  private readonly hintsBy: number;
   private readonly limit: number;
   private readonly seed: number;
   private readonly budget: number | undefined;
@@ -103,6 +105,7 @@ class Decomposition {
     const left = timeLeftOf(options);
     const reserve = reserveOf(left, problem.stops.length);
     this.end = this.started + left - reserve;
+    this.hintsBy = this.started + left;
     this.seed = options.seed ?? 0;
     this.budget = options.maxIterations;
     this.stalls = options.stopWhenStalled ?? this.budget === undefined;
@@ -112,15 +115,21 @@ class Decomposition {
   async solve(): Promise<SolveResult> {
     let stoppedBy = await this.warmUp();
     if (stoppedBy !== 'no_improvement') stoppedBy = await this.epochs();
-    return resultOfRoutes(this.problem, this.best.routes, {
-      elapsedMs: performance.now() - this.started,
-      iterations: this.iterations,
-      firstPlanMs: this.firstPlanMs,
-      bestFoundMs: this.bestFoundMs,
-      seed: this.seed,
-      threads: this.threads,
-      stoppedBy,
-    });
+    const hintsBy = this.hintsBy;
+    return resultOfRoutes(
+      this.problem,
+      this.best.routes,
+      {
+        elapsedMs: performance.now() - this.started,
+        iterations: this.iterations,
+        firstPlanMs: this.firstPlanMs,
+        bestFoundMs: this.bestFoundMs,
+        seed: this.seed,
+        threads: this.threads,
+        stoppedBy,
+      },
+      () => performance.now() < hintsBy,
+    );
   }
 
   /** Independent searches of the whole problem, each from its own first plan; the best is the start. */
