@@ -79,7 +79,7 @@ export function buildGeoTravelMatrix(
   });
   const durations = distinct.map((factor) => durationsOf(distance, size, factor, model));
   for (const matrix of [distance, ...durations]) mirrorUpperTriangle(matrix, size);
-  return { travel: { size, distance, durations }, profileOf };
+  return { travel: { size, distance, durations, symmetric: true }, profileOf };
 }
 
 /**
