@@ -14,6 +14,31 @@ export const NESTING_REASON = `nested deeper than ${MAX_NESTING} levels of objec
 
 /** The first place (in document order) where the value nests deeper than MAX_NESTING, or null. */
 export function nestingProblem(value: unknown): ErrorDetail | null {
+  // Most documents are within the limit: a walk that counts levels only answers them without
+  // building a path for every value (on a 5,000-stop file that took a tenth of a second).
+  return nestsTooDeep(value) ? firstTooDeep(value) : null;
+}
+
+/** Whether some value inside nests deeper than MAX_NESTING, by an explicit stack of values and their levels. */
+function nestsTooDeep(document: unknown): boolean {
+  const values: unknown[] = [document];
+  const levels: number[] = [0];
+  while (values.length > 0) {
+    const current = values.pop();
+    const level = levels.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    if (level >= MAX_NESTING) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (typeof child !== 'object' || child === null) continue;
+      values.push(child);
+      levels.push(level + 1);
+    }
+  }
+  return false;
+}
+
+/** The path to the first value nested too deep, in document order. */
+function firstTooDeep(value: unknown): ErrorDetail | null {
   // An explicit stack: the walk must not itself overflow on the input it exists to refuse.
   const stack: Array<{ value: unknown; path: PathSegment[] }> = [{ value, path: [] }];
   while (stack.length > 0) {

@@ -121,6 +121,11 @@ export interface TravelMatrix {
   distance: Int32Array;
   /** One duration matrix (time units) per travel profile; `Vehicle.profile` indexes it. */
   durations: Int32Array[];
+  /**
+   * True when `distance` is symmetric by construction (the offline model, Euclidean benchmarks),
+   * so that its readers may read one direction only; absent when nobody vouches for it.
+   */
+  symmetric?: boolean;
 }
 
 export interface Objective {

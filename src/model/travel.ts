@@ -77,9 +77,11 @@ export function buildGeoTravelMatrix(
     }
     return p;
   });
-  const durations = distinct.map((factor) => durationsOf(distance, size, factor, model));
-  for (const matrix of [distance, ...durations]) mirrorUpperTriangle(matrix, size);
-  return { travel: { size, distance, durations }, profileOf };
+  // Durations follow from the mirrored distances cell by cell: a pass in memory order instead of
+  // mirroring each duration matrix as well (a transpose, some 0.3 s a matrix on 5,000 stops).
+  mirrorUpperTriangle(distance, size);
+  const durations = distinct.map((factor) => durationsOf(distance, factor, model));
+  return { travel: { size, distance, durations, symmetric: true }, profileOf };
 }
 
 /**
@@ -123,17 +125,15 @@ function mirrorUpperTriangle(matrix: Int32Array, size: number): void {
   }
 }
 
-/** travelSeconds of every cell of the upper triangle, with the speed worked out once. */
-function durationsOf(distance: Int32Array, size: number, factor: number, model: TravelModelOptions): Int32Array {
+/** travelSeconds of every cell, with the speed worked out once. */
+function durationsOf(distance: Int32Array, factor: number, model: TravelModelOptions): Int32Array {
   const matrix = new Int32Array(distance.length);
   const metresPerSecond = (model.baseSpeedKmh * 1000 * factor) / 3600;
   const traffic = model.traffic;
-  for (let i = 0; i < size; i++) {
-    for (let k = i * size + i + 1; k < (i + 1) * size; k++) {
-      const metres = distance[k]!;
-      // The same arithmetic as travelSeconds, in the same order, so that the seconds are the same.
-      matrix[k] = metres === 0 ? 0 : Math.ceil((metres / metresPerSecond) * traffic - 1e-9);
-    }
+  for (let k = 0; k < distance.length; k++) {
+    const metres = distance[k]!;
+    // The same arithmetic as travelSeconds, in the same order, so that the seconds are the same.
+    matrix[k] = metres === 0 ? 0 : Math.ceil((metres / metresPerSecond) * traffic - 1e-9);
   }
   return matrix;
 }

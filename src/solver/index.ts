@@ -7,7 +7,7 @@
  * schedules and unserved reasons. Several searches at once (`threads`) are src/threads/'s to run; best-of.ts picks the winner.
  */
 import type { Problem } from '../model/problem.js';
-import { constructFirstPlan, fillUnserved } from './construct.js';
+import { constructFirstPlan, fillUnserved, untimedIterationsOf } from './construct.js';
 import type { ObjectiveValue } from './cost.js';
 import { planOfRoutes, searchKitOf } from './kit.js';
 import { scheduleRoute } from './route/schedule.js';
@@ -89,6 +89,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     seed: options.seed ?? 0,
     maxIterations: options.maxIterations,
     maxNoImprove: options.maxNoImprove,
+    untimedIterations: untimedIterationsOf(inst),
     ...(stopsWhenStalled(options) ? stallLimitsOf(inst.nStops) : {}),
     // A search that may stop by itself cools without the clock (search/accept.ts), so a seed reproduces it.
     ...(stopsWhenStalled(options) || options.maxNoImprove !== undefined ? { coolWork: coolWorkOf(inst.nStops) } : {}),

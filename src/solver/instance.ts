@@ -53,6 +53,8 @@ export interface SolverInstance {
   /** Vehicles with identical properties share a class; empty vehicles of one class are interchangeable. */
   vClass: Int32Array;
   dist: Int32Array;
+  /** `dist` is symmetric by construction (TravelMatrix.symmetric). */
+  distSymmetric: boolean;
   compatible: Uint8Array;
   /** Squash duration in time units, or -1 for none. */
   squash: number;
@@ -125,6 +127,7 @@ function buildInstance(problem: Problem): SolverInstance {
     ...preferenceArrays(problem),
     vClass: vehicleClasses(problem),
     dist: problem.travel.distance,
+    distSymmetric: problem.travel.symmetric === true,
     compatible: problem.compatible,
     squash,
     allowOverload,
@@ -307,6 +310,7 @@ export function reverseNeighbours(neighbours: Int32Array, n: number, k: number, 
 
 /** For each stop, up to k other stops ordered by increasing distance from it (both directions); -1 pads. */
 export function nearestNeighbours(inst: SolverInstance, k: number): Int32Array {
+  if (inst.distSymmetric) return nearestBySymmetricRows(inst, k);
   const n = inst.nStops;
   const kk = Math.min(k, Math.max(0, n - 1));
   const out = new Int32Array(n * kk).fill(-1);
@@ -335,6 +339,36 @@ export function nearestNeighbours(inst: SolverInstance, k: number): Int32Array {
       }
     }
     for (let s = s0; s < s1; s++) nearest[s - s0]!.copyIdsTo(out, s * kk);
+  }
+  return out;
+}
+
+/**
+ * The same lists on a symmetric matrix, where a stop's key to another (both ways) is twice the
+ * way out: each stop reads its own row, in order. On 5,000 stops some four times faster than the
+ * tiles above, which read the matrix both ways (issue 26: the 5,000-stop first plan).
+ */
+function nearestBySymmetricRows(inst: SolverInstance, k: number): Int32Array {
+  const n = inst.nStops;
+  const kk = Math.min(k, Math.max(0, n - 1));
+  const out = new Int32Array(n * kk).fill(-1);
+  const nearest = new SmallestK(kk);
+  const N = inst.nLoc;
+  const dist = inst.dist;
+  const stopLoc = inst.stopLoc;
+  for (let s = 0; s < n; s++) {
+    nearest.reset();
+    let bound = Infinity;
+    const ls = stopLoc[s]!;
+    for (let t = 0; t < n; t++) {
+      if (t === s) continue;
+      const lt = stopLoc[t]!;
+      const key = ls < 0 || lt < 0 ? FAR : 2 * dist[ls * N + lt]!;
+      if (key >= bound) continue;
+      nearest.offer(key, t);
+      bound = nearest.bound;
+    }
+    nearest.copyIdsTo(out, s * kk);
   }
   return out;
 }

@@ -41,6 +41,13 @@ export const RESERVE_PER_STOP_MS = 0.2;
  * polish some 55 ms.
  */
 export const FLOOR_FIRST_MIN_STOPS = 1000;
+/**
+ * Ruin-and-recreate iterations that belong to the first plan below FLOOR_FIRST_MIN_STOPS, run
+ * whatever the clock says (construct.ts, untimedIterationsOf). In process, on Solomon's 56 with
+ * the JIT warm: the polished regret plan 7.1% above the best-known, 10 iterations 4.7%, 30 3.2%,
+ * 100 1.9%; an iteration there takes some 2 ms.
+ */
+export const FIRST_PLAN_ITERATIONS = 30;
 /** Regret of a stop with a single feasible route: above any real regret, so it is decided first. */
 export const BIG_REGRET = 1e300;
 /**

@@ -38,17 +38,24 @@ export interface ThreadOptions {
    * the calling thread, while everything a plan needs stays usable.
    */
   moveMatrices?: boolean;
+  /**
+   * Workers already started (the CLI starts one while a large problem loads): the searches run
+   * on them first; they are stopped like the others when the solve ends, or at once when unused.
+   */
+  started?: WorkerThread[];
 }
 
 export async function solveInThreads(problem: Problem, options: SolveOptions, how: ThreadOptions = {}): Promise<SolveResult> {
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
   const url = how.inline === true ? null : workerUrl();
+  const early = how.started ?? [];
+  if (url === null || usesSplit(problem, options, threads)) for (const worker of early.splice(0)) void worker.terminate();
   if (usesSplit(problem, options, threads)) return split(url, problem, options, threads);
   const started = performance.now();
   const outcomes =
     url === null
       ? await searchOneAfterAnother(problem, options, threads)
-      : await searchOnWorkers(url, problem, options, threads, how.moveMatrices === true);
+      : await searchOnWorkers(url, problem, options, threads, how.moveMatrices === true, early);
   if (threads === 1) return outcomes[0]!.result;
   return bestResult(outcomes, problem.objective.minimizeRoutes, performance.now() - started);
 }
@@ -59,10 +66,12 @@ async function searchOnWorkers(
   options: SolveOptions,
   threads: number,
   moveMatrices: boolean,
+  started: WorkerThread[],
 ): Promise<SearchOutcome[]> {
   // The clock (tests) stays here too: a function does not cross to a worker, which reads its own.
   const { signal, onProgress, clock: _callersClock, ...plain } = options;
-  const workers = Array.from({ length: threads }, () => new WorkerThread(url));
+  for (const unused of started.splice(threads)) void unused.terminate();
+  const workers = Array.from({ length: threads }, (_, i) => started[i] ?? new WorkerThread(url));
   const searches =
     threads === 1 ? [runAlone(workers[0]!, problem, plain, onProgress, moveMatrices)] : runTogether(workers, problem, plain, onProgress);
   const stopAll = (failure?: Error): Promise<void[]> => Promise.all(workers.map((worker) => worker.terminate(failure)));

@@ -22,6 +22,14 @@ describe('stop.driver: locks the stop to a driver of the project', () => {
     expect(problem.stops[0]!.lock).toEqual({ driver: 'Lucas', sequence: null });
   });
 
+  it('beside stops open to every driver, typed and locked stops keep their own drivers', () => {
+    const drivers = [driver('Camille', { types: ['fridge'] }), driver('Lucas')];
+    const stops = [stop('A'), stop('B', { types: ['fridge'] }), stop('C', { driver: 'Lucas' }), stop('D')];
+    const { problem } = load(project({ drivers, stops }));
+    // compatible[v * stops + s]: Camille, then Lucas.
+    expect(Array.from(problem.compatible)).toEqual([1, 1, 0, 1, 1, 0, 1, 1]);
+  });
+
   it('a name that is no driver of the project is an error at stops[i].driver listing the drivers', () => {
     const error = inputError(() => load(project({ drivers: twoDrivers, stops: [stop('A'), stop('B', { driver: 'Lucsa' })] })));
     expect(detailAt(error, 'stops[1].driver').message).toBe(

@@ -50,6 +50,8 @@ describe('travel model (decisions.md: Travel model)', () => {
     expect(profileOf).toEqual([0, 1, 0, 2]);
     expect(travel.durations).toHaveLength(3);
     expect(travel.distance[0 * 3 + 1]).toBe(travel.distance[1 * 3 + 0]);
+    // …and says so, for the neighbour lists (solver/instance.ts) to read one way.
+    expect(travel.symmetric).toBe(true);
     expect(travel.distance[4]).toBe(0);
     expect(travel.durations[1]![1]).toBe(travelSeconds(travel.distance[1]!, 0.5, DEFAULT_TRAVEL_MODEL));
   });

@@ -20,6 +20,13 @@ describe('stop criteria', () => {
     expect(new Deadline(1000).check(0, 0, 999)).toBeNull();
     expect(new Deadline(1000).check(0, 0, 1000)).toBe('time');
     expect(new Deadline(Infinity).check(0, 0, 1e12)).toBeNull();
+  });
+
+  it('a deadline cuts none of the untimed iterations of the first plan', () => {
+    expect(new Deadline(1000, 30).check(29, 0, 5000)).toBeNull();
+    expect(new Deadline(1000, 30).check(30, 0, 5000)).toBe('time');
+    expect(new Deadline(1000, 30).check(31, 0, 999)).toBeNull();
+    expect(stopCriterionOf({ deadline: 100, untimedIterations: 5 }).check(4, 4, 1e9, 0)).toBeNull();
     const controller = new AbortController();
     const aborted = new Aborted(controller.signal);
     expect(aborted.check()).toBeNull();

@@ -17,6 +17,7 @@ import { solveInThreads } from '../../threads/searches.js';
 import { avoidedRoads, withRoadGeometry } from '../../travel/plan-geometry.js';
 import { travelSettingsFrom } from '../../travel/settings.js';
 import { commandBudget, type CommandBudget } from '../time-budget.js';
+import { EarlyWorker } from '../early-worker.js';
 
 /** The switches and texts of `solve` read as they are; the settings with values come from commandSettings. */
 interface SolveFlags {
@@ -55,23 +56,9 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
   }
 
   const interrupt = new InterruptGuard();
+  const early = await EarlyWorker.forFile(file);
   try {
-    const fetching = startFetchProgress({
-      enabled: spinnerAllowed(process.stderr) && flags.quiet !== true,
-      color: colorEnabled(flags, process.stderr),
-    });
-    let loaded;
-    try {
-      loaded = await loadProblemFile(
-        file,
-        loadOptions(format, config, {
-          onTravelProgress: (done, total) => fetching.update(done, total),
-          ...(flags.allowUnresolved ? { allowUnresolved: true } : {}),
-        }),
-      );
-    } finally {
-      fetching.stop();
-    }
+    const loaded = await loadWithProgress(file, format, config, flags);
     printWarnings(loaded.warnings, { quiet: flags.quiet === true, color: colorEnabled(flags, process.stderr) });
 
     const spinner = startSolveSpinner({
@@ -89,7 +76,8 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
         ...(flags.fullTime ? { stopWhenStalled: false } : {}),
       };
       const inline = (options.threads ?? 1) === 1 && loaded.problem.stops.length <= INLINE_MAX_STOPS;
-      result = withBudget(await solveInThreads(loaded.problem, options, inline ? { inline: true } : { moveMatrices: true }), budget);
+      const how = inline ? { inline: true } : { moveMatrices: true, started: early.take() };
+      result = withBudget(await solveInThreads(loaded.problem, options, how), budget);
     } catch (error) {
       spinner.stop();
       throw error;
@@ -106,7 +94,27 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
     await printPlan(plan, printOptions(loaded.problem, flags, color, outputFormat));
     return exitCodeFor(plan, { interrupted: interrupt.interrupted, failOnUnserved: flags.failOnUnserved === true });
   } finally {
+    early.dispose();
     interrupt.dispose();
+  }
+}
+
+/** The problem file loaded, with the progress of fetching its travel table shown meanwhile. */
+async function loadWithProgress(file: string, format: ReturnType<typeof loadFormat>, config: CommandConfig, flags: SolveFlags) {
+  const fetching = startFetchProgress({
+    enabled: spinnerAllowed(process.stderr) && flags.quiet !== true,
+    color: colorEnabled(flags, process.stderr),
+  });
+  try {
+    return await loadProblemFile(
+      file,
+      loadOptions(format, config, {
+        onTravelProgress: (done, total) => fetching.update(done, total),
+        ...(flags.allowUnresolved ? { allowUnresolved: true } : {}),
+      }),
+    );
+  } finally {
+    fetching.stop();
   }
 }
 

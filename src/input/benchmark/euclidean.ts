@@ -49,5 +49,5 @@ export function buildEuclideanMatrix(points: PlanarPoint[], rounding: EuclideanR
       distance[j * size + i] = d;
     }
   }
-  return { size, distance, durations: [distance] };
+  return { size, distance, durations: [distance], symmetric: true };
 }

@@ -32,10 +32,9 @@ export class Polisher {
     this.budget = limits.maxIterations === undefined ? EXACT_POLISH_SHARE * WORK_UNITS_PER_MS * workSpanOf(limits) : Infinity;
   }
 
-  /** Polishes `candidate` when worth it; answers its objective afterwards. */
-  polish(candidate: Solution, bestObj: ObjectiveValue): ObjectiveValue {
+  /** Polishes `candidate` when worth it, until `deadline` at the latest; answers its objective afterwards. */
+  polish(candidate: Solution, bestObj: ObjectiveValue, deadline = this.limits.deadline): ObjectiveValue {
     const localSearch = this.localSearch;
-    const deadline = this.limits.deadline;
     // Prize moves raise the priority served, which decides acceptance before any cost: they go
     // first, on candidates still in the running (as much priority as the best plan, which the
     // current one always matches): on all candidates they cost up to a third more time and

@@ -49,6 +49,11 @@ export interface SearchLimits {
   prizeInSearch?: boolean | undefined;
   /** When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent. */
   finishBy?: number | undefined;
+  /**
+   * Iterations that neither the deadline nor the clock in the local search cut: on small problems
+   * they belong to the first plan (construct.ts, untimedIterationsOf). None when absent.
+   */
+  untimedIterations?: number | undefined;
   /** The clock `started` and the deadlines are read on (tests make it slow); performance.now() when absent. */
   clock?: (() => number) | undefined;
 }
@@ -129,7 +134,7 @@ export async function search(
     acceptance.cool(iterations - cooling.from, work - cooling.fromWork, now);
     iterations++;
     recreator.recreate(plans.candidate, ruiner.ruin(plans.candidate, evaluator));
-    const candidateObj = polisher.polish(plans.candidate, plans.bestObj);
+    const candidateObj = polisher.polish(plans.candidate, plans.bestObj, polishDeadlineOf(iterations, limits));
     plans.settle(candidateObj, acceptance.accepts(candidateObj, plans.currentObj));
     if (plans.sinceImprovement === 0) bestFoundAt = clock();
   }
@@ -141,6 +146,11 @@ export async function search(
  */
 function firstPolishBy(inst: SolverInstance, limits: SearchLimits): number {
   return firstPlanIgnoresClock(inst) ? Infinity : limits.deadline;
+}
+
+/** Until when the polish of iteration `iteration` (counted from 1) may run: none for the untimed ones. */
+function polishDeadlineOf(iteration: number, limits: SearchLimits): number {
+  return iteration <= (limits.untimedIterations ?? 0) ? Infinity : limits.deadline;
 }
 
 /** Where the annealing's cooling starts: iteration 0, then again at each reheat of a stalled search. */

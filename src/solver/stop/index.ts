@@ -20,6 +20,8 @@ export interface StopLimits {
   /** …and at least this much work (search/work.ts) without improvement. */
   plateauWork?: number | undefined;
   signal?: AbortSignal | undefined;
+  /** Iterations the deadline does not cut (construct.ts, untimedIterationsOf); none when absent. */
+  untimedIterations?: number | undefined;
 }
 
 /** Any of the limits given; when several hold at once, iterations win over no-improvement, abort and time. */
@@ -30,7 +32,7 @@ export function stopCriterionOf(limits: StopLimits): StopCriterion {
   if (limits.plateauIterations !== undefined)
     criteria.push(new Plateau(limits.plateauIterations, limits.plateauWork ?? 0, PLATEAU_WORK_SHARE));
   if (limits.signal) criteria.push(new Aborted(limits.signal));
-  criteria.push(new Deadline(limits.deadline));
+  criteria.push(new Deadline(limits.deadline, limits.untimedIterations ?? 0));
   return new AnyOf(criteria);
 }
 
