@@ -9,7 +9,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', '*.ts'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', '*.ts', 'tools/*.js'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       eqeqeq: ['error', 'always', { null: 'ignore' }],
