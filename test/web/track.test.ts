@@ -76,7 +76,7 @@ async function retime(stopId: string, etaS: number): Promise<void> {
   stop.eta_s = etaS;
   await writeFile(file, JSON.stringify(record));
   const { email, name, address, promised, tracking_token, status } = stop;
-  listener.etaChanged({
+  await listener.etaChanged({
     owner: record.owner,
     project: record.project,
     stops: [
