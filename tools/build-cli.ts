@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     external: SERVER_PACKAGES,
     // Bundled CommonJS packages call require() for Node's own modules; an ES module has none.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
