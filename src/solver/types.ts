@@ -45,6 +45,17 @@ export interface SolveOptions {
    * is the search's, plus what the pass claims.
    */
   prizeInSearch?: boolean;
+  /**
+   * SWAP* between neighbouring routes in the local search (ls/moves/swap-star.ts); default on.
+   * Off only for the bench's ablation row (`npm run bench -- --without swap-star`).
+   */
+  swapStar?: boolean;
+  /**
+   * The local search on problems above 1,000 stops whose moves are priced by the exact evaluator
+   * (breaks, several windows, lateness…: ls/local-search.ts, LocalSearch.create); default on.
+   * Off only for the bench's ablation row (`npm run bench -- --without large-ls`).
+   */
+  largeLocalSearch?: boolean;
   /** Count the local search's moves per operator into `stats.operators` (`npm run bench -- --stats`); off by default, since counting costs time in the hottest loop. */
   operatorStats?: boolean;
   /**

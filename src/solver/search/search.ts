@@ -10,7 +10,7 @@
 import { firstPlanIgnoresClock } from '../construct.js';
 import type { NearStops, SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
-import { LocalSearch } from '../ls/local-search.js';
+import { LocalSearch, type LocalSearchOptions } from '../ls/local-search.js';
 import { PrizeMoves } from '../ls/prize.js';
 import { STALL_REHEATS, YIELD_EVERY_MS } from '../params.js';
 import { Rng } from '../rng.js';
@@ -47,6 +47,10 @@ export interface SearchLimits {
   coolWindow?: { from: number; to: number } | undefined;
   /** Also run the prize moves on the candidates (experimental; SolveOptions.prizeInSearch says why it is off). */
   prizeInSearch?: boolean | undefined;
+  /** SWAP* in the local search (SolveOptions.swapStar); on when absent. */
+  swapStar?: boolean | undefined;
+  /** The local search on problems above EXACT_MAX_STOPS priced exactly (SolveOptions.largeLocalSearch). */
+  largeLocalSearch?: boolean | undefined;
   /** When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent. */
   finishBy?: number | undefined;
   /** The clock `started` and the deadlines are read on (tests make it slow); performance.now() when absent. */
@@ -86,7 +90,7 @@ export async function search(
     return { best: initial, iterations: 0, bestFoundAt: startedSearch, stoppedBy: limits.maxIterations === 0 ? 'iterations' : 'complete' };
   }
 
-  const localSearch = LocalSearch.create(inst, evaluator, rng, limits.operatorStats === true);
+  const localSearch = LocalSearch.create(inst, evaluator, rng, localSearchOptionsOf(limits));
   const meter = new WorkMeter(evaluator, inserter, localSearch);
   // Exact pricing costs O(route) a move: on a large problem one full pass could take the whole
   // limit, so then only candidates that beat the best plan are polished, each within a budget.
@@ -141,6 +145,10 @@ export async function search(
  */
 function firstPolishBy(inst: SolverInstance, limits: SearchLimits): number {
   return firstPlanIgnoresClock(inst) ? Infinity : limits.deadline;
+}
+
+function localSearchOptionsOf(limits: SearchLimits): LocalSearchOptions {
+  return { countOperators: limits.operatorStats, swapStar: limits.swapStar, large: limits.largeLocalSearch !== false };
 }
 
 /** Where the annealing's cooling starts: iteration 0, then again at each reheat of a stalled search. */
