@@ -29,7 +29,7 @@ export interface ImproveOptions {
   stopWhenStalled?: boolean | undefined;
   /** Prize moves on the candidates too (experimental, off: SolveOptions.prizeInSearch). */
   prizeInSearch?: boolean | undefined;
-  /** SWAP* in the local search (SolveOptions.swapStar); on when absent. */
+  /** SWAP* in the local search (SolveOptions.swapStar); absent: where windows do not bind. */
   swapStar?: boolean | undefined;
   /** The local search above 1,000 stops priced exactly (SolveOptions.largeLocalSearch); on when absent. */
   largeLocalSearch?: boolean | undefined;

@@ -46,8 +46,9 @@ export interface SolveOptions {
    */
   prizeInSearch?: boolean;
   /**
-   * SWAP* between neighbouring routes in the local search (ls/moves/swap-star.ts); default on.
-   * Off only for the bench's ablation row (`npm run bench -- --without swap-star`).
+   * SWAP* between neighbouring routes in the local search (ls/moves/swap-star.ts). Absent: on
+   * where no stop's window leaves out part of the working day (windowsBind: it paid on CVRP, not
+   * with windows). False for the bench's ablation row (`npm run bench -- --without swap-star`).
    */
   swapStar?: boolean;
   /**

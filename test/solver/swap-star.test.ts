@@ -13,7 +13,7 @@ import { instanceOf, type SolverInstance } from '../../src/solver/instance.js';
 import { Inserter } from '../../src/solver/insertion.js';
 import { LocalSearch } from '../../src/solver/ls/local-search.js';
 import { MoveEvaluator } from '../../src/solver/ls/move.js';
-import { SwapStar } from '../../src/solver/ls/moves/swap-star.js';
+import { SwapStar, windowsBind } from '../../src/solver/ls/moves/swap-star.js';
 import { regretInsertion } from '../../src/solver/regret.js';
 import { Rng } from '../../src/solver/rng.js';
 import { sequenceLoad } from '../../src/solver/route/capacity.js';
@@ -153,6 +153,18 @@ describe('SWAP* (ls/moves/swap-star.ts)', () => {
       }
     }
     expect(found, 'SWAP* found nothing beyond the other operators').toBeGreaterThan(0);
+  });
+
+  it('is on by default only where no window leaves out part of the working day', () => {
+    const plain = instanceOf(capacitatedProblem(7, 30, 4));
+    const windowed = instanceOf(windowedProblem(7, 'distance'));
+    expect(windowsBind(plain)).toBe(false);
+    expect(windowsBind(windowed)).toBe(true);
+    const evaluatorOf = (inst: SolverInstance) => new RouteEvaluator(inst);
+    expect(LocalSearch.create(plain, evaluatorOf(plain), new Rng(0))!.swapStar).not.toBeNull();
+    expect(LocalSearch.create(windowed, evaluatorOf(windowed), new Rng(0))!.swapStar).toBeNull();
+    expect(LocalSearch.create(windowed, evaluatorOf(windowed), new Rng(0), { swapStar: true })!.swapStar).not.toBeNull();
+    expect(LocalSearch.create(plain, evaluatorOf(plain), new Rng(0), { swapStar: false })!.swapStar).toBeNull();
   });
 
   it('solves with SWAP* on and off both pass the checker, and SWAP* on keeps the same seed, same plan', async () => {

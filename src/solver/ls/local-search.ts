@@ -20,7 +20,7 @@ import { segmentsApply } from './segments.js';
 import type { Operator } from './moves/operator.js';
 import { RelocateString } from './moves/relocate.js';
 import { Swap } from './moves/swap.js';
-import { SwapStar } from './moves/swap-star.js';
+import { SwapStar, windowsBind } from './moves/swap-star.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
 import { granularNeighbours } from './neighbours.js';
 import { OperatorCounters } from './operator-stats.js';
@@ -31,7 +31,7 @@ export interface LocalSearchOptions {
   countOperators?: boolean | undefined;
   /** Granular neighbours per stop; by default LS_NEIGHBOURS (LARGE_LS_NEIGHBOURS when large and priced exactly). */
   k?: number | undefined;
-  /** SWAP* at local optima of the other moves (SolveOptions.swapStar); on when absent. */
+  /** SWAP* at local optima of the other moves (SolveOptions.swapStar); when absent, on where windows do not bind (windowsBind). */
   swapStar?: boolean | undefined;
   /** Also on a problem above EXACT_MAX_STOPS whose moves are priced exactly (SolveOptions.largeLocalSearch); on when absent. */
   large?: boolean | undefined;
@@ -87,7 +87,7 @@ export class LocalSearch {
     const exactAndLarge = !segmentsApply(inst) && inst.nStops > EXACT_MAX_STOPS;
     if (exactAndLarge && options.large === false) return null;
     const k = options.k ?? (exactAndLarge ? LARGE_LS_NEIGHBOURS : LS_NEIGHBOURS);
-    return new LocalSearch(inst, evaluator, rng, k, options.countOperators === true, options.swapStar !== false);
+    return new LocalSearch(inst, evaluator, rng, k, options.countOperators === true, options.swapStar ?? !windowsBind(inst));
   }
 
   get fast(): boolean {

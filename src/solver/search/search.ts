@@ -47,7 +47,7 @@ export interface SearchLimits {
   coolWindow?: { from: number; to: number } | undefined;
   /** Also run the prize moves on the candidates (experimental; SolveOptions.prizeInSearch says why it is off). */
   prizeInSearch?: boolean | undefined;
-  /** SWAP* in the local search (SolveOptions.swapStar); on when absent. */
+  /** SWAP* in the local search (SolveOptions.swapStar); absent: where windows do not bind. */
   swapStar?: boolean | undefined;
   /** The local search on problems above EXACT_MAX_STOPS priced exactly (SolveOptions.largeLocalSearch). */
   largeLocalSearch?: boolean | undefined;
