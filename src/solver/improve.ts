@@ -31,7 +31,7 @@ export interface ImproveOptions {
   prizeInSearch?: boolean | undefined;
   /** SWAP* in the local search (SolveOptions.swapStar); absent: where windows do not bind. */
   swapStar?: boolean | undefined;
-  /** The local search above 1,000 stops priced exactly (SolveOptions.largeLocalSearch); on when absent. */
+  /** The local search above 1,000 stops priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   largeLocalSearch?: boolean | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: SolveProgress) => void) | undefined;

@@ -189,7 +189,7 @@ export const SWAP_STAR_NEAR_BEST = 0.01;
 export const EXACT_MAX_STOPS = 1000;
 /**
  * Granular neighbours per stop of the local search above EXACT_MAX_STOPS stops priced exactly
- * (SolveOptions.largeLocalSearch): a third of LS_NEIGHBOURS, so that one pass over a 5,000-stop
+ * (SolveOptions.largeLocalSearch, experimental): a third of LS_NEIGHBOURS, so that one pass over a 5,000-stop
  * plan prices a third as many moves.
  */
 export const LARGE_LS_NEIGHBOURS = 10;

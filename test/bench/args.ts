@@ -4,8 +4,11 @@ import { BENCHMARK_SETS, type BenchmarkSet } from './benchmark-data.js';
 export type BenchSet = BenchmarkSet | 'large' | 'anytime';
 
 /** Solver levers the bench can switch off for an ablation row (`--without swap-star`). */
-export const LEVERS = ['swap-star', 'large-ls'] as const;
+export const LEVERS = ['swap-star'] as const;
 export type Lever = (typeof LEVERS)[number];
+/** Experimental levers, off by default, that the bench can switch on (`--with large-ls`). */
+export const EXPERIMENTS = ['large-ls'] as const;
+export type Experiment = (typeof EXPERIMENTS)[number];
 
 export interface BenchArgs {
   set: BenchSet;
@@ -36,6 +39,8 @@ export interface BenchArgs {
   prizeInSearch: boolean;
   /** `--without <lever>` (repeatable): levers switched off in this run's solves (in-process and warm), for their ablation rows. */
   without: Lever[];
+  /** `--with <experiment>` (repeatable): experimental levers switched on, for their rows. */
+  with: Experiment[];
   /** `--vs vroom`: also run VROOM on every instance, interleaved with ours. */
   vs: 'vroom' | null;
   /** `--time vroom`: our limit per instance = VROOM's measured wall time on it (timeSeconds is NaN). */
@@ -59,7 +64,7 @@ export class UsageError extends Error {}
 
 export const USAGE = `usage: npm run bench -- --set <${[...BENCHMARK_SETS, 'large', 'anytime'].join('|')}> --time <seconds>
        [--filter R1,RC2] [--seed n] [--threads n] [--split on|off|both] [--limit n] [--iterations n] [--out dir] [--stats] [--prize-in-search]
-       [--without ${LEVERS.join('|')}]
+       [--without ${LEVERS.join('|')}] [--with ${EXPERIMENTS.join('|')}]
   versus VROOM (instance sets): --vs vroom [--vroom-x 0..5] [--vroom-bin path] [--markdown]
   fresh processes (instance sets): --process [--baseline other/bin/routeplan]... [--vs vroom --vroom-x 0]
        --time <seconds>: both get it (VROOM as -l, stopping earlier when its -x search ends)
@@ -86,6 +91,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     stats: false,
     prizeInSearch: false,
     without: [],
+    with: [],
     vs: null,
     timeFromVroom: false,
     vroomExploration: null,
@@ -197,6 +203,13 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         if (!(LEVERS as readonly string[]).includes(lever))
           throw new UsageError(`--without takes one of ${LEVERS.join(', ')}; got "${lever}"`);
         args.without.push(lever as Lever);
+        break;
+      }
+      case '--with': {
+        const experiment = value();
+        if (!(EXPERIMENTS as readonly string[]).includes(experiment))
+          throw new UsageError(`--with takes one of ${EXPERIMENTS.join(', ')}; got "${experiment}"`);
+        args.with.push(experiment as Experiment);
         break;
       }
       case '--help':

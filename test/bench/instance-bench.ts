@@ -8,7 +8,7 @@ import { solveInThreads } from '../../src/threads/searches.js';
 import { checkPlan, findInsertableUnserved } from '../support/checker.js';
 import { familyOf, listInstances, readBks, type BenchmarkSet, type BksEntry, type InstanceEntry } from './benchmark-data.js';
 import { gapPercent, type InstanceResult } from './report.js';
-import type { Lever } from './args.js';
+import type { Experiment, Lever } from './args.js';
 
 /** One search on this thread, as the bench has always measured it; several on worker threads. */
 const solve = (problem: Problem, options: SolveOptions) => solveInThreads(problem, options, { inline: (options.threads ?? 1) === 1 });
@@ -26,15 +26,18 @@ export interface InstanceBenchOptions {
   prizeInSearch?: boolean;
   /** SWAP* in the local search; off for its ablation row (`--without swap-star`). */
   swapStar?: boolean;
-  /** The local search above 1,000 stops priced exactly; off for its ablation row (`--without large-ls`). */
+  /** The experimental local search above 1,000 stops priced exactly (`--with large-ls`). */
   largeLocalSearch?: boolean;
 }
 
 /** The solve options that switch off the levers named by `--without`. */
-export function leverOptions(without: readonly Lever[]): Pick<InstanceBenchOptions, 'swapStar' | 'largeLocalSearch'> {
+export function leverOptions(args: {
+  without: readonly Lever[];
+  with: readonly Experiment[];
+}): Pick<InstanceBenchOptions, 'swapStar' | 'largeLocalSearch'> {
   return {
-    ...(without.includes('swap-star') ? { swapStar: false } : {}),
-    ...(without.includes('large-ls') ? { largeLocalSearch: false } : {}),
+    ...(args.without.includes('swap-star') ? { swapStar: false } : {}),
+    ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
   };
 }
 
@@ -71,7 +74,7 @@ export async function benchInstance(
       operatorStats: options.operatorStats,
       ...(options.prizeInSearch ? { prizeInSearch: true } : {}),
       ...(options.swapStar === false ? { swapStar: false } : {}),
-      ...(options.largeLocalSearch === false ? { largeLocalSearch: false } : {}),
+      ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),
       // Quality is compared at equal time: the search uses the whole limit.
       stopWhenStalled: false,
       ...(options.maxIterations === null ? {} : { maxIterations: options.maxIterations }),

@@ -107,7 +107,7 @@ export async function runLargeBench(args: BenchArgs, split?: boolean): Promise<L
     ...(split === undefined ? {} : { split }),
     onProgress,
     stopWhenStalled: false,
-    ...leverOptions(args.without),
+    ...leverOptions(args),
     ...(args.iterations === null ? {} : { maxIterations: args.iterations }),
   });
   const solveSec = (performance.now() - solveStarted) / 1000;

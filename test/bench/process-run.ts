@@ -50,7 +50,7 @@ export async function runProcessSet(args: BenchArgs & { set: BenchmarkSet }, vro
     threads: args.threads,
     maxIterations: null,
     operatorStats: false,
-    ...leverOptions(args.without),
+    ...leverOptions(args),
   };
   await benchInstance(args.set, entries[0]!, { ...warmOptions, timeLimitMs: 200 }, bks);
   const rows: ProcessRow[] = [];

@@ -79,7 +79,7 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
       maxIterations: args.iterations,
       operatorStats: args.stats,
       prizeInSearch: args.prizeInSearch,
-      ...leverOptions(args.without),
+      ...leverOptions(args),
     };
     if (args.split === 'both') {
       // Both ways, interleaved, the order alternating per instance; each row tagged.

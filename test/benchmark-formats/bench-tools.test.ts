@@ -63,6 +63,8 @@ describe('bench runner pieces', () => {
     expect(parseBenchArgs(['--set', 'solomon', '--time', '1', '--without', 'swap-star']).without).toEqual(['swap-star']);
     expect(parseBenchArgs(['--set', 'solomon', '--time', '1']).without).toEqual([]);
     expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--without', 'magic'])).toThrow(/--without takes one of swap-star/);
+    expect(parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'large-ls']).with).toEqual(['large-ls']);
+    expect(() => parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'swap-star'])).toThrow(/--with takes one of large-ls/);
   });
 
   it('CSV quotes cells with commas and joins problem lists', () => {

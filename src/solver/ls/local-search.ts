@@ -33,7 +33,7 @@ export interface LocalSearchOptions {
   k?: number | undefined;
   /** SWAP* at local optima of the other moves (SolveOptions.swapStar); when absent, on where windows do not bind (windowsBind). */
   swapStar?: boolean | undefined;
-  /** Also on a problem above EXACT_MAX_STOPS whose moves are priced exactly (SolveOptions.largeLocalSearch); on when absent. */
+  /** Also on a problem above EXACT_MAX_STOPS whose moves are priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   large?: boolean | undefined;
 }
 
@@ -76,8 +76,8 @@ export class LocalSearch {
 
   /**
    * Null when balancing is on (its spread penalty is not a sum over routes, which moves price),
-   * and when moves would be priced exactly on a problem above EXACT_MAX_STOPS stops and
-   * `options.large` (SolveOptions.largeLocalSearch) is false: there the O(route) pricing
+   * and when moves would be priced exactly on a problem above EXACT_MAX_STOPS stops, unless
+   * `options.large` (SolveOptions.largeLocalSearch) asks for it: there the O(route) pricing
    * starved the ruin-and-recreate (5,000 stops with breaks: 17 iterations instead of ~2,200 in
    * 10 s, and a worse plan) before the polish of such problems had a budget of work
    * (search/polish.ts); with it, fewer neighbours (LARGE_LS_NEIGHBOURS) bound a pass.
@@ -85,7 +85,7 @@ export class LocalSearch {
   static create(inst: SolverInstance, evaluator: RouteEvaluator, rng: Rng, options: LocalSearchOptions = {}): LocalSearch | null {
     if (inst.balance !== 'none' || inst.nStops < 2 || inst.nVehicles === 0) return null;
     const exactAndLarge = !segmentsApply(inst) && inst.nStops > EXACT_MAX_STOPS;
-    if (exactAndLarge && options.large === false) return null;
+    if (exactAndLarge && options.large !== true) return null;
     const k = options.k ?? (exactAndLarge ? LARGE_LS_NEIGHBOURS : LS_NEIGHBOURS);
     return new LocalSearch(inst, evaluator, rng, k, options.countOperators === true, options.swapStar ?? !windowsBind(inst));
   }

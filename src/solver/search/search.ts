@@ -148,7 +148,7 @@ function firstPolishBy(inst: SolverInstance, limits: SearchLimits): number {
 }
 
 function localSearchOptionsOf(limits: SearchLimits): LocalSearchOptions {
-  return { countOperators: limits.operatorStats, swapStar: limits.swapStar, large: limits.largeLocalSearch !== false };
+  return { countOperators: limits.operatorStats, swapStar: limits.swapStar, large: limits.largeLocalSearch === true };
 }
 
 /** Where the annealing's cooling starts: iteration 0, then again at each reheat of a stalled search. */
