@@ -29,6 +29,10 @@ export interface ImproveOptions {
   stopWhenStalled?: boolean | undefined;
   /** Prize moves on the candidates too (experimental, off: SolveOptions.prizeInSearch). */
   prizeInSearch?: boolean | undefined;
+  /** SWAP* in the local search (SolveOptions.swapStar); absent: where windows do not bind. */
+  swapStar?: boolean | undefined;
+  /** The local search above 1,000 stops priced exactly (SolveOptions.largeLocalSearch); off when absent. */
+  largeLocalSearch?: boolean | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: SolveProgress) => void) | undefined;
 }
@@ -78,6 +82,8 @@ export async function improvePlan(
     arcCost: options.arcCost,
     coolWindow: options.coolWindow,
     prizeInSearch: options.prizeInSearch,
+    swapStar: options.swapStar,
+    largeLocalSearch: options.largeLocalSearch,
     signal: options.signal,
     onProgress: options.onProgress,
   });

@@ -95,6 +95,8 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     ...(stopsWhenStalled(options) || options.maxNoImprove !== undefined ? { coolWork: coolWorkOf(inst.nStops) } : {}),
     operatorStats: options.operatorStats,
     prizeInSearch: options.prizeInSearch,
+    swapStar: options.swapStar,
+    largeLocalSearch: options.largeLocalSearch,
     signal: options.signal,
     onProgress: options.onProgress,
     clock,

@@ -180,8 +180,26 @@ export const NEIGHBOUR_TILE = 32;
 export const LS_NEIGHBOURS = 30;
 /** Stops examined between two clock reads: a clock read costs about as much as a cheap move. */
 export const DEADLINE_CHECK_EVERY = 64;
+/**
+ * SWAP* (ls/moves/swap-star.ts) prices every pair of two routes on arcs, then this many of the
+ * cheapest with the move evaluator (windows, shifts, capacity): on time-windowed problems the
+ * cheapest arc change is often late somewhere, and a few more tries find one that is not.
+ */
+export const SWAP_STAR_CANDIDATES = 4;
+/**
+ * The search's candidates get SWAP* only when, polished by the other moves, they are at most this
+ * share above the best plan's cost (search/polish.ts): on every candidate it halved the iterations
+ * of Solomon's instances at 2 s.
+ */
+export const SWAP_STAR_NEAR_BEST = 0.01;
 /** Largest problem on which moves priced by the exact evaluator still pay off (see LocalSearch.create). */
 export const EXACT_MAX_STOPS = 1000;
+/**
+ * Granular neighbours per stop of the local search above EXACT_MAX_STOPS stops priced exactly
+ * (SolveOptions.largeLocalSearch, experimental): a third of LS_NEIGHBOURS, so that one pass over a 5,000-stop
+ * plan prices a third as many moves.
+ */
+export const LARGE_LS_NEIGHBOURS = 10;
 /**
  * The operator counters time one call in this many of each operator: a clock read costs up to a
  * few hundred nanoseconds, more than many moves, and one in 64 keeps that below a percent.

@@ -46,6 +46,21 @@ export interface SolveOptions {
    * is the search's, plus what the pass claims.
    */
   prizeInSearch?: boolean;
+  /**
+   * SWAP* between neighbouring routes in the local search (ls/moves/swap-star.ts). Absent: on
+   * where no stop's window leaves out part of the working day (windowsBind: it paid on CVRP, not
+   * with windows). False for the bench's ablation row (`npm run bench -- --without swap-star`).
+   */
+  swapStar?: boolean;
+  /**
+   * Experimental, off by default: the local search on problems above 1,000 stops whose moves are
+   * priced by the exact evaluator (breaks, several windows, lateness…: LocalSearch.create), on
+   * fewer neighbours and within the exact polish's budget of work. Kept for the bench to measure
+   * (`npm run bench -- --with large-ls`): on the generated 5,000-stop problem at 60 s, on a machine
+   * at a load of 14–20, two rounds went one each way (3.66 M vs 3.72 M s of working time, then
+   * 3.72 M vs 3.60 M), every run ending at 0 iterations: not shown to pay.
+   */
+  largeLocalSearch?: boolean;
   /** Count the local search's moves per operator into `stats.operators` (`npm run bench -- --stats`); off by default, since counting costs time in the hottest loop. */
   operatorStats?: boolean;
   /**

@@ -3,6 +3,13 @@ import { BENCHMARK_SETS, type BenchmarkSet } from './benchmark-data.js';
 
 export type BenchSet = BenchmarkSet | 'large' | 'anytime';
 
+/** Solver levers the bench can switch off for an ablation row (`--without swap-star`). */
+export const LEVERS = ['swap-star'] as const;
+export type Lever = (typeof LEVERS)[number];
+/** Experimental levers, off by default, that the bench can switch on (`--with large-ls`). */
+export const EXPERIMENTS = ['large-ls'] as const;
+export type Experiment = (typeof EXPERIMENTS)[number];
+
 export interface BenchArgs {
   set: BenchSet;
   timeSeconds: number;
@@ -30,6 +37,10 @@ export interface BenchArgs {
   stats: boolean;
   /** `--prize-in-search`: the experimental prize moves on the search's candidates (SolveOptions.prizeInSearch), for its ablation row. */
   prizeInSearch: boolean;
+  /** `--without <lever>` (repeatable): levers switched off in this run's solves (in-process and warm), for their ablation rows. */
+  without: Lever[];
+  /** `--with <experiment>` (repeatable): experimental levers switched on, for their rows. */
+  with: Experiment[];
   /** `--vs vroom`: also run VROOM on every instance, interleaved with ours. */
   vs: 'vroom' | null;
   /** `--time vroom`: our limit per instance = VROOM's measured wall time on it (timeSeconds is NaN). */
@@ -42,16 +53,20 @@ export interface BenchArgs {
   markdown: boolean;
   /** `--process`: also solve each instance in a fresh `routeplan solve` process, as users run it. */
   process: boolean;
-  /** `--baseline <bin/routeplan>`: with --process, another checkout's binary, run fresh per instance too. */
-  baseline: string | null;
+  /**
+   * `--baseline <bin/routeplan>` (repeatable): with --process, other checkouts' binaries, run fresh per
+   * instance too, each labelled by its checkout's folder.
+   */
+  baselines: string[];
 }
 
 export class UsageError extends Error {}
 
 export const USAGE = `usage: npm run bench -- --set <${[...BENCHMARK_SETS, 'large', 'anytime'].join('|')}> --time <seconds>
        [--filter R1,RC2] [--seed n] [--threads n] [--split on|off|both] [--limit n] [--iterations n] [--out dir] [--stats] [--prize-in-search]
+       [--without ${LEVERS.join('|')}] [--with ${EXPERIMENTS.join('|')}]
   versus VROOM (instance sets): --vs vroom [--vroom-x 0..5] [--vroom-bin path] [--markdown]
-  fresh processes (instance sets): --process [--baseline other/bin/routeplan] [--vs vroom --vroom-x 0]
+  fresh processes (instance sets): --process [--baseline other/bin/routeplan]... [--vs vroom --vroom-x 0]
        --time <seconds>: both get it (VROOM as -l, stopping earlier when its -x search ends)
        --time vroom: VROOM runs first, then routeplan gets VROOM's measured wall time on that instance
   large only: [--stops 5000] [--vehicles 500] [--kind project|oneoff] [--input problem.json]`;
@@ -75,13 +90,15 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     outDir: null,
     stats: false,
     prizeInSearch: false,
+    without: [],
+    with: [],
     vs: null,
     timeFromVroom: false,
     vroomExploration: null,
     vroomBin: null,
     markdown: false,
     process: false,
-    baseline: null,
+    baselines: [],
   };
   let setGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -131,7 +148,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         args.process = true;
         break;
       case '--baseline':
-        args.baseline = value();
+        args.baselines.push(value());
         break;
       case '--filter':
         args.filters = value()
@@ -181,6 +198,20 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       case '--prize-in-search':
         args.prizeInSearch = true;
         break;
+      case '--without': {
+        const lever = value();
+        if (!(LEVERS as readonly string[]).includes(lever))
+          throw new UsageError(`--without takes one of ${LEVERS.join(', ')}; got "${lever}"`);
+        args.without.push(lever as Lever);
+        break;
+      }
+      case '--with': {
+        const experiment = value();
+        if (!(EXPERIMENTS as readonly string[]).includes(experiment))
+          throw new UsageError(`--with takes one of ${EXPERIMENTS.join(', ')}; got "${experiment}"`);
+        args.with.push(experiment as Experiment);
+        break;
+      }
       case '--help':
       case '-h':
         throw new UsageError('');
@@ -206,7 +237,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
 
 /** `--process` compares fresh processes at equal time on the instance sets. */
 function checkProcessArgs(args: BenchArgs): void {
-  if (args.baseline !== null && !args.process) throw new UsageError('--baseline needs --process');
+  if (args.baselines.length > 0 && !args.process) throw new UsageError('--baseline needs --process');
   if (!args.process) return;
   if (args.set === 'large' || args.set === 'anytime') throw new UsageError(`--process runs on the instance sets, not --set ${args.set}`);
   if (args.timeFromVroom) throw new UsageError('--process needs --time <seconds>, not --time vroom');

@@ -8,6 +8,7 @@ import { solveInThreads } from '../../src/threads/searches.js';
 import { checkPlan, findInsertableUnserved } from '../support/checker.js';
 import { familyOf, listInstances, readBks, type BenchmarkSet, type BksEntry, type InstanceEntry } from './benchmark-data.js';
 import { gapPercent, type InstanceResult } from './report.js';
+import type { Experiment, Lever } from './args.js';
 
 /** One search on this thread, as the bench has always measured it; several on worker threads. */
 const solve = (problem: Problem, options: SolveOptions) => solveInThreads(problem, options, { inline: (options.threads ?? 1) === 1 });
@@ -23,6 +24,21 @@ export interface InstanceBenchOptions {
   operatorStats: boolean;
   /** The experimental prize moves in the search (`--prize-in-search`). */
   prizeInSearch?: boolean;
+  /** SWAP* in the local search; off for its ablation row (`--without swap-star`). */
+  swapStar?: boolean;
+  /** The experimental local search above 1,000 stops priced exactly (`--with large-ls`). */
+  largeLocalSearch?: boolean;
+}
+
+/** The solve options that switch off the levers named by `--without`. */
+export function leverOptions(args: {
+  without: readonly Lever[];
+  with: readonly Experiment[];
+}): Pick<InstanceBenchOptions, 'swapStar' | 'largeLocalSearch'> {
+  return {
+    ...(args.without.includes('swap-star') ? { swapStar: false } : {}),
+    ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
+  };
 }
 
 /** The set's instances whose names start with one of `filters` (case-insensitive), at most `limit`. */
@@ -57,6 +73,8 @@ export async function benchInstance(
       ...(options.split === undefined ? {} : { split: options.split }),
       operatorStats: options.operatorStats,
       ...(options.prizeInSearch ? { prizeInSearch: true } : {}),
+      ...(options.swapStar === false ? { swapStar: false } : {}),
+      ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),
       // Quality is compared at equal time: the search uses the whole limit.
       stopWhenStalled: false,
       ...(options.maxIterations === null ? {} : { maxIterations: options.maxIterations }),

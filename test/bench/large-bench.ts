@@ -2,6 +2,7 @@
  * The scale bench: a generated (or given) 5,000-stop / 500-vehicle problem loaded through the
  * input layer, solved once, checked, with time to first plan, final cost and peak memory.
  */
+import { leverOptions } from './instance-bench.js';
 import { readFileSync } from 'node:fs';
 import { loadProblemDocument } from '../../src/input/index.js';
 import { buildPlan } from '../../src/output/plan.js';
@@ -106,6 +107,7 @@ export async function runLargeBench(args: BenchArgs, split?: boolean): Promise<L
     ...(split === undefined ? {} : { split }),
     onProgress,
     stopWhenStalled: false,
+    ...leverOptions(args),
     ...(args.iterations === null ? {} : { maxIterations: args.iterations }),
   });
   const solveSec = (performance.now() - solveStarted) / 1000;

@@ -6,12 +6,12 @@
  * and a summary with the count of zero-iteration runs; writes results/<set>-process-….json.
  */
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
 import type { Problem } from '../../src/model/problem.js';
 import type { BenchArgs } from './args.js';
 import { benchmarksRoot, readBks, repoRoot, type BenchmarkSet, type BksEntry, type InstanceEntry } from './benchmark-data.js';
-import { benchInstance, selectInstances } from './instance-bench.js';
+import { benchInstance, leverOptions, selectInstances } from './instance-bench.js';
 import {
   benchProcess,
   formatProcessCell,
@@ -50,6 +50,7 @@ export async function runProcessSet(args: BenchArgs & { set: BenchmarkSet }, vro
     threads: args.threads,
     maxIterations: null,
     operatorStats: false,
+    ...leverOptions(args),
   };
   await benchInstance(args.set, entries[0]!, { ...warmOptions, timeLimitMs: 200 }, bks);
   const rows: ProcessRow[] = [];
@@ -81,9 +82,17 @@ export async function runProcessSet(args: BenchArgs & { set: BenchmarkSet }, vro
 function contendersOf(args: BenchArgs, vroom: VroomRunOptions | null): Contender[] {
   const common = { timeSeconds: args.timeSeconds, seed: args.seed, threads: args.threads };
   const list: Contender[] = [{ kind: 'process', options: { ...common, bin: ownBin(), label: 'routeplan' } }];
-  if (args.baseline !== null) list.push({ kind: 'process', options: { ...common, bin: args.baseline, label: 'baseline' } });
+  for (const [i, bin] of args.baselines.entries())
+    list.push({ kind: 'process', options: { ...common, bin, label: baselineLabel(args.baselines, i) } });
   if (vroom !== null) list.push({ kind: 'vroom', options: vroom });
   return list;
+}
+
+/** A baseline's label: its checkout's folder (…/<folder>/bin/routeplan), numbered when two share one. */
+export function baselineLabel(bins: readonly string[], i: number): string {
+  const folder = (bin: string): string => basename(dirname(dirname(resolve(bin))));
+  const name = folder(bins[i]!);
+  return bins.filter((b) => folder(b) === name).length > 1 ? `${name}#${i + 1}` : name;
 }
 
 function nameOf(c: Contender): string {

@@ -14,7 +14,7 @@ import { parseBenchArgs, USAGE, UsageError, type BenchArgs } from './args.js';
 import { benchmarksRoot, readBks, repoRoot, type BenchmarkSet } from './benchmark-data.js';
 import { readFileSync } from 'node:fs';
 import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
-import { benchInstance, selectInstances } from './instance-bench.js';
+import { benchInstance, leverOptions, selectInstances } from './instance-bench.js';
 import { formatAnytimeRows, runAnytimeBench } from './anytime-bench.js';
 import { formatLargeResult, runLargeBench } from './large-bench.js';
 import { formatOperatorTable, sumOperatorsPerFamily } from './operator-report.js';
@@ -79,6 +79,7 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
       maxIterations: args.iterations,
       operatorStats: args.stats,
       prizeInSearch: args.prizeInSearch,
+      ...leverOptions(args),
     };
     if (args.split === 'both') {
       // Both ways, interleaved, the order alternating per instance; each row tagged.

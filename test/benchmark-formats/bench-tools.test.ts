@@ -60,6 +60,11 @@ describe('bench runner pieces', () => {
   it('--prize-in-search turns on the experimental prize moves in the search, off by default', () => {
     expect(parseBenchArgs(['--set', 'solomon', '--time', '1', '--prize-in-search']).prizeInSearch).toBe(true);
     expect(parseBenchArgs(['--set', 'solomon', '--time', '1']).prizeInSearch).toBe(false);
+    expect(parseBenchArgs(['--set', 'solomon', '--time', '1', '--without', 'swap-star']).without).toEqual(['swap-star']);
+    expect(parseBenchArgs(['--set', 'solomon', '--time', '1']).without).toEqual([]);
+    expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--without', 'magic'])).toThrow(/--without takes one of swap-star/);
+    expect(parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'large-ls']).with).toEqual(['large-ls']);
+    expect(() => parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'swap-star'])).toThrow(/--with takes one of large-ls/);
   });
 
   it('CSV quotes cells with commas and joins problem lists', () => {

@@ -4,20 +4,28 @@ import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
 import { parseBenchArgs } from '../bench/args.js';
 import { benchmarksAvailable, listInstances, readBks } from '../bench/benchmark-data.js';
 import { benchProcess, formatProcessSummary, ownBin, processArgs, summarizeProcess, type ProcessResult } from '../bench/process-bench.js';
-import { rotate } from '../bench/process-run.js';
+import { baselineLabel, rotate } from '../bench/process-run.js';
 
 describe('bench --process (fresh routeplan processes)', () => {
   it('arguments: --process, --baseline, and what they do not combine with', () => {
-    expect(parseBenchArgs(['--set', 'solomon', '--time', '0.1'])).toMatchObject({ process: false, baseline: null });
+    expect(parseBenchArgs(['--set', 'solomon', '--time', '0.1'])).toMatchObject({ process: false, baselines: [] });
     expect(parseBenchArgs(['--set', 'solomon', '--time', '0.1', '--process'])).toMatchObject({
       process: true,
-      baseline: null,
+      baselines: [],
       timeSeconds: 0.1,
     });
     expect(parseBenchArgs(['--set', 'solomon', '--time', '2', '--process', '--baseline', '/w/main/bin/routeplan'])).toMatchObject({
       process: true,
-      baseline: '/w/main/bin/routeplan',
+      baselines: ['/w/main/bin/routeplan'],
     });
+    // Several baselines (the previous build and this one with a lever off), each a fresh process per instance.
+    const two = ['--baseline', '/tmp/base/bin/routeplan', '--baseline', '/tmp/off/bin/routeplan'];
+    expect(parseBenchArgs(['--set', 'solomon', '--time', '2', '--process', ...two]).baselines).toEqual([
+      '/tmp/base/bin/routeplan',
+      '/tmp/off/bin/routeplan',
+    ]);
+    expect(baselineLabel(['/tmp/base/bin/routeplan', '/tmp/off/bin/routeplan'], 1)).toBe('off');
+    expect(baselineLabel(['/a/main/bin/routeplan', '/b/main/bin/routeplan'], 0)).toBe('main#1');
     expect(parseBenchArgs(['--set', 'solomon', '--time', '0.1', '--process', '--vs', 'vroom', '--vroom-x', '0'])).toMatchObject({
       process: true,
       vs: 'vroom',

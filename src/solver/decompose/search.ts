@@ -156,6 +156,8 @@ class Decomposition {
             coolWindow: { from: 0, to: SPLIT_WARMUP_SHARE },
             stopWhenStalled: this.stalls,
             prizeInSearch: options.prizeInSearch,
+            swapStar: options.swapStar,
+            largeLocalSearch: options.largeLocalSearch,
           },
           options.onProgress ? forward(i) : undefined,
         ),
@@ -234,6 +236,8 @@ class Decomposition {
           arcCost: this.arcCost,
           coolWindow: budget.cool,
           prizeInSearch: this.options.prizeInSearch,
+          swapStar: this.options.swapStar,
+          largeLocalSearch: this.options.largeLocalSearch,
         });
       }
     };

@@ -20,10 +20,25 @@ import { segmentsApply } from './segments.js';
 import type { Operator } from './moves/operator.js';
 import { RelocateString } from './moves/relocate.js';
 import { Swap } from './moves/swap.js';
+import { SwapStar, windowsBind } from './moves/swap-star.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
 import { granularNeighbours } from './neighbours.js';
 import { OperatorCounters } from './operator-stats.js';
-import { DEADLINE_CHECK_EVERY, EXACT_MAX_STOPS, LS_NEIGHBOURS } from '../params.js';
+import { DEADLINE_CHECK_EVERY, EXACT_MAX_STOPS, LARGE_LS_NEIGHBOURS, LS_NEIGHBOURS } from '../params.js';
+
+export interface LocalSearchOptions {
+  /** Count moves per operator (`npm run bench -- --stats`). */
+  countOperators?: boolean | undefined;
+  /** Granular neighbours per stop; by default LS_NEIGHBOURS (LARGE_LS_NEIGHBOURS when large and priced exactly). */
+  k?: number | undefined;
+  /** SWAP* at local optima of the other moves (SolveOptions.swapStar); when absent, on where windows do not bind (windowsBind). */
+  swapStar?: boolean | undefined;
+  /** Also on a problem above EXACT_MAX_STOPS whose moves are priced exactly (SolveOptions.largeLocalSearch); off when absent. */
+  large?: boolean | undefined;
+}
+
+/** Whether a plan at a local optimum of the other moves is worth a SWAP* pass. */
+export type SwapStarWhen = (sol: Solution) => boolean;
 
 export interface LocalSearchStats {
   moves: number;
@@ -50,19 +65,29 @@ export class LocalSearch {
   readonly stats: LocalSearchStats = { moves: 0, rejectedByExact: 0 };
   /** Pairs of a stop and a neighbour tried so far: part of the search's measure of work (search/work.ts). */
   pairsTried = 0;
-  /** Per operator, when asked for; the last entry counts the moves into an empty route. */
+  /** Per operator, when asked for; then come the moves into an empty route and SWAP*. */
   readonly counters: OperatorCounters | null;
+  /** SWAP* between routes near each other, once the moves above find nothing (null: switched off). */
+  readonly swapStar: SwapStar | null;
+  /** Per route, the SWAP* pass that last listed it as a partner (routes near a changed one). */
+  private readonly partnerMark: Int32Array;
+  private readonly partners: Int32Array;
+  private swapPass = 0;
 
   /**
    * Null when balancing is on (its spread penalty is not a sum over routes, which moves price),
-   * and when moves would be priced exactly on a problem above EXACT_MAX_STOPS stops: there the
-   * O(route) pricing starves the ruin-and-recreate (5,000 stops with breaks: 17 iterations
-   * instead of ~2,200 in 10 s, and a worse plan).
+   * and when moves would be priced exactly on a problem above EXACT_MAX_STOPS stops, unless
+   * `options.large` (SolveOptions.largeLocalSearch) asks for it: there the O(route) pricing
+   * starved the ruin-and-recreate (5,000 stops with breaks: 17 iterations instead of ~2,200 in
+   * 10 s, and a worse plan) before the polish of such problems had a budget of work
+   * (search/polish.ts); with it, fewer neighbours (LARGE_LS_NEIGHBOURS) bound a pass.
    */
-  static create(inst: SolverInstance, evaluator: RouteEvaluator, rng: Rng, countOperators = false, k = LS_NEIGHBOURS): LocalSearch | null {
+  static create(inst: SolverInstance, evaluator: RouteEvaluator, rng: Rng, options: LocalSearchOptions = {}): LocalSearch | null {
     if (inst.balance !== 'none' || inst.nStops < 2 || inst.nVehicles === 0) return null;
-    if (!segmentsApply(inst) && inst.nStops > EXACT_MAX_STOPS) return null;
-    return new LocalSearch(inst, evaluator, rng, k, countOperators);
+    const exactAndLarge = !segmentsApply(inst) && inst.nStops > EXACT_MAX_STOPS;
+    if (exactAndLarge && options.large !== true) return null;
+    const k = options.k ?? (exactAndLarge ? LARGE_LS_NEIGHBOURS : LS_NEIGHBOURS);
+    return new LocalSearch(inst, evaluator, rng, k, options.countOperators === true, options.swapStar ?? !windowsBind(inst));
   }
 
   get fast(): boolean {
@@ -75,11 +100,15 @@ export class LocalSearch {
     private readonly rng: Rng,
     k: number,
     countOperators: boolean,
+    swapStar: boolean,
   ) {
     this.inst = inst;
     this.moves = new MoveEvaluator(inst, evaluator);
     this.operators = [new RelocateString(1), new Swap(), new TwoOptStar(), new TwoOpt(), new RelocateString(2), new RelocateString(3)];
-    this.counters = countOperators ? new OperatorCounters([...this.operators.map((op) => op.name), 'empty-route']) : null;
+    this.swapStar = swapStar ? new SwapStar(inst) : null;
+    this.counters = countOperators ? new OperatorCounters([...this.operators.map((op) => op.name), 'empty-route', 'swap*']) : null;
+    this.partnerMark = new Int32Array(inst.nVehicles);
+    this.partners = new Int32Array(inst.nVehicles);
     this.neighbours = granularNeighbours(inst, k);
     this.k = Math.min(k, Math.max(0, inst.nStops - 1));
     this.lastTested = new Float64Array(inst.nStops).fill(-1);
@@ -95,21 +124,23 @@ export class LocalSearch {
    * budget of work, which unlike the clock gives the same plan on a busy machine); returns the
    * number of moves applied.
    * Only stops in routes changed since the last run, and stops that have them as neighbours,
-   * are examined (every stop on the first run).
+   * are examined (every stop on the first run). SWAP* runs at each local optimum of the other
+   * moves when `swapStarWhen` (asked there) says the plan is worth it; always when it is null.
    */
-  run(sol: Solution, deadline = Infinity, outOfWork: (() => boolean) | null = null): number {
-    if (!this.counters) return this.improve(sol, deadline, outOfWork);
+  run(sol: Solution, deadline = Infinity, outOfWork: (() => boolean) | null = null, swapStarWhen: SwapStarWhen | null = null): number {
+    if (!this.counters) return this.improve(sol, deadline, outOfWork, swapStarWhen);
     const started = performance.now();
-    const applied = this.improve(sol, deadline, outOfWork);
+    const applied = this.improve(sol, deadline, outOfWork, swapStarWhen);
     this.counters.addRunTime(performance.now() - started);
     return applied;
   }
 
-  private improve(sol: Solution, deadline: number, outOfWork: (() => boolean) | null): number {
+  private improve(sol: Solution, deadline: number, outOfWork: (() => boolean) | null, swapStarWhen: SwapStarWhen | null): number {
     let applied = 0;
     let examined = 0;
     let emptyStale = true;
     let since = this.lastRunEnd;
+    let swapSince = this.lastRunEnd;
     for (;;) {
       const passStart = nextStamp();
       const count = this.collectCandidates(sol, since);
@@ -148,6 +179,16 @@ export class LocalSearch {
             emptyStale = true;
           }
         }
+      }
+      if (!improved && this.swapStar && (swapStarWhen === null || swapStarWhen(sol))) {
+        // At a local optimum of the moves above: SWAP* on the routes changed since its last pass.
+        const swapStart = nextStamp();
+        const swapped = this.swapStarPass(sol, swapSince, deadline, outOfWork);
+        swapSince = swapStart;
+        // Out of time or work. SWAP* exchanges one stop for one, so no route empties or fills (emptyOfClass holds).
+        if (swapped < 0) break;
+        applied += swapped;
+        improved = swapped > 0;
       }
       if (!improved) break;
       since = passStart;
@@ -200,6 +241,60 @@ export class LocalSearch {
       if (applied) return true;
     }
     return false;
+  }
+
+  /**
+   * SWAP* between each route changed after `since` and the routes near it: those holding one of
+   * its stops' granular neighbours (the route-overlap pruning: routes far apart share no
+   * neighbours). Answers the moves applied, or -1 when the deadline or the work budget ran out.
+   */
+  private swapStarPass(sol: Solution, since: number, deadline: number, outOfWork: (() => boolean) | null): number {
+    let applied = 0;
+    for (let r1 = 0; r1 < this.inst.nVehicles; r1++) {
+      if (sol.stamp[r1]! <= since || sol.len[r1]! === 0) continue;
+      if (performance.now() > deadline || outOfWork?.() === true) return -1;
+      const count = this.collectPartners(sol, r1);
+      for (let i = 0; i < count && sol.len[r1]! > 0; i++) {
+        const r2 = this.partners[i]!;
+        // A changed partner with a lower index had its turn as r1 (and this pair in it, as a rule).
+        if (r2 < r1 && sol.stamp[r2]! > since) continue;
+        if (sol.len[r2]! > 0 && this.trySwapStar(sol, r1, r2)) applied++;
+      }
+    }
+    return applied;
+  }
+
+  /** Lists in `partners` the other routes that hold a granular neighbour of a stop of route r; answers how many. */
+  private collectPartners(sol: Solution, r: number): number {
+    const pass = ++this.swapPass;
+    const seq = sol.seq[r]!;
+    let count = 0;
+    for (let i = 0, n = sol.len[r]!; i < n; i++) {
+      const s = seq[i]!;
+      for (let j = 0; j < this.k; j++) {
+        const x = this.neighbours[s * this.k + j]!;
+        if (x < 0) break;
+        const rx = sol.routeOf[x]!;
+        if (rx < 0 || rx === r || this.partnerMark[rx] === pass) continue;
+        this.partnerMark[rx] = pass;
+        this.partners[count++] = rx;
+      }
+    }
+    // In route order, so that the pass does not depend on the order of the neighbour lists' ties.
+    this.partners.subarray(0, count).sort();
+    return count;
+  }
+
+  private trySwapStar(sol: Solution, r1: number, r2: number): boolean {
+    const moves = this.moves;
+    moves.prepare(sol, r1);
+    moves.prepare(sol, r2);
+    const counters = this.counters;
+    const op = this.operators.length + 1;
+    counters?.start(op, moves.priced);
+    const applied = this.swapStar!.find(sol, moves, r1, r2) > 0 && this.commit(sol, 2);
+    counters?.finish(op, moves.priced, applied);
+    return applied;
   }
 
   /** Moves u alone into an unused vehicle (one per class: unused vehicles of a class are alike). */

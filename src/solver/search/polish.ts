@@ -11,7 +11,7 @@ import type { LocalSearch } from '../ls/local-search.js';
 import type { PrizeMoves } from '../ls/prize.js';
 import type { CostEvaluator, ObjectiveValue } from '../cost.js';
 import { workSpanOf, type ScheduleLimits } from './accept.js';
-import { EXACT_POLISH_SHARE, WORK_UNITS_PER_MS } from '../params.js';
+import { EXACT_POLISH_SHARE, SWAP_STAR_NEAR_BEST, WORK_UNITS_PER_MS } from '../params.js';
 import type { Solution } from '../solution.js';
 import type { WorkMeter } from './work.js';
 
@@ -44,8 +44,20 @@ export class Polisher {
     if (!localSearch || !(localSearch.fast || this.costs.compare(candidateObj, bestObj) < 0)) return candidateObj;
     // A polish priced by summaries is cheap enough to run to its local optimum.
     if (!localSearch.fast) this.until = this.meter.done() + this.budget;
-    return localSearch.run(candidate, deadline, localSearch.fast ? null : this.outOfWork) > 0
+    const swapStarWhen = (sol: Solution): boolean => nearBest(this.costs, this.costs.objective(sol), bestObj);
+    return localSearch.run(candidate, deadline, localSearch.fast ? null : this.outOfWork, swapStarWhen) > 0
       ? this.costs.objective(candidate)
       : candidateObj;
   }
+}
+
+/**
+ * Whether a candidate is close enough to the best plan for SWAP* (ls/moves/swap-star.ts): as good
+ * on the levels above cost, and at most SWAP_STAR_NEAR_BEST above its cost. SWAP* prices every
+ * pair of stops of two routes, which on every candidate halved the iterations; the candidates it
+ * could turn into a new best are the ones near it.
+ */
+function nearBest(costs: CostEvaluator, candidate: ObjectiveValue, best: ObjectiveValue): boolean {
+  const upper = costs.compareUpperLevels(candidate, best);
+  return upper < 0 || (upper === 0 && candidate.cost <= best.cost * (1 + SWAP_STAR_NEAR_BEST));
 }

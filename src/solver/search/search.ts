@@ -10,7 +10,7 @@
 import { firstPlanIgnoresClock } from '../construct.js';
 import type { NearStops, SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
-import { LocalSearch } from '../ls/local-search.js';
+import { LocalSearch, type LocalSearchOptions } from '../ls/local-search.js';
 import { PrizeMoves } from '../ls/prize.js';
 import { STALL_REHEATS, YIELD_EVERY_MS } from '../params.js';
 import { Rng } from '../rng.js';
@@ -47,6 +47,10 @@ export interface SearchLimits {
   coolWindow?: { from: number; to: number } | undefined;
   /** Also run the prize moves on the candidates (experimental; SolveOptions.prizeInSearch says why it is off). */
   prizeInSearch?: boolean | undefined;
+  /** SWAP* in the local search (SolveOptions.swapStar); absent: where windows do not bind. */
+  swapStar?: boolean | undefined;
+  /** The local search on problems above EXACT_MAX_STOPS priced exactly (SolveOptions.largeLocalSearch). */
+  largeLocalSearch?: boolean | undefined;
   /** When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent. */
   finishBy?: number | undefined;
   /**
@@ -91,7 +95,7 @@ export async function search(
     return { best: initial, iterations: 0, bestFoundAt: startedSearch, stoppedBy: limits.maxIterations === 0 ? 'iterations' : 'complete' };
   }
 
-  const localSearch = LocalSearch.create(inst, evaluator, rng, limits.operatorStats === true);
+  const localSearch = LocalSearch.create(inst, evaluator, rng, localSearchOptionsOf(limits));
   const meter = new WorkMeter(evaluator, inserter, localSearch);
   // Exact pricing costs O(route) a move: on a large problem one full pass could take the whole
   // limit, so then only candidates that beat the best plan are polished, each within a budget.
@@ -151,6 +155,10 @@ function firstPolishBy(inst: SolverInstance, limits: SearchLimits): number {
 /** Until when the polish of iteration `iteration` (counted from 1) may run: none for the untimed ones. */
 function polishDeadlineOf(iteration: number, limits: SearchLimits): number {
   return iteration <= (limits.untimedIterations ?? 0) ? Infinity : limits.deadline;
+}
+
+function localSearchOptionsOf(limits: SearchLimits): LocalSearchOptions {
+  return { countOperators: limits.operatorStats, swapStar: limits.swapStar, large: limits.largeLocalSearch === true };
 }
 
 /** Where the annealing's cooling starts: iteration 0, then again at each reheat of a stalled search. */

@@ -9,7 +9,7 @@
  * iterations are slow (long routes without windows, where one local search prices thousands of
  * moves) as on one whose iterations are quick: stops walked by the exact evaluator, insertion
  * positions priced by the segment summaries, and the local search's pairs tried and moves priced,
- * weighted by what each takes (params.ts). A unit takes some 0.2–0.5 µs (WORK_UNITS_PER_MS).
+ * weighted by what each takes (params.ts); SWAP*'s arc prices count 1 each, like an insertion position. A unit takes some 0.2–0.5 µs (WORK_UNITS_PER_MS).
  */
 import type { Inserter } from '../insertion.js';
 import type { LocalSearch } from '../ls/local-search.js';
@@ -34,7 +34,7 @@ export class WorkMeter {
 
   private total(): number {
     const ls = this.localSearch;
-    const local = ls ? WORK_PER_PRICED_MOVE * ls.moves.priced + WORK_PER_PAIR * ls.pairsTried : 0;
+    const local = ls ? WORK_PER_PRICED_MOVE * ls.moves.priced + WORK_PER_PAIR * ls.pairsTried + (ls.swapStar?.priced ?? 0) : 0;
     return this.evaluator.walked + this.inserter.positions + local;
   }
 }

@@ -1,0 +1,184 @@
+/**
+ * SWAP* (src/solver/ls/moves/swap-star.ts): every move it finds changes the plan's cost by what
+ * the move evaluator predicted (and, on a distance problem without windows, by its own arc
+ * estimate), keeps the routes feasible, finds moves the other operators leave at their local
+ * optimum, and the plans after it pass the independent checker.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Problem } from '../../src/model/problem.js';
+import { buildPlan } from '../../src/output/plan.js';
+import { CostEvaluator } from '../../src/solver/cost.js';
+import { resultOfRoutes, solve } from '../../src/solver/index.js';
+import { instanceOf, type SolverInstance } from '../../src/solver/instance.js';
+import { Inserter } from '../../src/solver/insertion.js';
+import { LocalSearch } from '../../src/solver/ls/local-search.js';
+import { MoveEvaluator } from '../../src/solver/ls/move.js';
+import { SwapStar, windowsBind } from '../../src/solver/ls/moves/swap-star.js';
+import { regretInsertion } from '../../src/solver/regret.js';
+import { Rng } from '../../src/solver/rng.js';
+import { sequenceLoad } from '../../src/solver/route/capacity.js';
+import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
+import { Solution } from '../../src/solver/solution.js';
+import { checkPlan } from '../support/checker.js';
+import { buildProblem, randomProblem, type LatLng } from '../support/problem-builder.js';
+import { checkInvariants } from './invariants.js';
+
+/** Capacitated stops around one depot, no windows, distance objective: SWAP*'s arc estimate is then the exact change. */
+function capacitatedProblem(seed: number, stops: number, vehicles: number): Problem {
+  const rng = new Rng(seed);
+  const depot: LatLng = [52.37, 4.89];
+  const near = (): LatLng => [depot[0] + (rng.next() - 0.5) * 0.2, depot[1] + (rng.next() - 0.5) * 0.3];
+  return buildProblem({
+    vehicles: Array.from({ length: vehicles }, () => ({ start: depot, capacity: 40 })),
+    stops: Array.from({ length: stops }, () => ({ at: near(), load: 1 + rng.int(9) })),
+    objective: { cost: 'distance' },
+  });
+}
+
+/** Time-windowed random problems, distance and working-time objectives. */
+function windowedProblem(seed: number, cost: 'distance' | 'time'): Problem {
+  const base = randomProblem(seed, { stops: 60, vehicles: 5, uniformSpeed: true });
+  return { ...base, objective: { cost, minimizeRoutes: false, balance: 'none' } };
+}
+
+/** The regret plan polished by the local search without SWAP*: a local optimum of the other operators. */
+function polished(problem: Problem, seed: number): { inst: SolverInstance; sol: Solution; evaluator: RouteEvaluator } {
+  const inst = instanceOf(problem);
+  const evaluator = new RouteEvaluator(inst);
+  const sol = new Solution(inst, new CostEvaluator(inst, 1));
+  regretInsertion(sol, new Inserter(inst, evaluator), evaluator, Infinity);
+  LocalSearch.create(inst, evaluator, new Rng(seed), { swapStar: false })!.run(sol);
+  return { inst, sol, evaluator };
+}
+
+function totalCost(sol: Solution): number {
+  let cost = 0;
+  for (let v = 0; v < sol.inst.nVehicles; v++) cost += sol.rCost[v]!;
+  return cost;
+}
+
+function routesOf(sol: Solution): Int32Array[] {
+  return Array.from({ length: sol.inst.nVehicles }, (_, v) => sol.seq[v]!.slice(0, sol.len[v]));
+}
+
+interface Applied {
+  predicted: number;
+  estimate: number;
+  actual: number;
+}
+
+/** SWAP* over every pair of routes until none improves; answers each applied move's figures. */
+function swapStarToOptimum(sol: Solution, inst: SolverInstance, evaluator: RouteEvaluator): Applied[] {
+  const moves = new MoveEvaluator(inst, evaluator);
+  const swapStar = new SwapStar(inst);
+  const applied: Applied[] = [];
+  for (let improved = true; improved;) {
+    improved = false;
+    for (let r1 = 0; r1 < inst.nVehicles; r1++) {
+      for (let r2 = r1 + 1; r2 < inst.nVehicles; r2++) {
+        moves.prepare(sol, r1);
+        moves.prepare(sol, r2);
+        if (swapStar.find(sol, moves, r1, r2) === 0) continue;
+        const predicted = moves.delta(sol, 2);
+        const before = totalCost(sol);
+        const served = sol.servedPriority;
+        expect(moves.apply(sol, 2, evaluator), 'a move SWAP* found was refused by the exact evaluator').toBe(true);
+        expect(sol.servedPriority).toBe(served);
+        applied.push({ predicted, estimate: swapStar.estimate, actual: totalCost(sol) - before });
+        improved = true;
+      }
+    }
+  }
+  return applied;
+}
+
+function expectFeasibleRoutes(sol: Solution, inst: SolverInstance, evaluator: RouteEvaluator): void {
+  for (let v = 0; v < inst.nVehicles; v++) {
+    const n = sol.len[v]!;
+    if (n === 0) continue;
+    const seq = sol.seq[v]!.slice(0, n);
+    expect(evaluator.evaluate(v, seq, n, sequenceLoad(inst, seq)), `vehicle ${v}`).not.toBeNull();
+  }
+}
+
+/** The plan of the solution's routes, checked by the independent checker; every stop stays served. */
+function expectCheckedPlan(problem: Problem, sol: Solution): void {
+  const unserved = problem.stops.length - Array.from({ length: sol.inst.nVehicles }, (_, v) => sol.len[v]!).reduce((a, b) => a + b, 0);
+  const result = resultOfRoutes(problem, routesOf(sol), {
+    elapsedMs: 0,
+    iterations: 0,
+    firstPlanMs: 0,
+    bestFoundMs: 0,
+    seed: 0,
+    threads: 1,
+    stoppedBy: 'iterations',
+  });
+  expect(result.unserved.length).toBeLessThanOrEqual(unserved);
+  expect(checkInvariants(problem, result)).toEqual([]);
+  expect(checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, result))))).toEqual([]);
+}
+
+describe('SWAP* (ls/moves/swap-star.ts)', () => {
+  it('on a capacitated distance problem without windows, each move changes the cost by its arc estimate and by the predicted delta', () => {
+    let found = 0;
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const problem = capacitatedProblem(seed, 70, 10);
+      const { inst, sol, evaluator } = polished(problem, seed);
+      for (const move of swapStarToOptimum(sol, inst, evaluator)) {
+        expect(move.predicted).toBeLessThan(0);
+        expect(move.actual).toBeCloseTo(move.predicted, 6);
+        expect(move.estimate).toBeCloseTo(move.predicted, 6);
+        found++;
+      }
+      expectFeasibleRoutes(sol, inst, evaluator);
+      expectCheckedPlan(problem, sol);
+    }
+    // The plans were at a local optimum of relocate, swap, 2-opt, 2-opt* and or-opt: SWAP* reaches further.
+    expect(found, 'SWAP* found nothing beyond the other operators').toBeGreaterThan(0);
+  });
+
+  it('with time windows (distance and working time), each move changes the cost by the predicted delta and the plan passes the checker', () => {
+    let found = 0;
+    for (const seed of [31, 32, 33, 34]) {
+      for (const cost of ['distance', 'time'] as const) {
+        const problem = windowedProblem(seed, cost);
+        const { inst, sol, evaluator } = polished(problem, seed);
+        for (const move of swapStarToOptimum(sol, inst, evaluator)) {
+          expect(move.predicted).toBeLessThan(0);
+          expect(move.actual).toBeCloseTo(move.predicted, 6);
+          found++;
+        }
+        expectFeasibleRoutes(sol, inst, evaluator);
+        expectCheckedPlan(problem, sol);
+      }
+    }
+    expect(found, 'SWAP* found nothing beyond the other operators').toBeGreaterThan(0);
+  });
+
+  it('is on by default only where no window leaves out part of the working day', () => {
+    const plain = instanceOf(capacitatedProblem(7, 30, 4));
+    const windowed = instanceOf(windowedProblem(7, 'distance'));
+    expect(windowsBind(plain)).toBe(false);
+    expect(windowsBind(windowed)).toBe(true);
+    const evaluatorOf = (inst: SolverInstance) => new RouteEvaluator(inst);
+    expect(LocalSearch.create(plain, evaluatorOf(plain), new Rng(0))!.swapStar).not.toBeNull();
+    expect(LocalSearch.create(windowed, evaluatorOf(windowed), new Rng(0))!.swapStar).toBeNull();
+    expect(LocalSearch.create(windowed, evaluatorOf(windowed), new Rng(0), { swapStar: true })!.swapStar).not.toBeNull();
+    expect(LocalSearch.create(plain, evaluatorOf(plain), new Rng(0), { swapStar: false })!.swapStar).toBeNull();
+  });
+
+  it('solves with SWAP* on and off both pass the checker, and SWAP* on keeps the same seed, same plan', async () => {
+    const problem = capacitatedProblem(9, 90, 12);
+    const options = { timeLimitMs: 60_000, seed: 3, maxIterations: 120 };
+    const on = await solve(problem, options);
+    const again = await solve(problem, options);
+    const off = await solve(problem, { ...options, swapStar: false });
+    for (const result of [on, off]) {
+      expect(checkInvariants(problem, result)).toEqual([]);
+      expect(checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, result))))).toEqual([]);
+    }
+    const sequences = (r: typeof on) =>
+      r.routes.map((route) => [route.vehicle, ...route.visits.map((x) => (x.kind === 'stop' ? x.stop : -1))]);
+    expect(sequences(again)).toEqual(sequences(on));
+  });
+});
