@@ -200,7 +200,7 @@ describe('stopping and reproducibility', () => {
     const problem = randomProblem(14, { stops: 60, vehicles: 5 });
     const result = await solve(problem, { timeLimitMs: 60_000, seed: 0, maxIterations: 50, operatorStats: true });
     const operators = result.stats.operators ?? [];
-    expect(operators.map((op) => op.name)).toEqual(['relocate', 'swap', '2-opt*', '2-opt', 'or-opt-2', 'or-opt-3', 'empty-route']);
+    expect(operators.map((op) => op.name)).toEqual(['relocate', 'swap', '2-opt*', '2-opt', 'or-opt-2', 'or-opt-3', 'empty-route', 'swap*']);
     for (const op of operators) {
       expect(op.tries).toBeGreaterThanOrEqual(op.improvements);
       expect(op.ms).toBeGreaterThanOrEqual(0);
