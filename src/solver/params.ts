@@ -29,6 +29,12 @@ export const CONSTRUCTION_WORK_PER_MS = 20_000;
 export const RESERVE_SHARE = 0.07;
 export const RESERVE_BASE_MS = 100;
 export const RESERVE_PER_STOP_MS = 0.2;
+/**
+ * The first this many unserved stops get their hints whatever the clock (a bounded amount of work:
+ * some 1–5 ms a stop once compiled on 1,000 stops), the rest only while the limit lasts: a plan cut
+ * by its limit otherwise went out with no hint at all (multi-1000 at the default limit: 0 of 30).
+ */
+export const HINTED_STOPS_WITHOUT_CLOCK = 10;
 
 // ── Construction (construct.ts, insertion.ts, instance.ts) ──────────────────────────────────
 

@@ -18,12 +18,14 @@ import { anyWindowLongEnough, formatDuration, noRoadAlone } from './stop-checks.
 import { blocksMessage, stopFit, type TrialKit } from './unserved-blocks.js';
 import { hintsFor } from './unserved-hints.js';
 import { lockedAloneReason, lockedDroppedMessage } from './unserved-lock.js';
+import { HINTED_STOPS_WITHOUT_CLOCK } from './params.js';
 
 /**
- * The reason, message and hints of every stop the plan leaves out. `mayLook` says whether time is
- * left to look for a stop's hints: the solve's limit bounds the command, so past it the stops left
- * get their reason, a message that says only whether they fit (always checked) and no `hints`
- * (not looked for, unlike `[]`: none helps). A search that stopped by itself has its limit's rest, so a seed still gives one plan.
+ * The reason, message and hints of every stop the plan leaves out. The first
+ * HINTED_STOPS_WITHOUT_CLOCK get their hints in any case; for the others `mayLook` says whether
+ * time is left to look: the solve's limit bounds the command, so past it the stops left get their
+ * reason, a message that says only whether they fit (always checked) and no `hints` (not looked
+ * for, unlike `[]`: none helps). A search that stopped by itself has its limit's rest, so a seed still gives one plan.
  */
 export function explainUnserved(sol: Solution, evaluator: RouteEvaluator, mayLook: () => boolean = () => true): UnservedStop[] {
   const out: UnservedStop[] = [];
@@ -32,14 +34,14 @@ export function explainUnserved(sol: Solution, evaluator: RouteEvaluator, mayLoo
     if (sol.routeOf[s] !== -1) continue;
     // Built on the first unserved stop: a plan that serves every stop needs none of it.
     kit ??= { sol, evaluator, view: new RelaxedView(sol.inst), trial: new TrialInsertion(sol) };
-    out.push(explainStop(kit, s, mayLook));
+    const looking = out.length < HINTED_STOPS_WITHOUT_CLOCK || mayLook();
+    out.push(explainStop(kit, s, looking));
   }
   return out;
 }
 
-function explainStop(kit: TrialKit, s: number, mayLook: () => boolean): UnservedStop {
+function explainStop(kit: TrialKit, s: number, looking: boolean): UnservedStop {
   const inst = kit.sol.inst;
-  const looking = mayLook();
   const look = (): { hints?: UnservedHint[] } => (looking ? { hints: hintsFor(kit, s) } : {});
   const alone = aloneReason(inst, kit.evaluator, s);
   if (alone) return { stop: s, ...alone, ...look() };

@@ -9,6 +9,7 @@ import type { Plan, PlanHint, PlanUnserved } from '../../src/output/plan-types.j
 import { solve } from '../../src/solver/index.js';
 import { planOfRoutes, searchKitOf } from '../../src/solver/kit.js';
 import { explainUnserved } from '../../src/solver/unserved.js';
+import { HINTED_STOPS_WITHOUT_CLOCK } from '../../src/solver/params.js';
 import { load } from '../input/helpers.js';
 import { checkPlan } from '../support/checker.js';
 import { buildProblem } from '../support/problem-builder.js';
@@ -197,6 +198,21 @@ describe('honest messages', () => {
     expect(entry).toMatchObject({ stop: 1, reason: 'dropped_for_capacity_or_time', hints: [] });
     expect(entry!.message).toMatch(/^left out although it fits the plan as it stands: serving it on Camille's route would add [\d.]+ km/);
     expect(entry!.message).not.toMatch(/full|busy|no room/);
+  });
+
+  it('a plan cut by its limit: the first unserved stops still get their hints, the rest only while time lasts', () => {
+    const stops = Array.from({ length: HINTED_STOPS_WITHOUT_CLOCK + 3 }, (_, i) => ({ name: `S${i}`, load: 4, location: NEAR }));
+    const { problem } = load(project([{ name: 'Camille', capacity: 4 }], stops));
+    const kit = searchKitOf(problem);
+    // S0 fills Camille's van; every other stop needs capacity +4.
+    const plan = planOfRoutes(kit, [Int32Array.of(0)]);
+    const timeIsUp = (): boolean => false;
+    const entries = explainUnserved(plan, kit.evaluator, timeIsUp);
+    expect(entries).toHaveLength(HINTED_STOPS_WITHOUT_CLOCK + 2);
+    for (const entry of entries.slice(0, HINTED_STOPS_WITHOUT_CLOCK)) {
+      expect(entry.hints?.map((hint) => [hint.kind, hint.amount])).toEqual([['driver_capacity', 4]]);
+    }
+    for (const entry of entries.slice(HINTED_STOPS_WITHOUT_CLOCK)) expect(entry.hints).toBeUndefined();
   });
 
   it('a solve leaves out no stop that fits the plan as it stands (priority comes first in the objective)', async () => {
