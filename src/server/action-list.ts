@@ -7,15 +7,15 @@
  * page stays right while newer actions arrive.
  */
 import { z } from 'zod';
+import { actionRecordSchema, actionStatusSchema } from './api-schemas/actions.js';
 
-export const ACTION_LIST_STATUSES = ['pending', 'finished', 'failed'] as const;
 export const ACTION_LIST_LIMIT = { default: 50, max: 200 } as const;
 /** Far longer than any cursor this service makes; a longer one is no cursor of ours. */
 const MAX_CURSOR_LENGTH = 512;
 
 export const actionListQuerySchema = z
   .object({
-    status: z.enum(ACTION_LIST_STATUSES).optional().describe('only the actions with this status; all when absent'),
+    status: actionStatusSchema.optional().describe('only the actions with this status; all when absent'),
     limit: z.coerce
       .number()
       .int()
@@ -27,24 +27,20 @@ export const actionListQuerySchema = z
   })
   .strict();
 
-const errorSchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  details: z.array(z.object({ path: z.string(), message: z.string() })),
-});
-
-export const actionListItemSchema = z.object({
-  actionUuid: z.string(),
-  actionName: z.string(),
-  status: z.enum(ACTION_LIST_STATUSES),
-  created_at: z.string(),
-  updated_at: z.string(),
-  started_at: z.string().optional(),
-  finished_at: z.string().optional(),
-  project_id: z.string().optional(),
-  kind: z.string().optional(),
+/** An action as the list shows it: the record's own fields, without its request, plan or progress. */
+/** An action as the list shows it: the record's own fields and a failed one's error, without its request, plan or progress. */
+export const actionListItemSchema = actionRecordSchema.pick({
+  actionUuid: true,
+  actionName: true,
+  status: true,
+  created_at: true,
+  updated_at: true,
+  started_at: true,
+  finished_at: true,
+  project_id: true,
+  kind: true,
   /** A failed action's error (`cancelled` for a cancelled one). */
-  error: errorSchema.optional(),
+  error: true,
 });
 
 export const actionListAnswerSchema = z.object({
