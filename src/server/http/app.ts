@@ -55,7 +55,7 @@ import { registerTrack } from './routes/track.js';
 import { registerProofFiles } from './routes/proof-files.js';
 import { registerDriverOffline } from './routes/driver-offline.js';
 import { registerMetrics } from './routes/metrics.js';
-import { countRequest, currentRequestId, echoRequestId, observeRequests, withRequestIds } from './observe.js';
+import { countRequest, currentRequestId, echoRequestId, echoRequestIds, elapsedNs, withRequestIds } from './observe.js';
 import { registerOpenApi } from './routes/openapi.js';
 import { installTap } from './tap.js';
 
@@ -92,14 +92,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.decorateRequest('notes', null as unknown as RequestNotes);
   app.decorateRequest('startedAt', 0n);
   app.decorateRequest('session', null);
-  observeRequests(app, ctx.metrics);
+  echoRequestIds(app);
   app.addHook('onRequest', (request, _reply, done) => {
     request.notes = {};
     request.startedAt = process.hrtime.bigint();
     done(ctx.isShuttingDown() && !isHealthCheck(request) ? shuttingDown() : undefined);
   });
   app.addHook('onResponse', (request, reply, done) => {
-    logRequest(ctx, request, reply);
+    recordAnswer(ctx, request, reply);
     done();
   });
   app.setErrorHandler((error, _request, reply) => answerError(ctx, reply, error));
@@ -171,8 +171,7 @@ function refuseMalformed(ctx: AppContext, request: FastifyRequest, reply: Fastif
   request.startedAt = process.hrtime.bigint();
   echoRequestId(request, reply);
   reply.raw.once('finish', () => {
-    logRequest(ctx, request, reply);
-    countRequest(ctx.metrics, request, reply);
+    recordAnswer(ctx, request, reply);
   });
   sendError(reply, new HttpError(400, 'bad_request', error.message));
 }
@@ -214,10 +213,16 @@ function shuttingDown(): HttpError {
   });
 }
 
+/** What every answered request leaves: its log line and its count for /metrics, over one measured duration. */
+function recordAnswer(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): void {
+  const elapsed = elapsedNs(request);
+  logRequest(ctx, request, reply, elapsed);
+  countRequest(ctx.metrics, request, reply, elapsed);
+}
+
 /** One JSON line per request; one fastify refused before our hooks ran has no notes and no start time. */
-function logRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): void {
+function logRequest(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, elapsed: bigint): void {
   const notes = request.notes ?? {};
-  const elapsed = request.startedAt > 0n ? process.hrtime.bigint() - request.startedAt : 0n;
   ctx.log({
     // Named here: the answer's 'finish' may fire outside the request's own asynchronous context.
     request_id: request.id,

@@ -2,7 +2,7 @@
  * What the HTTP layer reports of each request for watching the service: its id (request-id.ts),
  * set before fastify sees the request so that every line logged while it is handled carries it
  * (log-context.ts) and echoed in the answer's `X-Request-Id`; and its route, status and duration
- * for `/metrics` (the ServiceMetrics port).
+ * for `/metrics` (the ServiceMetrics port), counted where the request's log line is written (app.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -22,14 +22,10 @@ export function currentRequestId(request: IncomingMessage): string {
   return logIds().request_id ?? requestIdOf(request);
 }
 
-/** Echoes the id on every answer and counts every request; first of the hooks, so a refused request is counted and echoed too. */
-export function observeRequests(app: FastifyInstance, metrics: ServiceMetrics): void {
+/** Echoes the id on every answer; first of the hooks, so a refused request is echoed too. */
+export function echoRequestIds(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
     echoRequestId(request, reply);
-    done();
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    countRequest(metrics, request, reply);
     done();
   });
 }
@@ -38,8 +34,12 @@ export function echoRequestId(request: FastifyRequest, reply: FastifyReply): voi
   void reply.header(REQUEST_ID_HEADER, request.id);
 }
 
-export function countRequest(metrics: ServiceMetrics, request: FastifyRequest, reply: FastifyReply): void {
-  const elapsed = request.startedAt > 0n ? process.hrtime.bigint() - request.startedAt : 0n;
+/** Nanoseconds since the request came in; 0 for one fastify refused before our hooks gave it a start time. */
+export function elapsedNs(request: FastifyRequest): bigint {
+  return request.startedAt > 0n ? process.hrtime.bigint() - request.startedAt : 0n;
+}
+
+export function countRequest(metrics: ServiceMetrics, request: FastifyRequest, reply: FastifyReply, elapsed: bigint): void {
   metrics.httpRequest(routeLabelOf(request), request.method, reply.statusCode, Number(elapsed) / 1e9);
 }
 
