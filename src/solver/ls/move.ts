@@ -106,7 +106,8 @@ export class MoveEvaluator {
     this.allCompatible = all;
     this.dist = inst.dist;
     this.N = inst.nLoc;
-    this.symmetric = isSymmetric(inst.dist, inst.nLoc);
+    // Known by construction on offline and Euclidean matrices; a road table is scanned.
+    this.symmetric = inst.distSymmetric || isSymmetric(inst.dist, inst.nLoc);
     // Preferences too: a move that restores one lengthens the plan as often as not.
     this.distanceFilter =
       inst.costIsDistance && !inst.minimizeRoutes && sharedDepot(inst) && !violationsPossible(inst) && !inst.preferences;
