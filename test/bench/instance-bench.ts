@@ -44,8 +44,13 @@ export function leverOptions(args: {
 /** The set's instances whose names start with one of `filters` (case-insensitive), at most `limit`. */
 export function selectInstances(set: BenchmarkSet, filters: string[], limit: number | null): InstanceEntry[] {
   const wanted = filters.map((f) => f.toLowerCase());
-  const selected = listInstances(set).filter((e) => wanted.length === 0 || wanted.some((f) => e.name.toLowerCase().startsWith(f)));
+  const selected = listInstances(set).filter((e) => wanted.length === 0 || wanted.some((f) => nameMatches(e.name.toLowerCase(), f)));
   return limit === null ? selected : selected.slice(0, limit);
+}
+
+/** A filter is a prefix of the name, or the whole name when it ends in `$` (R1_10_1$ leaves out R1_10_10). */
+function nameMatches(name: string, filter: string): boolean {
+  return filter.endsWith('$') ? name === filter.slice(0, -1) : name.startsWith(filter);
 }
 
 export async function benchInstance(

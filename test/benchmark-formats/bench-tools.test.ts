@@ -6,7 +6,7 @@ import { isMonotone, type AnytimeRun } from '../bench/anytime-bench.js';
 import { parseBenchArgs, UsageError } from '../bench/args.js';
 import { familyOf, parseSolutionFile } from '../bench/benchmark-data.js';
 import { generateLargeProblem } from '../bench/generate-large.js';
-import { routeDistanceFromMatrix } from '../bench/instance-bench.js';
+import { routeDistanceFromMatrix, selectInstances } from '../bench/instance-bench.js';
 import { formatOperatorTable, sumOperatorsPerFamily } from '../bench/operator-report.js';
 import { gapPercent, summarizeFamilies, toCsv } from '../bench/report.js';
 import { instanceResult as result } from './instance-result.js';
@@ -65,6 +65,13 @@ describe('bench runner pieces', () => {
     expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--without', 'magic'])).toThrow(/--without takes one of swap-star/);
     expect(parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'large-ls']).with).toEqual(['large-ls']);
     expect(() => parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'swap-star'])).toThrow(/--with takes one of large-ls/);
+  });
+
+  it('--filter: a prefix of the instance name, or the whole name with a trailing $', () => {
+    const names = (filters: string[]): string[] => selectInstances('homberger-1000', filters, null).map((e) => e.name);
+    expect(names(['R1_10_1'])).toEqual(['R1_10_1', 'R1_10_10']);
+    expect(names(['R1_10_1$'])).toEqual(['R1_10_1']);
+    expect(names(['rc1_10_2$', 'R1_10_3$'])).toEqual(['R1_10_3', 'RC1_10_2']);
   });
 
   it('CSV quotes cells with commas and joins problem lists', () => {
