@@ -65,7 +65,7 @@ export function buildGeoTravelMatrix(
       const dy = yi - y[j]!;
       const dz = zi - z[j]!;
       const halfChord = Math.sqrt(dx * dx + dy * dy + dz * dz) / 2;
-      distance[row + j] = Math.round(2 * EARTH_RADIUS_M * arcsine(halfChord) * model.roadFactor);
+      distance[row + j] = roundMetres(2 * EARTH_RADIUS_M * arcsine(halfChord) * model.roadFactor);
     }
   }
   const distinct: number[] = [];
@@ -95,6 +95,17 @@ function arcsine(x: number): number {
   return x * (1 + x2 * (1 / 6 + x2 * (3 / 40 + x2 * (5 / 112 + x2 * (35 / 1152)))));
 }
 const SERIES_MAX = 0.01;
+
+/**
+ * Math.round(x), by truncating x + ½ where that is the same (1 ≤ x < 2³¹, every road distance in
+ * metres: there x + ½ is exact or rounds short of the next whole number; below 1 it may not,
+ * 0.49999999999999994 + ½ is 1). Math.round was two thirds of a 5,000-stop matrix's time: the
+ * upper triangle took 310 ms of CPU with it and 105 ms with this, on Node 20 and 22 alike, every
+ * one of its 13 M cells the same.
+ */
+export function roundMetres(x: number): number {
+  return x >= 1 && x < 2_147_483_647 ? (x + 0.5) | 0 : Math.round(x);
+}
 
 /** Each point on the unit sphere. */
 function unitVectors(points: Point[]): { x: Float64Array; y: Float64Array; z: Float64Array } {

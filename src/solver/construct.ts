@@ -20,12 +20,21 @@
  * says (firstPlanIgnoresClock): `--time-limit` bounds the whole command, loading included, so in a
  * fresh process a 0.1 s limit has passed before the solve begins, and a cut there returned the
  * greedy floor, 25% above the regret plan on Solomon's 100 stops (issue 26). Only its budget of work
- * cuts it. Above, the deadline cuts it as before.
+ * cuts it. Above, the deadline cuts it as before (the floor is then the answer), and it is not started
+ * when its bookkeeping alone would exceed its budget of work (regretFitsItsWork).
  */
 import type { CostEvaluator } from './cost.js';
-import type { NearStops, SolverInstance } from './instance.js';
+import { vehicleClassCount, type NearStops, type SolverInstance } from './instance.js';
 import type { Inserter } from './insertion.js';
-import { FIRST_PLAN_ITERATIONS, FLOOR_FIRST_MIN_STOPS, GRANULAR_FLEET, GRANULAR_NEIGHBOURS, KEY_EPS, REGRET_NEIGHBOURS } from './params.js';
+import {
+  FIRST_PLAN_ITERATIONS,
+  FLOOR_FIRST_MIN_STOPS,
+  GRANULAR_FLEET,
+  GRANULAR_NEIGHBOURS,
+  KEY_EPS,
+  REGRET_NEIGHBOURS,
+  REGRET_WORK_PER_ENTRY_LOOK,
+} from './params.js';
 import { regretInsertion } from './regret.js';
 import type { RouteEvaluator } from './route/evaluator.js';
 import { Solution } from './solution.js';
@@ -69,7 +78,8 @@ export function constructFirstPlan(
   const workDone = (): number => evaluator.walked + inserter.positions;
   const workUntil = workDone() + (limits.work ?? Infinity);
   const ignoresClock = firstPlanIgnoresClock(inst);
-  const cut = (): boolean => workDone() > workUntil || (!ignoresClock && clock() > limits.deadline);
+  const pastDeadline = (): boolean => !ignoresClock && clock() > limits.deadline;
+  const cut = (): boolean => workDone() > workUntil || pastDeadline();
   const floorFirst = !ignoresClock;
   let floor: Solution | null = null;
   let floorMs = 0;
@@ -81,12 +91,17 @@ export function constructFirstPlan(
   };
   if (floorFirst) {
     const first = buildFloor();
-    if (cut()) return { plan: first, floorMs, from: 'greedy' };
+    if (cut() || !regretFitsItsWork(inst, limits.work)) return { plan: first, floorMs, from: 'greedy' };
   }
   const regret = new Solution(inst, costs);
+  const finished = regretInsertion(regret, inserter, evaluator, cut, near);
+  // Cut by the run's deadline after the floor: finishing the regret plan greedily takes as long as
+  // the floor did, all of it past the deadline (the 5,000-stop project's command ran 1.2 s over its
+  // limit), and the search stops at once anyway ('time').
+  if (!finished && floor !== null && pastDeadline()) return { plan: floor, floorMs, from: 'greedy' };
   // Cut short, the regret plan is finished greedily: by then the insertion code is
   // compiled, and the stops the regret placed are not lost.
-  if (!regretInsertion(regret, inserter, evaluator, cut, near)) insertGreedily(regret, inserter, evaluator, routableStops(regret), near);
+  if (!finished) insertGreedily(regret, inserter, evaluator, routableStops(regret), near);
   fillUnserved(regret, inserter, evaluator);
   const base = floor ?? buildFloor();
   const better = costs.compare(costs.objective(regret), costs.objective(base)) < 0;
@@ -100,6 +115,19 @@ export function constructFirstPlan(
  */
 export function firstPlanIgnoresClock(inst: SolverInstance): boolean {
   return inst.nStops < FLOOR_FIRST_MIN_STOPS;
+}
+
+/**
+ * Whether the regret construction's bookkeeping alone (every pending stop's entries looked at after
+ * each insertion: stops² / 2 × entries a stop, which no counter of work sees) fits within `work`,
+ * its budget (REGRET_WORK_PER_ENTRY_LOOK). Decided from the problem and the budget alone, so a seed
+ * still gives one plan. Where it does not fit, the construction would run into the run's deadline
+ * and leave the search no time: on the generated 5,000-stop one-off (355 vehicle classes) it needs
+ * some 44 s, for a plan 5% above the floor.
+ */
+export function regretFitsItsWork(inst: SolverInstance, work: number | undefined): boolean {
+  const entries = Math.min(REGRET_NEIGHBOURS, Math.max(0, inst.nStops - 1)) + vehicleClassCount(inst);
+  return (REGRET_WORK_PER_ENTRY_LOOK * entries * inst.nStops * inst.nStops) / 2 <= (work ?? Infinity);
 }
 
 /**

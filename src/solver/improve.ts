@@ -9,6 +9,7 @@ import type { Problem } from '../model/problem.js';
 import { constructFirstPlan, fillUnserved } from './construct.js';
 import type { ObjectiveValue } from './cost.js';
 import { planOfRoutes, searchKitOf } from './kit.js';
+import { CONSTRUCTION_WORK_PER_MS } from './params.js';
 import { search } from './search/search.js';
 import type { Solution } from './solution.js';
 import { stallLimitsOf } from './stop/index.js';
@@ -67,7 +68,10 @@ export async function improvePlan(
   let firstPlanMs: number | null = null;
   if (initial === null) {
     const constructionMs = Math.min(limit, options.constructionMs ?? limit / 2);
-    const first = constructFirstPlan(inst, costs, inserter, evaluator, near, { deadline: started + constructionMs });
+    // The budget of work a solve gives its construction (index.ts): a regret construction whose
+    // bookkeeping alone exceeds it is not started (construct.ts, regretFitsItsWork).
+    const work = CONSTRUCTION_WORK_PER_MS * constructionMs;
+    const first = constructFirstPlan(inst, costs, inserter, evaluator, near, { deadline: started + constructionMs, work });
     start = first.plan;
     firstPlanMs = first.floorMs;
   } else {

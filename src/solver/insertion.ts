@@ -365,11 +365,14 @@ export class Inserter {
 
   /**
    * A lower bound of the cost change of inserting u before position p of route v: the detour
-   * when the cost is the distance (which does not depend on timing), else 0 (no bound).
+   * when the cost is the distance (which does not depend on timing); when it is the working time,
+   * into an empty route (whose cost was 0) the driving out to u and on to the route's end, which
+   * its working time holds; else none. The greedy floor of a fleet of many vehicle classes tries
+   * an empty vehicle of each (on the 5,000-stop one-off 533,000 of its 846,000 evaluations).
    */
   private detourBound(sol: Solution, u: number, v: number, p: number): number {
     const inst = this.inst;
-    if (!inst.costIsDistance) return -Infinity;
+    if (!inst.costIsDistance) return sol.len[v] === 0 ? this.drivingAlone(u, v) : -Infinity;
     const N = inst.nLoc;
     const dist = inst.dist;
     const seq = sol.seq[v]!;
@@ -380,6 +383,16 @@ export class Inserter {
     let detour = dist[prev * N + uLoc]!;
     if (next >= 0) detour += dist[uLoc * N + next]! - dist[prev * N + next]!;
     return detour;
+  }
+  /** The driving of vehicle v from its start to u and on to its end (none for an open route). */
+  private drivingAlone(u: number, v: number): number {
+    const inst = this.inst;
+    const N = inst.nLoc;
+    const dur = inst.vDur[v]!;
+    const uLoc = inst.stopLoc[u]!;
+    const start = inst.vStartLoc[v]!;
+    const end = inst.vEndLoc[v]!;
+    return (start >= 0 ? dur[start * N + uLoc]! : 0) + (end >= 0 ? dur[uLoc * N + end]! : 0);
   }
 }
 

@@ -61,6 +61,18 @@ export const FIRST_PLAN_ITERATIONS = 30;
  * customer, long routes), where they ran `--time-limit 1` to 1.4–2.5 s of process wall.
  */
 export const FIRST_PLAN_WORK = 800_000;
+/**
+ * Work (search/work.ts's units) of one look at a pending stop's entry by the regret construction's
+ * bookkeeping, which the evaluator's and the inserter's counters do not see: after each insertion
+ * every pending stop's entries are looked at, some stops² / 2 × entries a stop in all, where a stop
+ * has an entry per near stop's route and per vehicle class (regret.ts). In fresh processes, load
+ * 5–9: the generated 5,000 stops with 355 classes took 44 s, 2,000 with 153 classes 3.0 s, 1,000
+ * with 85 classes 0.62 s: 9–13 ns a look, a fifth of the some 50 ns a unit of
+ * CONSTRUCTION_WORK_PER_MS stands for. From FLOOR_FIRST_MIN_STOPS on, a construction whose looks
+ * alone exceed its budget of work is not started (construct.ts): on the 5,000-stop one-off it ran
+ * into the run's deadline at `--time-limit 10`, so the search made 0 iterations.
+ */
+export const REGRET_WORK_PER_ENTRY_LOOK = 0.2;
 /** Regret of a stop with a single feasible route: above any real regret, so it is decided first. */
 export const BIG_REGRET = 1e300;
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Point } from '../../src/model/problem.js';
-import { buildGeoTravelMatrix, haversineMetres, travelSeconds } from '../../src/model/travel.js';
+import { buildGeoTravelMatrix, haversineMetres, roundMetres, travelSeconds } from '../../src/model/travel.js';
 import { DEFAULT_TRAVEL_MODEL } from '../support/problem-builder.js';
 
 /** The road distance between two points as the matrix has it (the model's one place that computes it). */
@@ -78,3 +78,35 @@ describe('travel model (decisions.md: Travel model)', () => {
     }
   });
 });
+
+describe('roundMetres: Math.round of a road distance, by truncation', () => {
+  it('is Math.round on halves, on values just below and above them, and outside the range it truncates in', () => {
+    const values = [0, 0.3, 0.5, 0.49999999999999994, 0.9999999999999999, 1, 1.5, 2.5, 2 ** 31 - 1.5, 2 ** 31 + 0.5, 1e12 + 0.5];
+    for (let k = 1; k < 2 ** 31; k = k * 3 + 1) {
+      const half = k + 0.5;
+      values.push(half, half - 1e-7, half + 1e-7, nextDown(half), nextUp(half), k, nextDown(k), nextUp(k));
+    }
+    for (const x of values) expect(roundMetres(x), `${x}`).toBe(Math.round(x));
+  });
+
+  it('is Math.round on a million random distances up to 20,000 km', () => {
+    let seed = 11;
+    const random = (): number => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32;
+    for (let i = 0; i < 1_000_000; i++) {
+      const x = random() * 10 ** (1 + random() * 6.3);
+      if (roundMetres(x) !== Math.round(x)) expect(roundMetres(x), `${x}`).toBe(Math.round(x));
+    }
+  });
+});
+
+/** The double just below / above a positive x. */
+function nextDown(x: number): number {
+  const view = new Float64Array([x]);
+  new BigInt64Array(view.buffer)[0]! -= 1n;
+  return view[0]!;
+}
+function nextUp(x: number): number {
+  const view = new Float64Array([x]);
+  new BigInt64Array(view.buffer)[0]! += 1n;
+  return view[0]!;
+}
