@@ -32,6 +32,8 @@ export interface ImproveOptions {
   prizeInSearch?: boolean | undefined;
   /** SWAP* in the local search (SolveOptions.swapStar); absent: where windows do not bind. */
   swapStar?: boolean | undefined;
+  /** Fewer local-search neighbours on large problems (SolveOptions.fewLsNeighbours); on when absent. */
+  fewLsNeighbours?: boolean | undefined;
   /** The local search above 1,000 stops priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   largeLocalSearch?: boolean | undefined;
   signal?: AbortSignal | undefined;
@@ -87,6 +89,7 @@ export async function improvePlan(
     coolWindow: options.coolWindow,
     prizeInSearch: options.prizeInSearch,
     swapStar: options.swapStar,
+    fewLsNeighbours: options.fewLsNeighbours,
     largeLocalSearch: options.largeLocalSearch,
     signal: options.signal,
     onProgress: options.onProgress,

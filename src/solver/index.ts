@@ -96,6 +96,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     operatorStats: options.operatorStats,
     prizeInSearch: options.prizeInSearch,
     swapStar: options.swapStar,
+    fewLsNeighbours: options.fewLsNeighbours,
     largeLocalSearch: options.largeLocalSearch,
     signal: options.signal,
     onProgress: options.onProgress,

@@ -203,6 +203,20 @@ export const SORT_KEYS: readonly SortKey[] = [
 export const NEIGHBOUR_TILE = 32;
 /** Size of the granular neighbourhood: HGS uses 20–40; 30 balances reach against pass time. */
 export const LS_NEIGHBOURS = 30;
+/**
+ * From this many stops on, the local search pairs each stop with FEW_LS_NEIGHBOURS neighbours
+ * instead of LS_NEIGHBOURS (SolveOptions.fewLsNeighbours). On Gehring–Homberger 1000 the
+ * polish after each ruin and recreate took 80% of a 10 s run (cpu profile of R1_10_1, a fresh
+ * process: 1,500–3,200 iterations, the best plan still improving at the end); the stops it looks
+ * at are those of the changed routes and those that count them among their neighbours, so their
+ * number and the pairs each tries both grow with the neighbours. At equal iterations (1,500,
+ * R1_10_1, RC1_10_1, R1_10_4, RC1_10_4, in process, seed 0) 30 and 15 neighbours gave the same
+ * mean gap (4.65%) in 18.7 and 8.3 s of CPU; at about equal CPU 30 neighbours and 1,500
+ * iterations gave 4.65% (18.7 s), 15 and 3,000 4.21% (15.8 s), 10 and 4,000 3.80% (15.5 s), 7 and
+ * 6,000 3.66% (14.6 s), 5 and 8,000 4.08% (15.0 s). Solomon's 100 stops keep 30.
+ */
+export const FEW_LS_NEIGHBOURS_MIN_STOPS = 1000;
+export const FEW_LS_NEIGHBOURS = 10;
 /** Stops examined between two clock reads: a clock read costs about as much as a cheap move. */
 export const DEADLINE_CHECK_EVERY = 64;
 /**

@@ -53,6 +53,12 @@ export interface SolveOptions {
    */
   swapStar?: boolean;
   /**
+   * Fewer granular neighbours in the local search from FEW_LS_NEIGHBOURS_MIN_STOPS stops on
+   * (params.ts says why: on 1,000 stops the polish took 80% of the search). Absent: on. False for
+   * the bench's ablation row (`npm run bench -- --without few-ls-neighbours`).
+   */
+  fewLsNeighbours?: boolean;
+  /**
    * Experimental, off by default: the local search on problems above 1,000 stops whose moves are
    * priced by the exact evaluator (breaks, several windows, lateness…: LocalSearch.create), on
    * fewer neighbours and within the exact polish's budget of work. Kept for the bench to measure

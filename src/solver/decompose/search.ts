@@ -157,6 +157,7 @@ class Decomposition {
             stopWhenStalled: this.stalls,
             prizeInSearch: options.prizeInSearch,
             swapStar: options.swapStar,
+            fewLsNeighbours: options.fewLsNeighbours,
             largeLocalSearch: options.largeLocalSearch,
           },
           options.onProgress ? forward(i) : undefined,
@@ -237,6 +238,7 @@ class Decomposition {
           coolWindow: budget.cool,
           prizeInSearch: this.options.prizeInSearch,
           swapStar: this.options.swapStar,
+          fewLsNeighbours: this.options.fewLsNeighbours,
           largeLocalSearch: this.options.largeLocalSearch,
         });
       }

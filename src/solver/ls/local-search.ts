@@ -24,17 +24,36 @@ import { SwapStar, windowsBind } from './moves/swap-star.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
 import { granularNeighbours } from './neighbours.js';
 import { OperatorCounters } from './operator-stats.js';
-import { DEADLINE_CHECK_EVERY, EXACT_MAX_STOPS, LARGE_LS_NEIGHBOURS, LS_NEIGHBOURS } from '../params.js';
+import {
+  DEADLINE_CHECK_EVERY,
+  EXACT_MAX_STOPS,
+  FEW_LS_NEIGHBOURS,
+  FEW_LS_NEIGHBOURS_MIN_STOPS,
+  LARGE_LS_NEIGHBOURS,
+  LS_NEIGHBOURS,
+} from '../params.js';
 
 export interface LocalSearchOptions {
   /** Count moves per operator (`npm run bench -- --stats`). */
   countOperators?: boolean | undefined;
-  /** Granular neighbours per stop; by default LS_NEIGHBOURS (LARGE_LS_NEIGHBOURS when large and priced exactly). */
+  /** Granular neighbours per stop; by default lsNeighboursOf's. */
   k?: number | undefined;
+  /** Fewer neighbours on large problems (SolveOptions.fewLsNeighbours, lsNeighboursOf); on when absent. */
+  fewOnLarge?: boolean | undefined;
   /** SWAP* at local optima of the other moves (SolveOptions.swapStar); when absent, on where windows do not bind (windowsBind). */
   swapStar?: boolean | undefined;
   /** Also on a problem above EXACT_MAX_STOPS whose moves are priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   large?: boolean | undefined;
+}
+
+/**
+ * Granular neighbours per stop of the local search on `nStops` stops: LS_NEIGHBOURS; fewer from
+ * FEW_LS_NEIGHBOURS_MIN_STOPS on when `fewOnLarge` (a polish per iteration costs the search its
+ * iterations there: params.ts); LARGE_LS_NEIGHBOURS when moves are priced exactly above EXACT_MAX_STOPS.
+ */
+export function lsNeighboursOf(nStops: number, exactAndLarge: boolean, fewOnLarge: boolean): number {
+  if (exactAndLarge) return LARGE_LS_NEIGHBOURS;
+  return fewOnLarge && nStops >= FEW_LS_NEIGHBOURS_MIN_STOPS ? FEW_LS_NEIGHBOURS : LS_NEIGHBOURS;
 }
 
 /** Whether a plan at a local optimum of the other moves is worth a SWAP* pass. */
@@ -86,7 +105,7 @@ export class LocalSearch {
     if (inst.balance !== 'none' || inst.nStops < 2 || inst.nVehicles === 0) return null;
     const exactAndLarge = !segmentsApply(inst) && inst.nStops > EXACT_MAX_STOPS;
     if (exactAndLarge && options.large !== true) return null;
-    const k = options.k ?? (exactAndLarge ? LARGE_LS_NEIGHBOURS : LS_NEIGHBOURS);
+    const k = options.k ?? lsNeighboursOf(inst.nStops, exactAndLarge, options.fewOnLarge ?? true);
     return new LocalSearch(inst, evaluator, rng, k, options.countOperators === true, options.swapStar ?? !windowsBind(inst));
   }
 

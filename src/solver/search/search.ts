@@ -49,6 +49,8 @@ export interface SearchLimits {
   prizeInSearch?: boolean | undefined;
   /** SWAP* in the local search (SolveOptions.swapStar); absent: where windows do not bind. */
   swapStar?: boolean | undefined;
+  /** Fewer local-search neighbours on large problems (SolveOptions.fewLsNeighbours); on when absent. */
+  fewLsNeighbours?: boolean | undefined;
   /** The local search on problems above EXACT_MAX_STOPS priced exactly (SolveOptions.largeLocalSearch). */
   largeLocalSearch?: boolean | undefined;
   /** When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent. */
@@ -161,7 +163,12 @@ function polishDeadlineOf(iteration: number, work: number, limits: SearchLimits)
 }
 
 function localSearchOptionsOf(limits: SearchLimits): LocalSearchOptions {
-  return { countOperators: limits.operatorStats, swapStar: limits.swapStar, large: limits.largeLocalSearch === true };
+  return {
+    countOperators: limits.operatorStats,
+    swapStar: limits.swapStar,
+    large: limits.largeLocalSearch === true,
+    fewOnLarge: limits.fewLsNeighbours,
+  };
 }
 
 /** Where the annealing's cooling starts: iteration 0, then again at each reheat of a stalled search. */

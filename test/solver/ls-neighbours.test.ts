@@ -1,0 +1,64 @@
+/**
+ * The local search's granular neighbours by problem size (lsNeighboursOf; params.ts,
+ * FEW_LS_NEIGHBOURS): fewer from FEW_LS_NEIGHBOURS_MIN_STOPS stops on unless switched off
+ * (SolveOptions.fewLsNeighbours), and a solve of that size passes the independent checker
+ * either way, the option reaching the search (the plans differ).
+ */
+import { describe, expect, it } from 'vitest';
+import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
+import type { Problem } from '../../src/model/problem.js';
+import { buildPlan } from '../../src/output/plan.js';
+import { solve } from '../../src/solver/index.js';
+import { lsNeighboursOf } from '../../src/solver/ls/local-search.js';
+import { FEW_LS_NEIGHBOURS, FEW_LS_NEIGHBOURS_MIN_STOPS, LARGE_LS_NEIGHBOURS, LS_NEIGHBOURS } from '../../src/solver/params.js';
+import type { SolveOptions, SolveResult } from '../../src/solver/types.js';
+import { checkPlan } from '../support/checker.js';
+
+/** A Solomon-format instance of `n` customers with tight windows (moves priced by summaries, as on Gehring–Homberger). */
+function solomonText(n: number, seed: number): string {
+  let state = seed;
+  const next = (m: number): number => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state % m;
+  };
+  const rows = [`    0     250        250          0          0       2000          0`];
+  for (let c = 1; c <= n; c++) {
+    const ready = next(1700);
+    rows.push(`${c} ${next(500)} ${next(500)} ${1 + next(30)} ${ready} ${ready + 60 + next(120)} 10`);
+  }
+  return ['GENERATED', '', 'VEHICLE', 'NUMBER     CAPACITY', ` ${n / 4}          200`, '', 'CUSTOMER', 'CUST NO. …', '', ...rows, ''].join(
+    '\n',
+  );
+}
+
+async function checkedSolve(problem: Problem, options: SolveOptions): Promise<SolveResult> {
+  const result = await solve(problem, options);
+  expect(checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, result))))).toEqual([]);
+  return result;
+}
+
+/** The plan's stop sequences, route by route. */
+function sequencesOf(result: SolveResult): string {
+  return result.routes.map((route) => route.visits.map((v) => (v.kind === 'stop' ? v.stop : 'break')).join(',')).join('|');
+}
+
+describe('local-search neighbours by problem size', () => {
+  it('are fewer from FEW_LS_NEIGHBOURS_MIN_STOPS stops on, unless switched off; exact pricing above EXACT_MAX_STOPS keeps its own', () => {
+    expect(FEW_LS_NEIGHBOURS).toBeLessThan(LS_NEIGHBOURS);
+    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS - 1, false, true)).toBe(LS_NEIGHBOURS);
+    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, true)).toBe(FEW_LS_NEIGHBOURS);
+    expect(lsNeighboursOf(5000, false, true)).toBe(FEW_LS_NEIGHBOURS);
+    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, false)).toBe(LS_NEIGHBOURS);
+    expect(lsNeighboursOf(5000, true, true)).toBe(LARGE_LS_NEIGHBOURS);
+  });
+
+  it('a solve of that size passes the checker with and without them, and the option reaches the search', async () => {
+    const problem = loadBenchmarkText(solomonText(FEW_LS_NEIGHBOURS_MIN_STOPS, 7), 'solomon', 'generated');
+    expect(problem.stops.length).toBe(FEW_LS_NEIGHBOURS_MIN_STOPS);
+    const quick = { timeLimitMs: 60_000, seed: 3, maxIterations: 8 };
+    const few = await checkedSolve(problem, quick);
+    const many = await checkedSolve(problem, { ...quick, fewLsNeighbours: false });
+    expect(few.stats.iterations).toBe(8);
+    expect(sequencesOf(few)).not.toBe(sequencesOf(many));
+  }, 60_000);
+});
