@@ -264,3 +264,25 @@ export const SPLIT_PARTS_PER_THREAD = 1;
 export const SPLIT_EPOCHS_UNDER_ITERATIONS = 8;
 /** With the stall stop on, the decomposition stops after this many epochs in a row without a better plan. */
 export const SPLIT_STALL_EPOCHS = 3;
+
+// ── Population (search/population.ts, search/crossover.ts, search/restarts.ts) ──────────────────
+
+/**
+ * Plans the elite pool holds (SolveOptions.population). HGS keeps 25–65; here members come only
+ * from trajectory stalls (a few to a few dozen a run), so a handful is what a run fills.
+ */
+export const POPULATION_SIZE = 8;
+/** HGS's nbElite: this many of the cheapest members keep a biased fitness led by cost. */
+export const POPULATION_ELITES = 2;
+/** HGS's nbClose: a member's diversity is its mean broken-pairs distance to this many closest members. */
+export const POPULATION_CLOSEST = 3;
+/**
+ * The trajectory restarts from a child once this many iterations in a row have not bettered its
+ * best plan since its last restart, at least POPULATION_STALL_MIN_ITERATIONS.
+ */
+export const POPULATION_STALL_MIN_ITERATIONS = 100;
+export const POPULATION_STALL_PER_STOP = 1;
+/** SREX hands the child at most this share of parent A's routes (at least one; the count drawn uniformly). */
+export const SREX_MAX_ROUTE_SHARE = 0.5;
+/** Whether a solve uses the population when SolveOptions.population is absent (measured: see the commit and README). */
+export const POPULATION_BY_DEFAULT = false;

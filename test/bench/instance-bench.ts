@@ -26,6 +26,8 @@ export interface InstanceBenchOptions {
   prizeInSearch?: boolean;
   /** SWAP* in the local search; off for its ablation row (`--without swap-star`). */
   swapStar?: boolean;
+  /** Restarts from an elite pool's children; off for its ablation row (`--without population`), on with `--with population`. */
+  population?: boolean;
   /** The experimental local search above 1,000 stops priced exactly (`--with large-ls`). */
   largeLocalSearch?: boolean;
 }
@@ -34,10 +36,12 @@ export interface InstanceBenchOptions {
 export function leverOptions(args: {
   without: readonly Lever[];
   with: readonly Experiment[];
-}): Pick<InstanceBenchOptions, 'swapStar' | 'largeLocalSearch'> {
+}): Pick<InstanceBenchOptions, 'swapStar' | 'largeLocalSearch' | 'population'> {
   return {
     ...(args.without.includes('swap-star') ? { swapStar: false } : {}),
+    ...(args.without.includes('population') ? { population: false } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
+    ...(args.with.includes('population') ? { population: true } : {}),
   };
 }
 
@@ -79,6 +83,7 @@ export async function benchInstance(
       operatorStats: options.operatorStats,
       ...(options.prizeInSearch ? { prizeInSearch: true } : {}),
       ...(options.swapStar === false ? { swapStar: false } : {}),
+      ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),
       // Quality is compared at equal time: the search uses the whole limit.
       stopWhenStalled: false,

@@ -158,6 +158,7 @@ class Decomposition {
             prizeInSearch: options.prizeInSearch,
             swapStar: options.swapStar,
             largeLocalSearch: options.largeLocalSearch,
+            population: options.population,
           },
           options.onProgress ? forward(i) : undefined,
         ),
@@ -238,6 +239,7 @@ class Decomposition {
           prizeInSearch: this.options.prizeInSearch,
           swapStar: this.options.swapStar,
           largeLocalSearch: this.options.largeLocalSearch,
+          population: this.options.population,
         });
       }
     };
