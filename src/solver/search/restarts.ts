@@ -11,7 +11,7 @@
 import type { CostEvaluator, ObjectiveValue } from '../cost.js';
 import { copyObjective } from '../cost.js';
 import type { SolverInstance } from '../instance.js';
-import { POPULATION_STALL_MIN_ITERATIONS, POPULATION_STALL_PER_STOP } from '../params.js';
+import { POPULATION_ADMITS_START, POPULATION_STALL_MIN_ITERATIONS, POPULATION_STALL_PER_STOP } from '../params.js';
 import type { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
@@ -60,7 +60,7 @@ export class PopulationRestarts {
     this.exchange = new RouteExchange(inst, evaluator, near.neighbours, near.k, parts.rng);
     this.trajectoryBest = initial.clone();
     this.trajectoryBestObj = costs.objective(initial);
-    this.pool.admit(initial, this.trajectoryBestObj);
+    if (POPULATION_ADMITS_START) this.pool.admit(initial, this.trajectoryBestObj);
     this.child = initial.clone();
     this.stall = populationStallOf(inst.nStops);
   }
