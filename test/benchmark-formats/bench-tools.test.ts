@@ -6,7 +6,7 @@ import { isMonotone, type AnytimeRun } from '../bench/anytime-bench.js';
 import { parseBenchArgs, UsageError } from '../bench/args.js';
 import { familyOf, parseSolutionFile } from '../bench/benchmark-data.js';
 import { generateLargeProblem } from '../bench/generate-large.js';
-import { routeDistanceFromMatrix, selectInstances } from '../bench/instance-bench.js';
+import { leverOptions, routeDistanceFromMatrix, selectInstances } from '../bench/instance-bench.js';
 import { formatOperatorTable, sumOperatorsPerFamily } from '../bench/operator-report.js';
 import { gapPercent, summarizeFamilies, toCsv } from '../bench/report.js';
 import { instanceResult as result } from './instance-result.js';
@@ -65,6 +65,14 @@ describe('bench runner pieces', () => {
     expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--without', 'magic'])).toThrow(/--without takes one of swap-star/);
     expect(parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'large-ls']).with).toEqual(['large-ls']);
     expect(() => parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'swap-star'])).toThrow(/--with takes one of large-ls/);
+  });
+
+  it('--without population and --with population set SolveOptions.population either way; neither leaves it to the default', () => {
+    const options = (flags: string[]) => leverOptions(parseBenchArgs(['--set', 'solomon', '--time', '1', ...flags]));
+    expect(options(['--without', 'population'])).toEqual({ population: false });
+    expect(options(['--with', 'population'])).toEqual({ population: true });
+    expect(options([])).toEqual({});
+    expect(options(['--without', 'swap-star'])).toEqual({ swapStar: false });
   });
 
   it('--filter: a prefix of the instance name, or the whole name with a trailing $', () => {
