@@ -295,6 +295,9 @@ export const SREX_MAX_ROUTE_SHARE = 0.5;
  * at equal time. Per iteration it helps a little (Solomon, 14 instances, 2,000 iterations, seeds
  * 0–2: 0.20% mean gap with it, 0.23% without; 7 of them at 6,000: 0.21% vs 0.27%), but in fresh
  * processes at --time-limit 2 (load 8) it gave 1.05% against 1.07% without, and on GH1000 R1_10_1
- * at 30 s the trajectory never stalled long enough to restart (3.28% either way).
+ * at 30 s the trajectory never stalled long enough to restart (3.28% either way). At 30 s on seven
+ * Solomon instances it gained (seed 0: 0.24% vs 0.28%, seed 1: 0.25% vs 0.48%, most of it one
+ * instance) but ran some 15% longer before the stall stop, and bakery.yaml under load ran to its
+ * limit instead of stopping by itself (same plan): the no-flag runs must stay short (issue 26).
  */
 export const POPULATION_BY_DEFAULT = false;
