@@ -9,7 +9,7 @@ import type { Problem } from '../model/problem.js';
 import { constructFirstPlan, fillUnserved } from './construct.js';
 import type { ObjectiveValue } from './cost.js';
 import { planOfRoutes, searchKitOf } from './kit.js';
-import { CONSTRUCTION_WORK_PER_MS } from './params.js';
+import { CONSTRUCTION_WORK_PER_MS, POPULATION_BY_DEFAULT } from './params.js';
 import { search } from './search/search.js';
 import type { Solution } from './solution.js';
 import { stallLimitsOf } from './stop/index.js';
@@ -36,6 +36,8 @@ export interface ImproveOptions {
   fewLsNeighbours?: boolean | undefined;
   /** The local search above 1,000 stops priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   largeLocalSearch?: boolean | undefined;
+  /** Restarts from an elite pool's children (SolveOptions.population); absent: POPULATION_BY_DEFAULT. */
+  population?: boolean | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: SolveProgress) => void) | undefined;
 }
@@ -91,6 +93,7 @@ export async function improvePlan(
     swapStar: options.swapStar,
     fewLsNeighbours: options.fewLsNeighbours,
     largeLocalSearch: options.largeLocalSearch,
+    population: options.population ?? POPULATION_BY_DEFAULT,
     signal: options.signal,
     onProgress: options.onProgress,
   });

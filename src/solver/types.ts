@@ -67,6 +67,13 @@ export interface SolveOptions {
    * 3.72 M vs 3.60 M), every run ending at 0 iterations: not shown to pay.
    */
   largeLocalSearch?: boolean;
+  /**
+   * Restarts of a stalled ruin-and-recreate trajectory from children of an elite pool (SREX
+   * crossover, HGS's diversity management: search/restarts.ts). Absent: POPULATION_BY_DEFAULT
+   * (params.ts, with the measurement behind it). False for the bench's ablation row
+   * (`npm run bench -- --without population`).
+   */
+  population?: boolean;
   /** Count the local search's moves per operator into `stats.operators` (`npm run bench -- --stats`); off by default, since counting costs time in the hottest loop. */
   operatorStats?: boolean;
   /**

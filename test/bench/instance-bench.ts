@@ -28,6 +28,8 @@ export interface InstanceBenchOptions {
   swapStar?: boolean;
   /** Fewer local-search neighbours on large problems; off for its ablation row (`--without few-ls-neighbours`). */
   fewLsNeighbours?: boolean;
+  /** Restarts from an elite pool's children; off for its ablation row (`--without population`), on with `--with population`. */
+  population?: boolean;
   /** The experimental local search above 1,000 stops priced exactly (`--with large-ls`). */
   largeLocalSearch?: boolean;
 }
@@ -36,11 +38,13 @@ export interface InstanceBenchOptions {
 export function leverOptions(args: {
   without: readonly Lever[];
   with: readonly Experiment[];
-}): Pick<InstanceBenchOptions, 'swapStar' | 'fewLsNeighbours' | 'largeLocalSearch'> {
+}): Pick<InstanceBenchOptions, 'swapStar' | 'fewLsNeighbours' | 'largeLocalSearch' | 'population'> {
   return {
     ...(args.without.includes('swap-star') ? { swapStar: false } : {}),
     ...(args.without.includes('few-ls-neighbours') ? { fewLsNeighbours: false } : {}),
+    ...(args.without.includes('population') ? { population: false } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
+    ...(args.with.includes('population') ? { population: true } : {}),
   };
 }
 
@@ -83,6 +87,7 @@ export async function benchInstance(
       ...(options.prizeInSearch ? { prizeInSearch: true } : {}),
       ...(options.swapStar === false ? { swapStar: false } : {}),
       ...(options.fewLsNeighbours === false ? { fewLsNeighbours: false } : {}),
+      ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),
       // Quality is compared at equal time: the search uses the whole limit.
       stopWhenStalled: false,

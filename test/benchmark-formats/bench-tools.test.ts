@@ -71,6 +71,14 @@ describe('bench runner pieces', () => {
     expect(() => parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'swap-star'])).toThrow(/--with takes one of large-ls/);
   });
 
+  it('--without population and --with population set SolveOptions.population either way; neither leaves it to the default', () => {
+    const options = (flags: string[]) => leverOptions(parseBenchArgs(['--set', 'solomon', '--time', '1', ...flags]));
+    expect(options(['--without', 'population'])).toEqual({ population: false });
+    expect(options(['--with', 'population'])).toEqual({ population: true });
+    expect(options([])).toEqual({});
+    expect(options(['--without', 'swap-star'])).toEqual({ swapStar: false });
+  });
+
   it('--filter: a prefix of the instance name, or the whole name with a trailing $', () => {
     const names = (filters: string[]): string[] => selectInstances('homberger-1000', filters, null).map((e) => e.name);
     expect(names(['R1_10_1'])).toEqual(['R1_10_1', 'R1_10_10']);

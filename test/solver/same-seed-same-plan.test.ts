@@ -104,6 +104,10 @@ describe('same seed, same plan: a search that stops by itself never reads the cl
     expect(late.plan).toBe(whole.plan);
   });
 
+  it('a 40-stop project with every feature, the population on (restarts after stalls counted in iterations)', async () => {
+    await expectSamePlanOnBothClocks(loadProblemDocument(generateProject(11, { stops: 40 })).problem, { population: true });
+  });
+
   it('two threads: each search and the pick of the best', async () => {
     await expectSamePlanOnBothClocks(plainProject(), { threads: 2 });
   });

@@ -159,6 +159,7 @@ class Decomposition {
             swapStar: options.swapStar,
             fewLsNeighbours: options.fewLsNeighbours,
             largeLocalSearch: options.largeLocalSearch,
+            population: options.population,
           },
           options.onProgress ? forward(i) : undefined,
         ),
@@ -240,6 +241,7 @@ class Decomposition {
           swapStar: this.options.swapStar,
           fewLsNeighbours: this.options.fewLsNeighbours,
           largeLocalSearch: this.options.largeLocalSearch,
+          population: this.options.population,
         });
       }
     };

@@ -49,4 +49,23 @@ export class Plans {
     candidate.clearTouched();
     current.clearTouched();
   }
+
+  /**
+   * Moves the search on to `plan` (population restarts, restarts.ts): it becomes the current and
+   * the candidate plan, and the best one when it beats it. Route by route, for fresh stamps: the
+   * local search must see every route as changed (Solution.copyRoutesFrom).
+   */
+  restartFrom(plan: Solution, planObj: ObjectiveValue): void {
+    const every = Array.from({ length: plan.inst.nVehicles }, (_, v) => v);
+    this.current.copyRoutesFrom(plan, every);
+    this.candidate.copyRoutesFrom(plan, every);
+    this.currentObj = copyObjective(planObj);
+    if (this.costs.compare(planObj, this.bestObj) < 0) {
+      this.best.copyFrom(plan);
+      this.bestObj = copyObjective(planObj);
+      this.sinceImprovement = 0;
+    }
+    this.current.clearTouched();
+    this.candidate.clearTouched();
+  }
 }

@@ -23,6 +23,7 @@ import { Acceptance } from './accept.js';
 import { Plans } from './plans.js';
 import { Polisher } from './polish.js';
 import { ProgressReport } from './progress.js';
+import { PopulationRestarts } from './restarts.js';
 import { Recreator } from './recreate.js';
 import { Ruiner } from './ruin.js';
 import { WorkMeter } from './work.js';
@@ -53,6 +54,8 @@ export interface SearchLimits {
   fewLsNeighbours?: boolean | undefined;
   /** The local search on problems above EXACT_MAX_STOPS priced exactly (SolveOptions.largeLocalSearch). */
   largeLocalSearch?: boolean | undefined;
+  /** Restarts of a stalled trajectory from children of an elite pool (SolveOptions.population; restarts.ts). */
+  population?: boolean | undefined;
   /** When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent. */
   finishBy?: number | undefined;
   /**
@@ -74,6 +77,8 @@ export interface SearchOutcome {
   operators?: OperatorStats[] | undefined;
   /** The temperature unit the search used (absent when it did not search). */
   arcCost?: number | undefined;
+  /** Children of the elite pool the trajectory restarted from (with SearchLimits.population). */
+  restarts?: number | undefined;
 }
 
 export async function search(
@@ -83,8 +88,7 @@ export async function search(
   near: NearStops,
   limits: SearchLimits,
 ): Promise<SearchOutcome> {
-  const inst = initial.inst;
-  const costs = initial.costs;
+  const { inst, costs } = initial;
   const rng = new Rng(limits.seed);
   const clock = limits.clock ?? (() => performance.now());
   const startedSearch = clock();
@@ -92,10 +96,8 @@ export async function search(
     return { best: initial, iterations: 0, bestFoundAt: startedSearch, stoppedBy: 'time' };
   const eligible = insertableStops(inst, evaluator);
   const progress = new ProgressReport(inst, costs, limits.started, limits.onProgress);
-  if (eligible.length === 0 || inst.nVehicles === 0 || limits.maxIterations === 0) {
-    progress.report(initial, 0);
-    return { best: initial, iterations: 0, bestFoundAt: startedSearch, stoppedBy: limits.maxIterations === 0 ? 'iterations' : 'complete' };
-  }
+  const idle = nothingToSearch(initial, eligible, limits, startedSearch, progress);
+  if (idle) return idle;
 
   const localSearch = LocalSearch.create(inst, evaluator, rng, localSearchOptionsOf(limits));
   const meter = new WorkMeter(evaluator, inserter, localSearch);
@@ -110,6 +112,7 @@ export async function search(
   const arcCost = limits.arcCost ?? Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
   const acceptance = new Acceptance(arcCost, limits, costs, rng);
   const stop = stopCriterionOf(limits);
+  const population = PopulationRestarts.when(limits.population, { inst, evaluator, near, costs, recreator, polisher, rng }, plans.current);
 
   let iterations = 0;
   const cooling = new Cooling();
@@ -135,15 +138,30 @@ export async function search(
     if (stoppedBy !== null) {
       finalPrizePass(plans.best, prize, localSearch, limits.finishBy ?? limits.deadline);
       progress.report(plans.best, iterations);
-      return { best: plans.best, iterations, bestFoundAt, stoppedBy, operators: localSearch?.counters?.snapshot(), arcCost };
+      const operators = localSearch?.counters?.snapshot();
+      return { best: plans.best, iterations, bestFoundAt, stoppedBy, operators, arcCost, restarts: population?.restarts };
     }
     acceptance.cool(iterations - cooling.from, work - cooling.fromWork, now);
     iterations++;
     recreator.recreate(plans.candidate, ruiner.ruin(plans.candidate, evaluator));
     const candidateObj = polisher.polish(plans.candidate, plans.bestObj, polishDeadlineOf(iterations, work, limits));
     plans.settle(candidateObj, acceptance.accepts(candidateObj, plans.currentObj));
+    population?.follow(plans, candidateObj);
     if (plans.sinceImprovement === 0) bestFoundAt = clock();
   }
+}
+
+/** The outcome when there is nothing to search (no stop to offer, no vehicle, no iteration allowed); else null. */
+function nothingToSearch(
+  initial: Solution,
+  eligible: number[],
+  limits: SearchLimits,
+  startedSearch: number,
+  progress: ProgressReport,
+): SearchOutcome | null {
+  if (eligible.length > 0 && initial.inst.nVehicles > 0 && limits.maxIterations !== 0) return null;
+  progress.report(initial, 0);
+  return { best: initial, iterations: 0, bestFoundAt: startedSearch, stoppedBy: limits.maxIterations === 0 ? 'iterations' : 'complete' };
 }
 
 /**
