@@ -11,6 +11,7 @@ import { constructFirstPlan, fillUnserved, untimedIterationsOf } from './constru
 import type { ObjectiveValue } from './cost.js';
 import { planOfRoutes, searchKitOf } from './kit.js';
 import { scheduleRoute } from './route/schedule.js';
+import type { ClaimShare } from './search/claim.js';
 import { ProgressReport } from './search/progress.js';
 import { search } from './search/search.js';
 import { stallLimitsOf } from './stop/index.js';
@@ -20,9 +21,13 @@ import {
   CONSTRUCTION_CAP_MS,
   CONSTRUCTION_SHARE,
   CONSTRUCTION_WORK_PER_MS,
+  PRIZE_CLAIM_SHARE,
+  PRIZE_CLAIM_POLISH_PER_UNSERVED,
+  PRIZE_CLAIM_WORK_PER_UNSERVED,
   RESERVE_BASE_MS,
   RESERVE_PER_STOP_MS,
   RESERVE_SHARE,
+  WORK_UNITS_PER_MS,
 } from './params.js';
 import type { RouteSchedule, SolveOptions, SolveResult } from './types.js';
 import { explainUnserved } from './unserved.js';
@@ -53,6 +58,21 @@ export function reserveOf(limitMs: number, nStops: number): number {
   return Math.min(limitMs * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * nStops);
 }
 
+/** The final prize pass's share of work (search/claim.ts): so much per eligible unserved stop, whatever the clock. */
+export const CLAIM_SHARE: ClaimShare = {
+  prizePerUnserved: PRIZE_CLAIM_WORK_PER_UNSERVED,
+  polishPerUnserved: PRIZE_CLAIM_POLISH_PER_UNSERVED,
+};
+
+/**
+ * Time kept back from the search, out of `limitMs`, for the final prize pass on a plan leaving
+ * `unserved` stops (the first plan's: the best plan leaves at most as many in priority terms).
+ */
+export function claimReserveOf(limitMs: number, unserved: number): number {
+  const work = (CLAIM_SHARE.prizePerUnserved + CLAIM_SHARE.polishPerUnserved) * unserved;
+  return Math.min(limitMs * PRIZE_CLAIM_SHARE, work / WORK_UNITS_PER_MS);
+}
+
 /** One search on the calling thread; also answers the objective of its plan (for picking among threads). */
 export async function solveOnce(problem: Problem, options: SolveOptions): Promise<{ result: SolveResult; objective: ObjectiveValue }> {
   const clock = options.clock ?? (() => performance.now());
@@ -81,11 +101,11 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
 
   const outcome = await search(first.plan, inserter, evaluator, near, {
     started,
-    deadline,
+    deadline: deadline - claimReserveOf(left, first.plan.unservedStops().length),
     // Budgets of work follow the limit, not what the loading left of it: a seed gives one plan.
     workSpanMs: limit - reserveOf(limit, inst.nStops),
-    // The final prize pass on the best plan may use half the time kept back for the result.
-    finishBy: started + left - reserve / 2,
+    // The final prize pass on the best plan gets its share of work whatever the clock (search/claim.ts).
+    claimShare: CLAIM_SHARE,
     seed: options.seed ?? 0,
     maxIterations: options.maxIterations,
     maxNoImprove: options.maxNoImprove,
