@@ -11,7 +11,7 @@ import { constructFirstPlan, fillUnserved, untimedIterationsOf } from './constru
 import type { ObjectiveValue } from './cost.js';
 import { planOfRoutes, searchKitOf } from './kit.js';
 import { scheduleRoute } from './route/schedule.js';
-import type { ClaimShare } from './search/claim.js';
+import { claimSize, type ClaimShare } from './search/claim.js';
 import { ProgressReport } from './search/progress.js';
 import { search } from './search/search.js';
 import { stallLimitsOf } from './stop/index.js';
@@ -22,8 +22,8 @@ import {
   CONSTRUCTION_SHARE,
   CONSTRUCTION_WORK_PER_MS,
   PRIZE_CLAIM_SHARE,
-  PRIZE_CLAIM_POLISH_PER_UNSERVED,
-  PRIZE_CLAIM_WORK_PER_UNSERVED,
+  PRIZE_CLAIM_POLISH_PER_UNIT,
+  PRIZE_CLAIM_WORK_PER_UNIT,
   RESERVE_BASE_MS,
   RESERVE_PER_STOP_MS,
   RESERVE_SHARE,
@@ -58,18 +58,15 @@ export function reserveOf(limitMs: number, nStops: number): number {
   return Math.min(limitMs * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * nStops);
 }
 
-/** The final prize pass's share of work (search/claim.ts): so much per eligible unserved stop, whatever the clock. */
-export const CLAIM_SHARE: ClaimShare = {
-  prizePerUnserved: PRIZE_CLAIM_WORK_PER_UNSERVED,
-  polishPerUnserved: PRIZE_CLAIM_POLISH_PER_UNSERVED,
-};
+/** The final prize pass's share of work (search/claim.ts), per unit of its size, whatever the clock. */
+export const CLAIM_SHARE: ClaimShare = { prizePerUnit: PRIZE_CLAIM_WORK_PER_UNIT, polishPerUnit: PRIZE_CLAIM_POLISH_PER_UNIT };
 
 /**
- * Time kept back from the search, out of `limitMs`, for the final prize pass on a plan leaving
- * `unserved` stops (the first plan's: the best plan leaves at most as many in priority terms).
+ * Time kept back from the search, out of `limitMs`, for the final prize pass on `first` (the
+ * first plan: the best one leaves at most as much priority unserved).
  */
-export function claimReserveOf(limitMs: number, unserved: number): number {
-  const work = (CLAIM_SHARE.prizePerUnserved + CLAIM_SHARE.polishPerUnserved) * unserved;
+export function claimReserveOf(limitMs: number, first: Solution): number {
+  const work = (CLAIM_SHARE.prizePerUnit + CLAIM_SHARE.polishPerUnit) * claimSize(first, first.unservedStops().length);
   return Math.min(limitMs * PRIZE_CLAIM_SHARE, work / WORK_UNITS_PER_MS);
 }
 
@@ -101,7 +98,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
 
   const outcome = await search(first.plan, inserter, evaluator, near, {
     started,
-    deadline: deadline - claimReserveOf(left, first.plan.unservedStops().length),
+    deadline: deadline - claimReserveOf(left, first.plan),
     // Budgets of work follow the limit, not what the loading left of it: a seed gives one plan.
     workSpanMs: limit - reserveOf(limit, inst.nStops),
     // The final prize pass on the best plan gets its share of work whatever the clock (search/claim.ts).

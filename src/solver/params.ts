@@ -225,16 +225,18 @@ export const PRIZE_NEIGHBOURS = 10;
  */
 export const PRIZE_STOPS_PER_RUN = 16;
 /**
- * Work (search/work.ts) the final claim (search/claim.ts) may do whatever the clock, per eligible
- * unserved stop of the plan it starts from. Its prize passes cost some 5,500 per unserved stop
- * and pass on multi-1000 (172 unserved at a 1 s limit, 81 at 5 s), and a claim takes 2–4 passes
- * (the last one claiming nothing): 10,000 cut the last pass at 5 s, so 20,000. The local search
- * between the passes (which opens room for more claims) uses whatever it is given: 5,000 a stop,
- * so that a plan the limit cut before any search (1–2 s) is still polished somewhat (903 stops
- * served at 1 s, against 846 without it and 828 for the build before).
+ * Work (search/work.ts) the final claim (search/claim.ts) may do whatever the clock, per unit of
+ * its size (unserved stops × the mean route length squared, claimSize). Its prize passes cost
+ * some 5,500 per unserved stop and pass on multi-1000 (routes of ~14 stops; 172 unserved at a
+ * 1 s limit, 81 at 5 s), and a claim takes 2–4 passes (the last one claiming nothing): 20,000 a
+ * stop (100 a unit) let them finish where 10,000 cut the last pass at 5 s. By stops alone, a
+ * 300-stop, 10-driver generated project (routes of ~25) ran out and left two relocations.
+ * The local search between the passes (which opens room for more claims) uses whatever it is
+ * given: a quarter of that, so that a plan the limit cut before any search (multi-1000 at
+ * 1–2 s) is still polished somewhat (903 stops served at 1 s, 846 without it, 828 before).
  */
-export const PRIZE_CLAIM_WORK_PER_UNSERVED = 20_000;
-export const PRIZE_CLAIM_POLISH_PER_UNSERVED = 5_000;
+export const PRIZE_CLAIM_WORK_PER_UNIT = 100;
+export const PRIZE_CLAIM_POLISH_PER_UNIT = 25;
 /**
  * The time that work takes (at WORK_UNITS_PER_MS, for the first plan's unserved stops) is kept
  * back from the search, up to this share of the limit: the search claims priority too, and more

@@ -5,8 +5,8 @@
  * over the neighbour lists, each followed by the local search on what it changed (which may open
  * room for another claim), until one claims nothing.
  *
- * With a share of work (SearchLimits.claimShare) the passes are bounded by work alone, so much per
- * unserved stop: the clock cannot take that share (its time is kept back from the search, index.ts),
+ * With a share of work (SearchLimits.claimShare) the passes are bounded by work alone, in
+ * proportion to what they cost (claimSize): the clock cannot take that share (its time is kept back from the search, index.ts),
  * and the plan does not depend on the machine's load (decisions.md, `--seed`). The prize passes
  * and the local search between them have a budget each, so that the local search, which costs
  * far more on a plan the limit cut before its polish, cannot leave the passes without work.
@@ -19,10 +19,22 @@ import type { Solution } from '../solution.js';
 import type { WorkMeter } from './work.js';
 
 export interface ClaimShare {
-  /** Work (work.ts) the prize passes may do per eligible unserved stop of the plan. */
-  prizePerUnserved: number;
-  /** Work the local search between the passes may do per eligible unserved stop. */
-  polishPerUnserved: number;
+  /** Work (work.ts) the prize passes may do per unit of `claimSize`. */
+  prizePerUnit: number;
+  /** Work the local search between the passes may do per unit of `claimSize`. */
+  polishPerUnit: number;
+}
+
+/**
+ * What a claim on `sol` costs, in proportion: its `unserved` stops times the square of its mean
+ * route length, since each move tried walks a route for each position it tries there.
+ */
+export function claimSize(sol: Solution, unserved: number): number {
+  const routes = sol.routesUsed();
+  let served = 0;
+  for (let v = 0; v < sol.inst.nVehicles; v++) served += sol.len[v]!;
+  const length = Math.max(1, routes === 0 ? 1 : served / routes);
+  return unserved * length * length;
 }
 
 /**
@@ -38,10 +50,10 @@ export function claimPriority(
   finishBy: number,
 ): void {
   if (!prize.worthTrying(best)) return;
-  const unserved = prize.unservedEligible(best);
+  const size = claimSize(best, prize.unservedEligible(best));
   const done = (): number => meter.done() + WORK_PER_PRICED_MOVE * prize.priced;
-  const passes = new Budget(done, share ? share.prizePerUnserved * unserved : Infinity);
-  const polish = new Budget(done, share ? share.polishPerUnserved * unserved : Infinity);
+  const passes = new Budget(done, share ? share.prizePerUnit * size : Infinity);
+  const polish = new Budget(done, share ? share.polishPerUnit * size : Infinity);
   const deadline = share ? Infinity : finishBy;
   for (;;) {
     passes.begin();
