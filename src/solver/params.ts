@@ -54,6 +54,13 @@ export const FLOOR_FIRST_MIN_STOPS = 1000;
  * 100 1.9%; an iteration there takes some 2 ms.
  */
 export const FIRST_PLAN_ITERATIONS = 30;
+/**
+ * …and at most this much work (search/work.ts) between them, so that the untimed part stays a
+ * fraction of a second where iterations are slow: 30 iterations measured 0.23–0.69 M units on
+ * Solomon's 56 (all kept), but 1.5 M on X-n143, 3.7 M on X-n513 and 4.2 M on X-n801 (one vehicle a
+ * customer, long routes), where they ran `--time-limit 1` to 1.4–2.5 s of process wall.
+ */
+export const FIRST_PLAN_WORK = 800_000;
 /** Regret of a stop with a single feasible route: above any real regret, so it is decided first. */
 export const BIG_REGRET = 1e300;
 /**

@@ -58,6 +58,8 @@ export interface BenchArgs {
    * instance too, each labelled by its checkout's folder.
    */
   baselines: string[];
+  /** `--no-warm`: with --process, leave out the warm in-process solve (it doubles a long run's time). */
+  warm: boolean;
 }
 
 export class UsageError extends Error {}
@@ -66,7 +68,7 @@ export const USAGE = `usage: npm run bench -- --set <${[...BENCHMARK_SETS, 'larg
        [--filter R1,RC2] [--seed n] [--threads n] [--split on|off|both] [--limit n] [--iterations n] [--out dir] [--stats] [--prize-in-search]
        [--without ${LEVERS.join('|')}] [--with ${EXPERIMENTS.join('|')}]
   versus VROOM (instance sets): --vs vroom [--vroom-x 0..5] [--vroom-bin path] [--markdown]
-  fresh processes (instance sets): --process [--baseline other/bin/routeplan]... [--vs vroom --vroom-x 0]
+  fresh processes (instance sets): --process [--baseline other/bin/routeplan]... [--vs vroom --vroom-x 0] [--no-warm]
        --time <seconds>: both get it (VROOM as -l, stopping earlier when its -x search ends)
        --time vroom: VROOM runs first, then routeplan gets VROOM's measured wall time on that instance
   large only: [--stops 5000] [--vehicles 500] [--kind project|oneoff] [--input problem.json]`;
@@ -99,6 +101,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     markdown: false,
     process: false,
     baselines: [],
+    warm: true,
   };
   let setGiven = false;
   for (let i = 0; i < argv.length; i++) {
@@ -149,6 +152,9 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         break;
       case '--baseline':
         args.baselines.push(value());
+        break;
+      case '--no-warm':
+        args.warm = false;
         break;
       case '--filter':
         args.filters = value()
@@ -238,6 +244,7 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
 /** `--process` compares fresh processes at equal time on the instance sets. */
 function checkProcessArgs(args: BenchArgs): void {
   if (args.baselines.length > 0 && !args.process) throw new UsageError('--baseline needs --process');
+  if (!args.warm && !args.process) throw new UsageError('--no-warm needs --process');
   if (!args.process) return;
   if (args.set === 'large' || args.set === 'anytime') throw new UsageError(`--process runs on the instance sets, not --set ${args.set}`);
   if (args.timeFromVroom) throw new UsageError('--process needs --time <seconds>, not --time vroom');

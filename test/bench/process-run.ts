@@ -27,7 +27,8 @@ import { benchVroom, type VroomRunOptions } from './vroom.js';
 
 export interface ProcessRow {
   instance: string;
-  warm: InstanceResult;
+  /** The warm in-process solve; null with --no-warm. */
+  warm: InstanceResult | null;
   processes: ProcessResult[];
   vroom?: PeerResult;
 }
@@ -41,7 +42,7 @@ export async function runProcessSet(args: BenchArgs & { set: BenchmarkSet }, vro
   const contenders = contendersOf(args, vroom);
   console.log(
     `${args.set}: ${entries.length} instances, ${args.timeSeconds} s, seed ${args.seed}, threads ${args.threads} (data: ${benchmarksRoot()}); ` +
-      `warm in-process solve, then fresh processes of ${contenders.map(nameOf).join(', ')} in alternating order`,
+      `${args.warm ? 'warm in-process solve, then ' : ''}fresh processes of ${contenders.map(nameOf).join(', ')} in alternating order`,
   );
   // One untimed solve first, so that the warm column measures a warm JIT as it always has.
   const warmOptions = {
@@ -52,13 +53,14 @@ export async function runProcessSet(args: BenchArgs & { set: BenchmarkSet }, vro
     operatorStats: false,
     ...leverOptions(args),
   };
-  await benchInstance(args.set, entries[0]!, { ...warmOptions, timeLimitMs: 200 }, bks);
+  if (args.warm) await benchInstance(args.set, entries[0]!, { ...warmOptions, timeLimitMs: 200 }, bks);
   const rows: ProcessRow[] = [];
   for (const [i, entry] of entries.entries()) {
-    const row = await benchRow(args.set, entry, bks, warmOptions, rotate(contenders, i));
+    const row = await benchRow(args.set, entry, bks, args.warm ? warmOptions : null, rotate(contenders, i));
     rows.push(row);
     console.log(formatRow(row));
-    for (const problem of [...row.warm.problems, ...row.processes.flatMap((p) => p.problems)].slice(0, 5)) console.log(`    ! ${problem}`);
+    for (const problem of [...(row.warm?.problems ?? []), ...row.processes.flatMap((p) => p.problems)].slice(0, 5))
+      console.log(`    ! ${problem}`);
   }
   const summaries = summarizeRows(rows, contenders);
   console.log(`\nFresh processes vs the warm in-process solve (mean gap over feasible plans serving every customer):`);
@@ -76,7 +78,9 @@ export async function runProcessSet(args: BenchArgs & { set: BenchmarkSet }, vro
   };
   writeFileSync(path, `${JSON.stringify({ meta, summaries, rows }, null, 2)}\n`);
   console.log(`\nwrote ${path}`);
-  return rows.every((r) => r.warm.feasible && r.processes.every((p) => p.feasible) && (r.vroom === undefined || r.vroom.feasible));
+  return rows.every(
+    (r) => (r.warm === null || r.warm.feasible) && r.processes.every((p) => p.feasible) && (r.vroom === undefined || r.vroom.feasible),
+  );
 }
 
 function contendersOf(args: BenchArgs, vroom: VroomRunOptions | null): Contender[] {
@@ -109,12 +113,12 @@ async function benchRow(
   set: BenchmarkSet,
   entry: InstanceEntry,
   bks: Map<string, BksEntry>,
-  warmOptions: Parameters<typeof benchInstance>[2],
+  warmOptions: Parameters<typeof benchInstance>[2] | null,
   order: Contender[],
 ): Promise<ProcessRow> {
   const problem: Problem = loadBenchmarkText(readFileSync(entry.path, 'utf8'), entry.format, entry.name);
   const best = bks.get(entry.name) ?? null;
-  const warm = await benchInstance(set, entry, warmOptions, bks);
+  const warm = warmOptions === null ? null : await benchInstance(set, entry, warmOptions, bks);
   const row: ProcessRow = { instance: entry.name, warm, processes: [] };
   for (const c of order) {
     if (c.kind === 'vroom') row.vroom = await benchVroom(problem, best?.distance ?? null, c.options);
@@ -126,29 +130,17 @@ async function benchRow(
 }
 
 function formatRow(row: ProcessRow): string {
-  const warm = row.warm.gapPct === null ? 'warm failed' : `warm ${row.warm.gapPct.toFixed(2)}%`;
+  const warm = row.warm === null ? [] : [row.warm.gapPct === null ? 'warm failed' : `warm ${row.warm.gapPct.toFixed(2)}%`];
   const vroom =
     row.vroom === undefined
       ? []
       : [`vroom ${row.vroom.gapPct === null ? '-' : `${row.vroom.gapPct.toFixed(2)}%`} ${row.vroom.timeSec.toFixed(2)} s`];
-  return [row.instance.padEnd(12), warm, ...row.processes.map(formatProcessCell), ...vroom].join(' | ');
+  return [row.instance.padEnd(12), ...warm, ...row.processes.map(formatProcessCell), ...vroom].join(' | ');
 }
 
 function summarizeRows(rows: ProcessRow[], contenders: Contender[]): ProcessSummary[] {
-  const warm = rows.map((r) => r.warm);
-  const warmComplete = warm.filter(isComplete);
-  const summaries: ProcessSummary[] = [
-    {
-      label: 'warm (in-process)',
-      runs: warm.length,
-      complete: warmComplete.length,
-      meanGapPct: mean(warmComplete.map((r) => r.gapPct!)),
-      zeroIterations: 0,
-      meanIterations: null,
-      meanWallSec: mean(warm.map((r) => r.timeSec)) ?? 0,
-      infeasible: warm.filter((r) => r.error !== null || !r.feasible).length,
-    },
-  ];
+  const warm = rows.map((r) => r.warm).filter((w): w is InstanceResult => w !== null);
+  const summaries: ProcessSummary[] = warm.length === 0 ? [] : [warmSummary(warm)];
   for (const c of contenders) {
     if (c.kind === 'process') {
       summaries.push(
@@ -162,6 +154,20 @@ function summarizeRows(rows: ProcessRow[], contenders: Contender[]): ProcessSumm
   const peers = rows.map((r) => r.vroom).filter((v): v is PeerResult => v !== undefined);
   if (peers.length > 0) summaries.push(vroomSummary(peers));
   return summaries;
+}
+
+function warmSummary(warm: InstanceResult[]): ProcessSummary {
+  const complete = warm.filter(isComplete);
+  return {
+    label: 'warm (in-process)',
+    runs: warm.length,
+    complete: complete.length,
+    meanGapPct: mean(complete.map((r) => r.gapPct!)),
+    zeroIterations: 0,
+    meanIterations: null,
+    meanWallSec: mean(warm.map((r) => r.timeSec)) ?? 0,
+    infeasible: warm.filter((r) => r.error !== null || !r.feasible).length,
+  };
 }
 
 function vroomSummary(peers: PeerResult[]): ProcessSummary {

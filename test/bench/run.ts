@@ -248,13 +248,13 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     }
   } catch (error) {
-    if (error instanceof VroomUnavailableError) {
+    if (error instanceof VroomUnavailableError || error instanceof UsageError) {
       console.error(`bench: ${error.message}`);
-      process.exitCode = 1;
+      process.exitCode = error instanceof UsageError ? 2 : 1;
       return;
     }
     console.error(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    process.exitCode = error instanceof UsageError ? 2 : 1;
+    process.exitCode = 1;
   }
 }
 

@@ -32,6 +32,9 @@ describe('bench --process (fresh routeplan processes)', () => {
       vroomExploration: 0,
     });
     expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--baseline', 'x'])).toThrow(/--baseline needs --process/);
+    expect(parseBenchArgs(['--set', 'solomon', '--time', '1', '--process']).warm).toBe(true);
+    expect(parseBenchArgs(['--set', 'solomon', '--time', '1', '--process', '--no-warm']).warm).toBe(false);
+    expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--no-warm'])).toThrow(/--no-warm needs --process/);
     expect(() => parseBenchArgs(['--set', 'large', '--time', '1', '--process'])).toThrow(/not --set large/);
     expect(() => parseBenchArgs(['--set', 'anytime', '--process'])).toThrow(/not --set anytime/);
     expect(() => parseBenchArgs(['--set', 'solomon', '--time', 'vroom', '--vs', 'vroom', '--process'])).toThrow(/not --time vroom/);

@@ -16,7 +16,7 @@ import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { Solution } from '../../src/solver/solution.js';
 import type { SolveOptions } from '../../src/solver/types.js';
 import { checkPlan } from '../support/checker.js';
-import { randomProblem } from '../support/problem-builder.js';
+import { buildProblem, randomProblem, seededRandom } from '../support/problem-builder.js';
 
 /** Fewer vehicles than the stops need, so that priority is at stake at every level. */
 const SCARCE = [
@@ -147,7 +147,31 @@ describe("the first plan under a limit already passed (issue 26: the limit count
     expect(second.routes).toEqual(first.routes);
     expect(second.summary.distance_m).toBe(first.summary.distance_m);
   });
+
+  it('where iterations are slow, the untimed ones end at FIRST_PLAN_WORK: a passed limit then answers fewer, the same plan every run', async () => {
+    const problem = longRoutes(200, 2);
+    const once = async (clock?: () => number) => solve(problem, { timeLimitMs: 100, seed: 3, endsAt: performance.timeOrigin, clock });
+    const first = await once();
+    let slow = performance.now();
+    const second = await once(() => (slow += 50));
+    expect(first.stats.iterations).toBeGreaterThan(0);
+    expect(first.stats.iterations).toBeLessThan(FIRST_PLAN_ITERATIONS);
+    expect(second.stats.iterations).toBe(first.stats.iterations);
+    const plan = buildPlan(problem, first);
+    expect(checkPlan(problem, JSON.parse(JSON.stringify(plan)))).toEqual([]);
+    expect(buildPlan(problem, second).routes).toEqual(plan.routes);
+  });
 });
+
+/** Stops without windows shared by a few vehicles with room for all: routes of hundreds of stops, slow iterations. */
+function longRoutes(stops: number, vehicles: number): Problem {
+  const rand = seededRandom(11);
+  const at = (): [number, number] => [52.4 + rand() * 0.2, 13.3 + rand() * 0.2];
+  return buildProblem({
+    vehicles: Array.from({ length: vehicles }, () => ({ start: at(), shiftStart: '00:00', shiftEnd: '23:59', capacity: stops })),
+    stops: Array.from({ length: stops }, () => ({ at: at(), durationMin: 1, load: 1 })),
+  });
+}
 
 function parts(problem: Problem) {
   const inst = instanceOf(problem);

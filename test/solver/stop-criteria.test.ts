@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   Aborted,
   AnyOf,
+  belongsToFirstPlan,
   Deadline,
   MaxIterations,
   NoImprovement,
@@ -10,6 +11,7 @@ import {
   StalledEpochs,
   stopCriterionOf,
 } from '../../src/solver/stop/index.js';
+import { FIRST_PLAN_WORK } from '../../src/solver/params.js';
 
 describe('stop criteria', () => {
   it('each answers its reason once its limit is reached, else null', () => {
@@ -17,15 +19,23 @@ describe('stop criteria', () => {
     expect(new MaxIterations(5).check(5)).toBe('iterations');
     expect(new NoImprovement(3).check(100, 2)).toBeNull();
     expect(new NoImprovement(3).check(100, 3)).toBe('no_improvement');
-    expect(new Deadline(1000).check(0, 0, 999)).toBeNull();
-    expect(new Deadline(1000).check(0, 0, 1000)).toBe('time');
-    expect(new Deadline(Infinity).check(0, 0, 1e12)).toBeNull();
+    expect(new Deadline(1000).check(0, 0, 999, 0)).toBeNull();
+    expect(new Deadline(1000).check(0, 0, 1000, 0)).toBe('time');
+    expect(new Deadline(Infinity).check(0, 0, 1e12, 0)).toBeNull();
+  });
+
+  it('the first plan’s untimed iterations end at FIRST_PLAN_WORK: the deadline cuts the rest, whatever their count', () => {
+    expect(new Deadline(1000, 30).check(3, 0, 5000, FIRST_PLAN_WORK - 1)).toBeNull();
+    expect(new Deadline(1000, 30).check(3, 0, 5000, FIRST_PLAN_WORK)).toBe('time');
+    expect(belongsToFirstPlan(3, FIRST_PLAN_WORK - 1, 30)).toBe(true);
+    expect(belongsToFirstPlan(3, FIRST_PLAN_WORK, 30)).toBe(false);
+    expect(belongsToFirstPlan(30, 0, 30)).toBe(false);
   });
 
   it('a deadline cuts none of the untimed iterations of the first plan', () => {
-    expect(new Deadline(1000, 30).check(29, 0, 5000)).toBeNull();
-    expect(new Deadline(1000, 30).check(30, 0, 5000)).toBe('time');
-    expect(new Deadline(1000, 30).check(31, 0, 999)).toBeNull();
+    expect(new Deadline(1000, 30).check(29, 0, 5000, 0)).toBeNull();
+    expect(new Deadline(1000, 30).check(30, 0, 5000, 0)).toBe('time');
+    expect(new Deadline(1000, 30).check(31, 0, 999, 0)).toBeNull();
     expect(stopCriterionOf({ deadline: 100, untimedIterations: 5 }).check(4, 4, 1e9, 0)).toBeNull();
     const controller = new AbortController();
     const aborted = new Aborted(controller.signal);

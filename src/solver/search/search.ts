@@ -16,7 +16,7 @@ import { STALL_REHEATS, YIELD_EVERY_MS } from '../params.js';
 import { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
-import { stopCriterionOf } from '../stop/index.js';
+import { belongsToFirstPlan, stopCriterionOf } from '../stop/index.js';
 import type { OperatorStats, SolveProgress, SolveResult } from '../types.js';
 import { aloneReason } from '../unserved.js';
 import { Acceptance } from './accept.js';
@@ -60,8 +60,8 @@ export interface SearchLimits {
    */
   claimShare?: ClaimShare | undefined;
   /**
-   * Iterations that neither the deadline nor the clock in the local search cut: on small problems
-   * they belong to the first plan (construct.ts, untimedIterationsOf). None when absent.
+   * Iterations that neither the deadline nor the clock in the local search cut, within FIRST_PLAN_WORK:
+   * on small problems they belong to the first plan (construct.ts, untimedIterationsOf). None when absent.
    */
   untimedIterations?: number | undefined;
   /** The clock `started` and the deadlines are read on (tests make it slow); performance.now() when absent. */
@@ -144,7 +144,7 @@ export async function search(
     acceptance.cool(iterations - cooling.from, work - cooling.fromWork, now);
     iterations++;
     recreator.recreate(plans.candidate, ruiner.ruin(plans.candidate, evaluator));
-    const candidateObj = polisher.polish(plans.candidate, plans.bestObj, polishDeadlineOf(iterations, limits));
+    const candidateObj = polisher.polish(plans.candidate, plans.bestObj, polishDeadlineOf(iterations, work, limits));
     plans.settle(candidateObj, acceptance.accepts(candidateObj, plans.currentObj));
     if (plans.sinceImprovement === 0) bestFoundAt = clock();
   }
@@ -158,9 +158,12 @@ function firstPolishBy(inst: SolverInstance, limits: SearchLimits): number {
   return firstPlanIgnoresClock(inst) ? Infinity : limits.deadline;
 }
 
-/** Until when the polish of iteration `iteration` (counted from 1) may run: none for the untimed ones. */
-function polishDeadlineOf(iteration: number, limits: SearchLimits): number {
-  return iteration <= (limits.untimedIterations ?? 0) ? Infinity : limits.deadline;
+/**
+ * Until when the polish of iteration `iteration` (counted from 1), begun after `work` spent, may
+ * run: none for the first plan's.
+ */
+function polishDeadlineOf(iteration: number, work: number, limits: SearchLimits): number {
+  return belongsToFirstPlan(iteration - 1, work, limits.untimedIterations ?? 0) ? Infinity : limits.deadline;
 }
 
 function localSearchOptionsOf(limits: SearchLimits): LocalSearchOptions {

@@ -1,14 +1,14 @@
 /** The search's stopping criteria (and the decomposition's, StalledEpochs), and the one a solve's limits ask for. */
 import { Aborted } from './aborted.js';
 import { AnyOf, type StopCriterion } from './criterion.js';
-import { Deadline } from './deadline.js';
+import { belongsToFirstPlan, Deadline } from './deadline.js';
 import { MaxIterations } from './max-iterations.js';
 import { NoImprovement } from './no-improvement.js';
 import { Plateau } from './plateau.js';
 import { StalledEpochs } from './stalled-epochs.js';
 import { PLATEAU_MIN_ITERATIONS, PLATEAU_MIN_WORK, PLATEAU_SCALE_STOPS, PLATEAU_WORK_PER_STOP, PLATEAU_WORK_SHARE } from '../params.js';
 
-export { Aborted, AnyOf, Deadline, MaxIterations, NoImprovement, Plateau, StalledEpochs };
+export { Aborted, AnyOf, belongsToFirstPlan, Deadline, MaxIterations, NoImprovement, Plateau, StalledEpochs };
 export type { StopCriterion, StopReason } from './criterion.js';
 
 export interface StopLimits {
@@ -20,7 +20,7 @@ export interface StopLimits {
   /** …and at least this much work (search/work.ts) without improvement. */
   plateauWork?: number | undefined;
   signal?: AbortSignal | undefined;
-  /** Iterations the deadline does not cut (construct.ts, untimedIterationsOf); none when absent. */
+  /** Iterations the deadline does not cut, within FIRST_PLAN_WORK (construct.ts, untimedIterationsOf); none when absent. */
   untimedIterations?: number | undefined;
 }
 
