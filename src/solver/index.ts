@@ -22,6 +22,7 @@ import {
   CONSTRUCTION_SHARE,
   CONSTRUCTION_WORK_PER_MS,
   PRIZE_CLAIM_SHARE,
+  PRIZE_CLAIM_CUT_POLISH_PER_UNIT,
   PRIZE_CLAIM_POLISH_PER_UNIT,
   PRIZE_CLAIM_WORK_PER_UNIT,
   RESERVE_BASE_MS,
@@ -59,14 +60,19 @@ export function reserveOf(limitMs: number, nStops: number): number {
 }
 
 /** The final prize pass's share of work (search/claim.ts), per unit of its size, whatever the clock. */
-export const CLAIM_SHARE: ClaimShare = { prizePerUnit: PRIZE_CLAIM_WORK_PER_UNIT, polishPerUnit: PRIZE_CLAIM_POLISH_PER_UNIT };
+export const CLAIM_SHARE: ClaimShare = {
+  prizePerUnit: PRIZE_CLAIM_WORK_PER_UNIT,
+  polishPerUnit: PRIZE_CLAIM_POLISH_PER_UNIT,
+  cutPolishPerUnit: PRIZE_CLAIM_CUT_POLISH_PER_UNIT,
+};
 
 /**
  * Time kept back from the search, out of `limitMs`, for the final prize pass on `first` (the
  * first plan: the best one leaves at most as much priority unserved).
  */
 export function claimReserveOf(limitMs: number, first: Solution): number {
-  const work = (CLAIM_SHARE.prizePerUnit + CLAIM_SHARE.polishPerUnit) * claimSize(first, first.unservedStops().length);
+  // The search's end is unknown here: the polish's share on a plan the clock cut, which it then is.
+  const work = (CLAIM_SHARE.prizePerUnit + CLAIM_SHARE.cutPolishPerUnit) * claimSize(first, first.unservedStops().length);
   return Math.min(limitMs * PRIZE_CLAIM_SHARE, work / WORK_UNITS_PER_MS);
 }
 

@@ -233,17 +233,25 @@ export const PRIZE_NEIGHBOURS = 10;
 export const PRIZE_STOPS_PER_RUN = 16;
 /**
  * Work (search/work.ts) the final claim (search/claim.ts) may do whatever the clock, per unit of
- * its size (unserved stops × the mean route length squared, claimSize). Its prize passes cost
- * some 5,500 per unserved stop and pass on multi-1000 (routes of ~14 stops; 172 unserved at a
- * 1 s limit, 81 at 5 s), and a claim takes 2–4 passes (the last one claiming nothing): 20,000 a
- * stop (100 a unit) let them finish where 10,000 cut the last pass at 5 s. By stops alone, a
- * 300-stop, 10-driver generated project (routes of ~25) ran out and left two relocations.
- * The local search between the passes (which opens room for more claims) uses whatever it is
- * given: a quarter of that, so that a plan the limit cut before any search (multi-1000 at
- * 1–2 s) is still polished somewhat (903 stops served at 1 s, 846 without it, 828 before).
+ * its size (unserved stops × the mean route length squared, claimSize; multi-1000's routes hold
+ * ~14 stops). Run to its end on multi-1000, its prize passes took 60 a unit on the plan of 100
+ * iterations and 120 on the first plan (at a 1–2 s limit, when the search never begins); 100
+ * cut the last pass (the one proving nothing is left) at 5 s, so 200. By stops alone (20,000 an
+ * unserved stop), a 300-stop, 10-driver generated project (routes of ~25) ran out and left two
+ * relocations.
  */
-export const PRIZE_CLAIM_WORK_PER_UNIT = 100;
-export const PRIZE_CLAIM_POLISH_PER_UNIT = 25;
+export const PRIZE_CLAIM_WORK_PER_UNIT = 200;
+/**
+ * The local search between the passes opens room for more claims and undoes their detours: run to
+ * its end it took 330 a unit on multi-1000 after 100 iterations (priority 11,828 and working time
+ * 1,233,356 s, against 11,822 and 1,263,090 s with 25 a unit, and 11,824 and 1,239,829 s for the
+ * build before, whose pass had no bound but the clock), so 400 where the search stopped by itself
+ * or on its iteration limit. Where the clock cut it, the time is short and the polish of a first
+ * plan costs far more (1,080 a unit, 27 M units): 25, which still serves 903 stops at 1 s
+ * against 846 without it and 828 before.
+ */
+export const PRIZE_CLAIM_POLISH_PER_UNIT = 400;
+export const PRIZE_CLAIM_CUT_POLISH_PER_UNIT = 25;
 /**
  * The time that work takes (at WORK_UNITS_PER_MS, for the first plan's unserved stops) is kept
  * back from the search, up to this share of the limit: the search claims priority too, and more

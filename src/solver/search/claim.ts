@@ -21,8 +21,10 @@ import type { WorkMeter } from './work.js';
 export interface ClaimShare {
   /** Work (work.ts) the prize passes may do per unit of `claimSize`. */
   prizePerUnit: number;
-  /** Work the local search between the passes may do per unit of `claimSize`. */
+  /** Work the local search between the passes may do per unit of `claimSize`… */
   polishPerUnit: number;
+  /** …or, on a plan the clock cut (the search stopped by time or an abort, or never began), this. */
+  cutPolishPerUnit: number;
 }
 
 /**
@@ -39,7 +41,7 @@ export function claimSize(sol: Solution, unserved: number): number {
 
 /**
  * Claims on `best` what priority the prize moves can: within `share` when given (whatever the
- * clock), else until `finishBy`.
+ * clock), else until `finishBy`. `cut`: the clock cut the search, so the time left is short.
  */
 export function claimPriority(
   best: Solution,
@@ -48,12 +50,13 @@ export function claimPriority(
   meter: WorkMeter,
   share: ClaimShare | undefined,
   finishBy: number,
+  cut: boolean,
 ): void {
   if (!prize.worthTrying(best)) return;
   const size = claimSize(best, prize.unservedEligible(best));
   const done = (): number => meter.done() + WORK_PER_PRICED_MOVE * prize.priced;
   const passes = new Budget(done, share ? share.prizePerUnit * size : Infinity);
-  const polish = new Budget(done, share ? share.polishPerUnit * size : Infinity);
+  const polish = new Budget(done, share ? (cut ? share.cutPolishPerUnit : share.polishPerUnit) * size : Infinity);
   const deadline = share ? Infinity : finishBy;
   for (;;) {
     passes.begin();

@@ -137,7 +137,7 @@ export async function search(
     if (stoppedBy === 'no_improvement' && cooling.reheat(iterations, work, plans))
       stoppedBy = stop.check(iterations, plans.sinceImprovement, now, work);
     if (stoppedBy !== null) {
-      claimPriority(plans.best, prize, localSearch, meter, limits.claimShare, limits.finishBy ?? limits.deadline);
+      claimPriority(plans.best, prize, localSearch, meter, limits.claimShare, limits.finishBy ?? limits.deadline, cutByClock(stoppedBy));
       progress.report(plans.best, iterations);
       return { best: plans.best, iterations, bestFoundAt, stoppedBy, operators: localSearch?.counters?.snapshot(), arcCost };
     }
@@ -207,8 +207,13 @@ function claimWithoutSearch(
   const inst = initial.inst;
   const prize = new PrizeMoves(inst, evaluator, inserter, near.neighbours, near.k, insertableStops(inst, evaluator));
   const localSearch = LocalSearch.create(inst, evaluator, new Rng(limits.seed), localSearchOptionsOf(limits));
-  claimPriority(initial, prize, localSearch, new WorkMeter(evaluator, inserter, localSearch), limits.claimShare, Infinity);
+  claimPriority(initial, prize, localSearch, new WorkMeter(evaluator, inserter, localSearch), limits.claimShare, Infinity, true);
   return outcome;
+}
+
+/** Whether the clock (the deadline, or an abort) ended the search rather than the search itself or its iteration limit. */
+function cutByClock(stoppedBy: SearchOutcome['stoppedBy']): boolean {
+  return stoppedBy === 'time' || stoppedBy === 'aborted';
 }
 
 /** Stops some vehicle could serve alone: the only ones worth offering to the routes. */
