@@ -21,6 +21,7 @@ import {
   CONSTRUCTION_CAP_MS,
   CONSTRUCTION_SHARE,
   CONSTRUCTION_WORK_PER_MS,
+  PRIZE_CLAIM_RESERVE_PER_UNIT,
   PRIZE_CLAIM_SHARE,
   PRIZE_CLAIM_CUT_POLISH_PER_UNIT,
   PRIZE_CLAIM_POLISH_PER_UNIT,
@@ -67,12 +68,11 @@ export const CLAIM_SHARE: ClaimShare = {
 };
 
 /**
- * Time kept back from the search, out of `limitMs`, for the final prize pass on `first` (the
- * first plan: the best one leaves at most as much priority unserved).
+ * Time kept back from the search, out of `limitMs`, for the final prize pass: in proportion to
+ * the size of the first plan's claim (params.ts, PRIZE_CLAIM_RESERVE_PER_UNIT).
  */
 export function claimReserveOf(limitMs: number, first: Solution): number {
-  // The search's end is unknown here: the polish's share on a plan the clock cut, which it then is.
-  const work = (CLAIM_SHARE.prizePerUnit + CLAIM_SHARE.cutPolishPerUnit) * claimSize(first, first.unservedStops().length);
+  const work = PRIZE_CLAIM_RESERVE_PER_UNIT * claimSize(first, first.unservedStops().length);
   return Math.min(limitMs * PRIZE_CLAIM_SHARE, work / WORK_UNITS_PER_MS);
 }
 
