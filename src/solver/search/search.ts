@@ -203,7 +203,8 @@ function claimWithoutSearch(
   limits: SearchLimits,
 ): SearchOutcome {
   const outcome: SearchOutcome = { best: initial, iterations: 0, bestFoundAt: limits.started, stoppedBy: 'time' };
-  if (limits.claimShare === undefined) return outcome;
+  // Every stop served: nothing to claim, and nothing built (5,000 stops at a spent limit print at once).
+  if (limits.claimShare === undefined || initial.unservedStops().length === 0) return outcome;
   const inst = initial.inst;
   const prize = new PrizeMoves(inst, evaluator, inserter, near.neighbours, near.k, insertableStops(inst, evaluator));
   const localSearch = LocalSearch.create(inst, evaluator, new Rng(limits.seed), localSearchOptionsOf(limits));
