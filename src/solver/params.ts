@@ -255,12 +255,15 @@ export const PRIZE_CLAIM_CUT_POLISH_PER_UNIT = 25;
 /**
  * Time is kept back from the search for the claim: the time (at WORK_UNITS_PER_MS) of this much
  * work per unit of the first plan's size, at most PRIZE_CLAIM_SHARE of the limit. After a search
- * cut at 5–10 s, multi-1000's claim did some 1.06 M units, 40 a unit of its first plan's size
- * (25,500: the search halves the unserved stops); reserving the claim's whole share instead
- * (225 a unit, capped at a tenth of the limit) ended runs at 10 s some 0.9 s early, with fewer
- * iterations (366 against 629 for the build before, load 7) and less priority served.
+ * cut at 5–10 s at a load of 7, multi-1000's claim did some 1.06 M units, 40 a unit of its first
+ * plan's size (25,500: the search halves the unserved stops); after 600–1,500 iterations (load 5)
+ * far less, and 40 ended its default-limit runs at 4.48–4.52 s of process wall against 4.89–4.99 s
+ * for the build before (priority 11,896–11,902 against 11,900–11,910). 15: 4.77–4.88 s, priority
+ * 11,891–11,902 against 11,900–11,902, working time 394–402 h against 396–400 h (four runs each).
+ * Reserving the claim's whole share (225 a unit, capped at a tenth of the limit) ended runs at
+ * 10 s some 0.9 s early.
  */
-export const PRIZE_CLAIM_RESERVE_PER_UNIT = 40;
+export const PRIZE_CLAIM_RESERVE_PER_UNIT = 15;
 export const PRIZE_CLAIM_SHARE = 0.1;
 /** Improvements smaller than this are round-off. */
 export const IMPROVEMENT_EPS = 1e-7;

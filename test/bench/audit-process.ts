@@ -5,7 +5,8 @@
  * limit and round, a fresh `routeplan solve <problem> --json` process of each build (this
  * checkout's bin/routeplan first, then every `--bin`, the order rotating per run so machine noise
  * hits them alike), its plan checked by the independent checker and audited. One row per run:
- * served, priority, distance, iterations, stop reason, process wall time and the audit's counts.
+ * served, priority, distance, working hours, iterations, stop reason, process wall time and the
+ * audit's counts.
  * `default` runs without `--time-limit`. Exit 1 when a plan is infeasible or a run fails.
  */
 import { spawnSync } from 'node:child_process';
@@ -65,6 +66,7 @@ function row(label: string, limit: string, plan: Plan, wallSec: number, findings
     String(plan.summary.served).padStart(6),
     String(plan.summary.priority_served).padStart(8),
     (plan.summary.distance_m / 1000).toFixed(1).padStart(9),
+    (plan.summary.working_s / 3600).toFixed(1).padStart(7),
     String(solver?.iterations ?? '?').padStart(6),
     (solver?.stop_reason ?? '?').padEnd(14),
     wallSec.toFixed(2).padStart(6),
@@ -80,7 +82,7 @@ function main(): number {
   const { problem } = loadProblemDocument(JSON.parse(readFileSync(args.problem, 'utf8')));
   const labels = args.bins.map((b) => basename(dirname(dirname(resolve(b)))));
   console.log(`${args.problem}: fresh processes of ${labels.join(', ')}, seed ${args.seed}, ${args.rounds} round(s)`);
-  console.log('build        limit served priority  dist km  iter stop           wall  ins      swap  reloc checker');
+  console.log('build        limit served priority  dist km  work h  iter stop           wall  ins      swap  reloc checker');
   let ok = true;
   let run = 0;
   for (let round = 0; round < args.rounds; round++) {
