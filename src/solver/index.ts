@@ -13,7 +13,7 @@ import { planOfRoutes, searchKitOf } from './kit.js';
 import { scheduleRoute } from './route/schedule.js';
 import { claimSize, type ClaimShare } from './search/claim.js';
 import { ProgressReport } from './search/progress.js';
-import { search } from './search/search.js';
+import { search, type SearchLimits } from './search/search.js';
 import { stallLimitsOf } from './stop/index.js';
 import { coolWorkOf } from './search/accept.js';
 import type { Solution } from './solution.js';
@@ -76,6 +76,22 @@ export function claimReserveOf(limitMs: number, first: Solution): number {
   return Math.min(limitMs * PRIZE_CLAIM_SHARE, work / WORK_UNITS_PER_MS);
 }
 
+/**
+ * The search's deadline and the final claim's bound: its share of work, whose time is kept back
+ * before `deadline`; or, with `prizeClaim` false (the bench's ablation row), the clock's bound of
+ * the build before (`finishBy`: half the output reserve past the deadline).
+ */
+function claimLimitsOf(
+  options: SolveOptions,
+  deadline: number,
+  finishBy: number,
+  limitMs: number,
+  first: Solution,
+): Pick<SearchLimits, 'deadline' | 'claimShare' | 'finishBy'> {
+  if (options.prizeClaim === false) return { deadline, finishBy };
+  return { deadline: deadline - claimReserveOf(limitMs, first), claimShare: CLAIM_SHARE };
+}
+
 /** One search on the calling thread; also answers the objective of its plan (for picking among threads). */
 export async function solveOnce(problem: Problem, options: SolveOptions): Promise<{ result: SolveResult; objective: ObjectiveValue }> {
   const clock = options.clock ?? (() => performance.now());
@@ -104,11 +120,10 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
 
   const outcome = await search(first.plan, inserter, evaluator, near, {
     started,
-    deadline: deadline - claimReserveOf(left, first.plan),
+    // The final prize pass on the best plan gets its share of work whatever the clock (search/claim.ts).
+    ...claimLimitsOf(options, deadline, started + left - reserve / 2, left, first.plan),
     // Budgets of work follow the limit, not what the loading left of it: a seed gives one plan.
     workSpanMs: limit - reserveOf(limit, inst.nStops),
-    // The final prize pass on the best plan gets its share of work whatever the clock (search/claim.ts).
-    claimShare: CLAIM_SHARE,
     seed: options.seed ?? 0,
     maxIterations: options.maxIterations,
     maxNoImprove: options.maxNoImprove,

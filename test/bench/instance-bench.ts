@@ -26,6 +26,8 @@ export interface InstanceBenchOptions {
   prizeInSearch?: boolean;
   /** SWAP* in the local search; off for its ablation row (`--without swap-star`). */
   swapStar?: boolean;
+  /** The final prize pass's share of work; off for its ablation row (`--without prize-claim`). */
+  prizeClaim?: boolean;
   /** The experimental local search above 1,000 stops priced exactly (`--with large-ls`). */
   largeLocalSearch?: boolean;
 }
@@ -34,9 +36,10 @@ export interface InstanceBenchOptions {
 export function leverOptions(args: {
   without: readonly Lever[];
   with: readonly Experiment[];
-}): Pick<InstanceBenchOptions, 'swapStar' | 'largeLocalSearch'> {
+}): Pick<InstanceBenchOptions, 'swapStar' | 'prizeClaim' | 'largeLocalSearch'> {
   return {
     ...(args.without.includes('swap-star') ? { swapStar: false } : {}),
+    ...(args.without.includes('prize-claim') ? { prizeClaim: false } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
   };
 }
@@ -79,6 +82,7 @@ export async function benchInstance(
       operatorStats: options.operatorStats,
       ...(options.prizeInSearch ? { prizeInSearch: true } : {}),
       ...(options.swapStar === false ? { swapStar: false } : {}),
+      ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),
       // Quality is compared at equal time: the search uses the whole limit.
       stopWhenStalled: false,
