@@ -11,8 +11,9 @@ import { constructFirstPlan, fillUnserved, untimedIterationsOf } from './constru
 import type { ObjectiveValue } from './cost.js';
 import { planOfRoutes, searchKitOf } from './kit.js';
 import { scheduleRoute } from './route/schedule.js';
+import { claimSize, type ClaimShare } from './search/claim.js';
 import { ProgressReport } from './search/progress.js';
-import { search } from './search/search.js';
+import { search, type SearchLimits } from './search/search.js';
 import { stallLimitsOf } from './stop/index.js';
 import { coolWorkOf } from './search/accept.js';
 import type { Solution } from './solution.js';
@@ -21,9 +22,15 @@ import {
   CONSTRUCTION_SHARE,
   CONSTRUCTION_WORK_PER_MS,
   POPULATION_BY_DEFAULT,
+  PRIZE_CLAIM_RESERVE_PER_UNIT,
+  PRIZE_CLAIM_SHARE,
+  PRIZE_CLAIM_CUT_POLISH_PER_UNIT,
+  PRIZE_CLAIM_POLISH_PER_UNIT,
+  PRIZE_CLAIM_WORK_PER_UNIT,
   RESERVE_BASE_MS,
   RESERVE_PER_STOP_MS,
   RESERVE_SHARE,
+  WORK_UNITS_PER_MS,
 } from './params.js';
 import type { RouteSchedule, SolveOptions, SolveResult } from './types.js';
 import { explainUnserved } from './unserved.js';
@@ -54,6 +61,38 @@ export function reserveOf(limitMs: number, nStops: number): number {
   return Math.min(limitMs * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * nStops);
 }
 
+/** The final prize pass's share of work (search/claim.ts), per unit of its size, whatever the clock. */
+export const CLAIM_SHARE: ClaimShare = {
+  prizePerUnit: PRIZE_CLAIM_WORK_PER_UNIT,
+  polishPerUnit: PRIZE_CLAIM_POLISH_PER_UNIT,
+  cutPolishPerUnit: PRIZE_CLAIM_CUT_POLISH_PER_UNIT,
+};
+
+/**
+ * Time kept back from the search, out of `limitMs`, for the final prize pass: in proportion to
+ * the size of the first plan's claim (params.ts, PRIZE_CLAIM_RESERVE_PER_UNIT).
+ */
+export function claimReserveOf(limitMs: number, first: Solution): number {
+  const work = PRIZE_CLAIM_RESERVE_PER_UNIT * claimSize(first, first.unservedStops().length);
+  return Math.min(limitMs * PRIZE_CLAIM_SHARE, work / WORK_UNITS_PER_MS);
+}
+
+/**
+ * The search's deadline and the final claim's bound: its share of work, whose time is kept back
+ * before `deadline`; or, with `prizeClaim` false (the bench's ablation row), the clock's bound of
+ * the build before (`finishBy`: half the output reserve past the deadline).
+ */
+function claimLimitsOf(
+  options: SolveOptions,
+  deadline: number,
+  finishBy: number,
+  limitMs: number,
+  first: Solution,
+): Pick<SearchLimits, 'deadline' | 'claimShare' | 'finishBy'> {
+  if (options.prizeClaim === false) return { deadline, finishBy };
+  return { deadline: deadline - claimReserveOf(limitMs, first), claimShare: CLAIM_SHARE };
+}
+
 /** One search on the calling thread; also answers the objective of its plan (for picking among threads). */
 export async function solveOnce(problem: Problem, options: SolveOptions): Promise<{ result: SolveResult; objective: ObjectiveValue }> {
   const clock = options.clock ?? (() => performance.now());
@@ -82,11 +121,10 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
 
   const outcome = await search(first.plan, inserter, evaluator, near, {
     started,
-    deadline,
+    // The final prize pass on the best plan gets its share of work whatever the clock (search/claim.ts).
+    ...claimLimitsOf(options, deadline, started + left - reserve / 2, left, first.plan),
     // Budgets of work follow the limit, not what the loading left of it: a seed gives one plan.
     workSpanMs: limit - reserveOf(limit, inst.nStops),
-    // The final prize pass on the best plan may use half the time kept back for the result.
-    finishBy: started + left - reserve / 2,
     seed: options.seed ?? 0,
     maxIterations: options.maxIterations,
     maxNoImprove: options.maxNoImprove,

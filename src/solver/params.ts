@@ -247,7 +247,7 @@ export const OPERATOR_TIMING_SAMPLE = 64;
 /**
  * Prize moves (ls/prize.ts) during the search (SolveOptions.prizeInSearch): an unserved stop tries its this many nearest
  * neighbours as the stop to relocate or replace, and the relocated stop its this many as where
- * to go. Ten keeps a pass cheap with hundreds of unserved stops; the final pass on the best plan
+ * to go. Ten keeps a pass cheap with hundreds of unserved stops; the final claim on the best plan
  * uses the whole neighbour lists (NEIGHBOURS).
  */
 export const PRIZE_NEIGHBOURS = 10;
@@ -257,6 +257,40 @@ export const PRIZE_NEIGHBOURS = 10;
  * iterations by up to 3× on 150-stop generated problems.
  */
 export const PRIZE_STOPS_PER_RUN = 16;
+/**
+ * Work (search/work.ts) the final claim (search/claim.ts) may do whatever the clock, per unit of
+ * its size (unserved stops × the mean route length squared, claimSize; multi-1000's routes hold
+ * ~14 stops). Run to its end on multi-1000, its prize passes took 60 a unit on the plan of 100
+ * iterations and 120 on the first plan (at a 1–2 s limit, when the search never begins); 100
+ * cut the last pass (the one proving nothing is left) at 5 s, so 200. By stops alone (20,000 an
+ * unserved stop), a 300-stop, 10-driver generated project (routes of ~25) ran out and left two
+ * relocations.
+ */
+export const PRIZE_CLAIM_WORK_PER_UNIT = 200;
+/**
+ * The local search between the passes opens room for more claims and undoes their detours: run to
+ * its end it took 330 a unit on multi-1000 after 100 iterations (priority 11,828 and working time
+ * 1,233,356 s, against 11,822 and 1,263,090 s with 25 a unit, and 11,824 and 1,239,829 s for the
+ * build before, whose pass had no bound but the clock), so 400 where the search stopped by itself
+ * or on its iteration limit. Where the clock cut it, the time is short and the polish of a first
+ * plan costs far more (1,080 a unit, 27 M units): 25, which still serves 903 stops at 1 s
+ * against 846 without it and 828 before.
+ */
+export const PRIZE_CLAIM_POLISH_PER_UNIT = 400;
+export const PRIZE_CLAIM_CUT_POLISH_PER_UNIT = 25;
+/**
+ * Time is kept back from the search for the claim: the time (at WORK_UNITS_PER_MS) of this much
+ * work per unit of the first plan's size, at most PRIZE_CLAIM_SHARE of the limit. After a search
+ * cut at 5–10 s at a load of 7, multi-1000's claim did some 1.06 M units, 40 a unit of its first
+ * plan's size (25,500: the search halves the unserved stops); after 600–1,500 iterations (load 5)
+ * far less, and 40 ended its default-limit runs at 4.48–4.52 s of process wall against 4.89–4.99 s
+ * for the build before (priority 11,896–11,902 against 11,900–11,910). 15: 4.77–4.88 s, priority
+ * 11,891–11,902 against 11,900–11,902, working time 394–402 h against 396–400 h (four runs each).
+ * Reserving the claim's whole share (225 a unit, capped at a tenth of the limit) ended runs at
+ * 10 s some 0.9 s early.
+ */
+export const PRIZE_CLAIM_RESERVE_PER_UNIT = 15;
+export const PRIZE_CLAIM_SHARE = 0.1;
 /** Improvements smaller than this are round-off. */
 export const IMPROVEMENT_EPS = 1e-7;
 /** Time warp below this is round-off, not a broken window. */

@@ -59,6 +59,12 @@ export interface SolveOptions {
    */
   fewLsNeighbours?: boolean;
   /**
+   * The final prize pass's share of work (search/claim.ts), its time kept back before the
+   * deadline. Absent: on. False for the bench's ablation row (`npm run bench -- --without
+   * prize-claim`): the pass then runs until half the output reserve past the deadline, as before.
+   */
+  prizeClaim?: boolean;
+  /**
    * Experimental, off by default: the local search on problems above 1,000 stops whose moves are
    * priced by the exact evaluator (breaks, several windows, lateness…: LocalSearch.create), on
    * fewer neighbours and within the exact polish's budget of work. Kept for the bench to measure

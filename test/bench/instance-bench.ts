@@ -30,6 +30,8 @@ export interface InstanceBenchOptions {
   fewLsNeighbours?: boolean;
   /** Restarts from an elite pool's children; off for its ablation row (`--without population`), on with `--with population`. */
   population?: boolean;
+  /** The final prize pass's share of work; off for its ablation row (`--without prize-claim`). */
+  prizeClaim?: boolean;
   /** The experimental local search above 1,000 stops priced exactly (`--with large-ls`). */
   largeLocalSearch?: boolean;
 }
@@ -38,11 +40,12 @@ export interface InstanceBenchOptions {
 export function leverOptions(args: {
   without: readonly Lever[];
   with: readonly Experiment[];
-}): Pick<InstanceBenchOptions, 'swapStar' | 'fewLsNeighbours' | 'largeLocalSearch' | 'population'> {
+}): Pick<InstanceBenchOptions, 'swapStar' | 'fewLsNeighbours' | 'largeLocalSearch' | 'population' | 'prizeClaim'> {
   return {
     ...(args.without.includes('swap-star') ? { swapStar: false } : {}),
     ...(args.without.includes('few-ls-neighbours') ? { fewLsNeighbours: false } : {}),
     ...(args.without.includes('population') ? { population: false } : {}),
+    ...(args.without.includes('prize-claim') ? { prizeClaim: false } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
     ...(args.with.includes('population') ? { population: true } : {}),
   };
@@ -88,6 +91,7 @@ export async function benchInstance(
       ...(options.swapStar === false ? { swapStar: false } : {}),
       ...(options.fewLsNeighbours === false ? { fewLsNeighbours: false } : {}),
       ...(options.population === undefined ? {} : { population: options.population }),
+      ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),
       // Quality is compared at equal time: the search uses the whole limit.
       stopWhenStalled: false,

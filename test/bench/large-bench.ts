@@ -10,6 +10,7 @@ import type { Problem } from '../../src/model/problem.js';
 import type { SolveOptions, SolveProgress } from '../../src/solver/types.js';
 import { solveInThreads } from '../../src/threads/searches.js';
 import { checkPlan, findInsertableUnserved } from '../support/checker.js';
+import { auditLine, auditPriority } from '../support/priority-audit.js';
 import type { BenchArgs } from './args.js';
 import { generateLargeProblem } from './generate-large.js';
 
@@ -48,6 +49,8 @@ export interface LargeBenchResult {
   problems: string[];
   /** Unserved stops the checker could still insert as the plan stands (a missed level-1 gain). */
   insertableUnserved: string[];
+  /** The priority audit's counts (test/support/priority-audit.ts): what one move would still claim. */
+  priorityAudit: string;
   peakRssMb: number;
   peakHeapMb: number;
 }
@@ -116,6 +119,8 @@ export async function runLargeBench(args: BenchArgs, split?: boolean): Promise<L
   const problems = checkPlan(problem, plan);
   const peaks = memory.stop();
   const insertableUnserved = findInsertableUnserved(problem, plan);
+  // Neighbour-limited, so bounded on 5,000 stops too; nothing to do when every stop is served.
+  const priorityAudit = auditLine(auditPriority(problem, plan));
   const firstReport = first as SolveProgress | null;
   const unservedByReason: Record<string, number> = {};
   for (const u of plan.unserved) unservedByReason[u.reason] = (unservedByReason[u.reason] ?? 0) + 1;
@@ -144,6 +149,7 @@ export async function runLargeBench(args: BenchArgs, split?: boolean): Promise<L
     feasible: problems.length === 0,
     problems,
     insertableUnserved,
+    priorityAudit,
     ...peaks,
   };
 }
@@ -161,6 +167,7 @@ export function formatLargeResult(r: LargeBenchResult): string {
     `served/unserved   ${r.served} / ${r.unserved}  ${JSON.stringify(r.unservedByReason)}`,
     `priority served   ${r.priorityServed}`,
     `missed inserts    ${r.insertableUnserved.length} unserved stops would still fit the final plan`,
+    `priority audit    ${r.priorityAudit}`,
     `peak memory       ${r.peakRssMb.toFixed(0)} MB RSS (maxRSS), ${r.peakHeapMb.toFixed(0)} MB heap (sampled)`,
     `feasible          ${r.feasible ? 'yes' : `NO (${r.problems.length} checker findings)`}`,
   ];

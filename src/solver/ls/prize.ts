@@ -13,9 +13,10 @@
  *   position in r without w (not only w's slot).
  *
  * Candidates are granular: w among u's nearest neighbours (served ones), w's new place next to
- * w's nearest neighbours. Moves are priced by the `MoveEvaluator` and applied through the
- * exact evaluator, so the plan stays feasible. The search runs a thorough pass on its best plan
- * when it ends: the whole neighbour lists, repeated until nothing applies. The granular pass
+ * w's nearest neighbours (thorough: anywhere in their routes). Moves are priced by the
+ * `MoveEvaluator` and applied through the exact evaluator, so the plan stays feasible. The search
+ * ends with thorough passes on its best plan (search/claim.ts): the whole neighbour lists,
+ * repeated until nothing applies. The granular pass
  * (`thorough` false: fewer neighbours and stops, a stop looked at again only once a route near
  * it changed) is for the search's candidates, off by default (SolveOptions.prizeInSearch says why).
  */
@@ -86,6 +87,8 @@ export class PrizeMoves {
   private readonly uAt: Int32Array;
   private uCount = 0;
   private readonly atMark: Int32Array;
+  /** Per vehicle: the `markStamp` of the last placement that priced every position of its route. */
+  private readonly routeSeen: Int32Array;
   private markStamp = 0;
   private thorough = false;
   private readonly place = new Best();
@@ -110,8 +113,21 @@ export class PrizeMoves {
     this.uAt = new Int32Array(inst.nStops + 1);
     this.atMark = new Int32Array(inst.nStops + 1);
     this.vehicleList = new Int32Array(inst.nVehicles);
+    this.routeSeen = new Int32Array(inst.nVehicles);
     this.vehicleMark = new Uint8Array(inst.nVehicles);
     this.emptyOfClass = new Int32Array(vehicleClassCount(inst));
+  }
+
+  /** Moves priced so far: part of the measure of the final claim's work (search/claim.ts). */
+  get priced(): number {
+    return this.moves.priced;
+  }
+
+  /** Eligible stops `sol` leaves unserved. */
+  unservedEligible(sol: Solution): number {
+    let count = 0;
+    for (let i = 0; i < this.order.length; i++) if (sol.routeOf[this.order[i]!] === -1) count++;
+    return count;
   }
 
   /** Whether `sol` leaves some eligible stop unserved and serves at least `floor` priority. */
@@ -120,44 +136,62 @@ export class PrizeMoves {
   }
 
   /**
-   * Applies prize moves to `sol` until `deadline`; returns how many. Granular (`thorough` false):
-   * one pass over at most PRIZE_STOPS_PER_RUN stops (highest priority first), u's first
-   * PRIZE_NEIGHBOURS neighbours, stops whose neighbourhood did not change skipped, w relocated
-   * to other routes only. Thorough: all k neighbours, every stop, w also elsewhere in its own
-   * route, passes until none applies.
+   * Applies prize moves to `sol` until `deadline` (or `outOfWork` says so); returns how many.
+   * Granular (`thorough` false): one pass over at most PRIZE_STOPS_PER_RUN stops (highest
+   * priority first), u's first PRIZE_NEIGHBOURS neighbours, stops whose neighbourhood did not
+   * change skipped, w relocated to other routes only. Thorough: all k neighbours, every stop, w
+   * also elsewhere in its own route, passes until none applies; after the first pass a stop is
+   * looked at again only where a route near it or near its neighbours changed since (any route
+   * for its direct insertion).
    */
-  run(sol: Solution, deadline: number, thorough = false): number {
+  run(sol: Solution, deadline: number, thorough = false, outOfWork: (() => boolean) | null = null): number {
     if (this.order.length === 0 || this.inst.nVehicles === 0) return 0;
     const use = thorough ? this.k : Math.min(this.k, PRIZE_NEIGHBOURS);
     this.thorough = thorough;
     let applied = 0;
     let examined = 0;
-    for (;;) {
+    for (let first = true; ; first = false) {
       let pass = 0;
       for (let i = 0; i < this.order.length; i++) {
         const u = this.order[i]!;
         if (sol.routeOf[u] !== -1) continue;
-        if (!thorough && (examined >= PRIZE_STOPS_PER_RUN || !this.changedNear(sol, u, use))) continue;
-        if (performance.now() > deadline) return applied + pass;
+        const near = (thorough && first) || this.changedNear(sol, u, use, thorough);
+        if (!thorough && (examined >= PRIZE_STOPS_PER_RUN || !near)) continue;
+        // A thorough pass after the first: a route far from u changed, where only a direct insertion can have become possible.
+        if (!near && !this.changedSince(sol, this.lastTested[u]!)) continue;
+        if (performance.now() > deadline || outOfWork?.() === true) return applied + pass;
         examined++;
         this.lastTested[u] = nextStamp();
-        if (this.tryInsert(sol, u, use, thorough) || this.tryRelocateInsert(sol, u, use) || this.trySwap(sol, u, use)) pass++;
+        if (this.tryInsert(sol, u, use, thorough) || (near && (this.tryRelocateInsert(sol, u, use) || this.trySwap(sol, u, use)))) pass++;
       }
       applied += pass;
       if (!thorough || pass === 0) return applied;
     }
   }
 
-  /** Whether a route of one of u's nearest neighbours changed since u was last looked at. */
-  private changedNear(sol: Solution, u: number, use: number): boolean {
+  /** Whether some route changed after `stamp`. */
+  private changedSince(sol: Solution, stamp: number): boolean {
+    for (let v = 0; v < this.inst.nVehicles; v++) if (sol.stamp[v]! > stamp) return true;
+    return false;
+  }
+
+  /**
+   * Whether a route of one of u's nearest neighbours changed since u was last looked at; with
+   * `second`, also a route of one of their own neighbours (where a relocated neighbour may go).
+   */
+  private changedNear(sol: Solution, u: number, use: number, second: boolean): boolean {
     const tested = this.lastTested[u]!;
-    if (tested < 0) return true;
+    return tested < 0 || this.routesChanged(sol, u, use, tested, second);
+  }
+
+  private routesChanged(sol: Solution, s: number, use: number, since: number, second: boolean): boolean {
     for (let j = 0; j < use; j++) {
-      const x = this.neighbours[u * this.k + j]!;
+      const x = this.neighbours[s * this.k + j]!;
       if (x < 0) break;
       const r = sol.routeOf[x]!;
-      // A neighbour left unserved: its route changed after `tested` or it was unserved then too.
-      if (r >= 0 && sol.stamp[r]! > tested) return true;
+      // A neighbour left unserved: its route changed after `since` or it was unserved then too.
+      if (r < 0) continue;
+      if (sol.stamp[r]! > since || (second && this.routesChanged(sol, x, use, since, false))) return true;
     }
     return false;
   }
@@ -234,11 +268,19 @@ export class PrizeMoves {
     place.reset();
     // Within r, u keeps to the granular positions even when thorough: every pair of places is O(route²).
     if (this.thorough) this.positionsFor(sol, r, w, u, use, false);
+    const seen = ++this.markStamp;
     for (let x = 0; x < use; x++) {
       const y = this.neighbours[w * this.k + x]!;
       if (y < 0) break;
       const t = sol.routeOf[y]!;
       if (t < 0) continue;
+      // Thorough: every position of each other route near w, once (a place next to y alone missed
+      // room elsewhere in that route).
+      if (t !== r && this.thorough) {
+        if (this.routeSeen[t] !== seen) for (let q = 0; q <= sol.len[t]!; q++) this.priceInto(sol, t, w, q, place);
+        this.routeSeen[t] = seen;
+        continue;
+      }
       const py = sol.posOf[y]!;
       for (let side = 0; side < 2; side++) {
         const q = py + side;

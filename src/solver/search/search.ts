@@ -5,7 +5,7 @@
  * accept.ts decides whether the search moves on to it. The first plan is polished too when
  * moves are priced by summaries. Routes are only ever changed through the exact evaluator, so
  * every state is feasible. The search ends when its stopping criterion (stop/) says so; then
- * the prize moves (ls/prize.ts) claim on the best plan what priority single moves can.
+ * the prize moves (ls/prize.ts) claim on the best plan what priority single moves can (claim.ts).
  */
 import { firstPlanIgnoresClock } from '../construct.js';
 import type { NearStops, SolverInstance } from '../instance.js';
@@ -20,6 +20,7 @@ import { belongsToFirstPlan, stopCriterionOf } from '../stop/index.js';
 import type { OperatorStats, SolveProgress, SolveResult } from '../types.js';
 import { aloneReason } from '../unserved.js';
 import { Acceptance } from './accept.js';
+import { claimPriority, type ClaimShare } from './claim.js';
 import { Plans } from './plans.js';
 import { Polisher } from './polish.js';
 import { ProgressReport } from './progress.js';
@@ -59,6 +60,11 @@ export interface SearchLimits {
   /** When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent. */
   finishBy?: number | undefined;
   /**
+   * The work the final prize pass may do whatever the clock, on the best plan or, when the limit
+   * is gone before the search, on the first plan (search/claim.ts). Absent: `finishBy` bounds it.
+   */
+  claimShare?: ClaimShare | undefined;
+  /**
    * Iterations that neither the deadline nor the clock in the local search cut, within FIRST_PLAN_WORK:
    * on small problems they belong to the first plan (construct.ts, untimedIterationsOf). None when absent.
    */
@@ -93,7 +99,7 @@ export async function search(
   const clock = limits.clock ?? (() => performance.now());
   const startedSearch = clock();
   if (startedSearch >= firstPolishBy(inst, limits) && limits.maxIterations !== 0)
-    return { best: initial, iterations: 0, bestFoundAt: startedSearch, stoppedBy: 'time' };
+    return claimWithoutSearch(initial, inserter, evaluator, near, { ...limits, started: startedSearch });
   const eligible = insertableStops(inst, evaluator);
   const progress = new ProgressReport(inst, costs, limits.started, limits.onProgress);
   const idle = nothingToSearch(initial, eligible, limits, startedSearch, progress);
@@ -136,7 +142,7 @@ export async function search(
     if (stoppedBy === 'no_improvement' && cooling.reheat(iterations, work, plans))
       stoppedBy = stop.check(iterations, plans.sinceImprovement, now, work);
     if (stoppedBy !== null) {
-      finalPrizePass(plans.best, prize, localSearch, limits.finishBy ?? limits.deadline);
+      claimPriority(plans.best, prize, localSearch, meter, limits.claimShare, limits.finishBy ?? limits.deadline, cutByClock(stoppedBy));
       progress.report(plans.best, iterations);
       const operators = localSearch?.counters?.snapshot();
       return { best: plans.best, iterations, bestFoundAt, stoppedBy, operators, arcCost, restarts: population?.restarts };
@@ -211,14 +217,29 @@ class Cooling {
 }
 
 /**
- * The best plan may still leave priority that one prize move claims (ls/prize.ts; recreate only
- * inserts where a stop fits as the routes are): thorough passes over the whole neighbour lists, each
- * followed by the local search on what it changed, until one claims nothing.
+ * The limit was gone before the search began (`limits.started`: when it would have): the first
+ * plan is the answer, and still gets the prize moves' share (claimShare).
  */
-function finalPrizePass(best: Solution, prize: PrizeMoves, localSearch: LocalSearch | null, finishBy: number): void {
-  if (!prize.worthTrying(best)) return;
-  // The local search may open room for another claim; each round raises the priority served.
-  while (prize.run(best, finishBy, true) > 0) localSearch?.run(best, finishBy);
+function claimWithoutSearch(
+  initial: Solution,
+  inserter: Inserter,
+  evaluator: RouteEvaluator,
+  near: NearStops,
+  limits: SearchLimits,
+): SearchOutcome {
+  const outcome: SearchOutcome = { best: initial, iterations: 0, bestFoundAt: limits.started, stoppedBy: 'time' };
+  // Every stop served: nothing to claim, and nothing built (5,000 stops at a spent limit print at once).
+  if (limits.claimShare === undefined || initial.unservedStops().length === 0) return outcome;
+  const inst = initial.inst;
+  const prize = new PrizeMoves(inst, evaluator, inserter, near.neighbours, near.k, insertableStops(inst, evaluator));
+  const localSearch = LocalSearch.create(inst, evaluator, new Rng(limits.seed), localSearchOptionsOf(limits));
+  claimPriority(initial, prize, localSearch, new WorkMeter(evaluator, inserter, localSearch), limits.claimShare, Infinity, true);
+  return outcome;
+}
+
+/** Whether the clock (the deadline, or an abort) ended the search rather than the search itself or its iteration limit. */
+function cutByClock(stoppedBy: SearchOutcome['stoppedBy']): boolean {
+  return stoppedBy === 'time' || stoppedBy === 'aborted';
 }
 
 /** Stops some vehicle could serve alone: the only ones worth offering to the routes. */
