@@ -198,6 +198,11 @@ export const SWAP_STAR_CANDIDATES = 4;
  * of Solomon's instances at 2 s.
  */
 export const SWAP_STAR_NEAR_BEST = 0.01;
+/**
+ * Slots of SWAP*'s memo of route pairs tried in vain (ls/moves/swap-star-memo.ts), as a power of
+ * two: 2^18 pairs in 2.3 MB, some hundreds of iterations' worth of route pairs on 1,000 stops.
+ */
+export const SWAP_STAR_MEMO_BITS = 18;
 /** Largest problem on which moves priced by the exact evaluator still pay off (see LocalSearch.create). */
 export const EXACT_MAX_STOPS = 1000;
 /**

@@ -21,10 +21,11 @@ import type { Operator } from './moves/operator.js';
 import { RelocateString } from './moves/relocate.js';
 import { Swap } from './moves/swap.js';
 import { SwapStar, windowsBind } from './moves/swap-star.js';
+import { SwapStarMemo } from './moves/swap-star-memo.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
 import { granularNeighbours } from './neighbours.js';
 import { OperatorCounters } from './operator-stats.js';
-import { DEADLINE_CHECK_EVERY, EXACT_MAX_STOPS, LARGE_LS_NEIGHBOURS, LS_NEIGHBOURS } from '../params.js';
+import { DEADLINE_CHECK_EVERY, EXACT_MAX_STOPS, LARGE_LS_NEIGHBOURS, LS_NEIGHBOURS, SWAP_STAR_MEMO_BITS } from '../params.js';
 
 export interface LocalSearchOptions {
   /** Count moves per operator (`npm run bench -- --stats`). */
@@ -69,6 +70,8 @@ export class LocalSearch {
   readonly counters: OperatorCounters | null;
   /** SWAP* between routes near each other, once the moves above find nothing (null: switched off). */
   readonly swapStar: SwapStar | null;
+  /** Route pairs SWAP* tried in vain, by content (null with SWAP* off). */
+  readonly swapStarMemo: SwapStarMemo | null;
   /** Per route, the SWAP* pass that last listed it as a partner (routes near a changed one). */
   private readonly partnerMark: Int32Array;
   private readonly partners: Int32Array;
@@ -106,6 +109,7 @@ export class LocalSearch {
     this.moves = new MoveEvaluator(inst, evaluator);
     this.operators = [new RelocateString(1), new Swap(), new TwoOptStar(), new TwoOpt(), new RelocateString(2), new RelocateString(3)];
     this.swapStar = swapStar ? new SwapStar(inst) : null;
+    this.swapStarMemo = swapStar ? new SwapStarMemo(inst.nVehicles, SWAP_STAR_MEMO_BITS) : null;
     this.counters = countOperators ? new OperatorCounters([...this.operators.map((op) => op.name), 'empty-route', 'swap*']) : null;
     this.partnerMark = new Int32Array(inst.nVehicles);
     this.partners = new Int32Array(inst.nVehicles);
@@ -286,13 +290,16 @@ export class LocalSearch {
   }
 
   private trySwapStar(sol: Solution, r1: number, r2: number): boolean {
+    if (this.swapStarMemo!.triedInVain(sol, r1, r2)) return false;
     const moves = this.moves;
     moves.prepare(sol, r1);
     moves.prepare(sol, r2);
     const counters = this.counters;
     const op = this.operators.length + 1;
     counters?.start(op, moves.priced);
-    const applied = this.swapStar!.find(sol, moves, r1, r2) > 0 && this.commit(sol, 2);
+    const found = this.swapStar!.find(sol, moves, r1, r2) > 0;
+    if (!found) this.swapStarMemo!.recordInVain(sol, r1, r2);
+    const applied = found && this.commit(sol, 2);
     counters?.finish(op, moves.priced, applied);
     return applied;
   }
