@@ -199,6 +199,21 @@ export const SWAP_STAR_CANDIDATES = 4;
  */
 export const SWAP_STAR_NEAR_BEST = 0.01;
 /**
+ * Whether SWAP* is on by default where windows bind (swap-star.ts, windowsBind), its insertion
+ * places then priced by the segment summaries. See the README's Benchmarks for the measurement.
+ */
+export const SWAP_STAR_UNDER_WINDOWS = false;
+/**
+ * Work units (search/work.ts) of one insertion place SWAP* prices by the segment summaries:
+ * four concatenations and a finish, some five arc prices.
+ */
+export const WORK_PER_SUMMARY_PLACE = 5;
+/**
+ * SWAP* pairs a changed route with the routes that hold one of the first this many granular
+ * neighbours of its stops (the route-overlap pruning, where HGS compares polar sectors).
+ */
+export const SWAP_STAR_PARTNER_NEIGHBOURS = 30;
+/**
  * Slots of SWAP*'s memo of route pairs tried in vain (ls/moves/swap-star-memo.ts), as a power of
  * two: 2^18 pairs in 2.3 MB, some hundreds of iterations' worth of route pairs on 1,000 stops.
  */

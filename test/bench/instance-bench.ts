@@ -24,19 +24,20 @@ export interface InstanceBenchOptions {
   operatorStats: boolean;
   /** The experimental prize moves in the search (`--prize-in-search`). */
   prizeInSearch?: boolean;
-  /** SWAP* in the local search; off for its ablation row (`--without swap-star`). */
+  /** SWAP* in the local search; off for its ablation row (`--without swap-star`), on also where windows bind (`--with swap-star`). */
   swapStar?: boolean;
   /** The experimental local search above 1,000 stops priced exactly (`--with large-ls`). */
   largeLocalSearch?: boolean;
 }
 
-/** The solve options that switch off the levers named by `--without`. */
+/** The solve options that switch off the levers named by `--without` and on the experiments named by `--with`. */
 export function leverOptions(args: {
   without: readonly Lever[];
   with: readonly Experiment[];
 }): Pick<InstanceBenchOptions, 'swapStar' | 'largeLocalSearch'> {
   return {
     ...(args.without.includes('swap-star') ? { swapStar: false } : {}),
+    ...(args.with.includes('swap-star') ? { swapStar: true } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
   };
 }

@@ -6,7 +6,7 @@ import { isMonotone, type AnytimeRun } from '../bench/anytime-bench.js';
 import { parseBenchArgs, UsageError } from '../bench/args.js';
 import { familyOf, parseSolutionFile } from '../bench/benchmark-data.js';
 import { generateLargeProblem } from '../bench/generate-large.js';
-import { routeDistanceFromMatrix, selectInstances } from '../bench/instance-bench.js';
+import { leverOptions, routeDistanceFromMatrix, selectInstances } from '../bench/instance-bench.js';
 import { formatOperatorTable, sumOperatorsPerFamily } from '../bench/operator-report.js';
 import { gapPercent, summarizeFamilies, toCsv } from '../bench/report.js';
 import { instanceResult as result } from './instance-result.js';
@@ -64,7 +64,13 @@ describe('bench runner pieces', () => {
     expect(parseBenchArgs(['--set', 'solomon', '--time', '1']).without).toEqual([]);
     expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--without', 'magic'])).toThrow(/--without takes one of swap-star/);
     expect(parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'large-ls']).with).toEqual(['large-ls']);
-    expect(() => parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'swap-star'])).toThrow(/--with takes one of large-ls/);
+    expect(() => parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'magic'])).toThrow(/--with takes one of large-ls, swap-star/);
+    expect(parseBenchArgs(['--set', 'solomon', '--time', '1', '--with', 'swap-star']).with).toEqual(['swap-star']);
+    expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--with', 'swap-star', '--without', 'swap-star'])).toThrow(
+      /exclude each other/,
+    );
+    expect(leverOptions({ without: [], with: ['swap-star'] })).toEqual({ swapStar: true });
+    expect(leverOptions({ without: ['swap-star'], with: [] })).toEqual({ swapStar: false });
   });
 
   it('--filter: a prefix of the instance name, or the whole name with a trailing $', () => {

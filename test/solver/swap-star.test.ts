@@ -71,7 +71,9 @@ interface Applied {
 /** SWAP* over every pair of routes until none improves (checked against a SWAP* with no cache); answers each applied move's figures. */
 function swapStarToOptimum(sol: Solution, inst: SolverInstance, evaluator: RouteEvaluator): Applied[] {
   const moves = new MoveEvaluator(inst, evaluator);
-  const swapStar = new SwapStar(inst);
+  // Where windows bind, insertion places are priced by the segment summaries, as LocalSearch does.
+  const byWindows = windowsBind(inst);
+  const swapStar = new SwapStar(inst, byWindows);
   const applied: Applied[] = [];
   for (let improved = true; improved;) {
     improved = false;
@@ -82,7 +84,7 @@ function swapStarToOptimum(sol: Solution, inst: SolverInstance, evaluator: Route
         const found = swapStar.find(sol, moves, r1, r2);
         // The kept insertion positions (insertion-cache.ts) of routes changed by earlier moves
         // are priced again: a SWAP* with nothing kept finds the same move.
-        const fresh = new SwapStar(inst);
+        const fresh = new SwapStar(inst, byWindows);
         const freshMoves = new MoveEvaluator(inst, evaluator);
         freshMoves.prepare(sol, r1);
         freshMoves.prepare(sol, r2);

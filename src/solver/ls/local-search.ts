@@ -25,14 +25,22 @@ import { SwapStarMemo } from './moves/swap-star-memo.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
 import { granularNeighbours } from './neighbours.js';
 import { OperatorCounters } from './operator-stats.js';
-import { DEADLINE_CHECK_EVERY, EXACT_MAX_STOPS, LARGE_LS_NEIGHBOURS, LS_NEIGHBOURS, SWAP_STAR_MEMO_BITS } from '../params.js';
+import {
+  DEADLINE_CHECK_EVERY,
+  EXACT_MAX_STOPS,
+  LARGE_LS_NEIGHBOURS,
+  LS_NEIGHBOURS,
+  SWAP_STAR_MEMO_BITS,
+  SWAP_STAR_PARTNER_NEIGHBOURS,
+  SWAP_STAR_UNDER_WINDOWS,
+} from '../params.js';
 
 export interface LocalSearchOptions {
   /** Count moves per operator (`npm run bench -- --stats`). */
   countOperators?: boolean | undefined;
   /** Granular neighbours per stop; by default LS_NEIGHBOURS (LARGE_LS_NEIGHBOURS when large and priced exactly). */
   k?: number | undefined;
-  /** SWAP* at local optima of the other moves (SolveOptions.swapStar); when absent, on where windows do not bind (windowsBind). */
+  /** SWAP* at local optima of the other moves (SolveOptions.swapStar); when absent, on where windows do not bind (windowsBind), or everywhere with SWAP_STAR_UNDER_WINDOWS. */
   swapStar?: boolean | undefined;
   /** Also on a problem above EXACT_MAX_STOPS whose moves are priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   large?: boolean | undefined;
@@ -90,7 +98,9 @@ export class LocalSearch {
     const exactAndLarge = !segmentsApply(inst) && inst.nStops > EXACT_MAX_STOPS;
     if (exactAndLarge && options.large !== true) return null;
     const k = options.k ?? (exactAndLarge ? LARGE_LS_NEIGHBOURS : LS_NEIGHBOURS);
-    return new LocalSearch(inst, evaluator, rng, k, options.countOperators === true, options.swapStar ?? !windowsBind(inst));
+    const windowed = windowsBind(inst);
+    const swapStar = options.swapStar ?? (SWAP_STAR_UNDER_WINDOWS || !windowed);
+    return new LocalSearch(inst, evaluator, rng, k, options.countOperators === true, swapStar, windowed);
   }
 
   get fast(): boolean {
@@ -104,11 +114,12 @@ export class LocalSearch {
     k: number,
     countOperators: boolean,
     swapStar: boolean,
+    windowed: boolean,
   ) {
     this.inst = inst;
     this.moves = new MoveEvaluator(inst, evaluator);
     this.operators = [new RelocateString(1), new Swap(), new TwoOptStar(), new TwoOpt(), new RelocateString(2), new RelocateString(3)];
-    this.swapStar = swapStar ? new SwapStar(inst) : null;
+    this.swapStar = swapStar ? new SwapStar(inst, windowed) : null;
     this.swapStarMemo = swapStar ? new SwapStarMemo(inst.nVehicles, SWAP_STAR_MEMO_BITS) : null;
     this.counters = countOperators ? new OperatorCounters([...this.operators.map((op) => op.name), 'empty-route', 'swap*']) : null;
     this.partnerMark = new Int32Array(inst.nVehicles);
@@ -268,14 +279,15 @@ export class LocalSearch {
     return applied;
   }
 
-  /** Lists in `partners` the other routes that hold a granular neighbour of a stop of route r; answers how many. */
+  /** Lists in `partners` the other routes that hold a near granular neighbour of a stop of route r (SWAP_STAR_PARTNER_NEIGHBOURS); answers how many. */
   private collectPartners(sol: Solution, r: number): number {
     const pass = ++this.swapPass;
     const seq = sol.seq[r]!;
+    const near = Math.min(this.k, SWAP_STAR_PARTNER_NEIGHBOURS);
     let count = 0;
     for (let i = 0, n = sol.len[r]!; i < n; i++) {
       const s = seq[i]!;
-      for (let j = 0; j < this.k; j++) {
+      for (let j = 0; j < near; j++) {
         const x = this.neighbours[s * this.k + j]!;
         if (x < 0) break;
         const rx = sol.routeOf[x]!;

@@ -16,9 +16,10 @@
  * change is the move's exact change, so the evaluator only confirms feasibility.
  */
 import type { SolverInstance } from '../../instance.js';
-import { IMPROVEMENT_EPS, SWAP_STAR_CANDIDATES } from '../../params.js';
+import { IMPROVEMENT_EPS, SWAP_STAR_CANDIDATES, WORK_PER_SUMMARY_PLACE } from '../../params.js';
 import type { Solution } from '../../solution.js';
 import type { MoveEvaluator, RoutePlan } from '../move.js';
+import { SegmentAcc } from '../segments.js';
 import { InsertionCache, KEPT } from './insertion-cache.js';
 
 /** Looser than loadExceeds's tolerance, so that the quick load filter never refuses what loadFits accepts. */
@@ -51,9 +52,22 @@ export class SwapStar {
   /** Room per capacity dimension of r1 then r2 (fillSlack); checked only where capacities bind. */
   private readonly slack: Float64Array;
   private readonly checkLoad: boolean;
+  /**
+   * Whether insertion places are priced by the segment summaries (windows, shift, waiting) rather
+   * than on arcs: with `byWindows` where the moves are priced by summaries (windowsBind's
+   * problems). Arc-cheapest places there are mostly late, and SWAP* then tried pairs in vain.
+   */
+  private byWindows = false;
+  private readonly acc: SegmentAcc;
+  /** The solution and move evaluator of the running `find` (for the summaries' pricing). */
+  private sol: Solution | null = null;
+  private moves: MoveEvaluator | null = null;
 
-  constructor(inst: SolverInstance) {
+  /** `byWindows`: price insertion places by the segment summaries when the moves are (see the field). */
+  constructor(inst: SolverInstance, byWindows = false) {
     this.inst = inst;
+    this.byWindows = byWindows;
+    this.acc = new SegmentAcc(inst.dims);
     const n = Math.max(1, inst.nStops);
     this.removal = [new Float64Array(n), new Float64Array(n)];
     this.insCost = [new Float64Array(n * KEPT), new Float64Array(n * KEPT)];
@@ -78,6 +92,8 @@ export class SwapStar {
     const n1 = sol.len[r1]!;
     const n2 = sol.len[r2]!;
     if (n1 === 0 || n2 === 0 || r1 === r2) return 0;
+    this.sol = sol;
+    this.moves = moves;
     this.fillLocs(sol, r1, this.locs[0]);
     this.fillLocs(sol, r2, this.locs[1]);
     this.preprocess(sol, r1, r2, 0);
@@ -127,6 +143,7 @@ export class SwapStar {
 
   /** The KEPT cheapest insertions of stop s into route r (its locations in `intoLocs`), written at o; answers the positions priced. */
   private readonly priceInsertions = (r: number, s: number, cost: Float64Array, pos: Int32Array, o: number): number => {
+    if (this.byWindows && this.moves!.fast) return this.priceBySummaries(r, s, cost, pos, o);
     const matrix = this.matrixOf(r);
     const N = this.inst.nLoc;
     const locs = this.intoLocs;
@@ -143,6 +160,32 @@ export class SwapStar {
     }
     return n + 1;
   };
+
+  /**
+   * The KEPT cheapest places of stop s in route r as it is, priced by the segment summaries (the
+   * change of the route's cost; places that break a window or the shift left out, a capacity not
+   * checked: the stop it trades with leaves first), written at o; answers the places priced.
+   */
+  private priceBySummaries(r: number, s: number, cost: Float64Array, pos: Int32Array, o: number): number {
+    const sol = this.sol!;
+    const segments = this.moves!.segments;
+    const acc = this.acc;
+    const n = sol.len[r]!;
+    const current = segments.routeCost[r]!;
+    for (let k = 0; k < KEPT; k++) {
+      cost[o + k] = Infinity;
+      pos[o + k] = -1;
+    }
+    for (let q = 0; q <= n; q++) {
+      segments.startRoute(acc, r);
+      segments.appendPrefix(acc, sol, r, q);
+      segments.appendStop(acc, s);
+      segments.appendSuffix(acc, sol, r, q);
+      const value = segments.finishRoute(acc, r, false);
+      if (value !== Infinity) keep(cost, pos, o, value - current, q);
+    }
+    return WORK_PER_SUMMARY_PLACE * (n + 1);
+  }
 
   /** Start location, the stops' locations and the end location (-1: open) of route r, into `out`. */
   private fillLocs(sol: Solution, r: number, out: Int32Array): void {
