@@ -79,7 +79,7 @@ export async function benchInstance(
       ...(options.split === undefined ? {} : { split: options.split }),
       operatorStats: options.operatorStats,
       ...(options.prizeInSearch ? { prizeInSearch: true } : {}),
-      ...(options.swapStar === false ? { swapStar: false } : {}),
+      ...(options.swapStar === undefined ? {} : { swapStar: options.swapStar }),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),
       // Quality is compared at equal time: the search uses the whole limit.
       stopWhenStalled: false,
