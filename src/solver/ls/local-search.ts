@@ -30,6 +30,7 @@ import {
   EXACT_MAX_STOPS,
   LARGE_LS_NEIGHBOURS,
   LS_NEIGHBOURS,
+  LS_NEIGHBOURS_WITHOUT_WINDOWS,
   SWAP_STAR_MEMO_BITS,
   SWAP_STAR_PARTNER_NEIGHBOURS,
   SWAP_STAR_UNDER_WINDOWS,
@@ -38,7 +39,7 @@ import {
 export interface LocalSearchOptions {
   /** Count moves per operator (`npm run bench -- --stats`). */
   countOperators?: boolean | undefined;
-  /** Granular neighbours per stop; by default LS_NEIGHBOURS (LARGE_LS_NEIGHBOURS when large and priced exactly). */
+  /** Granular neighbours per stop; by default LS_NEIGHBOURS (LS_NEIGHBOURS_WITHOUT_WINDOWS where windows do not bind, LARGE_LS_NEIGHBOURS when large and priced exactly). */
   k?: number | undefined;
   /** SWAP* at local optima of the other moves (SolveOptions.swapStar); when absent, on where windows do not bind (windowsBind), or everywhere with SWAP_STAR_UNDER_WINDOWS. */
   swapStar?: boolean | undefined;
@@ -97,8 +98,8 @@ export class LocalSearch {
     if (inst.balance !== 'none' || inst.nStops < 2 || inst.nVehicles === 0) return null;
     const exactAndLarge = !segmentsApply(inst) && inst.nStops > EXACT_MAX_STOPS;
     if (exactAndLarge && options.large !== true) return null;
-    const k = options.k ?? (exactAndLarge ? LARGE_LS_NEIGHBOURS : LS_NEIGHBOURS);
     const windowed = windowsBind(inst);
+    const k = options.k ?? (exactAndLarge ? LARGE_LS_NEIGHBOURS : windowed ? LS_NEIGHBOURS : LS_NEIGHBOURS_WITHOUT_WINDOWS);
     const swapStar = options.swapStar ?? (SWAP_STAR_UNDER_WINDOWS || !windowed);
     return new LocalSearch(inst, evaluator, rng, k, options.countOperators === true, swapStar, windowed);
   }
