@@ -1,7 +1,7 @@
 /**
- * SWAP*'s cache of insertion positions (Vidal 2022, section 5: "the three best insertion
- * positions of each customer in each route are kept and recomputed only for the routes that
- * changed"). Per route and stop: the KEPT cheapest places to insert the stop in the route as it
+ * SWAP*'s cache of insertion positions, as in Vidal's HGS-CVRP (2022): the three best insertion
+ * positions of each customer in each route, priced again only for the routes that changed. Per
+ * route and stop: the KEPT cheapest places to insert the stop in the route as it
  * is, priced on arcs, and the route's stamp (solution.ts) they were computed for. Equal stamps
  * mean equal routes, in any copy of the solution, so an entry holds as long as its stamp is the
  * route's; a changed route simply misses. Without it SWAP* priced every stop of both routes in
