@@ -190,7 +190,9 @@ export const LS_NEIGHBOURS = 30;
  * (HGS-CVRP uses 20). CVRP X's ten issue-26 instances at 10 s, fresh processes in one interleaved
  * run (load 6–8): 30 neighbours 2.19 % (808 iterations on average), 20 1.84 % (1,407), 15 1.76 %
  * (1,756); at equal iterations 15 and 20 came out alike (X-n284, n513, n801, n1001: two each way)
- * and both ahead of 30 on three of the four. Windowed problems keep LS_NEIGHBOURS (not measured).
+ * and both ahead of 30 on three of the four. A second run on X-n190, n284, n513, n801 and n1001
+ * (load 6.5–7): 10 neighbours 2.06 %, 15 2.10 %, 20 2.16 %, within the noise. Windowed problems
+ * keep LS_NEIGHBOURS (not measured).
  */
 export const LS_NEIGHBOURS_WITHOUT_WINDOWS = 15;
 /** Stops examined between two clock reads: a clock read costs about as much as a cheap move. */
