@@ -206,7 +206,9 @@ export const SWAP_STAR_CANDIDATES = 4;
 /**
  * The search's candidates get SWAP* only when, polished by the other moves, they are at most this
  * share above the best plan's cost (search/polish.ts): on every candidate it halved the iterations
- * of Solomon's instances at 2 s.
+ * of Solomon's instances at 2 s. On CVRP X-n190, n284, n513, n801 and n1001 at 10 s (fresh
+ * processes, one interleaved run, load 4–5.5, with SWAP*'s cache and 15 neighbours): 0.5 % gave
+ * 1.80 %, 1 % 1.72 %, 3 % 1.76 %.
  */
 export const SWAP_STAR_NEAR_BEST = 0.01;
 /**
