@@ -217,6 +217,17 @@ export const LS_NEIGHBOURS = 30;
  */
 export const FEW_LS_NEIGHBOURS_MIN_STOPS = 1000;
 export const FEW_LS_NEIGHBOURS = 10;
+/**
+ * The granular neighbourhood where windows do not bind (windowsBind, where SWAP* runs): SWAP*
+ * already pairs stops of routes near each other, and a narrower list makes each pass cheaper
+ * (HGS-CVRP uses 20). CVRP X's ten issue-26 instances at 10 s, fresh processes in one interleaved
+ * run (load 6–8): 30 neighbours 2.19 % (808 iterations on average), 20 1.84 % (1,407), 15 1.76 %
+ * (1,756); at equal iterations 15 and 20 came out alike (X-n284, n513, n801, n1001: two each way)
+ * and both ahead of 30 on three of the four. A second run on X-n190, n284, n513, n801 and n1001
+ * (load 6.5–7): 10 neighbours 2.06 %, 15 2.10 %, 20 2.16 %, within the noise. Windowed problems
+ * keep LS_NEIGHBOURS (not measured).
+ */
+export const LS_NEIGHBOURS_WITHOUT_WINDOWS = 15;
 /** Stops examined between two clock reads: a clock read costs about as much as a cheap move. */
 export const DEADLINE_CHECK_EVERY = 64;
 /**
@@ -228,9 +239,34 @@ export const SWAP_STAR_CANDIDATES = 4;
 /**
  * The search's candidates get SWAP* only when, polished by the other moves, they are at most this
  * share above the best plan's cost (search/polish.ts): on every candidate it halved the iterations
- * of Solomon's instances at 2 s.
+ * of Solomon's instances at 2 s. On CVRP X-n190, n284, n513, n801 and n1001 at 10 s (fresh
+ * processes, one interleaved run, load 4–5.5, with SWAP*'s cache and 15 neighbours): 0.5 % gave
+ * 1.80 %, 1 % 1.72 %, 3 % 1.76 %.
  */
 export const SWAP_STAR_NEAR_BEST = 0.01;
+/**
+ * Whether SWAP* is on by default where windows bind (swap-star.ts, windowsBind), its insertion
+ * places then priced by the segment summaries. Off: on Solomon's R101, R105, R109, R201, R205,
+ * RC101, RC105, RC201, RC205 and C101 at 1,000 iterations in process it gave the same 0.33 % mean
+ * gap as without it in 1.9× the time (`--with swap-star`, load 7–8), and at 2 s in fresh processes
+ * 1.72 % (147 iterations on average) against 1.05 % (208) without it (one interleaved run, load 8).
+ */
+export const SWAP_STAR_UNDER_WINDOWS = false;
+/**
+ * Work units (search/work.ts) of one insertion place SWAP* prices by the segment summaries:
+ * four concatenations and a finish, some five arc prices.
+ */
+export const WORK_PER_SUMMARY_PLACE = 5;
+/**
+ * SWAP* pairs a changed route with the routes that hold one of the first this many granular
+ * neighbours of its stops (the route-overlap pruning, where HGS compares polar sectors).
+ */
+export const SWAP_STAR_PARTNER_NEIGHBOURS = 30;
+/**
+ * Slots of SWAP*'s memo of route pairs tried in vain (ls/moves/swap-star-memo.ts), as a power of
+ * two: 2^18 pairs in 2.3 MB, some hundreds of iterations' worth of route pairs on 1,000 stops.
+ */
+export const SWAP_STAR_MEMO_BITS = 18;
 /** Largest problem on which moves priced by the exact evaluator still pay off (see LocalSearch.create). */
 export const EXACT_MAX_STOPS = 1000;
 /**

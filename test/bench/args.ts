@@ -6,8 +6,8 @@ export type BenchSet = BenchmarkSet | 'large' | 'anytime';
 /** Solver levers the bench can switch off for an ablation row (`--without swap-star`). */
 export const LEVERS = ['swap-star', 'few-ls-neighbours', 'population', 'prize-claim'] as const;
 export type Lever = (typeof LEVERS)[number];
-/** Experimental levers, off by default, that the bench can switch on (`--with large-ls`). */
-export const EXPERIMENTS = ['large-ls', 'population'] as const;
+/** Experimental levers, off by default, that the bench can switch on (`--with large-ls`; `--with swap-star`: also where windows bind). */
+export const EXPERIMENTS = ['large-ls', 'population', 'swap-star'] as const;
 export type Experiment = (typeof EXPERIMENTS)[number];
 
 export interface BenchArgs {
@@ -226,6 +226,8 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     }
   }
   if (!setGiven) throw new UsageError('--set is required');
+  if (args.with.includes('swap-star') && args.without.includes('swap-star'))
+    throw new UsageError('--with swap-star and --without swap-star exclude each other');
   // The anytime row sweeps its own limits.
   if (Number.isNaN(args.timeSeconds) && !args.timeFromVroom && args.set !== 'anytime') throw new UsageError('--time <seconds> is required');
   if (args.timeFromVroom && args.vs !== 'vroom') throw new UsageError('--time vroom needs --vs vroom');

@@ -24,7 +24,7 @@ export interface InstanceBenchOptions {
   operatorStats: boolean;
   /** The experimental prize moves in the search (`--prize-in-search`). */
   prizeInSearch?: boolean;
-  /** SWAP* in the local search; off for its ablation row (`--without swap-star`). */
+  /** SWAP* in the local search; off for its ablation row (`--without swap-star`), on also where windows bind (`--with swap-star`). */
   swapStar?: boolean;
   /** Fewer local-search neighbours on large problems; off for its ablation row (`--without few-ls-neighbours`). */
   fewLsNeighbours?: boolean;
@@ -36,7 +36,7 @@ export interface InstanceBenchOptions {
   largeLocalSearch?: boolean;
 }
 
-/** The solve options that switch off the levers named by `--without`. */
+/** The solve options that switch off the levers named by `--without` and on the experiments named by `--with`. */
 export function leverOptions(args: {
   without: readonly Lever[];
   with: readonly Experiment[];
@@ -46,6 +46,7 @@ export function leverOptions(args: {
     ...(args.without.includes('few-ls-neighbours') ? { fewLsNeighbours: false } : {}),
     ...(args.without.includes('population') ? { population: false } : {}),
     ...(args.without.includes('prize-claim') ? { prizeClaim: false } : {}),
+    ...(args.with.includes('swap-star') ? { swapStar: true } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
     ...(args.with.includes('population') ? { population: true } : {}),
   };
@@ -88,7 +89,7 @@ export async function benchInstance(
       ...(options.split === undefined ? {} : { split: options.split }),
       operatorStats: options.operatorStats,
       ...(options.prizeInSearch ? { prizeInSearch: true } : {}),
-      ...(options.swapStar === false ? { swapStar: false } : {}),
+      ...(options.swapStar === undefined ? {} : { swapStar: options.swapStar }),
       ...(options.fewLsNeighbours === false ? { fewLsNeighbours: false } : {}),
       ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.prizeClaim === false ? { prizeClaim: false } : {}),

@@ -10,7 +10,13 @@ import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
 import { solve } from '../../src/solver/index.js';
 import { lsNeighboursOf } from '../../src/solver/ls/local-search.js';
-import { FEW_LS_NEIGHBOURS, FEW_LS_NEIGHBOURS_MIN_STOPS, LARGE_LS_NEIGHBOURS, LS_NEIGHBOURS } from '../../src/solver/params.js';
+import {
+  FEW_LS_NEIGHBOURS,
+  FEW_LS_NEIGHBOURS_MIN_STOPS,
+  LARGE_LS_NEIGHBOURS,
+  LS_NEIGHBOURS,
+  LS_NEIGHBOURS_WITHOUT_WINDOWS,
+} from '../../src/solver/params.js';
 import type { SolveOptions, SolveResult } from '../../src/solver/types.js';
 import { checkPlan } from '../support/checker.js';
 
@@ -43,13 +49,16 @@ function sequencesOf(result: SolveResult): string {
 }
 
 describe('local-search neighbours by problem size', () => {
-  it('are fewer from FEW_LS_NEIGHBOURS_MIN_STOPS stops on, unless switched off; exact pricing above EXACT_MAX_STOPS keeps its own', () => {
+  it('are fewer where windows do not bind and fewer still from FEW_LS_NEIGHBOURS_MIN_STOPS stops on, unless switched off; exact pricing above EXACT_MAX_STOPS keeps its own', () => {
     expect(FEW_LS_NEIGHBOURS).toBeLessThan(LS_NEIGHBOURS);
-    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS - 1, false, true)).toBe(LS_NEIGHBOURS);
-    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, true)).toBe(FEW_LS_NEIGHBOURS);
-    expect(lsNeighboursOf(5000, false, true)).toBe(FEW_LS_NEIGHBOURS);
-    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, false)).toBe(LS_NEIGHBOURS);
-    expect(lsNeighboursOf(5000, true, true)).toBe(LARGE_LS_NEIGHBOURS);
+    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS - 1, false, true, true)).toBe(LS_NEIGHBOURS);
+    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS - 1, false, true, false)).toBe(LS_NEIGHBOURS_WITHOUT_WINDOWS);
+    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, true, true)).toBe(FEW_LS_NEIGHBOURS);
+    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, true, false)).toBe(FEW_LS_NEIGHBOURS);
+    expect(lsNeighboursOf(5000, false, true, true)).toBe(FEW_LS_NEIGHBOURS);
+    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, false, true)).toBe(LS_NEIGHBOURS);
+    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, false, false)).toBe(LS_NEIGHBOURS_WITHOUT_WINDOWS);
+    expect(lsNeighboursOf(5000, true, true, true)).toBe(LARGE_LS_NEIGHBOURS);
   });
 
   it('a solve of that size passes the checker with and without them, and the option reaches the search', async () => {

@@ -14,6 +14,7 @@ import { Inserter } from '../../src/solver/insertion.js';
 import { LocalSearch } from '../../src/solver/ls/local-search.js';
 import { MoveEvaluator } from '../../src/solver/ls/move.js';
 import { SwapStar, windowsBind } from '../../src/solver/ls/moves/swap-star.js';
+import { SwapStarMemo } from '../../src/solver/ls/moves/swap-star-memo.js';
 import { regretInsertion } from '../../src/solver/regret.js';
 import { Rng } from '../../src/solver/rng.js';
 import { sequenceLoad } from '../../src/solver/route/capacity.js';
@@ -67,10 +68,12 @@ interface Applied {
   actual: number;
 }
 
-/** SWAP* over every pair of routes until none improves; answers each applied move's figures. */
+/** SWAP* over every pair of routes until none improves (checked against a SWAP* with no cache); answers each applied move's figures. */
 function swapStarToOptimum(sol: Solution, inst: SolverInstance, evaluator: RouteEvaluator): Applied[] {
   const moves = new MoveEvaluator(inst, evaluator);
-  const swapStar = new SwapStar(inst);
+  // Where windows bind, insertion places are priced by the segment summaries, as LocalSearch does.
+  const byWindows = windowsBind(inst);
+  const swapStar = new SwapStar(inst, byWindows);
   const applied: Applied[] = [];
   for (let improved = true; improved;) {
     improved = false;
@@ -78,7 +81,16 @@ function swapStarToOptimum(sol: Solution, inst: SolverInstance, evaluator: Route
       for (let r2 = r1 + 1; r2 < inst.nVehicles; r2++) {
         moves.prepare(sol, r1);
         moves.prepare(sol, r2);
-        if (swapStar.find(sol, moves, r1, r2) === 0) continue;
+        const found = swapStar.find(sol, moves, r1, r2);
+        // The kept insertion positions (insertion-cache.ts) of routes changed by earlier moves
+        // are priced again: a SWAP* with nothing kept finds the same move.
+        const fresh = new SwapStar(inst, byWindows);
+        const freshMoves = new MoveEvaluator(inst, evaluator);
+        freshMoves.prepare(sol, r1);
+        freshMoves.prepare(sol, r2);
+        expect(fresh.find(sol, freshMoves, r1, r2)).toBe(found);
+        if (found === 0) continue;
+        expect(fresh.estimate).toBe(swapStar.estimate);
         const predicted = moves.delta(sol, 2);
         const before = totalCost(sol);
         const served = sol.servedPriority;
@@ -180,5 +192,34 @@ describe('SWAP* (ls/moves/swap-star.ts)', () => {
     const sequences = (r: typeof on) =>
       r.routes.map((route) => [route.vehicle, ...route.visits.map((x) => (x.kind === 'stop' ? x.stop : -1))]);
     expect(sequences(again)).toEqual(sequences(on));
+  });
+});
+
+describe("SWAP*'s memo of route pairs tried in vain (ls/moves/swap-star-memo.ts)", () => {
+  it('answers true only for a pair whose two routes are as they were when recorded, in either copy of the plan', () => {
+    const problem = capacitatedProblem(11, 40, 6);
+    const { inst, sol, evaluator } = polished(problem, 11);
+    const used = Array.from({ length: inst.nVehicles }, (_, v) => v).filter((v) => sol.len[v]! > 1);
+    expect(used.length).toBeGreaterThanOrEqual(3);
+    const [r1, r2, r3] = used as [number, number, number];
+    const memo = new SwapStarMemo(inst.nVehicles, 10);
+    expect(memo.triedInVain(sol, r1, r2)).toBe(false);
+    memo.recordInVain(sol, r1, r2);
+    expect(memo.triedInVain(sol, r1, r2)).toBe(true);
+    // The pair is ordered (SWAP* tries r1's stops into r2 first), and other pairs are not known.
+    expect(memo.triedInVain(sol, r2, r1)).toBe(false);
+    expect(memo.triedInVain(sol, r1, r3)).toBe(false);
+    // A copy with its own stamps (a candidate rolled back) is recognised by its contents.
+    const copy = sol.clone();
+    copy.copyRoutesFrom(sol, [r1, r2]);
+    expect(copy.stamp[r1]).not.toBe(sol.stamp[r1]);
+    expect(memo.triedInVain(copy, r1, r2)).toBe(true);
+    // Changing one of the routes (its first stop moved to its end) makes the pair unknown.
+    const seq = Array.from(copy.seq[r1]!.subarray(0, copy.len[r1]));
+    const rotated = Int32Array.from([...seq.slice(1), seq[0]!]);
+    copy.assignRoute(r1, rotated, rotated.length);
+    expect(copy.refreshRoute(r1, evaluator)).toBe(true);
+    expect(memo.triedInVain(copy, r1, r2)).toBe(false);
+    expect(memo.triedInVain(sol, r1, r2)).toBe(true);
   });
 });

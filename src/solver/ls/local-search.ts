@@ -21,6 +21,7 @@ import type { Operator } from './moves/operator.js';
 import { RelocateString } from './moves/relocate.js';
 import { Swap } from './moves/swap.js';
 import { SwapStar, windowsBind } from './moves/swap-star.js';
+import { SwapStarMemo } from './moves/swap-star-memo.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
 import { granularNeighbours } from './neighbours.js';
 import { OperatorCounters } from './operator-stats.js';
@@ -31,6 +32,10 @@ import {
   FEW_LS_NEIGHBOURS_MIN_STOPS,
   LARGE_LS_NEIGHBOURS,
   LS_NEIGHBOURS,
+  LS_NEIGHBOURS_WITHOUT_WINDOWS,
+  SWAP_STAR_MEMO_BITS,
+  SWAP_STAR_PARTNER_NEIGHBOURS,
+  SWAP_STAR_UNDER_WINDOWS,
 } from '../params.js';
 
 export interface LocalSearchOptions {
@@ -40,20 +45,23 @@ export interface LocalSearchOptions {
   k?: number | undefined;
   /** Fewer neighbours on large problems (SolveOptions.fewLsNeighbours, lsNeighboursOf); on when absent. */
   fewOnLarge?: boolean | undefined;
-  /** SWAP* at local optima of the other moves (SolveOptions.swapStar); when absent, on where windows do not bind (windowsBind). */
+  /** SWAP* at local optima of the other moves (SolveOptions.swapStar); when absent, on where windows do not bind (windowsBind), or everywhere with SWAP_STAR_UNDER_WINDOWS. */
   swapStar?: boolean | undefined;
   /** Also on a problem above EXACT_MAX_STOPS whose moves are priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   large?: boolean | undefined;
 }
 
 /**
- * Granular neighbours per stop of the local search on `nStops` stops: LS_NEIGHBOURS; fewer from
- * FEW_LS_NEIGHBOURS_MIN_STOPS on when `fewOnLarge` (a polish per iteration costs the search its
- * iterations there: params.ts); LARGE_LS_NEIGHBOURS when moves are priced exactly above EXACT_MAX_STOPS.
+ * Granular neighbours per stop of the local search on `nStops` stops: LS_NEIGHBOURS where windows
+ * bind, LS_NEIGHBOURS_WITHOUT_WINDOWS where they do not (SWAP* pairs near routes there); fewer
+ * still from FEW_LS_NEIGHBOURS_MIN_STOPS on when `fewOnLarge` (a polish per iteration costs the
+ * search its iterations there: params.ts); LARGE_LS_NEIGHBOURS when moves are priced exactly above
+ * EXACT_MAX_STOPS.
  */
-export function lsNeighboursOf(nStops: number, exactAndLarge: boolean, fewOnLarge: boolean): number {
+export function lsNeighboursOf(nStops: number, exactAndLarge: boolean, fewOnLarge: boolean, windowed: boolean): number {
   if (exactAndLarge) return LARGE_LS_NEIGHBOURS;
-  return fewOnLarge && nStops >= FEW_LS_NEIGHBOURS_MIN_STOPS ? FEW_LS_NEIGHBOURS : LS_NEIGHBOURS;
+  if (fewOnLarge && nStops >= FEW_LS_NEIGHBOURS_MIN_STOPS) return FEW_LS_NEIGHBOURS;
+  return windowed ? LS_NEIGHBOURS : LS_NEIGHBOURS_WITHOUT_WINDOWS;
 }
 
 /** Whether a plan at a local optimum of the other moves is worth a SWAP* pass. */
@@ -88,6 +96,8 @@ export class LocalSearch {
   readonly counters: OperatorCounters | null;
   /** SWAP* between routes near each other, once the moves above find nothing (null: switched off). */
   readonly swapStar: SwapStar | null;
+  /** Route pairs SWAP* tried in vain, by content (null with SWAP* off). */
+  readonly swapStarMemo: SwapStarMemo | null;
   /** Per route, the SWAP* pass that last listed it as a partner (routes near a changed one). */
   private readonly partnerMark: Int32Array;
   private readonly partners: Int32Array;
@@ -105,8 +115,10 @@ export class LocalSearch {
     if (inst.balance !== 'none' || inst.nStops < 2 || inst.nVehicles === 0) return null;
     const exactAndLarge = !segmentsApply(inst) && inst.nStops > EXACT_MAX_STOPS;
     if (exactAndLarge && options.large !== true) return null;
-    const k = options.k ?? lsNeighboursOf(inst.nStops, exactAndLarge, options.fewOnLarge ?? true);
-    return new LocalSearch(inst, evaluator, rng, k, options.countOperators === true, options.swapStar ?? !windowsBind(inst));
+    const windowed = windowsBind(inst);
+    const k = options.k ?? lsNeighboursOf(inst.nStops, exactAndLarge, options.fewOnLarge ?? true, windowed);
+    const swapStar = options.swapStar ?? (SWAP_STAR_UNDER_WINDOWS || !windowed);
+    return new LocalSearch(inst, evaluator, rng, k, options.countOperators === true, swapStar, windowed);
   }
 
   get fast(): boolean {
@@ -120,11 +132,13 @@ export class LocalSearch {
     k: number,
     countOperators: boolean,
     swapStar: boolean,
+    windowed: boolean,
   ) {
     this.inst = inst;
     this.moves = new MoveEvaluator(inst, evaluator);
     this.operators = [new RelocateString(1), new Swap(), new TwoOptStar(), new TwoOpt(), new RelocateString(2), new RelocateString(3)];
-    this.swapStar = swapStar ? new SwapStar(inst) : null;
+    this.swapStar = swapStar ? new SwapStar(inst, windowed) : null;
+    this.swapStarMemo = swapStar ? new SwapStarMemo(inst.nVehicles, SWAP_STAR_MEMO_BITS) : null;
     this.counters = countOperators ? new OperatorCounters([...this.operators.map((op) => op.name), 'empty-route', 'swap*']) : null;
     this.partnerMark = new Int32Array(inst.nVehicles);
     this.partners = new Int32Array(inst.nVehicles);
@@ -283,14 +297,15 @@ export class LocalSearch {
     return applied;
   }
 
-  /** Lists in `partners` the other routes that hold a granular neighbour of a stop of route r; answers how many. */
+  /** Lists in `partners` the other routes that hold a near granular neighbour of a stop of route r (SWAP_STAR_PARTNER_NEIGHBOURS); answers how many. */
   private collectPartners(sol: Solution, r: number): number {
     const pass = ++this.swapPass;
     const seq = sol.seq[r]!;
+    const near = Math.min(this.k, SWAP_STAR_PARTNER_NEIGHBOURS);
     let count = 0;
     for (let i = 0, n = sol.len[r]!; i < n; i++) {
       const s = seq[i]!;
-      for (let j = 0; j < this.k; j++) {
+      for (let j = 0; j < near; j++) {
         const x = this.neighbours[s * this.k + j]!;
         if (x < 0) break;
         const rx = sol.routeOf[x]!;
@@ -305,13 +320,16 @@ export class LocalSearch {
   }
 
   private trySwapStar(sol: Solution, r1: number, r2: number): boolean {
+    if (this.swapStarMemo!.triedInVain(sol, r1, r2)) return false;
     const moves = this.moves;
     moves.prepare(sol, r1);
     moves.prepare(sol, r2);
     const counters = this.counters;
     const op = this.operators.length + 1;
     counters?.start(op, moves.priced);
-    const applied = this.swapStar!.find(sol, moves, r1, r2) > 0 && this.commit(sol, 2);
+    const found = this.swapStar!.find(sol, moves, r1, r2) > 0;
+    if (!found) this.swapStarMemo!.recordInVain(sol, r1, r2);
+    const applied = found && this.commit(sol, 2);
     counters?.finish(op, moves.priced, applied);
     return applied;
   }

@@ -139,9 +139,11 @@ export class RouteSegments {
 
   /**
    * Closes the route at the vehicle's end (latest arrival `shiftEnd`; an open route ends at its
-   * last service) and returns its cost, Infinity when a window, the shift or a capacity breaks.
+   * last service) and returns its cost, Infinity when a window, the shift or a capacity breaks
+   * (the capacity only when `checkLoad`: SWAP* prices a stop's places before the stop it trades
+   * with has left).
    */
-  finishRoute(acc: SegmentAcc, v: number): number {
+  finishRoute(acc: SegmentAcc, v: number, checkLoad = true): number {
     const inst = this.inst;
     if (acc.stops === 0) return 0;
     const endLoc = inst.vEndLoc[v]!;
@@ -157,7 +159,7 @@ export class RouteSegments {
     if (warp > 0) acc.tw += warp;
     acc.d += t;
     if (acc.tw > TW_EPS || acc.seqBroken === 1) return Infinity;
-    const dims = inst.dims;
+    const dims = checkLoad ? inst.dims : 0;
     for (let k = 0; k < dims; k++) {
       if (loadExceeds(acc.load[k]!, inst.vCap[v * dims + k]!)) return Infinity;
     }

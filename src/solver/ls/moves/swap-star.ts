@@ -6,20 +6,24 @@
  *
  * Priced first on arcs alone (distance, or travel time when the cost is working time): removing a
  * stop saves its two arcs less the one that closes the gap; the three cheapest insertion positions
- * of every stop of one route in the other are found once per route pair, so a pair (u, v) costs
- * O(1): u goes in v's place or at the cheapest of its three positions not next to v. The pairs
+ * of every stop of one route in the other are kept per route and stop (insertion-cache.ts) and
+ * priced again only when that route changed, so a pair (u, v) costs O(1): u goes in v's place or
+ * at the cheapest of its three positions not next to v. Pairs whose loads cannot trade (a route's
+ * room per dimension) are skipped before any arc is priced. The pairs
  * whose arc change is negative are then priced by the MoveEvaluator (segment summaries or the
  * exact evaluator: windows, shifts, capacity, preferences), cheapest arc change first, and the
  * first that improves the objective is the move. On a distance objective without windows the arc
  * change is the move's exact change, so the evaluator only confirms feasibility.
  */
 import type { SolverInstance } from '../../instance.js';
-import { IMPROVEMENT_EPS, SWAP_STAR_CANDIDATES } from '../../params.js';
+import { IMPROVEMENT_EPS, SWAP_STAR_CANDIDATES, WORK_PER_SUMMARY_PLACE } from '../../params.js';
 import type { Solution } from '../../solution.js';
 import type { MoveEvaluator, RoutePlan } from '../move.js';
+import { SegmentAcc } from '../segments.js';
+import { InsertionCache, KEPT } from './insertion-cache.js';
 
-/** Insertion positions kept per stop and route (Vidal's three). */
-const KEPT = 3;
+/** Looser than loadExceeds's tolerance, so that the quick load filter never refuses what loadFits accepts. */
+const SLACK_EPS = 1e-9;
 
 export class SwapStar {
   readonly name = 'swap*';
@@ -37,15 +41,47 @@ export class SwapStar {
   private candCount = 0;
   /** Where the last `bestInsertion` puts its stop. */
   private bestPos = -1;
-  /** Arc prices computed so far (insertion positions and pairs): the search's measure of work counts them. */
-  priced = 0;
+  /** Arc prices of pairs computed so far: the search's measure of work counts them, and the cache's (`priced`). */
+  private pairsPriced = 0;
+  private readonly cache: InsertionCache;
+  /** Per side, the locations of its route: start, stops, end (fillLocs). */
+  private readonly locs: [Int32Array, Int32Array];
+  /** The route `priceInsertions` prices: its locations and length. */
+  private intoLocs: Int32Array;
+  private intoLen = 0;
+  /** Room per capacity dimension of r1 then r2 (fillSlack); checked only where capacities bind. */
+  private readonly slack: Float64Array;
+  private readonly checkLoad: boolean;
+  /**
+   * Whether insertion places are priced by the segment summaries (windows, shift, waiting) rather
+   * than on arcs: with `byWindows` where the moves are priced by summaries (windowsBind's
+   * problems). Arc-cheapest places there are mostly late, and SWAP* then tried pairs in vain.
+   */
+  private byWindows = false;
+  private readonly acc: SegmentAcc;
+  /** The solution and move evaluator of the running `find` (for the summaries' pricing). */
+  private sol: Solution | null = null;
+  private moves: MoveEvaluator | null = null;
 
-  constructor(inst: SolverInstance) {
+  /** `byWindows`: price insertion places by the segment summaries when the moves are (see the field). */
+  constructor(inst: SolverInstance, byWindows = false) {
     this.inst = inst;
+    this.byWindows = byWindows;
+    this.acc = new SegmentAcc(inst.dims);
     const n = Math.max(1, inst.nStops);
     this.removal = [new Float64Array(n), new Float64Array(n)];
     this.insCost = [new Float64Array(n * KEPT), new Float64Array(n * KEPT)];
     this.insPos = [new Int32Array(n * KEPT), new Int32Array(n * KEPT)];
+    this.cache = new InsertionCache(inst.nVehicles, inst.nStops);
+    this.locs = [new Int32Array(n + 2), new Int32Array(n + 2)];
+    this.intoLocs = this.locs[0];
+    this.slack = new Float64Array(2 * inst.dims);
+    this.checkLoad = inst.capacityActive && !inst.allowOverload;
+  }
+
+  /** Arc prices computed so far (insertion positions and pairs): the search's measure of work counts them. */
+  get priced(): number {
+    return this.pairsPriced + this.cache.priced;
   }
 
   /**
@@ -56,8 +92,12 @@ export class SwapStar {
     const n1 = sol.len[r1]!;
     const n2 = sol.len[r2]!;
     if (n1 === 0 || n2 === 0 || r1 === r2) return 0;
-    this.preprocess(sol, moves, r1, r2, 0);
-    this.preprocess(sol, moves, r2, r1, 1);
+    this.sol = sol;
+    this.moves = moves;
+    this.fillLocs(sol, r1, this.locs[0]);
+    this.fillLocs(sol, r2, this.locs[1]);
+    this.preprocess(sol, r1, r2, 0);
+    this.preprocess(sol, r2, r1, 1);
     this.collectCandidates(sol, moves, r1, r2);
     for (let c = 0; c < this.candCount; c++) {
       const o = c * 4;
@@ -71,38 +111,115 @@ export class SwapStar {
     return 0;
   }
 
-  /** Removal savings of route `from`'s stops and their KEPT cheapest insertions into route `into`. */
-  private preprocess(sol: Solution, moves: MoveEvaluator, from: number, into: number, side: 0 | 1): void {
+  /** Removal savings of route `from`'s stops and their KEPT cheapest insertions into route `into` (cached per route state). */
+  private preprocess(sol: Solution, from: number, into: number, side: 0 | 1): void {
     const inst = this.inst;
     const seq = sol.seq[from]!;
     const nFrom = sol.len[from]!;
-    const nInto = sol.len[into]!;
     const removal = this.removal[side];
     const cost = this.insCost[side];
     const pos = this.insPos[side];
     const fromMatrix = this.matrixOf(from);
-    const intoMatrix = this.matrixOf(into);
+    const locs = this.locs[side];
     const N = inst.nLoc;
     const base = into * inst.nStops;
+    this.intoLocs = this.locs[1 - side]!;
+    this.intoLen = sol.len[into]!;
+    const stamp = sol.stamp[into]!;
     for (let i = 0; i < nFrom; i++) {
       const s = seq[i]!;
-      const loc = inst.stopLoc[s]!;
-      const before = moves.locBefore(sol, from, i);
-      const after = moves.locAt(sol, from, i + 1);
+      const before = locs[i]!;
+      const loc = locs[i + 1]!;
+      const after = locs[i + 2]!;
       removal[i] = arc(fromMatrix, N, before, loc) + arc(fromMatrix, N, loc, after) - arc(fromMatrix, N, before, after);
       const o = i * KEPT;
-      for (let k = 0; k < KEPT; k++) {
-        cost[o + k] = Infinity;
-        pos[o + k] = -1;
+      if (inst.compatible[base + s] !== 1) {
+        pos[o] = -1;
+        continue;
       }
-      if (inst.compatible[base + s] !== 1) continue;
-      this.priced += nInto + 1;
-      for (let q = 0; q <= nInto; q++) {
-        const a = moves.locBefore(sol, into, q);
-        const b = moves.locAt(sol, into, q);
-        keep(cost, pos, o, arc(intoMatrix, N, a, loc) + arc(intoMatrix, N, loc, b) - arc(intoMatrix, N, a, b), q);
+      this.cache.read(into, stamp, s, this.priceInsertions, cost, pos, o);
+    }
+  }
+
+  /** The KEPT cheapest insertions of stop s into route r (its locations in `intoLocs`), written at o; answers the positions priced. */
+  private readonly priceInsertions = (r: number, s: number, cost: Float64Array, pos: Int32Array, o: number): number => {
+    if (this.byWindows && this.moves!.fast) return this.priceBySummaries(r, s, cost, pos, o);
+    const matrix = this.matrixOf(r);
+    const N = this.inst.nLoc;
+    const locs = this.intoLocs;
+    const n = this.intoLen;
+    const loc = this.inst.stopLoc[s]!;
+    for (let k = 0; k < KEPT; k++) {
+      cost[o + k] = Infinity;
+      pos[o + k] = -1;
+    }
+    for (let q = 0; q <= n; q++) {
+      const a = locs[q]!;
+      const b = locs[q + 1]!;
+      keep(cost, pos, o, arc(matrix, N, a, loc) + arc(matrix, N, loc, b) - arc(matrix, N, a, b), q);
+    }
+    return n + 1;
+  };
+
+  /**
+   * The KEPT cheapest places of stop s in route r as it is, priced by the segment summaries (the
+   * change of the route's cost; places that break a window or the shift left out, a capacity not
+   * checked: the stop it trades with leaves first), written at o; answers the places priced.
+   */
+  private priceBySummaries(r: number, s: number, cost: Float64Array, pos: Int32Array, o: number): number {
+    const sol = this.sol!;
+    const segments = this.moves!.segments;
+    const acc = this.acc;
+    const n = sol.len[r]!;
+    const current = segments.routeCost[r]!;
+    for (let k = 0; k < KEPT; k++) {
+      cost[o + k] = Infinity;
+      pos[o + k] = -1;
+    }
+    for (let q = 0; q <= n; q++) {
+      segments.startRoute(acc, r);
+      segments.appendPrefix(acc, sol, r, q);
+      segments.appendStop(acc, s);
+      segments.appendSuffix(acc, sol, r, q);
+      const value = segments.finishRoute(acc, r, false);
+      if (value !== Infinity) keep(cost, pos, o, value - current, q);
+    }
+    return WORK_PER_SUMMARY_PLACE * (n + 1);
+  }
+
+  /** Start location, the stops' locations and the end location (-1: open) of route r, into `out`. */
+  private fillLocs(sol: Solution, r: number, out: Int32Array): void {
+    const inst = this.inst;
+    const seq = sol.seq[r]!;
+    const n = sol.len[r]!;
+    out[0] = inst.vStartLoc[r]!;
+    for (let i = 0; i < n; i++) out[i + 1] = inst.stopLoc[seq[i]!]!;
+    out[n + 1] = inst.vEndLoc[r]!;
+  }
+
+  /** Room left per capacity dimension in routes r1 and r2, a little looser than loadExceeds (loadFits decides). */
+  private fillSlack(sol: Solution, r1: number, r2: number): void {
+    const inst = this.inst;
+    const dims = inst.dims;
+    for (let side = 0; side < 2; side++) {
+      const v = side === 0 ? r1 : r2;
+      for (let k = 0; k < dims; k++) {
+        const cap = inst.vCap[v * dims + k]!;
+        this.slack[side * dims + k] = cap + 2 * SLACK_EPS * Math.max(1, Math.abs(cap)) - sol.load[v * dims + k]!;
       }
     }
+  }
+
+  /** Whether u (of r1) and v (of r2) may trade routes as far as the routes' room goes (necessary, not sufficient). */
+  private mayTrade(u: number, v: number): boolean {
+    if (!this.checkLoad) return true;
+    const dims = this.inst.dims;
+    const load = this.inst.stopLoad;
+    for (let k = 0; k < dims; k++) {
+      const change = load[v * dims + k]! - load[u * dims + k]!;
+      if (change > this.slack[k]! || -change > this.slack[dims + k]!) return false;
+    }
+    return true;
   }
 
   /** Every pair (u in r1, v in r2) priced on arcs; keeps the SWAP_STAR_CANDIDATES cheapest below zero. */
@@ -111,17 +228,21 @@ export class SwapStar {
     const n1 = sol.len[r1]!;
     const n2 = sol.len[r2]!;
     const [rem1, rem2] = this.removal;
-    this.priced += n1 * n2;
+    const seq1 = sol.seq[r1]!;
+    const seq2 = sol.seq[r2]!;
+    if (this.checkLoad) this.fillSlack(sol, r1, r2);
+    this.pairsPriced += n1 * n2;
     for (let i = 0; i < n1; i++) {
       if (this.insPos[0][i * KEPT] === -1) continue;
+      const u = seq1[i]!;
       for (let j = 0; j < n2; j++) {
         if (this.insPos[1][j * KEPT] === -1) continue;
+        const v = seq2[j]!;
+        if (!this.mayTrade(u, v)) continue;
         const saved = rem1[i]! + rem2[j]!;
-        const u = sol.seq[r1]![i]!;
-        const v = sol.seq[r2]![j]!;
-        const costU = this.bestInsertion(sol, moves, 0, i, u, r2, j);
+        const costU = this.bestInsertion(0, i, u, r2, j);
         const posU = this.bestPos;
-        const delta = costU + this.bestInsertion(sol, moves, 1, j, v, r1, i) - saved;
+        const delta = costU + this.bestInsertion(1, j, v, r1, i) - saved;
         if (delta >= -IMPROVEMENT_EPS) continue;
         if (!moves.loadFits(sol, r1, r2, j, j + 1, u) || !moves.loadFits(sol, r2, r1, i, i + 1, v)) continue;
         this.offer(delta, i, j, posU, this.bestPos);
@@ -135,13 +256,14 @@ export class SwapStar {
    * positions not next to it. Answers the cost; leaves in `bestPos` the position before which it
    * goes (`out`: in its place).
    */
-  private bestInsertion(sol: Solution, moves: MoveEvaluator, side: 0 | 1, at: number, s: number, into: number, out: number): number {
+  private bestInsertion(side: 0 | 1, at: number, s: number, into: number, out: number): number {
     const inst = this.inst;
     const N = inst.nLoc;
     const matrix = this.matrixOf(into);
     const loc = inst.stopLoc[s]!;
-    const a = moves.locBefore(sol, into, out);
-    const b = moves.locAt(sol, into, out + 1);
+    const locs = this.locs[side === 0 ? 1 : 0];
+    const a = locs[out]!;
+    const b = locs[out + 2]!;
     let best = arc(matrix, N, a, loc) + arc(matrix, N, loc, b) - arc(matrix, N, a, b);
     let bestPos = out;
     const cost = this.insCost[side];
@@ -227,7 +349,8 @@ function keep(cost: Float64Array, pos: Int32Array, o: number, c: number, q: numb
  * pay: its arc pricing ignores the windows, most of its cheapest pairs are late somewhere, and in
  * one interleaved run it cost Solomon's 56 a fifth more time for the same gap at 1,000 iterations
  * (0.54 % either way) and Gehring–Homberger 1000 a third of its iterations at 10 s, while CVRP X
- * (no windows) gained 1.0 point of gap at 10 s (README, Benchmarks).
+ * (no windows) gained 1.0 point of gap at 10 s (README, Benchmarks). Pricing the places by the
+ * segment summaries there (`byWindows`) did not change that (SWAP_STAR_UNDER_WINDOWS says how).
  */
 export function windowsBind(inst: SolverInstance): boolean {
   let dayStart = Infinity;
