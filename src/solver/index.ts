@@ -78,9 +78,9 @@ export function claimReserveOf(limitMs: number, first: Solution): number {
 }
 
 /**
- * The search's deadline and the final claim's bound: its share of work, whose time is kept back
- * before `deadline`; or, with `prizeClaim` false (the bench's ablation row), the clock's bound of
- * the build before (`finishBy`: half the output reserve past the deadline).
+ * The search's deadline and the final claim's bounds: its share of work, whose time is kept back
+ * before `deadline`, and on large problems the clock's (`finishBy`: half the output reserve past the
+ * deadline); with `prizeClaim` false (the bench's ablation row), the clock's alone, as before.
  */
 function claimLimitsOf(
   options: SolveOptions,
@@ -90,7 +90,7 @@ function claimLimitsOf(
   first: Solution,
 ): Pick<SearchLimits, 'deadline' | 'claimShare' | 'finishBy'> {
   if (options.prizeClaim === false) return { deadline, finishBy };
-  return { deadline: deadline - claimReserveOf(limitMs, first), claimShare: CLAIM_SHARE };
+  return { deadline: deadline - claimReserveOf(limitMs, first), claimShare: CLAIM_SHARE, finishBy };
 }
 
 /** One search on the calling thread; also answers the objective of its plan (for picking among threads). */

@@ -5,13 +5,17 @@
  * over the neighbour lists, each followed by the local search on what it changed (which may open
  * room for another claim), until one claims nothing.
  *
- * With a share of work (SearchLimits.claimShare) the passes are bounded by work alone, in
- * proportion to what they cost (claimSize): the clock cannot take that share (its time is kept back from the search, index.ts),
- * and the plan does not depend on the machine's load (decisions.md, `--seed`). The prize passes
- * and the local search between them have a budget each, so that the local search, which costs
- * far more on a plan the limit cut before its polish, cannot leave the passes without work.
- * Without a share, the clock (`finishBy`) bounds the passes.
+ * With a share of work (SearchLimits.claimShare) the passes are bounded by work, in proportion to
+ * what they cost (claimSize), so the plan does not depend on the machine's load (decisions.md,
+ * `--seed`); its time is kept back from the search (index.ts). On a problem whose first plan is made
+ * whatever the clock (below FLOOR_FIRST_MIN_STOPS, construct.ts) the clock cannot take that share
+ * either; above, `finishBy` still bounds it, since `--time-limit` bounds the command (multi-1000 at
+ * `--time-limit 1` ran to 2.0–3.6 s of process wall with an untimed claim). The prize passes and the
+ * local search between them have a budget each, so that the local search, which costs far more on
+ * a plan the limit cut before its polish, cannot leave the passes without work. Without a share,
+ * the clock (`finishBy`) alone bounds the passes.
  */
+import { firstPlanIgnoresClock } from '../construct.js';
 import type { LocalSearch } from '../ls/local-search.js';
 import type { PrizeMoves } from '../ls/prize.js';
 import { WORK_PER_PRICED_MOVE } from '../params.js';
@@ -40,8 +44,8 @@ export function claimSize(sol: Solution, unserved: number): number {
 }
 
 /**
- * Claims on `best` what priority the prize moves can: within `share` when given (whatever the
- * clock), else until `finishBy`. `cut`: the clock cut the search, so the time left is short.
+ * Claims on `best` what priority the prize moves can: within `share` when given, and until
+ * `finishBy` where the clock bounds it (above). `cut`: the clock cut the search, so the time left is short.
  */
 export function claimPriority(
   best: Solution,
@@ -57,7 +61,7 @@ export function claimPriority(
   const done = (): number => meter.done() + WORK_PER_PRICED_MOVE * prize.priced;
   const passes = new Budget(done, share ? share.prizePerUnit * size : Infinity);
   const polish = new Budget(done, share ? (cut ? share.cutPolishPerUnit : share.polishPerUnit) * size : Infinity);
-  const deadline = share ? Infinity : finishBy;
+  const deadline = share && firstPlanIgnoresClock(best.inst) ? Infinity : finishBy;
   for (;;) {
     passes.begin();
     const claimed = prize.run(best, deadline, true, passes.out);

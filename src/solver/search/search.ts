@@ -57,7 +57,10 @@ export interface SearchLimits {
   largeLocalSearch?: boolean | undefined;
   /** Restarts of a stalled trajectory from children of an elite pool (SolveOptions.population; restarts.ts). */
   population?: boolean | undefined;
-  /** When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent. */
+  /**
+   * When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent.
+   * With `claimShare` only above FLOOR_FIRST_MIN_STOPS stops (search/claim.ts).
+   */
   finishBy?: number | undefined;
   /**
    * The work the final prize pass may do whatever the clock, on the best plan or, when the limit
@@ -233,7 +236,8 @@ function claimWithoutSearch(
   const inst = initial.inst;
   const prize = new PrizeMoves(inst, evaluator, inserter, near.neighbours, near.k, insertableStops(inst, evaluator));
   const localSearch = LocalSearch.create(inst, evaluator, new Rng(limits.seed), localSearchOptionsOf(limits));
-  claimPriority(initial, prize, localSearch, new WorkMeter(evaluator, inserter, localSearch), limits.claimShare, Infinity, true);
+  const finishBy = limits.finishBy ?? limits.deadline;
+  claimPriority(initial, prize, localSearch, new WorkMeter(evaluator, inserter, localSearch), limits.claimShare, finishBy, true);
   return outcome;
 }
 
