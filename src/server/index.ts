@@ -121,7 +121,7 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, o
   log({ event: 'started', ...started, concurrency: role === 'api' ? 0 : options.concurrency });
 
   const timeoutMs = options.shutdownTimeoutMs;
-  const shutdown = { app, actions, stores, runner, sessions, notifications, webhooks, retention, log, timeoutMs };
+  const shutdown = { app, actions, stores, runner, sessions, notifications, webhooks, geocoding, retention, log, timeoutMs };
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     shuttingDown = true;
@@ -303,6 +303,7 @@ interface Shutdown {
   sessions: SessionService;
   notifications: Notifications;
   webhooks: Webhooks;
+  geocoding: ProjectGeocoding;
   actions: ActionService;
   stores: Stores;
   runner: SolveRunner;
@@ -313,7 +314,7 @@ interface Shutdown {
 
 /** Stops accepting, waits for running solves (bounded), leaves the rest pending for the next start or another worker. */
 async function stopServer(shutdown: Shutdown): Promise<void> {
-  const { app, actions, stores, runner, sessions, notifications, webhooks, retention, log, timeoutMs } = shutdown;
+  const { app, actions, stores, runner, sessions, notifications, webhooks, geocoding, retention, log, timeoutMs } = shutdown;
   const server = app.server;
   const stopped = app.close();
   server.closeIdleConnections();
@@ -322,6 +323,9 @@ async function stopServer(shutdown: Shutdown): Promise<void> {
   const { leftWaiting, interrupted } = await actions.shutdown(timeoutMs);
   await notifications.close();
   await webhooks.close();
+  // A geocoding still running writes its project afterwards (into a closed store, or a data
+  // directory already being removed); one cut by the timeout is resumed at the next start.
+  await geocoding.whenIdle(timeoutMs);
   await runner.close?.();
   server.closeAllConnections();
   await stopped;

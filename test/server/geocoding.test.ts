@@ -5,7 +5,7 @@
  * found blocks it; an interrupted geocoding resumes after a restart.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, removeDir, startTestService, type TestService } from './harness.js';
@@ -135,6 +135,24 @@ describe('a project with addresses, on a service with a geocoder', () => {
     const again = await service(settings, svc.dataDir);
     const project = await untilGeocoded(again, created.body.id);
     expect(project.geocoding.map((failure: any) => failure.stop)).toEqual(['Nowhere']);
+  }, 20_000);
+
+  it('a stop of the service waits, within its shutdown timeout, for a running geocoding to store its result', async () => {
+    const nominatim = await fakeNominatim({
+      'dépôt, 12 quai rambaud, lyon': [[45.742, 4.818, 'Quai Rambaud']],
+      '3 rue saint-jean, lyon': [[45.7622, 4.8271, 'Rue Saint-Jean']],
+    });
+    servers.push(nominatim);
+    const settings: GeocoderSettings = { name: 'nominatim', url: nominatim.url, version: 't', cacheDir: await tempDir() };
+    const svc = await startTestService({ runner: new InProcessRunner() as never, geocoder: settings, shutdownTimeoutMs: 10_000 });
+    services.push(svc);
+    const created = await api(svc.url, 'POST', '/v1.0/project', { body: DOCUMENT });
+    expect(created.body.geocoding_status).toBe('pending');
+    // One request a second: the three addresses take two seconds, all of them after the stop began.
+    await svc.stop();
+    const stored = JSON.parse(await readFile(join(svc.dataDir, 'projects', `${created.body.id}.json`), 'utf8'));
+    expect(JSON.stringify(stored)).not.toContain('"geocoding_status":"pending"');
+    expect(JSON.stringify(stored)).toContain('1 impasse Inconnue, Lyon');
   }, 20_000);
 
   it('refuses to optimize a project whose driver’s place was not found (409 geocoding_failed)', async () => {

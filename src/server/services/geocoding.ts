@@ -43,8 +43,12 @@ export class ProjectGeocoding {
     for (const { id, version, document } of await this.projects.pendingGeocoding()) this.start(id, document, version);
   }
 
-  async whenIdle(): Promise<void> {
-    await Promise.allSettled([...this.running]);
+  /** Waits for the running geocodings, at most `timeoutMs`: one still running then is resumed at the next start. */
+  async whenIdle(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([Promise.allSettled([...this.running]), timeout]);
+    clearTimeout(timer);
   }
 
   private async geocode(projectId: string, version: number, document: Record<string, unknown>): Promise<void> {
