@@ -214,6 +214,11 @@ export const LS_NEIGHBOURS = 30;
  * mean gap (4.65%) in 18.7 and 8.3 s of CPU; at about equal CPU 30 neighbours and 1,500
  * iterations gave 4.65% (18.7 s), 15 and 3,000 4.21% (15.8 s), 10 and 4,000 3.80% (15.5 s), 7 and
  * 6,000 3.66% (14.6 s), 5 and 8,000 4.08% (15.0 s). Solomon's 100 stops keep 30.
+ * Off by default all the same: on ../shared/cases/multi-1000.json (a project with two load
+ * dimensions, window starts, types and breaks; 68 routes) 10 neighbours cost far more than they
+ * gain. In process at 10 s (one run each, load 1.5–1.8): 10 neighbours 404.2 working hours in
+ * 16,168 iterations, 20 373.5 h (10,933), 30 365.1 h (10,646); at 3,000 iterations 413.1, 360.5
+ * and 353.1 h. Fresh processes at 10 s beside the build before: 396.8 h against 362.2 h.
  */
 export const FEW_LS_NEIGHBOURS_MIN_STOPS = 1000;
 export const FEW_LS_NEIGHBOURS = 10;

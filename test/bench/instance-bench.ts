@@ -26,7 +26,7 @@ export interface InstanceBenchOptions {
   prizeInSearch?: boolean;
   /** SWAP* in the local search; off for its ablation row (`--without swap-star`), on also where windows bind (`--with swap-star`). */
   swapStar?: boolean;
-  /** Fewer local-search neighbours on large problems; off for its ablation row (`--without few-ls-neighbours`). */
+  /** Fewer local-search neighbours on large problems; on for its row (`--with few-ls-neighbours`). */
   fewLsNeighbours?: boolean;
   /** Restarts from an elite pool's children; off for its ablation row (`--without population`), on with `--with population`. */
   population?: boolean;
@@ -43,12 +43,12 @@ export function leverOptions(args: {
 }): Pick<InstanceBenchOptions, 'swapStar' | 'fewLsNeighbours' | 'largeLocalSearch' | 'population' | 'prizeClaim'> {
   return {
     ...(args.without.includes('swap-star') ? { swapStar: false } : {}),
-    ...(args.without.includes('few-ls-neighbours') ? { fewLsNeighbours: false } : {}),
     ...(args.without.includes('population') ? { population: false } : {}),
     ...(args.without.includes('prize-claim') ? { prizeClaim: false } : {}),
     ...(args.with.includes('swap-star') ? { swapStar: true } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
     ...(args.with.includes('population') ? { population: true } : {}),
+    ...(args.with.includes('few-ls-neighbours') ? { fewLsNeighbours: true } : {}),
   };
 }
 
@@ -90,7 +90,7 @@ export async function benchInstance(
       operatorStats: options.operatorStats,
       ...(options.prizeInSearch ? { prizeInSearch: true } : {}),
       ...(options.swapStar === undefined ? {} : { swapStar: options.swapStar }),
-      ...(options.fewLsNeighbours === false ? { fewLsNeighbours: false } : {}),
+      ...(options.fewLsNeighbours === true ? { fewLsNeighbours: true } : {}),
       ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),

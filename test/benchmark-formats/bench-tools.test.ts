@@ -63,13 +63,13 @@ describe('bench runner pieces', () => {
     expect(parseBenchArgs(['--set', 'solomon', '--time', '1', '--without', 'swap-star']).without).toEqual(['swap-star']);
     expect(parseBenchArgs(['--set', 'solomon', '--time', '1']).without).toEqual([]);
     expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--without', 'magic'])).toThrow(/--without takes one of swap-star/);
-    const both = parseBenchArgs(['--set', 'homberger-1000', '--time', '1', '--without', 'few-ls-neighbours', '--without', 'swap-star']);
-    expect(both.without).toEqual(['few-ls-neighbours', 'swap-star']);
-    expect(leverOptions(both)).toEqual({ swapStar: false, fewLsNeighbours: false });
+    const both = parseBenchArgs(['--set', 'homberger-1000', '--time', '1', '--with', 'few-ls-neighbours', '--without', 'swap-star']);
+    expect([both.with, both.without]).toEqual([['few-ls-neighbours'], ['swap-star']]);
+    expect(leverOptions(both)).toEqual({ swapStar: false, fewLsNeighbours: true });
     expect(leverOptions(parseBenchArgs(['--set', 'homberger-1000', '--time', '1']))).toEqual({});
     expect(parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'large-ls']).with).toEqual(['large-ls']);
     expect(() => parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'magic'])).toThrow(
-      /--with takes one of large-ls, population, swap-star/,
+      /--with takes one of large-ls, population, swap-star, few-ls-neighbours/,
     );
     expect(parseBenchArgs(['--set', 'solomon', '--time', '1', '--with', 'swap-star']).with).toEqual(['swap-star']);
     expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--with', 'swap-star', '--without', 'swap-star'])).toThrow(

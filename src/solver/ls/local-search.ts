@@ -43,7 +43,7 @@ export interface LocalSearchOptions {
   countOperators?: boolean | undefined;
   /** Granular neighbours per stop; by default lsNeighboursOf's. */
   k?: number | undefined;
-  /** Fewer neighbours on large problems (SolveOptions.fewLsNeighbours, lsNeighboursOf); on when absent. */
+  /** Fewer neighbours on large problems (SolveOptions.fewLsNeighbours, lsNeighboursOf); off when absent. */
   fewOnLarge?: boolean | undefined;
   /** SWAP* at local optima of the other moves (SolveOptions.swapStar); when absent, on where windows do not bind (windowsBind), or everywhere with SWAP_STAR_UNDER_WINDOWS. */
   swapStar?: boolean | undefined;
@@ -116,7 +116,7 @@ export class LocalSearch {
     const exactAndLarge = !segmentsApply(inst) && inst.nStops > EXACT_MAX_STOPS;
     if (exactAndLarge && options.large !== true) return null;
     const windowed = windowsBind(inst);
-    const k = options.k ?? lsNeighboursOf(inst.nStops, exactAndLarge, options.fewOnLarge ?? true, windowed);
+    const k = options.k ?? lsNeighboursOf(inst.nStops, exactAndLarge, options.fewOnLarge ?? false, windowed);
     const swapStar = options.swapStar ?? (SWAP_STAR_UNDER_WINDOWS || !windowed);
     return new LocalSearch(inst, evaluator, rng, k, options.countOperators === true, swapStar, windowed);
   }

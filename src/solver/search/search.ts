@@ -51,7 +51,7 @@ export interface SearchLimits {
   prizeInSearch?: boolean | undefined;
   /** SWAP* in the local search (SolveOptions.swapStar); absent: where windows do not bind. */
   swapStar?: boolean | undefined;
-  /** Fewer local-search neighbours on large problems (SolveOptions.fewLsNeighbours); on when absent. */
+  /** Fewer local-search neighbours on large problems (SolveOptions.fewLsNeighbours); off when absent. */
   fewLsNeighbours?: boolean | undefined;
   /** The local search on problems above EXACT_MAX_STOPS priced exactly (SolveOptions.largeLocalSearch). */
   largeLocalSearch?: boolean | undefined;
