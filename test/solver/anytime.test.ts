@@ -10,12 +10,10 @@ import { constructFirstPlan, fillUnserved, insertGreedily } from '../../src/solv
 import { FIRST_PLAN_ITERATIONS } from '../../src/solver/params.js';
 import { CostEvaluator, type ObjectiveValue } from '../../src/solver/cost.js';
 import { solve, solveOnce } from '../../src/solver/index.js';
-import { instanceOf, nearestNeighbours } from '../../src/solver/instance.js';
-import { Inserter } from '../../src/solver/insertion.js';
-import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { Solution } from '../../src/solver/solution.js';
 import type { SolveOptions } from '../../src/solver/types.js';
 import { checkPlan } from '../support/checker.js';
+import { solverParts } from '../support/solver-parts.js';
 import { buildProblem, randomProblem, seededRandom } from '../support/problem-builder.js';
 
 /** Fewer vehicles than the stops need, so that priority is at stake at every level. */
@@ -85,7 +83,7 @@ describe('anytime guarantee', () => {
   it('the first plan is the better of the greedy floor and the regret construction', () => {
     for (const c of SCARCE) {
       const problem = randomProblem(c.seed, { stops: c.stops, vehicles: c.vehicles, allFeatures: true });
-      const { inst, costs, inserter, evaluator, near } = parts(problem);
+      const { inst, costs, inserter, evaluator, near } = solverParts(problem);
       const cut = constructFirstPlan(inst, costs, inserter, evaluator, near, { deadline: Infinity, work: 0 });
       expect(cut.from, 'a construction out of work returns the floor').toBe('greedy');
       const full = constructFirstPlan(inst, costs, inserter, evaluator, near, { deadline: Infinity });
@@ -99,9 +97,9 @@ describe("the first plan under a limit already passed (issue 26: the limit count
     // Problems on which the regret plan beats the greedy floor (a cut would answer the floor).
     for (const c of REGRET_WINS) {
       const problem = randomProblem(c.seed, { stops: c.stops, vehicles: c.vehicles });
-      const late = parts(problem);
+      const late = solverParts(problem);
       const passed = constructFirstPlan(late.inst, late.costs, late.inserter, late.evaluator, late.near, { deadline: -Infinity });
-      const timely = parts(problem);
+      const timely = solverParts(problem);
       const whole = constructFirstPlan(timely.inst, timely.costs, timely.inserter, timely.evaluator, timely.near, { deadline: Infinity });
       expect([passed.from, whole.from], `seed ${c.seed}`).toEqual(['regret', 'regret']);
       expect(late.costs.compare(late.costs.objective(passed.plan), timely.costs.objective(whole.plan)), `seed ${c.seed}`).toBe(0);
@@ -127,7 +125,7 @@ describe("the first plan under a limit already passed (issue 26: the limit count
   it('the untimed iterations start from the regret plan and never answer worse than it', async () => {
     for (const c of REGRET_WINS) {
       const problem = randomProblem(c.seed, { stops: c.stops, vehicles: c.vehicles });
-      const p = parts(problem);
+      const p = solverParts(problem);
       const regret = constructFirstPlan(p.inst, p.costs, p.inserter, p.evaluator, p.near, { deadline: Infinity });
       const { result, objective } = await solveOnce(problem, { timeLimitMs: 100, seed: 7, endsAt: performance.timeOrigin });
       expect(result.stats.iterations, `seed ${c.seed}`).toBe(FIRST_PLAN_ITERATIONS);
@@ -173,18 +171,9 @@ function longRoutes(stops: number, vehicles: number): Problem {
   });
 }
 
-function parts(problem: Problem) {
-  const inst = instanceOf(problem);
-  const evaluator = new RouteEvaluator(inst);
-  const costs = new CostEvaluator(inst);
-  const inserter = new Inserter(inst, evaluator);
-  const k = Math.min(40, inst.nStops - 1);
-  return { inst, costs, inserter, evaluator, near: { neighbours: nearestNeighbours(inst, k), k } };
-}
-
 /** The floor built directly: every stop inserted greedily, highest priority first, then filled. */
 function greedyFloor(problem: Problem): { costs: CostEvaluator; floor: ObjectiveValue } {
-  const { inst, costs, inserter, evaluator, near } = parts(problem);
+  const { inst, costs, inserter, evaluator, near } = solverParts(problem);
   const floor = new Solution(inst, costs);
   const stops = Array.from({ length: inst.nStops }, (_, s) => s).filter((s) => inst.stopLoc[s]! >= 0);
   insertGreedily(floor, inserter, evaluator, stops, near);

@@ -8,33 +8,21 @@ import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
 import { constructFirstPlan, fillUnserved, insertGreedily, regretFitsItsWork } from '../../src/solver/construct.js';
-import { CostEvaluator } from '../../src/solver/cost.js';
 import { solve } from '../../src/solver/index.js';
-import { instanceOf, nearestNeighbours, vehicleClassCount } from '../../src/solver/instance.js';
-import { Inserter } from '../../src/solver/insertion.js';
+import { vehicleClassCount } from '../../src/solver/instance.js';
 import { FLOOR_FIRST_MIN_STOPS } from '../../src/solver/params.js';
 import { regretInsertion } from '../../src/solver/regret.js';
-import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { Solution } from '../../src/solver/solution.js';
 import { checkPlan } from '../support/checker.js';
+import { solverParts } from '../support/solver-parts.js';
 import { randomProblem } from '../support/problem-builder.js';
 
 /** As many stops as the floor goes first from, and vehicles that differ (shifts, speeds, capacities): many classes. */
 const LARGE = randomProblem(431, { stops: FLOOR_FIRST_MIN_STOPS, vehicles: 60 });
 
-function parts(problem: Problem) {
-  const inst = instanceOf(problem);
-  const evaluator = new RouteEvaluator(inst);
-  const costs = new CostEvaluator(inst);
-  const inserter = new Inserter(inst, evaluator);
-  const k = Math.min(40, inst.nStops - 1);
-  const work = (): number => evaluator.walked + inserter.positions;
-  return { inst, costs, inserter, evaluator, near: { neighbours: nearestNeighbours(inst, k), k }, work };
-}
-
 /** The greedy floor alone, and the work it took. */
 function floorAlone(problem: Problem) {
-  const p = parts(problem);
+  const p = solverParts(problem);
   const floor = new Solution(p.inst, p.costs);
   const stops = Array.from({ length: p.inst.nStops }, (_, s) => s).filter((s) => p.inst.stopLoc[s]! >= 0);
   insertGreedily(floor, p.inserter, p.evaluator, stops, p.near);
@@ -45,7 +33,7 @@ function floorAlone(problem: Problem) {
 describe('the first plan of a large problem', () => {
   it('a regret construction whose bookkeeping exceeds its budget of work is not started: the floor alone is made', () => {
     const alone = floorAlone(LARGE);
-    const p = parts(LARGE);
+    const p = solverParts(LARGE);
     expect(vehicleClassCount(p.inst)).toBeGreaterThan(20);
     // More than the floor takes, so that only the bookkeeping's prediction can stop the regret.
     const budget = alone.work + 1;
@@ -58,7 +46,7 @@ describe('the first plan of a large problem', () => {
 
   it('a budget that covers the bookkeeping starts the regret construction, and the better plan is kept', () => {
     const alone = floorAlone(LARGE);
-    const p = parts(LARGE);
+    const p = solverParts(LARGE);
     expect(regretFitsItsWork(p.inst, Infinity)).toBe(true);
     const first = constructFirstPlan(p.inst, p.costs, p.inserter, p.evaluator, p.near, { deadline: Infinity });
     expect(p.work()).toBeGreaterThan(alone.work);
@@ -66,12 +54,12 @@ describe('the first plan of a large problem', () => {
   });
 
   it('below FLOOR_FIRST_MIN_STOPS the regret construction runs whatever its bookkeeping', () => {
-    const small = parts(randomProblem(432, { stops: 200, vehicles: 40 }));
+    const small = solverParts(randomProblem(432, { stops: 200, vehicles: 40 }));
     expect(regretFitsItsWork(small.inst, 1)).toBe(false);
     const first = constructFirstPlan(small.inst, small.costs, small.inserter, small.evaluator, small.near, { deadline: Infinity, work: 1 });
     // Below the floor-first size the regret goes first and a work budget cuts it (then finished greedily): it was started.
     expect(first.plan.servedPriority).toBeGreaterThan(0);
-    const untouched = parts(randomProblem(432, { stops: 200, vehicles: 40 }));
+    const untouched = solverParts(randomProblem(432, { stops: 200, vehicles: 40 }));
     const whole = constructFirstPlan(untouched.inst, untouched.costs, untouched.inserter, untouched.evaluator, untouched.near, {
       deadline: Infinity,
     });
@@ -80,7 +68,7 @@ describe('the first plan of a large problem', () => {
 
   it('a regret construction cut by the deadline after the floor answers the floor itself, not the regret plan finished greedily', () => {
     const alone = floorAlone(LARGE);
-    const p = parts(LARGE);
+    const p = solverParts(LARGE);
     let reads = 0;
     let floor: Solution | null = null;
     const first = constructFirstPlan(
@@ -98,7 +86,7 @@ describe('the first plan of a large problem', () => {
     expect(first.plan).toBe(floor);
     // The work of the regret construction's table (priced before its first step), measured apart:
     // the floor and the table, and no greedy finish of the cut regret plan on top.
-    const table = parts(LARGE);
+    const table = solverParts(LARGE);
     expect(regretInsertion(new Solution(table.inst, table.costs), table.inserter, table.evaluator, () => true, table.near)).toBe(false);
     expect(p.work()).toBe(alone.work + table.work());
   });
