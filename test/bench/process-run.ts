@@ -157,30 +157,25 @@ function summarizeRows(rows: ProcessRow[], contenders: Contender[]): ProcessSumm
 }
 
 function warmSummary(warm: InstanceResult[]): ProcessSummary {
-  const complete = warm.filter(isComplete);
+  return plainSummary('warm (in-process)', warm);
+}
+
+function vroomSummary(peers: PeerResult[]): ProcessSummary {
+  return plainSummary(`VROOM -x ${peers[0]!.exploration}`, peers);
+}
+
+/** The summary of solves that report no iterations (the warm in-process solve, VROOM). */
+function plainSummary(label: string, results: Array<InstanceResult | PeerResult>): ProcessSummary {
+  const complete = results.filter(isComplete);
   return {
-    label: 'warm (in-process)',
-    runs: warm.length,
+    label,
+    runs: results.length,
     complete: complete.length,
     meanGapPct: mean(complete.map((r) => r.gapPct!)),
     zeroIterations: 0,
     meanIterations: null,
-    meanWallSec: mean(warm.map((r) => r.timeSec)) ?? 0,
-    infeasible: warm.filter((r) => r.error !== null || !r.feasible).length,
-  };
-}
-
-function vroomSummary(peers: PeerResult[]): ProcessSummary {
-  const complete = peers.filter(isComplete);
-  return {
-    label: `VROOM -x ${peers[0]!.exploration}`,
-    runs: peers.length,
-    complete: complete.length,
-    meanGapPct: mean(complete.map((v) => v.gapPct!)),
-    zeroIterations: 0,
-    meanIterations: null,
-    meanWallSec: mean(peers.map((v) => v.timeSec)) ?? 0,
-    infeasible: peers.filter((v) => v.error !== null || !v.feasible).length,
+    meanWallSec: mean(results.map((r) => r.timeSec)) ?? 0,
+    infeasible: results.filter((r) => r.error !== null || !r.feasible).length,
   };
 }
 
