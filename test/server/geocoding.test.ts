@@ -61,6 +61,16 @@ async function gazetteer(): Promise<GeocoderSettings> {
   return { name: 'gazetteer', file };
 }
 
+/** A Nominatim (one request a second) that knows the depot and Saint-Jean, not the third address. */
+async function nominatimKnowingTwo(): Promise<GeocoderSettings> {
+  const nominatim = await fakeNominatim({
+    'dépôt, 12 quai rambaud, lyon': [[45.742, 4.818, 'Quai Rambaud']],
+    '3 rue saint-jean, lyon': [[45.7622, 4.8271, 'Rue Saint-Jean']],
+  });
+  servers.push(nominatim);
+  return { name: 'nominatim', url: nominatim.url, version: 't', cacheDir: await tempDir() };
+}
+
 async function untilGeocoded(svc: TestService, id: string): Promise<any> {
   for (;;) {
     const project = (await api(svc.url, 'GET', `/v1.0/project/${id}`)).body;
@@ -119,12 +129,7 @@ describe('a project with addresses, on a service with a geocoder', () => {
   });
 
   it('refuses to optimize while geocoding (409 geocoding_pending), and resumes an interrupted geocoding after a restart', async () => {
-    const nominatim = await fakeNominatim({
-      'dépôt, 12 quai rambaud, lyon': [[45.742, 4.818, 'Quai Rambaud']],
-      '3 rue saint-jean, lyon': [[45.7622, 4.8271, 'Rue Saint-Jean']],
-    });
-    servers.push(nominatim);
-    const settings: GeocoderSettings = { name: 'nominatim', url: nominatim.url, version: 't', cacheDir: await tempDir() };
+    const settings = await nominatimKnowingTwo();
     const svc = await service(settings);
     const created = await api(svc.url, 'POST', '/v1.0/project', { body: DOCUMENT });
     // One request a second: the three addresses take two seconds.
@@ -138,12 +143,7 @@ describe('a project with addresses, on a service with a geocoder', () => {
   }, 20_000);
 
   it('a stop of the service waits, within its shutdown timeout, for a running geocoding to store its result', async () => {
-    const nominatim = await fakeNominatim({
-      'dépôt, 12 quai rambaud, lyon': [[45.742, 4.818, 'Quai Rambaud']],
-      '3 rue saint-jean, lyon': [[45.7622, 4.8271, 'Rue Saint-Jean']],
-    });
-    servers.push(nominatim);
-    const settings: GeocoderSettings = { name: 'nominatim', url: nominatim.url, version: 't', cacheDir: await tempDir() };
+    const settings = await nominatimKnowingTwo();
     const svc = await startTestService({ runner: new InProcessRunner() as never, geocoder: settings, shutdownTimeoutMs: 10_000 });
     services.push(svc);
     const created = await api(svc.url, 'POST', '/v1.0/project', { body: DOCUMENT });
