@@ -61,7 +61,7 @@ export function reserveOf(limitMs: number, nStops: number): number {
   return Math.min(limitMs * RESERVE_SHARE, RESERVE_BASE_MS + RESERVE_PER_STOP_MS * nStops);
 }
 
-/** The final prize pass's share of work (search/claim.ts), per unit of its size, whatever the clock. */
+/** The final prize pass's share of work (search/claim.ts), per unit of its size. */
 export const CLAIM_SHARE: ClaimShare = {
   prizePerUnit: PRIZE_CLAIM_WORK_PER_UNIT,
   polishPerUnit: PRIZE_CLAIM_POLISH_PER_UNIT,
@@ -121,7 +121,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
 
   const outcome = await search(first.plan, inserter, evaluator, near, {
     started,
-    // The final prize pass on the best plan gets its share of work whatever the clock (search/claim.ts).
+    // The final prize pass on the best plan gets its share of work, the clock's bound only on large problems (search/claim.ts).
     ...claimLimitsOf(options, deadline, started + left - reserve / 2, left, first.plan),
     // Budgets of work follow the limit, not what the loading left of it: a seed gives one plan.
     workSpanMs: limit - reserveOf(limit, inst.nStops),
