@@ -5,9 +5,11 @@
  * refusal at the connection cap is logged, one JSON line each, at most ten a minute per kind.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { removeDir, startTestService, type TestService } from '../server/harness.js';
 import { CONNECTION_LIMITS } from '../../src/server/http/app.js';
+import { answerClientError } from '../../src/server/http/connections.js';
+import { RateLimitedLog } from '../../src/server/rate-limited-log.js';
 
 const services: TestService[] = [];
 const sockets: Socket[] = [];
@@ -130,5 +132,20 @@ describe('408s and connection-cap refusals are logged, rate-limited (issue 27, 1
     expect(data).toMatch(/^HTTP\/1\.1 400 /);
     expect(bodyOf(data)).toEqual({ error: { code: 'bad_request', message: expect.any(String), details: [] } });
     expect(logEvents(svc, 'client_error')).toEqual([expect.objectContaining({ status: 400 })]);
+  });
+
+  it('a 408 names what the client sent (no_request or request_incomplete), whichever timer fires first', async () => {
+    const reasons: unknown[] = [];
+    const log = new RateLimitedLog((event) => reasons.push(event.reason));
+    const server = createServer((socket) =>
+      // Node's own request timeout, fired before the service's timer for a silent connection.
+      setTimeout(() => answerClientError(Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket, log), 100),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    await rawConnection(url).closed;
+    await rawConnection(url, 'GET /healthz HTTP/1.1\r\n').closed;
+    await new Promise((resolve) => server.close(resolve));
+    expect(reasons).toEqual(['no_request', 'request_incomplete']);
   });
 });

@@ -64,7 +64,8 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket, 
   // A reset connection has nobody to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    timeOut(socket, 'request_incomplete', log);
+    // Node's own check may fire first on a connection that sent nothing at all.
+    timeOut(socket, socket.bytesRead === 0 ? 'no_request' : 'request_incomplete', log);
     return;
   }
   const refusal =
