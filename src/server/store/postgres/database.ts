@@ -73,6 +73,7 @@ export class Database implements Queryable {
     const client = await pool.connect().catch((error: unknown) => {
       throw this.unavailable(error);
     });
+    const loss = watchLoss(client);
     const tx: Queryable = {
       query: <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
         client.query<R>(text, values).catch((error: unknown) => {
@@ -91,7 +92,8 @@ export class Database implements Queryable {
       await client.query('ROLLBACK').catch((failure: unknown) => void (broken = failure as Error));
       throw error;
     } finally {
-      client.release(broken);
+      loss.stop();
+      client.release(broken ?? loss.lost());
     }
   }
 
@@ -124,6 +126,7 @@ export class Database implements Queryable {
     const client = await this.pool.connect().catch((error: unknown) => {
       throw new StoreUnavailableError(`${this.safeUrl}: ${(error as Error).message}`, { cause: error });
     });
+    const loss = watchLoss(client);
     try {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -142,9 +145,23 @@ export class Database implements Queryable {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
-      client.release();
+      loss.stop();
+      client.release(loss.lost());
     }
   }
+}
+
+/**
+ * Keeps the error of a checked-out connection that loses its server. The pool listens only to its
+ * idle connections: without a listener of its own such an error was thrown at the process (CI: a
+ * terminated backend while a lock's transaction waited for its work). The query under way fails
+ * too, and the caller reports that; the connection is then closed, not reused.
+ */
+function watchLoss(client: pg.PoolClient): { lost(): Error | undefined; stop(): void } {
+  let lost: Error | undefined;
+  const keep = (error: Error): void => void (lost = error);
+  client.on('error', keep);
+  return { lost: () => lost, stop: () => void client.off('error', keep) };
 }
 
 function newPool(url: string, log: (event: Record<string, unknown>) => void): pg.Pool {
