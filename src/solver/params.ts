@@ -140,13 +140,13 @@ export const PLATEAU_WORK_SHARE = 0.25;
  * With the stall stop, the temperature cools over this much work (search/accept.ts), more on
  * larger problems, or by the clock over what is left of the limit when the clock is further along:
  * where the machine does this work within the limit the plan depends on work alone, and a short
- * limit still ends cooled (the issue's 10 Solomon instances at 2 s: 0.52 % cooling by work alone,
- * 0.39 % by the clock).
+ * limit still ends cooled (issue 26's figures on 10 Solomon instances at 2 s: 0.52 % cooling by
+ * work alone, 0.39 % by the clock).
  */
 export const COOL_MIN_WORK = 500_000;
+export const COOL_WORK_PER_STOP = 100_000;
 /** From this share of the way to the deadline on, the clock may lead the cooling (search/accept.ts). */
 export const CLOCK_LEADS_FROM = 0.1;
-export const COOL_WORK_PER_STOP = 100_000;
 /**
  * Beyond this many stops the cooling's work per stop grows with (stops / COOL_SCALE_STOPS)^¼, as an
  * iteration's work grows with the size. A 200-stop project (generate-large --seed 1), seeds 0–5,

@@ -78,11 +78,6 @@ export class Acceptance {
     return this.led;
   }
 
-  /** Whether the search may stop by itself: the clock has never set its temperature. */
-  get mayStop(): boolean {
-    return !this.led;
-  }
-
   /**
    * Sets the temperature for the iteration after `iterations`, with `work` done, both counted from
    * the cooling's start at time `from` (the search's, or a reheat's), checked at time `now`.

@@ -16,7 +16,7 @@ import { COOL_TAIL_SHARE, REHEAT_MAX_STOPS, STALL_REHEATS, YIELD_EVERY_MS } from
 import { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
-import { belongsToFirstPlan, stopCriterionOf } from '../stop/index.js';
+import { belongsToFirstPlan, stopCriterionOf, type StopCriterion } from '../stop/index.js';
 import type { OperatorStats, SolveProgress, SolveResult } from '../types.js';
 import { aloneReason } from '../unserved.js';
 import { Acceptance } from './accept.js';
@@ -123,9 +123,7 @@ export async function search(
   const arcCost = limits.arcCost ?? Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
   const acceptance = new Acceptance(arcCost, limits, costs, rng);
   const cooling = new Cooling(startedSearch, inst.nStops <= REHEAT_MAX_STOPS ? STALL_REHEATS : 0);
-  // It stops by itself on a stall or once cooled down, never after the clock has set its
-  // temperature: that one runs to its deadline, as its plan depends on the clock.
-  const stop = stopCriterionOf({ ...limits, mayStall: () => acceptance.mayStop, cooledDown: (w) => cooling.tailDone(w, limits.coolWork) });
+  const stop = ownStopOf(limits, acceptance, cooling);
   const population = PopulationRestarts.when(limits.population, { inst, evaluator, near, costs, recreator, polisher, rng }, plans.current);
 
   let iterations = 0;
@@ -162,6 +160,16 @@ export async function search(
     population?.follow(plans, candidateObj);
     if (plans.sinceImprovement === 0) bestFoundAt = clock();
   }
+}
+
+/**
+ * The search's stopping criterion: its limits, a stall, or its cooling done (Cooling.tailDone); it
+ * stops by itself only while the clock has not set its temperature: one whose temperature the clock
+ * has set runs to its deadline, as its plan depends on the clock.
+ */
+function ownStopOf(limits: SearchLimits, acceptance: Acceptance, cooling: Cooling): StopCriterion {
+  const mayStall = (): boolean => !acceptance.clockLed;
+  return stopCriterionOf({ ...limits, mayStall, cooledDown: (work) => cooling.tailDone(work, limits.coolWork) });
 }
 
 /** The outcome when there is nothing to search (no stop to offer, no vehicle, no iteration allowed); else null. */
