@@ -13,7 +13,7 @@ import { improvePlan } from '../../src/solver/improve.js';
 import { planOfRoutes, searchKitOf } from '../../src/solver/kit.js';
 import { CostEvaluator } from '../../src/solver/cost.js';
 import { instanceOf } from '../../src/solver/instance.js';
-import { CLOCK_LEADS_FROM, COOL_TAIL_SHARE, REHEAT_MAX_STOPS, STALL_REHEATS } from '../../src/solver/params.js';
+import { CLOCK_LEADS_FROM, COOL_HORIZON_UNITS_PER_MS, COOL_TAIL_SHARE, REHEAT_MAX_STOPS, STALL_REHEATS } from '../../src/solver/params.js';
 import { Rng } from '../../src/solver/rng.js';
 import { Acceptance } from '../../src/solver/search/accept.js';
 import { search } from '../../src/solver/search/search.js';
@@ -73,8 +73,11 @@ describe('Acceptance: who leads the cooling', () => {
 });
 
 describe('after its cooling, a search holds the end temperature for at most COOL_TAIL_SHARE of the cooling', () => {
-  /** A search that never stalls (no plateau within reach): only the tail's bound can stop it by itself. */
-  async function tailOnly(stops: number) {
+  /**
+   * A search that never stalls (no plateau within reach): only the tail's bound can stop it by
+   * itself. Its limit's span (`spanMs`) sets the horizon the tail may reach where that is further.
+   */
+  async function tailOnly(stops: number, spanMs = 1) {
     const problem = randomProblem(62, { stops, vehicles: Math.ceil(stops / 12) });
     const kit = searchKitOf(problem);
     const first = await improvePlan(problem, null, { timeLimitMs: 600_000, seed: 2, maxIterations: 0 });
@@ -83,6 +86,7 @@ describe('after its cooling, a search holds the end temperature for at most COOL
       started: performance.now(),
       deadline: performance.now() + 20_000,
       seed: 3,
+      workSpanMs: spanMs,
       coolWork,
       plateauIterations: 1e9,
       plateauWork: 1e15,
@@ -102,5 +106,13 @@ describe('after its cooling, a search holds the end temperature for at most COOL
     expect(outcome.stoppedBy).toBe('no_improvement');
     expect(outcome.work).toBeGreaterThanOrEqual((1 + STALL_REHEATS) * (1 + COOL_TAIL_SHARE) * coolWork);
     expect(outcome.work).toBeLessThan((1 + STALL_REHEATS) * (1 + COOL_TAIL_SHARE) * coolWork * 1.5);
+  });
+
+  it('where the limit leaves room, the tail goes on to COOL_HORIZON_UNITS_PER_MS of its span', async () => {
+    const spanMs = (3 * 2_000_000) / COOL_HORIZON_UNITS_PER_MS;
+    const { outcome, coolWork } = await tailOnly(REHEAT_MAX_STOPS + 20, spanMs);
+    expect(outcome.stoppedBy).toBe('no_improvement');
+    expect(outcome.work).toBeGreaterThanOrEqual(3 * coolWork);
+    expect(outcome.work).toBeLessThan(3 * coolWork * 1.2);
   });
 });

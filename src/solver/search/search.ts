@@ -12,14 +12,14 @@ import type { NearStops, SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
 import { LocalSearch, type LocalSearchOptions } from '../ls/local-search.js';
 import { PrizeMoves } from '../ls/prize.js';
-import { COOL_TAIL_SHARE, REHEAT_MAX_STOPS, STALL_REHEATS, YIELD_EVERY_MS } from '../params.js';
+import { COOL_HORIZON_UNITS_PER_MS, COOL_TAIL_SHARE, REHEAT_MAX_STOPS, STALL_REHEATS, YIELD_EVERY_MS } from '../params.js';
 import { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
 import { belongsToFirstPlan, stopCriterionOf, type StopCriterion } from '../stop/index.js';
 import type { OperatorStats, SolveProgress, SolveResult } from '../types.js';
 import { aloneReason } from '../unserved.js';
-import { Acceptance } from './accept.js';
+import { Acceptance, workSpanOf } from './accept.js';
 import { claimPriority, type ClaimShare } from './claim.js';
 import { Plans } from './plans.js';
 import { Polisher } from './polish.js';
@@ -169,7 +169,8 @@ export async function search(
  */
 function ownStopOf(limits: SearchLimits, acceptance: Acceptance, cooling: Cooling): StopCriterion {
   const mayStall = (): boolean => !acceptance.clockLed;
-  return stopCriterionOf({ ...limits, mayStall, cooledDown: (work) => cooling.tailDone(work, limits.coolWork) });
+  const horizon = COOL_HORIZON_UNITS_PER_MS * workSpanOf(limits);
+  return stopCriterionOf({ ...limits, mayStall, cooledDown: (work) => cooling.tailDone(work, limits.coolWork, horizon) });
 }
 
 /** The outcome when there is nothing to search (no stop to offer, no vehicle, no iteration allowed); else null. */
@@ -223,9 +224,12 @@ class Cooling {
     private readonly maxReheats: number,
   ) {}
 
-  /** Whether this cooling's work (`coolWork`) is done and the end temperature held for COOL_TAIL_SHARE of it. */
-  tailDone(work: number, coolWork: number | undefined): boolean {
-    return coolWork !== undefined && work - this.fromWork >= (1 + COOL_TAIL_SHARE) * coolWork;
+  /**
+   * Whether this cooling's work (`coolWork`) is done and the end temperature held for COOL_TAIL_SHARE
+   * of it, or up to `horizon` units of work since its start where that is more.
+   */
+  tailDone(work: number, coolWork: number | undefined, horizon: number): boolean {
+    return coolWork !== undefined && work - this.fromWork >= Math.max((1 + COOL_TAIL_SHARE) * coolWork, horizon);
   }
 
   /**
