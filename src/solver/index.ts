@@ -130,7 +130,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     maxNoImprove: options.maxNoImprove,
     untimedIterations: untimedIterationsOf(inst),
     ...(stopsWhenStalled(options) ? stallLimitsOf(inst.nStops) : {}),
-    // A search that may stop by itself cools without the clock (search/accept.ts), so a seed reproduces it.
+    // A search that may stop by itself cools by work where it can (search/accept.ts), so a seed reproduces it.
     ...(stopsWhenStalled(options) || options.maxNoImprove !== undefined ? { coolWork: coolWorkOf(inst.nStops) } : {}),
     operatorStats: options.operatorStats,
     prizeInSearch: options.prizeInSearch,

@@ -137,17 +137,43 @@ export const PLATEAU_SCALE_STOPS = 25;
 /** …and this share of the work the best plan took to find. */
 export const PLATEAU_WORK_SHARE = 0.25;
 /**
- * With the stall stop, the temperature cools over this much work (more on larger problems), or
- * over the work this machine does in the time limit (WORK_UNITS_PER_MS) if that is less, rather
- * than over the time limit: the search settles at the low temperature and stalls after an amount
- * of work that depends neither on the limit nor on the machine's load.
+ * With the stall stop, the temperature cools over this much work (search/accept.ts), more on
+ * larger problems, or by the clock over what is left of the limit when the clock is further along:
+ * where the machine does this work within the limit the plan depends on work alone, and a short
+ * limit still ends cooled (issue 26's figures on 10 Solomon instances at 2 s: 0.52 % cooling by
+ * work alone, 0.39 % by the clock).
  */
 export const COOL_MIN_WORK = 500_000;
 export const COOL_WORK_PER_STOP = 100_000;
+/** From this share of the way to the deadline on, the clock may lead the cooling (search/accept.ts). */
+export const CLOCK_LEADS_FROM = 0.1;
+/**
+ * Beyond this many stops the cooling's work per stop grows with (stops / COOL_SCALE_STOPS)^¼, as an
+ * iteration's work grows with the size. A 200-stop project (generate-large --seed 1), seeds 0–5,
+ * cooled over 14.6 M and then held at the end temperature to 28 M of work: mean working time 204,789 s;
+ * cooled over 25 M to the same 28 M: 200,904 s; over 50 M to 55 M: 198,519 s. Cooling is where the
+ * work pays, not the cold tail after it.
+ */
+export const COOL_SCALE_STOPS = 25;
+/**
+ * After its cooling, a search holds the end temperature for at most this share of the cooling's
+ * work, improving or not: on 200 stops the cold tail kept finding small improvements and so never
+ * stalled within 5 s, although the work pays in the cooling (COOL_SCALE_STOPS).
+ */
+export const COOL_TAIL_SHARE = 0.25;
+/**
+ * …or, where the limit is longer, until the work of this many units a millisecond of the limit
+ * (WORK_UNITS_PER_MS: 3,000–16,000 by problem): where the limit leaves room, the cold tail goes on
+ * while it improves (CVRP X at 10 s: X-n237 0.12 % with it, 0.70 % cut at a quarter of its
+ * cooling), and where it does not, a search that keeps finding small improvements still ends by
+ * itself within the limit (200 stops at the default 5 s: 42 M units, some 2.6 s).
+ */
+export const COOL_HORIZON_UNITS_PER_MS = 8000;
 /**
  * Work in a millisecond of one thread on this 2-core machine: the geometric mean over plain-30,
- * bakery and six Solomon instances at a 2 s limit (1,900–4,900 by instance). It turns a time
- * limit into the work the cooling and an exact polish may take.
+ * bakery and six Solomon instances at a 2 s limit (1,900–4,900 by instance; a 200-stop project
+ * with long routes does some 16,000). It turns a time limit into the work an exact polish and the
+ * final prize pass may take.
  */
 export const WORK_UNITS_PER_MS = 3000;
 /**
@@ -165,6 +191,11 @@ export const WORK_PER_PAIR = 5;
  * 10 of 10, mean +0.08%, in 0.45 s of search instead of 0.28 s.
  */
 export const STALL_REHEATS = 1;
+/**
+ * Only problems up to this many stops reheat: on larger ones a second cooling would double a search
+ * whose first one already takes seconds, and run it past the limit.
+ */
+export const REHEAT_MAX_STOPS = 100;
 /** Without a time or iteration limit, the temperature cools over this many iterations. */
 export const UNLIMITED_SCHEDULE_ITERATIONS = 100_000;
 /**

@@ -45,10 +45,12 @@ async function run(problem: Problem, options: Partial<SolveOptions>): Promise<Ru
 
 async function expectSamePlanOnBothClocks(problem: Problem, options: Partial<SolveOptions> = {}): Promise<void> {
   const quiet = await run(problem, options);
-  // To the search half the limit goes by, most of it in two pauses, early on and late: enough for
-  // anything that reads the clock (a time share of the stall, a cooling over the limit) to change the plan.
+  // To the search a fifth of the limit goes by, most of it in two pauses, early on and late: enough
+  // for anything that reads the clock (a time share of the stall, a cooling over the limit) to change
+  // the plan, and not so much that the machine could not do the cooling's work within the limit (then
+  // the clock leads the cooling and the search runs to its deadline, search/accept.ts; cooling.test.ts).
   const iterations = quiet.result.stats.iterations;
-  const clock = busyClock((0.1 * LIMIT_MS) / iterations, [Math.ceil(iterations / 10), Math.ceil(iterations * 0.8)], 0.2 * LIMIT_MS);
+  const clock = busyClock((0.05 * LIMIT_MS) / iterations, [Math.ceil(iterations / 10), Math.ceil(iterations * 0.8)], 0.075 * LIMIT_MS);
   const busy = await run(problem, { ...options, clock: clock.read });
   expect([quiet.result.stats.stoppedBy, busy.result.stats.stoppedBy]).toEqual(['no_improvement', 'no_improvement']);
   // The fast clock was read at every iteration: to the search, seconds more went by.
@@ -92,10 +94,10 @@ describe('same seed, same plan: a search that stops by itself never reads the cl
   });
 
   it("however much of the command's limit was gone before the solve began: budgets of work follow the limit", async () => {
-    // A limit short enough that the cooling's work follows it (3,000 units a ms over 2 s is less
-    // than the 3 M of 30 stops), read on a clock a thousand times slow, so that no run is cut by
-    // it; the second run's end comes a second after it begins (SolveOptions.endsAt, a command's
-    // limit less what its loading took), still too late to cut it.
+    // A short limit, whose span sets the budgets of work (an exact polish's, the final claim's),
+    // read on a clock a thousand times slow, so that no run is cut by it nor its cooling led by it;
+    // the second run's end comes a second after it begins (SolveOptions.endsAt, a command's limit
+    // less what its loading took), still too late to cut it.
     const problem = plainProject();
     const slow = (): number => performance.now() / 1000;
     const whole = await run(problem, { timeLimitMs: 2000, clock: slow });

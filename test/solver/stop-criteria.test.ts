@@ -99,6 +99,15 @@ describe('stop criteria', () => {
     expect(quarter.check(120, 110, 0, 5000)).toBe('no_improvement');
   });
 
+  it('plateau: a stall stops nothing while the search may not stop by itself (its cooling led by the clock)', () => {
+    let mayStop = false;
+    const plateau = new Plateau(10, 500, 0, () => mayStop);
+    expect(plateau.check(5, 0, 0, 1000)).toBeNull();
+    expect(plateau.check(50, 45, 0, 5000)).toBeNull();
+    mayStop = true;
+    expect(plateau.check(51, 46, 0, 5100)).toBe('no_improvement');
+  });
+
   it('plateau never reads the clock: the same iterations and work give the same answer at any time', () => {
     for (const now of [0, 1, 1e6, 1e12]) {
       const plateau = new Plateau(10, 500, 0.25);

@@ -12,14 +12,14 @@ import type { NearStops, SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
 import { LocalSearch, type LocalSearchOptions } from '../ls/local-search.js';
 import { PrizeMoves } from '../ls/prize.js';
-import { STALL_REHEATS, YIELD_EVERY_MS } from '../params.js';
+import { COOL_HORIZON_UNITS_PER_MS, COOL_TAIL_SHARE, REHEAT_MAX_STOPS, STALL_REHEATS, YIELD_EVERY_MS } from '../params.js';
 import { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
-import { belongsToFirstPlan, stopCriterionOf } from '../stop/index.js';
+import { belongsToFirstPlan, stopCriterionOf, type StopCriterion } from '../stop/index.js';
 import type { OperatorStats, SolveProgress, SolveResult } from '../types.js';
 import { aloneReason } from '../unserved.js';
-import { Acceptance } from './accept.js';
+import { Acceptance, workSpanOf } from './accept.js';
 import { claimPriority, type ClaimShare } from './claim.js';
 import { Plans } from './plans.js';
 import { Polisher } from './polish.js';
@@ -88,6 +88,8 @@ export interface SearchOutcome {
   arcCost?: number | undefined;
   /** Children of the elite pool the trajectory restarted from (with SearchLimits.population). */
   restarts?: number | undefined;
+  /** The work the search did (work.ts), its final prize pass left out; absent when it did not search. */
+  work?: number | undefined;
 }
 
 export async function search(
@@ -120,11 +122,11 @@ export async function search(
   const recreator = new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng);
   const arcCost = limits.arcCost ?? Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
   const acceptance = new Acceptance(arcCost, limits, costs, rng);
-  const stop = stopCriterionOf(limits);
+  const cooling = new Cooling(startedSearch, inst.nStops <= REHEAT_MAX_STOPS ? STALL_REHEATS : 0);
+  const stop = ownStopOf(limits, acceptance, cooling);
   const population = PopulationRestarts.when(limits.population, { inst, evaluator, near, costs, recreator, polisher, rng }, plans.current);
 
   let iterations = 0;
-  const cooling = new Cooling();
   let bestFoundAt = clock();
   let lastYield = bestFoundAt;
   for (;;) {
@@ -142,15 +144,15 @@ export async function search(
     // improvement, the stall stop (Plateau) counts its work from here. Without this it counted
     // from the last better plan, so the stretch that made the stall ended the reheat's cooling
     // some 50 iterations in (PLATEAU_MIN_ITERATIONS).
-    if (stoppedBy === 'no_improvement' && cooling.reheat(iterations, work, plans))
+    if (stoppedBy === 'no_improvement' && cooling.reheat(iterations, work, now, plans))
       stoppedBy = stop.check(iterations, plans.sinceImprovement, now, work);
     if (stoppedBy !== null) {
       claimPriority(plans.best, prize, localSearch, meter, limits.claimShare, limits.finishBy ?? limits.deadline, cutByClock(stoppedBy));
       progress.report(plans.best, iterations);
       const operators = localSearch?.counters?.snapshot();
-      return { best: plans.best, iterations, bestFoundAt, stoppedBy, operators, arcCost, restarts: population?.restarts };
+      return { best: plans.best, iterations, bestFoundAt, stoppedBy, operators, arcCost, restarts: population?.restarts, work };
     }
-    acceptance.cool(iterations - cooling.from, work - cooling.fromWork, now);
+    acceptance.cool(iterations - cooling.from, work - cooling.fromWork, now, cooling.fromTime);
     iterations++;
     recreator.recreate(plans.candidate, ruiner.ruin(plans.candidate, evaluator));
     const candidateObj = polisher.polish(plans.candidate, plans.bestObj, polishDeadlineOf(iterations, work, limits));
@@ -158,6 +160,17 @@ export async function search(
     population?.follow(plans, candidateObj);
     if (plans.sinceImprovement === 0) bestFoundAt = clock();
   }
+}
+
+/**
+ * The search's stopping criterion: its limits, a stall, or its cooling done (Cooling.tailDone); it
+ * stops by itself only while the clock has not set its temperature: one whose temperature the clock
+ * has set runs to its deadline, as its plan depends on the clock.
+ */
+function ownStopOf(limits: SearchLimits, acceptance: Acceptance, cooling: Cooling): StopCriterion {
+  const mayStall = (): boolean => !acceptance.clockLed;
+  const horizon = COOL_HORIZON_UNITS_PER_MS * workSpanOf(limits);
+  return stopCriterionOf({ ...limits, mayStall, cooledDown: (work) => cooling.tailDone(work, limits.coolWork, horizon) });
 }
 
 /** The outcome when there is nothing to search (no stop to offer, no vehicle, no iteration allowed); else null. */
@@ -205,15 +218,30 @@ class Cooling {
   fromWork = 0;
   private reheats = 0;
 
+  /** `fromTime`: the clock where it starts; `maxReheats`: STALL_REHEATS, none above REHEAT_MAX_STOPS. */
+  constructor(
+    public fromTime: number,
+    private readonly maxReheats: number,
+  ) {}
+
   /**
-   * Whether a stall becomes a reheat (at most STALL_REHEATS times): a stalled search may sit in
-   * a valley that a second cooling from the start temperature leaves.
+   * Whether this cooling's work (`coolWork`) is done and the end temperature held for COOL_TAIL_SHARE
+   * of it, or up to `horizon` units of work since its start where that is more.
    */
-  reheat(iterations: number, work: number, plans: Plans): boolean {
-    if (this.reheats >= STALL_REHEATS) return false;
+  tailDone(work: number, coolWork: number | undefined, horizon: number): boolean {
+    return coolWork !== undefined && work - this.fromWork >= Math.max((1 + COOL_TAIL_SHARE) * coolWork, horizon);
+  }
+
+  /**
+   * Whether a stall becomes a reheat (at most `maxReheats` times): a stalled search may sit in a
+   * valley that a second cooling from the start temperature leaves.
+   */
+  reheat(iterations: number, work: number, now: number, plans: Plans): boolean {
+    if (this.reheats >= this.maxReheats) return false;
     this.reheats++;
     this.from = iterations;
     this.fromWork = work;
+    this.fromTime = now;
     plans.sinceImprovement = 0;
     return true;
   }

@@ -13,10 +13,12 @@ export class Plateau implements StopCriterion {
   /** `sinceImprovement` at the last check. */
   private lastSince = 0;
 
+  /** `mayStop`: whether a stall may stop the search now (not once the clock has led it; search/accept.ts). */
   constructor(
     private readonly minIterations: number,
     private readonly minWork: number,
     private readonly workShare: number,
+    private readonly mayStop: () => boolean = () => true,
   ) {}
 
   check(_iterations: number, sinceImprovement: number, _now: number, work: number): StopReason | null {
@@ -26,6 +28,6 @@ export class Plateau implements StopCriterion {
     this.lastSince = sinceImprovement;
     const stalled =
       sinceImprovement >= this.minIterations && work - this.improvedAt >= Math.max(this.minWork, this.workShare * this.improvedAt);
-    return stalled ? 'no_improvement' : null;
+    return stalled && this.mayStop() ? 'no_improvement' : null;
   }
 }
