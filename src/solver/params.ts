@@ -90,6 +90,20 @@ export const FAR = 1e15;
 
 /** SISR's average number of removed stops per ruin (c̄ = 10 in Christiaens & Vanden Berghe). */
 export const AVG_REMOVED = 10;
+/**
+ * …where windows do not bind (windowSettings, windowless.ts): there every candidate is polished by
+ * a local search with SWAP*, and ten stops cut from long capacity-only routes (CVRP X: 7–25 stops a
+ * route) mostly lead it back to the plan it came from. CVRP X's ten issue-26 instances in process at
+ * fixed iterations (n143 3,000, n190 2,000, n237 3,000, n284 2,000, n331 2,000, n411 1,200, n513
+ * 1,500, n641 700, n801 600, n1001 500: about 10 s at a load of 5), seeds 0 and 1, mean gap and
+ * summed CPU (load 5–8): c̄ = 10 1.64 / 1.67 % (22–24 s), 20 1.06 / 1.23 % (44–45 s), 5 3.75 /
+ * 4.02 % (6.7 s); at about equal CPU, with fewer iterations for the larger ruins: 20 at half of them
+ * 1.40 / 1.46 % (22.5 s), 15 at 0.7 of them 1.61 / 1.60 % (24–29 s), 25 at 0.4 1.50 / 1.68 % (21–22 s),
+ * 30 at 0.35 1.65 / 1.68 % (19–21 s). In fresh processes at 10 s beside the build before (one
+ * interleaved run per seed, load 5–7), with half its iterations: seed 0 1.25 % against 1.28 %, seed
+ * 1 1.36 % against 1.40 %. Windowed problems keep AVG_REMOVED (not measured).
+ */
+export const AVG_REMOVED_WITHOUT_WINDOWS = 20;
 /** SISR's longest removed string (L^max = 10 in the paper). */
 export const MAX_STRING = 10;
 /** SISR's blink rate: the chance an insertion position is skipped (β = 0.01 in the paper). */
@@ -223,7 +237,8 @@ export const LS_NEIGHBOURS = 30;
 export const FEW_LS_NEIGHBOURS_MIN_STOPS = 1000;
 export const FEW_LS_NEIGHBOURS = 10;
 /**
- * The granular neighbourhood where windows do not bind (windowsBind, where SWAP* runs): SWAP*
+ * The granular neighbourhood where windows do not bind (windowsBind, where SWAP* runs; decided with
+ * the other such settings in windowless.ts): SWAP*
  * already pairs stops of routes near each other, and a narrower list makes each pass cheaper
  * (HGS-CVRP uses 20). CVRP X's ten issue-26 instances at 10 s, fresh processes in one interleaved
  * run (load 6–8): 30 neighbours 2.19 % (808 iterations on average), 20 1.84 % (1,407), 15 1.76 %

@@ -25,14 +25,13 @@ import { SwapStarMemo } from './moves/swap-star-memo.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
 import { granularNeighbours } from './neighbours.js';
 import { OperatorCounters } from './operator-stats.js';
+import { windowSettings } from '../windowless.js';
 import {
   DEADLINE_CHECK_EVERY,
   EXACT_MAX_STOPS,
   FEW_LS_NEIGHBOURS,
   FEW_LS_NEIGHBOURS_MIN_STOPS,
   LARGE_LS_NEIGHBOURS,
-  LS_NEIGHBOURS,
-  LS_NEIGHBOURS_WITHOUT_WINDOWS,
   SWAP_STAR_MEMO_BITS,
   SWAP_STAR_PARTNER_NEIGHBOURS,
   SWAP_STAR_UNDER_WINDOWS,
@@ -61,7 +60,7 @@ export interface LocalSearchOptions {
 export function lsNeighboursOf(nStops: number, exactAndLarge: boolean, fewOnLarge: boolean, windowed: boolean): number {
   if (exactAndLarge) return LARGE_LS_NEIGHBOURS;
   if (fewOnLarge && nStops >= FEW_LS_NEIGHBOURS_MIN_STOPS) return FEW_LS_NEIGHBOURS;
-  return windowed ? LS_NEIGHBOURS : LS_NEIGHBOURS_WITHOUT_WINDOWS;
+  return windowSettings(windowed).lsNeighbours;
 }
 
 /** Whether a plan at a local optimum of the other moves is worth a SWAP* pass. */

@@ -19,6 +19,7 @@ import type { Solution } from '../solution.js';
 import { belongsToFirstPlan, stopCriterionOf } from '../stop/index.js';
 import type { OperatorStats, SolveProgress, SolveResult } from '../types.js';
 import { aloneReason } from '../unserved.js';
+import { windowSettingsOf } from '../windowless.js';
 import { Acceptance } from './accept.js';
 import { claimPriority, type ClaimShare } from './claim.js';
 import { Plans } from './plans.js';
@@ -116,7 +117,7 @@ export async function search(
   const plans = new Plans(initial, costs);
   const prize = new PrizeMoves(inst, evaluator, inserter, near.neighbours, near.k, eligible);
   const polisher = new Polisher(localSearch, limits, costs, meter, limits.prizeInSearch === true ? prize : null);
-  const ruiner = new Ruiner(inst, near.neighbours, near.k, rng);
+  const ruiner = new Ruiner(inst, near.neighbours, near.k, rng, windowSettingsOf(inst).avgRemoved);
   const recreator = new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng);
   const arcCost = limits.arcCost ?? Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
   const acceptance = new Acceptance(arcCost, limits, costs, rng);
