@@ -34,6 +34,8 @@ export interface ImproveOptions {
   swapStar?: boolean | undefined;
   /** Fewer local-search neighbours on large problems (SolveOptions.fewLsNeighbours); off when absent. */
   fewLsNeighbours?: boolean | undefined;
+  /** SWAP* also between routes whose polar sectors overlap (SolveOptions.swapStarSectors); off when absent. */
+  swapStarSectors?: boolean | undefined;
   /** The local search above 1,000 stops priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   largeLocalSearch?: boolean | undefined;
   /** Restarts from an elite pool's children (SolveOptions.population); absent: POPULATION_BY_DEFAULT. */
@@ -92,6 +94,7 @@ export async function improvePlan(
     prizeInSearch: options.prizeInSearch,
     swapStar: options.swapStar,
     fewLsNeighbours: options.fewLsNeighbours,
+    swapStarSectors: options.swapStarSectors,
     largeLocalSearch: options.largeLocalSearch,
     population: options.population ?? POPULATION_BY_DEFAULT,
     signal: options.signal,

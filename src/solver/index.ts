@@ -136,6 +136,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     prizeInSearch: options.prizeInSearch,
     swapStar: options.swapStar,
     fewLsNeighbours: options.fewLsNeighbours,
+    swapStarSectors: options.swapStarSectors,
     largeLocalSearch: options.largeLocalSearch,
     population: options.population ?? POPULATION_BY_DEFAULT,
     signal: options.signal,

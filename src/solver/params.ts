@@ -283,6 +283,16 @@ export const WORK_PER_SUMMARY_PLACE = 5;
  */
 export const SWAP_STAR_PARTNER_NEIGHBOURS = 30;
 /**
+ * Whether SWAP* also pairs a changed route with the routes whose polar sectors around the depot
+ * overlap its own (SolveOptions.swapStarSectors, ls/moves/sectors.ts: HGS-CVRP's pruning). Off:
+ * CVRP X's ten issue-26 instances in process at half the iterations of AVG_REMOVED_WITHOUT_WINDOWS's
+ * measurement, with its ruin of 20, seeds 0 and 1 (mean gap, summed CPU; load 5–6): the neighbours'
+ * routes alone (the default) 1.40 / 1.46 % (22.5 s); overlapping sectors instead of them 1.66 / 1.68 %
+ * (23.5–23.9 s); routes both near and overlapping 1.62 / 1.72 % (22.4–22.7 s); either (this option)
+ * 1.48 / 1.35 % (28.4 / 23.2 s): no gain for more work.
+ */
+export const SWAP_STAR_SECTORS_BY_DEFAULT = false;
+/**
  * Slots of SWAP*'s memo of route pairs tried in vain (ls/moves/swap-star-memo.ts), as a power of
  * two: 2^18 pairs in 2.3 MB, some hundreds of iterations' worth of route pairs on 1,000 stops.
  */

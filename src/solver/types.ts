@@ -60,6 +60,13 @@ export interface SolveOptions {
    */
   fewLsNeighbours?: boolean;
   /**
+   * SWAP* also pairs a changed route with the routes whose polar sectors around the depot overlap
+   * its own (HGS-CVRP's pruning; ls/moves/sectors.ts), beside those holding its stops' near
+   * neighbours. Absent: off (params.ts, SWAP_STAR_SECTORS, says why). True for the bench's row with
+   * it (`npm run bench -- --with swap-star-sectors`).
+   */
+  swapStarSectors?: boolean;
+  /**
    * The final prize pass's share of work (search/claim.ts), its time kept back before the
    * deadline. Absent: on. False for the bench's ablation row (`npm run bench -- --without
    * prize-claim`): the pass then runs until half the output reserve past the deadline, as before.

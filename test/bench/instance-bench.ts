@@ -28,6 +28,8 @@ export interface InstanceBenchOptions {
   swapStar?: boolean;
   /** Fewer local-search neighbours on large problems; on for its row (`--with few-ls-neighbours`). */
   fewLsNeighbours?: boolean;
+  /** SWAP* also between routes whose polar sectors overlap; on for its row (`--with swap-star-sectors`). */
+  swapStarSectors?: boolean;
   /** Restarts from an elite pool's children; off for its ablation row (`--without population`), on with `--with population`. */
   population?: boolean;
   /** The final prize pass's share of work; off for its ablation row (`--without prize-claim`). */
@@ -40,7 +42,7 @@ export interface InstanceBenchOptions {
 export function leverOptions(args: {
   without: readonly Lever[];
   with: readonly Experiment[];
-}): Pick<InstanceBenchOptions, 'swapStar' | 'fewLsNeighbours' | 'largeLocalSearch' | 'population' | 'prizeClaim'> {
+}): Pick<InstanceBenchOptions, 'swapStar' | 'fewLsNeighbours' | 'swapStarSectors' | 'largeLocalSearch' | 'population' | 'prizeClaim'> {
   return {
     ...(args.without.includes('swap-star') ? { swapStar: false } : {}),
     ...(args.without.includes('population') ? { population: false } : {}),
@@ -49,6 +51,7 @@ export function leverOptions(args: {
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
     ...(args.with.includes('population') ? { population: true } : {}),
     ...(args.with.includes('few-ls-neighbours') ? { fewLsNeighbours: true } : {}),
+    ...(args.with.includes('swap-star-sectors') ? { swapStarSectors: true } : {}),
   };
 }
 
@@ -91,6 +94,7 @@ export async function benchInstance(
       ...(options.prizeInSearch ? { prizeInSearch: true } : {}),
       ...(options.swapStar === undefined ? {} : { swapStar: options.swapStar }),
       ...(options.fewLsNeighbours === true ? { fewLsNeighbours: true } : {}),
+      ...(options.swapStarSectors === true ? { swapStarSectors: true } : {}),
       ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),

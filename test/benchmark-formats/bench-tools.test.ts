@@ -69,7 +69,7 @@ describe('bench runner pieces', () => {
     expect(leverOptions(parseBenchArgs(['--set', 'homberger-1000', '--time', '1']))).toEqual({});
     expect(parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'large-ls']).with).toEqual(['large-ls']);
     expect(() => parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'magic'])).toThrow(
-      /--with takes one of large-ls, population, swap-star, few-ls-neighbours/,
+      /--with takes one of large-ls, population, swap-star, few-ls-neighbours, swap-star-sectors/,
     );
     expect(parseBenchArgs(['--set', 'solomon', '--time', '1', '--with', 'swap-star']).with).toEqual(['swap-star']);
     expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--with', 'swap-star', '--without', 'swap-star'])).toThrow(

@@ -158,6 +158,7 @@ class Decomposition {
             prizeInSearch: options.prizeInSearch,
             swapStar: options.swapStar,
             fewLsNeighbours: options.fewLsNeighbours,
+            swapStarSectors: options.swapStarSectors,
             largeLocalSearch: options.largeLocalSearch,
             population: options.population,
           },
@@ -240,6 +241,7 @@ class Decomposition {
           prizeInSearch: this.options.prizeInSearch,
           swapStar: this.options.swapStar,
           fewLsNeighbours: this.options.fewLsNeighbours,
+          swapStarSectors: this.options.swapStarSectors,
           largeLocalSearch: this.options.largeLocalSearch,
           population: this.options.population,
         });

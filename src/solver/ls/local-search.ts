@@ -22,6 +22,7 @@ import { RelocateString } from './moves/relocate.js';
 import { Swap } from './moves/swap.js';
 import { SwapStar, windowsBind } from './moves/swap-star.js';
 import { SwapStarMemo } from './moves/swap-star-memo.js';
+import { RouteSectors } from './moves/sectors.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
 import { granularNeighbours } from './neighbours.js';
 import { OperatorCounters } from './operator-stats.js';
@@ -34,6 +35,7 @@ import {
   LARGE_LS_NEIGHBOURS,
   SWAP_STAR_MEMO_BITS,
   SWAP_STAR_PARTNER_NEIGHBOURS,
+  SWAP_STAR_SECTORS_BY_DEFAULT,
   SWAP_STAR_UNDER_WINDOWS,
 } from '../params.js';
 
@@ -46,6 +48,8 @@ export interface LocalSearchOptions {
   fewOnLarge?: boolean | undefined;
   /** SWAP* at local optima of the other moves (SolveOptions.swapStar); when absent, on where windows do not bind (windowsBind), or everywhere with SWAP_STAR_UNDER_WINDOWS. */
   swapStar?: boolean | undefined;
+  /** SWAP* also between routes whose polar sectors overlap (SolveOptions.swapStarSectors); SWAP_STAR_SECTORS_BY_DEFAULT when absent. */
+  sectors?: boolean | undefined;
   /** Also on a problem above EXACT_MAX_STOPS whose moves are priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   large?: boolean | undefined;
 }
@@ -117,7 +121,8 @@ export class LocalSearch {
     const windowed = windowsBind(inst);
     const k = options.k ?? lsNeighboursOf(inst.nStops, exactAndLarge, options.fewOnLarge ?? false, windowed);
     const swapStar = options.swapStar ?? (SWAP_STAR_UNDER_WINDOWS || !windowed);
-    return new LocalSearch(inst, evaluator, rng, k, options.countOperators === true, swapStar, windowed);
+    const sectors = swapStar && (options.sectors ?? SWAP_STAR_SECTORS_BY_DEFAULT) ? new RouteSectors(inst) : null;
+    return new LocalSearch(inst, evaluator, rng, k, options.countOperators === true, swapStar, windowed, sectors);
   }
 
   get fast(): boolean {
@@ -132,6 +137,8 @@ export class LocalSearch {
     countOperators: boolean,
     swapStar: boolean,
     windowed: boolean,
+    /** Polar sectors of the routes, when SWAP* also pairs routes whose sectors overlap. */
+    private readonly sectors: RouteSectors | null,
   ) {
     this.inst = inst;
     this.moves = new MoveEvaluator(inst, evaluator);
@@ -313,8 +320,19 @@ export class LocalSearch {
         this.partners[count++] = rx;
       }
     }
+    if (this.sectors) count = this.addSectorPartners(sol, r, count, pass);
     // In route order, so that the pass does not depend on the order of the neighbour lists' ties.
     this.partners.subarray(0, count).sort();
+    return count;
+  }
+
+  /** Adds to the `count` partners listed the other used routes whose polar sector overlaps route r's; answers how many now. */
+  private addSectorPartners(sol: Solution, r: number, count: number, pass: number): number {
+    const sectors = this.sectors!;
+    for (let v = 0; v < this.inst.nVehicles; v++) {
+      if (v === r || sol.len[v]! === 0 || this.partnerMark[v] === pass) continue;
+      if (sectors.overlap(sol, r, v)) this.partners[count++] = v;
+    }
     return count;
   }
 

@@ -54,6 +54,8 @@ export interface SearchLimits {
   swapStar?: boolean | undefined;
   /** Fewer local-search neighbours on large problems (SolveOptions.fewLsNeighbours); off when absent. */
   fewLsNeighbours?: boolean | undefined;
+  /** SWAP* also between routes whose polar sectors overlap (SolveOptions.swapStarSectors); off when absent. */
+  swapStarSectors?: boolean | undefined;
   /** The local search on problems above EXACT_MAX_STOPS priced exactly (SolveOptions.largeLocalSearch). */
   largeLocalSearch?: boolean | undefined;
   /** Restarts of a stalled trajectory from children of an elite pool (SolveOptions.population; restarts.ts). */
@@ -196,6 +198,7 @@ function localSearchOptionsOf(limits: SearchLimits): LocalSearchOptions {
     swapStar: limits.swapStar,
     large: limits.largeLocalSearch === true,
     fewOnLarge: limits.fewLsNeighbours,
+    sectors: limits.swapStarSectors,
   };
 }
 
