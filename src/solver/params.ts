@@ -99,14 +99,24 @@ export const AVG_REMOVED = 10;
  * summed CPU (load 5–8): c̄ = 10 1.64 / 1.67 % (22–24 s), 20 1.06 / 1.23 % (44–45 s), 5 3.75 /
  * 4.02 % (6.7 s); at about equal CPU, with fewer iterations for the larger ruins: 20 at half of them
  * 1.40 / 1.46 % (22.5 s), 15 at 0.7 of them 1.61 / 1.60 % (24–29 s), 25 at 0.4 1.50 / 1.68 % (21–22 s),
- * 30 at 0.35 1.65 / 1.68 % (19–21 s). In fresh processes at 10 s beside the build before (one
+ * 30 at 0.35 1.65 / 1.68 % (19–21 s). Seeds 2, 3 and 4 added (load 3–5): 20 at half the iterations
+ * 1.80 / 1.60 / 1.53 %, 10 at all of them 1.52 / 1.65 / 1.79 % (21–25 s each): over the five seeds
+ * 1.56 % against 1.65 %, better on four. In fresh processes at 10 s beside the build before (one
  * interleaved run per seed, load 5–7), with half its iterations: seed 0 1.25 % against 1.28 %, seed
  * 1 1.36 % against 1.40 %. Windowed problems keep AVG_REMOVED (not measured).
  */
 export const AVG_REMOVED_WITHOUT_WINDOWS = 20;
-/** SISR's longest removed string (L^max = 10 in the paper). */
+/**
+ * SISR's longest removed string (L^max = 10 in the paper). CVRP X (AVG_REMOVED_WITHOUT_WINDOWS's
+ * measurement at half the iterations, ruin of 20, seeds 0 and 1): 20 gave 1.68 / 1.77 % (fewer,
+ * longer strings; 18–19 s of CPU) against 1.40 / 1.46 % (22.5 s).
+ */
 export const MAX_STRING = 10;
-/** SISR's blink rate: the chance an insertion position is skipped (β = 0.01 in the paper). */
+/**
+ * SISR's blink rate: the chance an insertion position is skipped (β = 0.01 in the paper). CVRP X
+ * (AVG_REMOVED_WITHOUT_WINDOWS's measurement at half the iterations, ruin of 20, seeds 0 and 1):
+ * 0.05 gave 1.55 / 1.60 % against 1.40 / 1.46 %.
+ */
 export const BLINK_RATE = 0.01;
 /**
  * Nearest neighbours per stop for the ruin (strings are cut from routes near the seed) and for
@@ -122,6 +132,11 @@ export const GRANULAR_NEIGHBOURS = 20;
 /**
  * Annealing temperatures relative to the average cost of one arc of the first solution: at the
  * start a move one arc worse is taken often, at the end one a hundredth of an arc worse rarely.
+ * On CVRP X an arc of the first polished plan is 48–113 distance units (X-n411 48, X-n1001 72,
+ * X-n237 113), so this is SISR's T0 = 100 → Tf = 1 within a factor of two. CVRP X's ten issue-26
+ * instances at fixed iterations (AVG_REMOVED_WITHOUT_WINDOWS's measurement), seeds 0 and 1, with
+ * the ruin of 20: 0.5 → 0.005 arcs 1.59 / 1.61 %, 1 → 0.01 1.40 / 1.46 %, 3 → 0.03 1.90 / 1.80 %;
+ * with the ruin of 10: 0.3 → 0.003 1.80 / 1.33 %, 1 → 0.01 1.64 / 1.67 %, 3 → 0.03 1.48 / 1.96 %.
  */
 export const T_START = 1;
 export const T_END = 0.01;
@@ -244,8 +259,10 @@ export const FEW_LS_NEIGHBOURS = 10;
  * run (load 6–8): 30 neighbours 2.19 % (808 iterations on average), 20 1.84 % (1,407), 15 1.76 %
  * (1,756); at equal iterations 15 and 20 came out alike (X-n284, n513, n801, n1001: two each way)
  * and both ahead of 30 on three of the four. A second run on X-n190, n284, n513, n801 and n1001
- * (load 6.5–7): 10 neighbours 2.06 %, 15 2.10 %, 20 2.16 %, within the noise. Windowed problems
- * keep LS_NEIGHBOURS (not measured).
+ * (load 6.5–7): 10 neighbours 2.06 %, 15 2.10 %, 20 2.16 %, within the noise. With the ruin of 20
+ * (AVG_REMOVED_WITHOUT_WINDOWS's ten instances at half its iterations, seeds 0 and 1, mean gap and
+ * summed CPU): 10 1.63 / 1.87 % (18–19 s), 15 1.40 / 1.46 % (22.5 s), 20 1.49 / 1.57 % (28–30 s).
+ * Windowed problems keep LS_NEIGHBOURS (not measured).
  */
 export const LS_NEIGHBOURS_WITHOUT_WINDOWS = 15;
 /** Stops examined between two clock reads: a clock read costs about as much as a cheap move. */
@@ -261,7 +278,9 @@ export const SWAP_STAR_CANDIDATES = 4;
  * share above the best plan's cost (search/polish.ts): on every candidate it halved the iterations
  * of Solomon's instances at 2 s. On CVRP X-n190, n284, n513, n801 and n1001 at 10 s (fresh
  * processes, one interleaved run, load 4–5.5, with SWAP*'s cache and 15 neighbours): 0.5 % gave
- * 1.80 %, 1 % 1.72 %, 3 % 1.76 %.
+ * 1.80 %, 1 % 1.72 %, 3 % 1.76 %. With the ruin of 20 (AVG_REMOVED_WITHOUT_WINDOWS's ten instances at
+ * half its iterations, seeds 0 and 1, mean gap and summed CPU): 0.3 % 2.06 / 1.88 % (17–19 s), 1 %
+ * 1.40 / 1.46 % (22.5 s), 3 % 1.63 / 1.66 % (27–29 s).
  */
 export const SWAP_STAR_NEAR_BEST = 0.01;
 /**

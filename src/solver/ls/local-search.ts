@@ -56,7 +56,8 @@ export interface LocalSearchOptions {
 
 /**
  * Granular neighbours per stop of the local search on `nStops` stops: LS_NEIGHBOURS where windows
- * bind, LS_NEIGHBOURS_WITHOUT_WINDOWS where they do not (SWAP* pairs near routes there); fewer
+ * bind, LS_NEIGHBOURS_WITHOUT_WINDOWS where they do not (SWAP* pairs near routes there; windowSettings
+ * in windowless.ts decides it with the ruin's size); fewer
  * still from FEW_LS_NEIGHBOURS_MIN_STOPS on when `fewOnLarge` (a polish per iteration costs the
  * search its iterations there: params.ts); LARGE_LS_NEIGHBOURS when moves are priced exactly above
  * EXACT_MAX_STOPS.
