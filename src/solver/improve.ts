@@ -36,6 +36,8 @@ export interface ImproveOptions {
   fewLsNeighbours?: boolean | undefined;
   /** SWAP* also between routes whose polar sectors overlap (SolveOptions.swapStarSectors); off when absent. */
   swapStarSectors?: boolean | undefined;
+  /** The wider ruin where windows do not bind (SolveOptions.widerRuin); WIDER_RUIN_BY_DEFAULT when absent. */
+  widerRuin?: boolean | undefined;
   /** The local search above 1,000 stops priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   largeLocalSearch?: boolean | undefined;
   /** Restarts from an elite pool's children (SolveOptions.population); absent: POPULATION_BY_DEFAULT. */
@@ -95,6 +97,7 @@ export async function improvePlan(
     swapStar: options.swapStar,
     fewLsNeighbours: options.fewLsNeighbours,
     swapStarSectors: options.swapStarSectors,
+    widerRuin: options.widerRuin,
     largeLocalSearch: options.largeLocalSearch,
     population: options.population ?? POPULATION_BY_DEFAULT,
     signal: options.signal,

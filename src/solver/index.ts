@@ -137,6 +137,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     swapStar: options.swapStar,
     fewLsNeighbours: options.fewLsNeighbours,
     swapStarSectors: options.swapStarSectors,
+    widerRuin: options.widerRuin,
     largeLocalSearch: options.largeLocalSearch,
     population: options.population ?? POPULATION_BY_DEFAULT,
     signal: options.signal,

@@ -91,7 +91,8 @@ export const FAR = 1e15;
 /** SISR's average number of removed stops per ruin (c̄ = 10 in Christiaens & Vanden Berghe). */
 export const AVG_REMOVED = 10;
 /**
- * …where windows do not bind (windowSettings, windowless.ts): there every candidate is polished by
+ * …where windows do not bind, with the wider ruin (WIDER_RUIN_BY_DEFAULT, SolveOptions.widerRuin;
+ * windowSettings, windowless.ts): there every candidate is polished by
  * a local search with SWAP*, and ten stops cut from long capacity-only routes (CVRP X: 7–25 stops a
  * route) mostly lead it back to the plan it came from. CVRP X's ten issue-26 instances in process at
  * fixed iterations (n143 3,000, n190 2,000, n237 3,000, n284 2,000, n331 2,000, n411 1,200, n513
@@ -102,10 +103,18 @@ export const AVG_REMOVED = 10;
  * 30 at 0.35 1.65 / 1.68 % (19–21 s). Seeds 2, 3 and 4 added (load 3–5): 20 at half the iterations
  * 1.80 / 1.60 / 1.53 %, 10 at all of them 1.52 / 1.65 / 1.79 % (21–25 s each): over the five seeds
  * 1.56 % against 1.65 %, better on four. In fresh processes at 10 s beside the build before (one
- * interleaved run per seed, load 5–7), with half its iterations: seed 0 1.25 % against 1.28 %, seed
- * 1 1.36 % against 1.40 %. Windowed problems keep AVG_REMOVED (not measured).
+ * interleaved run per seed): WIDER_RUIN_BY_DEFAULT. Windowed problems keep AVG_REMOVED (not measured).
  */
 export const AVG_REMOVED_WITHOUT_WINDOWS = 20;
+/**
+ * Whether the wider ruin (AVG_REMOVED_WITHOUT_WINDOWS) is on where windows do not bind when
+ * SolveOptions.widerRuin is absent (`npm run bench -- --without wider-ruin` for the row without).
+ * On: in fresh processes at 10 s on the ten issue-26 X instances beside the build before, one
+ * interleaved run per seed (load 4–7), seeds 0–3: 1.25 / 1.36 / 1.49 / 1.34 % against 1.28 / 1.40 /
+ * 1.40 / 1.65 % (mean 1.36 % against 1.43 %, better on three of four, with 1,600–2,600 iterations
+ * on average against 3,000–5,000); in process 1.56 % against 1.65 % over five seeds (above).
+ */
+export const WIDER_RUIN_BY_DEFAULT = true;
 /**
  * SISR's longest removed string (L^max = 10 in the paper). CVRP X (AVG_REMOVED_WITHOUT_WINDOWS's
  * measurement at half the iterations, ruin of 20, seeds 0 and 1): 20 gave 1.68 / 1.77 % (fewer,

@@ -4,7 +4,7 @@
  */
 import { windowsBind } from './ls/moves/swap-star.js';
 import type { SolverInstance } from './instance.js';
-import { AVG_REMOVED, AVG_REMOVED_WITHOUT_WINDOWS, LS_NEIGHBOURS, LS_NEIGHBOURS_WITHOUT_WINDOWS } from './params.js';
+import { AVG_REMOVED, AVG_REMOVED_WITHOUT_WINDOWS, LS_NEIGHBOURS, LS_NEIGHBOURS_WITHOUT_WINDOWS, WIDER_RUIN_BY_DEFAULT } from './params.js';
 
 export interface WindowSettings {
   /** The local search's granular neighbours per stop (before the size rules of lsNeighboursOf). */
@@ -13,14 +13,17 @@ export interface WindowSettings {
   avgRemoved: number;
 }
 
-/** The settings for a problem whose windows bind (`windowed`) or do not. */
-export function windowSettings(windowed: boolean): WindowSettings {
-  return windowed
-    ? { lsNeighbours: LS_NEIGHBOURS, avgRemoved: AVG_REMOVED }
-    : { lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved: AVG_REMOVED_WITHOUT_WINDOWS };
+/**
+ * The settings for a problem whose windows bind (`windowed`) or do not; `widerRuin`
+ * (SolveOptions.widerRuin, WIDER_RUIN_BY_DEFAULT when absent) widens the ruin where they do not.
+ */
+export function windowSettings(windowed: boolean, widerRuin?: boolean): WindowSettings {
+  if (windowed) return { lsNeighbours: LS_NEIGHBOURS, avgRemoved: AVG_REMOVED };
+  const avgRemoved = (widerRuin ?? WIDER_RUIN_BY_DEFAULT) ? AVG_REMOVED_WITHOUT_WINDOWS : AVG_REMOVED;
+  return { lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved };
 }
 
 /** The settings for `inst`, by whether its windows bind. */
-export function windowSettingsOf(inst: SolverInstance): WindowSettings {
-  return windowSettings(windowsBind(inst));
+export function windowSettingsOf(inst: SolverInstance, widerRuin?: boolean): WindowSettings {
+  return windowSettings(windowsBind(inst), widerRuin);
 }

@@ -67,6 +67,10 @@ describe('bench runner pieces', () => {
     expect([both.with, both.without]).toEqual([['few-ls-neighbours'], ['swap-star']]);
     expect(leverOptions(both)).toEqual({ swapStar: false, fewLsNeighbours: true });
     expect(leverOptions(parseBenchArgs(['--set', 'homberger-1000', '--time', '1']))).toEqual({});
+    expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--without', 'wider-ruin']))).toEqual({ widerRuin: false });
+    expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--with', 'swap-star-sectors']))).toEqual({
+      swapStarSectors: true,
+    });
     expect(parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'large-ls']).with).toEqual(['large-ls']);
     expect(() => parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'magic'])).toThrow(
       /--with takes one of large-ls, population, swap-star, few-ls-neighbours, swap-star-sectors/,

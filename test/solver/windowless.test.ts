@@ -1,8 +1,8 @@
 /**
  * The settings that differ where no window binds (src/solver/windowless.ts, params.ts): decided in
- * one place for the local search's neighbours and the ruin's size; the ruin removes about its c̄
- * (SISR's average) in strings of one route each, and a capacity-only solve with the larger ruin
- * passes the independent checker.
+ * one place for the local search's neighbours and the ruin's size (the wider ruin only where windows
+ * do not bind, SolveOptions.widerRuin); the ruin removes about its c̄ (SISR's average), more for a
+ * larger one, and a capacity-only solve with the wider ruin passes the independent checker.
  */
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
@@ -18,6 +18,7 @@ import {
   LS_NEIGHBOURS,
   LS_NEIGHBOURS_WITHOUT_WINDOWS,
   NEIGHBOURS,
+  WIDER_RUIN_BY_DEFAULT,
 } from '../../src/solver/params.js';
 import { regretInsertion } from '../../src/solver/regret.js';
 import { Rng } from '../../src/solver/rng.js';
@@ -62,8 +63,12 @@ describe('settings where windows do not bind', () => {
   it('are decided in one place for the local search and the ruin', () => {
     const plain = instanceOf(capacitatedProblem(7, 40, 4));
     const windowed = instanceOf(randomProblem(7, { stops: 40, vehicles: 4, uniformSpeed: true }));
-    expect(windowSettingsOf(plain)).toEqual({ lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved: AVG_REMOVED_WITHOUT_WINDOWS });
-    expect(windowSettingsOf(windowed)).toEqual({ lsNeighbours: LS_NEIGHBOURS, avgRemoved: AVG_REMOVED });
+    const byDefault = WIDER_RUIN_BY_DEFAULT ? AVG_REMOVED_WITHOUT_WINDOWS : AVG_REMOVED;
+    expect(windowSettingsOf(plain)).toEqual({ lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved: byDefault });
+    expect(windowSettingsOf(plain, true)).toEqual({ lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved: AVG_REMOVED_WITHOUT_WINDOWS });
+    expect(windowSettingsOf(plain, false)).toEqual({ lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved: AVG_REMOVED });
+    // Windows bind: the wider ruin does not apply.
+    expect(windowSettingsOf(windowed, true)).toEqual({ lsNeighbours: LS_NEIGHBOURS, avgRemoved: AVG_REMOVED });
     expect(lsNeighboursOf(plain.nStops, false, false, false)).toBe(windowSettingsOf(plain).lsNeighbours);
   });
 
@@ -78,9 +83,9 @@ describe('settings where windows do not bind', () => {
     expect(large).toBeLessThan(30);
   });
 
-  it('give a capacity-only solve whose plan passes the independent checker', async () => {
+  it('give a capacity-only solve with the wider ruin whose plan passes the independent checker', async () => {
     const problem = capacitatedProblem(5, 120, 10);
-    const result = await solve(problem, { timeLimitMs: 20_000, seed: 2, maxIterations: 200 });
+    const result = await solve(problem, { timeLimitMs: 20_000, seed: 2, maxIterations: 200, widerRuin: true });
     expect(result.unserved).toEqual([]);
     expect(checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, result))))).toEqual([]);
   });

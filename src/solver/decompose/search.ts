@@ -159,6 +159,7 @@ class Decomposition {
             swapStar: options.swapStar,
             fewLsNeighbours: options.fewLsNeighbours,
             swapStarSectors: options.swapStarSectors,
+            widerRuin: options.widerRuin,
             largeLocalSearch: options.largeLocalSearch,
             population: options.population,
           },
@@ -242,6 +243,7 @@ class Decomposition {
           swapStar: this.options.swapStar,
           fewLsNeighbours: this.options.fewLsNeighbours,
           swapStarSectors: this.options.swapStarSectors,
+          widerRuin: this.options.widerRuin,
           largeLocalSearch: this.options.largeLocalSearch,
           population: this.options.population,
         });
