@@ -34,6 +34,10 @@ export interface ImproveOptions {
   swapStar?: boolean | undefined;
   /** Fewer local-search neighbours on large problems (SolveOptions.fewLsNeighbours); off when absent. */
   fewLsNeighbours?: boolean | undefined;
+  /** SWAP* also between routes whose polar sectors overlap (SolveOptions.swapStarSectors); off when absent. */
+  swapStarSectors?: boolean | undefined;
+  /** The wider ruin where windows do not bind (SolveOptions.widerRuin); WIDER_RUIN_BY_DEFAULT when absent. */
+  widerRuin?: boolean | undefined;
   /** The local search above 1,000 stops priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   largeLocalSearch?: boolean | undefined;
   /** Restarts from an elite pool's children (SolveOptions.population); absent: POPULATION_BY_DEFAULT. */
@@ -92,6 +96,8 @@ export async function improvePlan(
     prizeInSearch: options.prizeInSearch,
     swapStar: options.swapStar,
     fewLsNeighbours: options.fewLsNeighbours,
+    swapStarSectors: options.swapStarSectors,
+    widerRuin: options.widerRuin,
     largeLocalSearch: options.largeLocalSearch,
     population: options.population ?? POPULATION_BY_DEFAULT,
     signal: options.signal,

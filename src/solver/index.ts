@@ -136,6 +136,8 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     prizeInSearch: options.prizeInSearch,
     swapStar: options.swapStar,
     fewLsNeighbours: options.fewLsNeighbours,
+    swapStarSectors: options.swapStarSectors,
+    widerRuin: options.widerRuin,
     largeLocalSearch: options.largeLocalSearch,
     population: options.population ?? POPULATION_BY_DEFAULT,
     signal: options.signal,

@@ -90,9 +90,42 @@ export const FAR = 1e15;
 
 /** SISR's average number of removed stops per ruin (c̄ = 10 in Christiaens & Vanden Berghe). */
 export const AVG_REMOVED = 10;
-/** SISR's longest removed string (L^max = 10 in the paper). */
+/**
+ * …where windows do not bind, with the wider ruin (WIDER_RUIN_BY_DEFAULT, SolveOptions.widerRuin;
+ * windowSettings, windowless.ts): there every candidate is polished by
+ * a local search with SWAP*, and ten stops cut from long capacity-only routes (CVRP X: 7–25 stops a
+ * route) mostly lead it back to the plan it came from. CVRP X's ten issue-26 instances in process at
+ * fixed iterations (n143 3,000, n190 2,000, n237 3,000, n284 2,000, n331 2,000, n411 1,200, n513
+ * 1,500, n641 700, n801 600, n1001 500: about 10 s at a load of 5), seeds 0 and 1, mean gap and
+ * summed CPU (load 5–8): c̄ = 10 1.64 / 1.67 % (22–24 s), 20 1.06 / 1.23 % (44–45 s), 5 3.75 /
+ * 4.02 % (6.7 s); at about equal CPU, with fewer iterations for the larger ruins: 20 at half of them
+ * 1.40 / 1.46 % (22.5 s), 15 at 0.7 of them 1.61 / 1.60 % (24–29 s), 25 at 0.4 1.50 / 1.68 % (21–22 s),
+ * 30 at 0.35 1.65 / 1.68 % (19–21 s). Seeds 2, 3 and 4 added (load 3–5): 20 at half the iterations
+ * 1.80 / 1.60 / 1.53 %, 10 at all of them 1.52 / 1.65 / 1.79 % (21–25 s each): over the five seeds
+ * 1.56 % against 1.65 %, better on four. In fresh processes at 10 s beside the build before (one
+ * interleaved run per seed): WIDER_RUIN_BY_DEFAULT. Windowed problems keep AVG_REMOVED (not measured).
+ */
+export const AVG_REMOVED_WITHOUT_WINDOWS = 20;
+/**
+ * Whether the wider ruin (AVG_REMOVED_WITHOUT_WINDOWS) is on where windows do not bind when
+ * SolveOptions.widerRuin is absent (`npm run bench -- --without wider-ruin` for the row without).
+ * On: in fresh processes at 10 s on the ten issue-26 X instances beside the build before, one
+ * interleaved run per seed (load 4–7), seeds 0–3: 1.25 / 1.36 / 1.49 / 1.34 % against 1.28 / 1.40 /
+ * 1.40 / 1.65 % (mean 1.36 % against 1.43 %, better on three of four, with 1,600–2,600 iterations
+ * on average against 3,000–5,000); in process 1.56 % against 1.65 % over five seeds (above).
+ */
+export const WIDER_RUIN_BY_DEFAULT = true;
+/**
+ * SISR's longest removed string (L^max = 10 in the paper). CVRP X (AVG_REMOVED_WITHOUT_WINDOWS's
+ * measurement at half the iterations, ruin of 20, seeds 0 and 1): 20 gave 1.68 / 1.77 % (fewer,
+ * longer strings; 18–19 s of CPU) against 1.40 / 1.46 % (22.5 s).
+ */
 export const MAX_STRING = 10;
-/** SISR's blink rate: the chance an insertion position is skipped (β = 0.01 in the paper). */
+/**
+ * SISR's blink rate: the chance an insertion position is skipped (β = 0.01 in the paper). CVRP X
+ * (AVG_REMOVED_WITHOUT_WINDOWS's measurement at half the iterations, ruin of 20, seeds 0 and 1):
+ * 0.05 gave 1.55 / 1.60 % against 1.40 / 1.46 %.
+ */
 export const BLINK_RATE = 0.01;
 /**
  * Nearest neighbours per stop for the ruin (strings are cut from routes near the seed) and for
@@ -108,6 +141,11 @@ export const GRANULAR_NEIGHBOURS = 20;
 /**
  * Annealing temperatures relative to the average cost of one arc of the first solution: at the
  * start a move one arc worse is taken often, at the end one a hundredth of an arc worse rarely.
+ * On CVRP X an arc of the first polished plan is 48–113 distance units (X-n411 48, X-n1001 72,
+ * X-n237 113), so this is SISR's T0 = 100 → Tf = 1 within a factor of two. CVRP X's ten issue-26
+ * instances at fixed iterations (AVG_REMOVED_WITHOUT_WINDOWS's measurement), seeds 0 and 1, with
+ * the ruin of 20: 0.5 → 0.005 arcs 1.59 / 1.61 %, 1 → 0.01 1.40 / 1.46 %, 3 → 0.03 1.90 / 1.80 %;
+ * with the ruin of 10: 0.3 → 0.003 1.80 / 1.33 %, 1 → 0.01 1.64 / 1.67 %, 3 → 0.03 1.48 / 1.96 %.
  */
 export const T_START = 1;
 export const T_END = 0.01;
@@ -254,14 +292,17 @@ export const LS_NEIGHBOURS = 30;
 export const FEW_LS_NEIGHBOURS_MIN_STOPS = 1000;
 export const FEW_LS_NEIGHBOURS = 10;
 /**
- * The granular neighbourhood where windows do not bind (windowsBind, where SWAP* runs): SWAP*
+ * The granular neighbourhood where windows do not bind (windowsBind, where SWAP* runs; decided with
+ * the other such settings in windowless.ts): SWAP*
  * already pairs stops of routes near each other, and a narrower list makes each pass cheaper
  * (HGS-CVRP uses 20). CVRP X's ten issue-26 instances at 10 s, fresh processes in one interleaved
  * run (load 6–8): 30 neighbours 2.19 % (808 iterations on average), 20 1.84 % (1,407), 15 1.76 %
  * (1,756); at equal iterations 15 and 20 came out alike (X-n284, n513, n801, n1001: two each way)
  * and both ahead of 30 on three of the four. A second run on X-n190, n284, n513, n801 and n1001
- * (load 6.5–7): 10 neighbours 2.06 %, 15 2.10 %, 20 2.16 %, within the noise. Windowed problems
- * keep LS_NEIGHBOURS (not measured).
+ * (load 6.5–7): 10 neighbours 2.06 %, 15 2.10 %, 20 2.16 %, within the noise. With the ruin of 20
+ * (AVG_REMOVED_WITHOUT_WINDOWS's ten instances at half its iterations, seeds 0 and 1, mean gap and
+ * summed CPU): 10 1.63 / 1.87 % (18–19 s), 15 1.40 / 1.46 % (22.5 s), 20 1.49 / 1.57 % (28–30 s).
+ * Windowed problems keep LS_NEIGHBOURS (not measured).
  */
 export const LS_NEIGHBOURS_WITHOUT_WINDOWS = 15;
 /** Stops examined between two clock reads: a clock read costs about as much as a cheap move. */
@@ -277,7 +318,9 @@ export const SWAP_STAR_CANDIDATES = 4;
  * share above the best plan's cost (search/polish.ts): on every candidate it halved the iterations
  * of Solomon's instances at 2 s. On CVRP X-n190, n284, n513, n801 and n1001 at 10 s (fresh
  * processes, one interleaved run, load 4–5.5, with SWAP*'s cache and 15 neighbours): 0.5 % gave
- * 1.80 %, 1 % 1.72 %, 3 % 1.76 %.
+ * 1.80 %, 1 % 1.72 %, 3 % 1.76 %. With the ruin of 20 (AVG_REMOVED_WITHOUT_WINDOWS's ten instances at
+ * half its iterations, seeds 0 and 1, mean gap and summed CPU): 0.3 % 2.06 / 1.88 % (17–19 s), 1 %
+ * 1.40 / 1.46 % (22.5 s), 3 % 1.63 / 1.66 % (27–29 s).
  */
 export const SWAP_STAR_NEAR_BEST = 0.01;
 /**
@@ -298,6 +341,16 @@ export const WORK_PER_SUMMARY_PLACE = 5;
  * neighbours of its stops (the route-overlap pruning, where HGS compares polar sectors).
  */
 export const SWAP_STAR_PARTNER_NEIGHBOURS = 30;
+/**
+ * Whether SWAP* also pairs a changed route with the routes whose polar sectors around the depot
+ * overlap its own (SolveOptions.swapStarSectors, ls/moves/sectors.ts: HGS-CVRP's pruning). Off:
+ * CVRP X's ten issue-26 instances in process at half the iterations of AVG_REMOVED_WITHOUT_WINDOWS's
+ * measurement, with its ruin of 20, seeds 0 and 1 (mean gap, summed CPU; load 5–6): the neighbours'
+ * routes alone (the default) 1.40 / 1.46 % (22.5 s); overlapping sectors instead of them 1.66 / 1.68 %
+ * (23.5–23.9 s); routes both near and overlapping 1.62 / 1.72 % (22.4–22.7 s); either (this option)
+ * 1.48 / 1.35 % (28.4 / 23.2 s): no gain for more work.
+ */
+export const SWAP_STAR_SECTORS_BY_DEFAULT = false;
 /**
  * Slots of SWAP*'s memo of route pairs tried in vain (ls/moves/swap-star-memo.ts), as a power of
  * two: 2^18 pairs in 2.3 MB, some hundreds of iterations' worth of route pairs on 1,000 stops.

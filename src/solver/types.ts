@@ -60,6 +60,19 @@ export interface SolveOptions {
    */
   fewLsNeighbours?: boolean;
   /**
+   * SWAP* also pairs a changed route with the routes whose polar sectors around the depot overlap
+   * its own (HGS-CVRP's pruning; ls/moves/sectors.ts), beside those holding its stops' near
+   * neighbours. Absent: off (params.ts, SWAP_STAR_SECTORS, says why). True for the bench's row with
+   * it (`npm run bench -- --with swap-star-sectors`).
+   */
+  swapStarSectors?: boolean;
+  /**
+   * A wider ruin where no window binds: AVG_REMOVED_WITHOUT_WINDOWS stops on average instead of
+   * AVG_REMOVED (windowless.ts). Absent: WIDER_RUIN_BY_DEFAULT (params.ts says why). False for the
+   * bench's ablation row (`npm run bench -- --without wider-ruin`).
+   */
+  widerRuin?: boolean;
+  /**
    * The final prize pass's share of work (search/claim.ts), its time kept back before the
    * deadline. Absent: on. False for the bench's ablation row (`npm run bench -- --without
    * prize-claim`): the pass then runs until half the output reserve past the deadline, as before.

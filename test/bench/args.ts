@@ -4,10 +4,10 @@ import { BENCHMARK_SETS, type BenchmarkSet } from './benchmark-data.js';
 export type BenchSet = BenchmarkSet | 'large' | 'anytime';
 
 /** Solver levers the bench can switch off for an ablation row (`--without swap-star`). */
-export const LEVERS = ['swap-star', 'population', 'prize-claim'] as const;
+export const LEVERS = ['swap-star', 'population', 'prize-claim', 'wider-ruin'] as const;
 export type Lever = (typeof LEVERS)[number];
 /** Experimental levers, off by default, that the bench can switch on (`--with large-ls`; `--with swap-star`: also where windows bind). */
-export const EXPERIMENTS = ['large-ls', 'population', 'swap-star', 'few-ls-neighbours'] as const;
+export const EXPERIMENTS = ['large-ls', 'population', 'swap-star', 'few-ls-neighbours', 'swap-star-sectors'] as const;
 export type Experiment = (typeof EXPERIMENTS)[number];
 
 export interface BenchArgs {

@@ -28,6 +28,10 @@ export interface InstanceBenchOptions {
   swapStar?: boolean;
   /** Fewer local-search neighbours on large problems; on for its row (`--with few-ls-neighbours`). */
   fewLsNeighbours?: boolean;
+  /** SWAP* also between routes whose polar sectors overlap; on for its row (`--with swap-star-sectors`). */
+  swapStarSectors?: boolean;
+  /** The wider ruin where windows do not bind; off for its ablation row (`--without wider-ruin`). */
+  widerRuin?: boolean;
   /** Restarts from an elite pool's children; off for its ablation row (`--without population`), on with `--with population`. */
   population?: boolean;
   /** The final prize pass's share of work; off for its ablation row (`--without prize-claim`). */
@@ -40,15 +44,20 @@ export interface InstanceBenchOptions {
 export function leverOptions(args: {
   without: readonly Lever[];
   with: readonly Experiment[];
-}): Pick<InstanceBenchOptions, 'swapStar' | 'fewLsNeighbours' | 'largeLocalSearch' | 'population' | 'prizeClaim'> {
+}): Pick<
+  InstanceBenchOptions,
+  'swapStar' | 'fewLsNeighbours' | 'swapStarSectors' | 'widerRuin' | 'largeLocalSearch' | 'population' | 'prizeClaim'
+> {
   return {
     ...(args.without.includes('swap-star') ? { swapStar: false } : {}),
     ...(args.without.includes('population') ? { population: false } : {}),
     ...(args.without.includes('prize-claim') ? { prizeClaim: false } : {}),
+    ...(args.without.includes('wider-ruin') ? { widerRuin: false } : {}),
     ...(args.with.includes('swap-star') ? { swapStar: true } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
     ...(args.with.includes('population') ? { population: true } : {}),
     ...(args.with.includes('few-ls-neighbours') ? { fewLsNeighbours: true } : {}),
+    ...(args.with.includes('swap-star-sectors') ? { swapStarSectors: true } : {}),
   };
 }
 
@@ -91,6 +100,8 @@ export async function benchInstance(
       ...(options.prizeInSearch ? { prizeInSearch: true } : {}),
       ...(options.swapStar === undefined ? {} : { swapStar: options.swapStar }),
       ...(options.fewLsNeighbours === true ? { fewLsNeighbours: true } : {}),
+      ...(options.swapStarSectors === true ? { swapStarSectors: true } : {}),
+      ...(options.widerRuin === false ? { widerRuin: false } : {}),
       ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),

@@ -67,9 +67,13 @@ describe('bench runner pieces', () => {
     expect([both.with, both.without]).toEqual([['few-ls-neighbours'], ['swap-star']]);
     expect(leverOptions(both)).toEqual({ swapStar: false, fewLsNeighbours: true });
     expect(leverOptions(parseBenchArgs(['--set', 'homberger-1000', '--time', '1']))).toEqual({});
+    expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--without', 'wider-ruin']))).toEqual({ widerRuin: false });
+    expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--with', 'swap-star-sectors']))).toEqual({
+      swapStarSectors: true,
+    });
     expect(parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'large-ls']).with).toEqual(['large-ls']);
     expect(() => parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'magic'])).toThrow(
-      /--with takes one of large-ls, population, swap-star, few-ls-neighbours/,
+      /--with takes one of large-ls, population, swap-star, few-ls-neighbours, swap-star-sectors/,
     );
     expect(parseBenchArgs(['--set', 'solomon', '--time', '1', '--with', 'swap-star']).with).toEqual(['swap-star']);
     expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--with', 'swap-star', '--without', 'swap-star'])).toThrow(

@@ -158,6 +158,8 @@ class Decomposition {
             prizeInSearch: options.prizeInSearch,
             swapStar: options.swapStar,
             fewLsNeighbours: options.fewLsNeighbours,
+            swapStarSectors: options.swapStarSectors,
+            widerRuin: options.widerRuin,
             largeLocalSearch: options.largeLocalSearch,
             population: options.population,
           },
@@ -240,6 +242,8 @@ class Decomposition {
           prizeInSearch: this.options.prizeInSearch,
           swapStar: this.options.swapStar,
           fewLsNeighbours: this.options.fewLsNeighbours,
+          swapStarSectors: this.options.swapStarSectors,
+          widerRuin: this.options.widerRuin,
           largeLocalSearch: this.options.largeLocalSearch,
           population: this.options.population,
         });

@@ -22,19 +22,20 @@ import { RelocateString } from './moves/relocate.js';
 import { Swap } from './moves/swap.js';
 import { SwapStar, windowsBind } from './moves/swap-star.js';
 import { SwapStarMemo } from './moves/swap-star-memo.js';
+import { RouteSectors } from './moves/sectors.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
 import { granularNeighbours } from './neighbours.js';
 import { OperatorCounters } from './operator-stats.js';
+import { windowSettings } from '../windowless.js';
 import {
   DEADLINE_CHECK_EVERY,
   EXACT_MAX_STOPS,
   FEW_LS_NEIGHBOURS,
   FEW_LS_NEIGHBOURS_MIN_STOPS,
   LARGE_LS_NEIGHBOURS,
-  LS_NEIGHBOURS,
-  LS_NEIGHBOURS_WITHOUT_WINDOWS,
   SWAP_STAR_MEMO_BITS,
   SWAP_STAR_PARTNER_NEIGHBOURS,
+  SWAP_STAR_SECTORS_BY_DEFAULT,
   SWAP_STAR_UNDER_WINDOWS,
 } from '../params.js';
 
@@ -47,13 +48,16 @@ export interface LocalSearchOptions {
   fewOnLarge?: boolean | undefined;
   /** SWAP* at local optima of the other moves (SolveOptions.swapStar); when absent, on where windows do not bind (windowsBind), or everywhere with SWAP_STAR_UNDER_WINDOWS. */
   swapStar?: boolean | undefined;
+  /** SWAP* also between routes whose polar sectors overlap (SolveOptions.swapStarSectors); SWAP_STAR_SECTORS_BY_DEFAULT when absent. */
+  sectors?: boolean | undefined;
   /** Also on a problem above EXACT_MAX_STOPS whose moves are priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   large?: boolean | undefined;
 }
 
 /**
  * Granular neighbours per stop of the local search on `nStops` stops: LS_NEIGHBOURS where windows
- * bind, LS_NEIGHBOURS_WITHOUT_WINDOWS where they do not (SWAP* pairs near routes there); fewer
+ * bind, LS_NEIGHBOURS_WITHOUT_WINDOWS where they do not (SWAP* pairs near routes there; windowSettings
+ * in windowless.ts decides it with the ruin's size); fewer
  * still from FEW_LS_NEIGHBOURS_MIN_STOPS on when `fewOnLarge` (a polish per iteration costs the
  * search its iterations there: params.ts); LARGE_LS_NEIGHBOURS when moves are priced exactly above
  * EXACT_MAX_STOPS.
@@ -61,7 +65,7 @@ export interface LocalSearchOptions {
 export function lsNeighboursOf(nStops: number, exactAndLarge: boolean, fewOnLarge: boolean, windowed: boolean): number {
   if (exactAndLarge) return LARGE_LS_NEIGHBOURS;
   if (fewOnLarge && nStops >= FEW_LS_NEIGHBOURS_MIN_STOPS) return FEW_LS_NEIGHBOURS;
-  return windowed ? LS_NEIGHBOURS : LS_NEIGHBOURS_WITHOUT_WINDOWS;
+  return windowSettings(windowed).lsNeighbours;
 }
 
 /** Whether a plan at a local optimum of the other moves is worth a SWAP* pass. */
@@ -118,7 +122,8 @@ export class LocalSearch {
     const windowed = windowsBind(inst);
     const k = options.k ?? lsNeighboursOf(inst.nStops, exactAndLarge, options.fewOnLarge ?? false, windowed);
     const swapStar = options.swapStar ?? (SWAP_STAR_UNDER_WINDOWS || !windowed);
-    return new LocalSearch(inst, evaluator, rng, k, options.countOperators === true, swapStar, windowed);
+    const sectors = swapStar && (options.sectors ?? SWAP_STAR_SECTORS_BY_DEFAULT) ? new RouteSectors(inst) : null;
+    return new LocalSearch(inst, evaluator, rng, k, options.countOperators === true, swapStar, windowed, sectors);
   }
 
   get fast(): boolean {
@@ -133,6 +138,8 @@ export class LocalSearch {
     countOperators: boolean,
     swapStar: boolean,
     windowed: boolean,
+    /** Polar sectors of the routes, when SWAP* also pairs routes whose sectors overlap. */
+    private readonly sectors: RouteSectors | null,
   ) {
     this.inst = inst;
     this.moves = new MoveEvaluator(inst, evaluator);
@@ -314,8 +321,19 @@ export class LocalSearch {
         this.partners[count++] = rx;
       }
     }
+    if (this.sectors) count = this.addSectorPartners(sol, r, count, pass);
     // In route order, so that the pass does not depend on the order of the neighbour lists' ties.
     this.partners.subarray(0, count).sort();
+    return count;
+  }
+
+  /** Adds to the `count` partners listed the other used routes whose polar sector overlaps route r's; answers how many now. */
+  private addSectorPartners(sol: Solution, r: number, count: number, pass: number): number {
+    const sectors = this.sectors!;
+    for (let v = 0; v < this.inst.nVehicles; v++) {
+      if (v === r || sol.len[v]! === 0 || this.partnerMark[v] === pass) continue;
+      if (sectors.overlap(sol, r, v)) this.partners[count++] = v;
+    }
     return count;
   }
 

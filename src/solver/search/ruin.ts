@@ -3,7 +3,7 @@
  * stops are cut from routes near a random seed stop.
  */
 import type { SolverInstance } from '../instance.js';
-import { AVG_REMOVED, MAX_STRING } from '../params.js';
+import { MAX_STRING } from '../params.js';
 import type { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
@@ -18,6 +18,8 @@ export class Ruiner {
     private readonly neighbours: Int32Array,
     private readonly k: number,
     private readonly rng: Rng,
+    /** SISR's c̄: the average number of stops a ruin removes (windowSettings, windowless.ts). */
+    private readonly avgRemoved: number,
   ) {
     this.ruined = new Uint8Array(inst.nVehicles);
   }
@@ -38,7 +40,7 @@ export class Ruiner {
     if (served === 0) return removed;
     const avgLen = served / usedRoutes;
     const maxString = Math.min(MAX_STRING, avgLen);
-    const maxStrings = Math.max(1, (4 * AVG_REMOVED) / (1 + maxString) - 1);
+    const maxStrings = Math.max(1, (4 * this.avgRemoved) / (1 + maxString) - 1);
     const strings = Math.floor(rng.next() * maxStrings) + 1;
     // A served seed stop: a random stop, walked forward to the next served one.
     let seed = rng.int(inst.nStops);

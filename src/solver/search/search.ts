@@ -19,6 +19,7 @@ import type { Solution } from '../solution.js';
 import { belongsToFirstPlan, stopCriterionOf, type StopCriterion } from '../stop/index.js';
 import type { OperatorStats, SolveProgress, SolveResult } from '../types.js';
 import { aloneReason } from '../unserved.js';
+import { windowSettingsOf } from '../windowless.js';
 import { Acceptance, workSpanOf } from './accept.js';
 import { claimPriority, type ClaimShare } from './claim.js';
 import { Plans } from './plans.js';
@@ -53,6 +54,10 @@ export interface SearchLimits {
   swapStar?: boolean | undefined;
   /** Fewer local-search neighbours on large problems (SolveOptions.fewLsNeighbours); off when absent. */
   fewLsNeighbours?: boolean | undefined;
+  /** SWAP* also between routes whose polar sectors overlap (SolveOptions.swapStarSectors); off when absent. */
+  swapStarSectors?: boolean | undefined;
+  /** The wider ruin where windows do not bind (SolveOptions.widerRuin); WIDER_RUIN_BY_DEFAULT when absent. */
+  widerRuin?: boolean | undefined;
   /** The local search on problems above EXACT_MAX_STOPS priced exactly (SolveOptions.largeLocalSearch). */
   largeLocalSearch?: boolean | undefined;
   /** Restarts of a stalled trajectory from children of an elite pool (SolveOptions.population; restarts.ts). */
@@ -118,7 +123,7 @@ export async function search(
   const plans = new Plans(initial, costs);
   const prize = new PrizeMoves(inst, evaluator, inserter, near.neighbours, near.k, eligible);
   const polisher = new Polisher(localSearch, limits, costs, meter, limits.prizeInSearch === true ? prize : null);
-  const ruiner = new Ruiner(inst, near.neighbours, near.k, rng);
+  const ruiner = new Ruiner(inst, near.neighbours, near.k, rng, windowSettingsOf(inst, limits.widerRuin).avgRemoved);
   const recreator = new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng);
   const arcCost = limits.arcCost ?? Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
   const acceptance = new Acceptance(arcCost, limits, costs, rng);
@@ -208,6 +213,7 @@ function localSearchOptionsOf(limits: SearchLimits): LocalSearchOptions {
     swapStar: limits.swapStar,
     large: limits.largeLocalSearch === true,
     fewOnLarge: limits.fewLsNeighbours,
+    sectors: limits.swapStarSectors,
   };
 }
 

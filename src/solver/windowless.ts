@@ -1,0 +1,29 @@
+/**
+ * The settings that differ where no stop's window binds (windowsBind: capacity-only problems such
+ * as CVRP X), decided here in one place, each from its pair of values in params.ts.
+ */
+import { windowsBind } from './ls/moves/swap-star.js';
+import type { SolverInstance } from './instance.js';
+import { AVG_REMOVED, AVG_REMOVED_WITHOUT_WINDOWS, LS_NEIGHBOURS, LS_NEIGHBOURS_WITHOUT_WINDOWS, WIDER_RUIN_BY_DEFAULT } from './params.js';
+
+export interface WindowSettings {
+  /** The local search's granular neighbours per stop (before the size rules of lsNeighboursOf). */
+  lsNeighbours: number;
+  /** The ruin's average number of removed stops (SISR's c̄; search/ruin.ts). */
+  avgRemoved: number;
+}
+
+/**
+ * The settings for a problem whose windows bind (`windowed`) or do not; `widerRuin`
+ * (SolveOptions.widerRuin, WIDER_RUIN_BY_DEFAULT when absent) widens the ruin where they do not.
+ */
+export function windowSettings(windowed: boolean, widerRuin?: boolean): WindowSettings {
+  if (windowed) return { lsNeighbours: LS_NEIGHBOURS, avgRemoved: AVG_REMOVED };
+  const avgRemoved = (widerRuin ?? WIDER_RUIN_BY_DEFAULT) ? AVG_REMOVED_WITHOUT_WINDOWS : AVG_REMOVED;
+  return { lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved };
+}
+
+/** The settings for `inst`, by whether its windows bind. */
+export function windowSettingsOf(inst: SolverInstance, widerRuin?: boolean): WindowSettings {
+  return windowSettings(windowsBind(inst), widerRuin);
+}

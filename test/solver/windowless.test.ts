@@ -1,0 +1,92 @@
+/**
+ * The settings that differ where no window binds (src/solver/windowless.ts, params.ts): decided in
+ * one place for the local search's neighbours and the ruin's size (the wider ruin only where windows
+ * do not bind, SolveOptions.widerRuin); the ruin removes about its c̄ (SISR's average), more for a
+ * larger one, and a capacity-only solve with the wider ruin passes the independent checker.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Problem } from '../../src/model/problem.js';
+import { buildPlan } from '../../src/output/plan.js';
+import { CostEvaluator } from '../../src/solver/cost.js';
+import { solve } from '../../src/solver/index.js';
+import { instanceOf, nearestNeighbours } from '../../src/solver/instance.js';
+import { Inserter } from '../../src/solver/insertion.js';
+import { lsNeighboursOf } from '../../src/solver/ls/local-search.js';
+import {
+  AVG_REMOVED,
+  AVG_REMOVED_WITHOUT_WINDOWS,
+  LS_NEIGHBOURS,
+  LS_NEIGHBOURS_WITHOUT_WINDOWS,
+  NEIGHBOURS,
+  WIDER_RUIN_BY_DEFAULT,
+} from '../../src/solver/params.js';
+import { regretInsertion } from '../../src/solver/regret.js';
+import { Rng } from '../../src/solver/rng.js';
+import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
+import { Ruiner } from '../../src/solver/search/ruin.js';
+import { Solution } from '../../src/solver/solution.js';
+import { windowSettingsOf } from '../../src/solver/windowless.js';
+import { checkPlan } from '../support/checker.js';
+import { buildProblem, randomProblem, type LatLng } from '../support/problem-builder.js';
+
+/** Capacitated stops around one depot, no windows, distance objective (CVRP-like: routes of some 15 stops). */
+function capacitatedProblem(seed: number, stops: number, vehicles: number): Problem {
+  const rng = new Rng(seed);
+  const depot: LatLng = [52.37, 4.89];
+  const near = (): LatLng => [depot[0] + (rng.next() - 0.5) * 0.2, depot[1] + (rng.next() - 0.5) * 0.3];
+  return buildProblem({
+    vehicles: Array.from({ length: vehicles }, () => ({ start: depot, capacity: 80 })),
+    stops: Array.from({ length: stops }, () => ({ at: near(), load: 1 + rng.int(9) })),
+    objective: { cost: 'distance' },
+  });
+}
+
+/** Mean stops removed by `ruins` ruins of the regret plan with c̄ = `avgRemoved`; each removal checked on the way. */
+function meanRemoved(problem: Problem, avgRemoved: number, ruins: number): number {
+  const inst = instanceOf(problem);
+  const evaluator = new RouteEvaluator(inst);
+  const plan = new Solution(inst, new CostEvaluator(inst, 1));
+  regretInsertion(plan, new Inserter(inst, evaluator), evaluator, Infinity);
+  const ruiner = new Ruiner(inst, nearestNeighbours(inst, NEIGHBOURS), NEIGHBOURS, new Rng(3), avgRemoved);
+  let total = 0;
+  for (let i = 0; i < ruins; i++) {
+    const sol = plan.clone();
+    const removed = ruiner.ruin(sol, evaluator);
+    expect(new Set(removed).size).toBe(removed.length);
+    for (const s of removed) expect(sol.routeOf[s]).toBe(-1);
+    total += removed.length;
+  }
+  return total / ruins;
+}
+
+describe('settings where windows do not bind', () => {
+  it('are decided in one place for the local search and the ruin', () => {
+    const plain = instanceOf(capacitatedProblem(7, 40, 4));
+    const windowed = instanceOf(randomProblem(7, { stops: 40, vehicles: 4, uniformSpeed: true }));
+    const byDefault = WIDER_RUIN_BY_DEFAULT ? AVG_REMOVED_WITHOUT_WINDOWS : AVG_REMOVED;
+    expect(windowSettingsOf(plain)).toEqual({ lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved: byDefault });
+    expect(windowSettingsOf(plain, true)).toEqual({ lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved: AVG_REMOVED_WITHOUT_WINDOWS });
+    expect(windowSettingsOf(plain, false)).toEqual({ lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved: AVG_REMOVED });
+    // Windows bind: the wider ruin does not apply.
+    expect(windowSettingsOf(windowed, true)).toEqual({ lsNeighbours: LS_NEIGHBOURS, avgRemoved: AVG_REMOVED });
+    expect(lsNeighboursOf(plain.nStops, false, false, false)).toBe(windowSettingsOf(plain).lsNeighbours);
+  });
+
+  it('give a ruin that removes about c̄ stops on average, more for a larger c̄', () => {
+    const problem = capacitatedProblem(11, 150, 10);
+    const small = meanRemoved(problem, 10, 300);
+    const large = meanRemoved(problem, 20, 300);
+    // SISR draws up to 4c̄/(1 + L) − 1 strings of up to L stops: c̄ on average when routes are long.
+    expect(small).toBeGreaterThan(5);
+    expect(small).toBeLessThan(15);
+    expect(large).toBeGreaterThan(small * 1.4);
+    expect(large).toBeLessThan(30);
+  });
+
+  it('give a capacity-only solve with the wider ruin whose plan passes the independent checker', async () => {
+    const problem = capacitatedProblem(5, 120, 10);
+    const result = await solve(problem, { timeLimitMs: 20_000, seed: 2, maxIterations: 200, widerRuin: true });
+    expect(result.unserved).toEqual([]);
+    expect(checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, result))))).toEqual([]);
+  });
+});
