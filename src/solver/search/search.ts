@@ -16,6 +16,7 @@ import { STALL_REHEATS, YIELD_EVERY_MS } from '../params.js';
 import { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
+import type { ObjectiveValue } from '../cost.js';
 import { belongsToFirstPlan, stopCriterionOf } from '../stop/index.js';
 import type { OperatorStats, SolveProgress, SolveResult } from '../types.js';
 import { aloneReason } from '../unserved.js';
@@ -153,7 +154,7 @@ export async function search(
     acceptance.cool(iterations - cooling.from, work - cooling.fromWork, now);
     iterations++;
     recreator.recreate(plans.candidate, ruiner.ruin(plans.candidate, evaluator));
-    const candidateObj = polisher.polish(plans.candidate, plans.bestObj, polishDeadlineOf(iterations, work, limits));
+    const candidateObj = polishedObjective(plans, polisher, iterations, work, limits);
     plans.settle(candidateObj, acceptance.accepts(candidateObj, plans.currentObj));
     population?.follow(plans, candidateObj);
     if (plans.sinceImprovement === 0) bestFoundAt = clock();
@@ -187,6 +188,17 @@ function firstPolishBy(inst: SolverInstance, limits: SearchLimits): number {
  */
 function polishDeadlineOf(iteration: number, work: number, limits: SearchLimits): number {
   return belongsToFirstPlan(iteration - 1, work, limits.untimedIterations ?? 0) ? Infinity : limits.deadline;
+}
+
+/**
+ * The candidate's objective after the polish of iteration `iteration`, begun after `work` spent.
+ * A candidate that the ruin and recreate gave back equal to the current plan is not polished:
+ * the current plan was polished to a local optimum already (Plans.candidateIsCurrent).
+ */
+function polishedObjective(plans: Plans, polisher: Polisher, iteration: number, work: number, limits: SearchLimits): ObjectiveValue {
+  const candidate = plans.candidate;
+  if (plans.candidateIsCurrent()) return candidate.costs.objective(candidate);
+  return polisher.polish(candidate, plans.bestObj, polishDeadlineOf(iteration, work, limits));
 }
 
 function localSearchOptionsOf(limits: SearchLimits): LocalSearchOptions {
