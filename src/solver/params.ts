@@ -233,6 +233,20 @@ export const FEW_LS_NEIGHBOURS = 10;
  * keep LS_NEIGHBOURS (not measured).
  */
 export const LS_NEIGHBOURS_WITHOUT_WINDOWS = 15;
+/**
+ * The granular neighbourhood where windows bind, below FEW_LS_NEIGHBOURS_MIN_STOPS stops
+ * (lsNeighboursOf): the polish after each ruin and recreate is most of an iteration's time, and
+ * half the neighbours nearly halve it at no visible cost per iteration. Solomon's R1, R2, RC1 and
+ * RC2 (39 instances), in process at 1,000 iterations, seeds 0 and 1 (load 5–7): 30 neighbours
+ * 0.64 / 0.86 % mean gap in 1.57 / 1.59 s an instance, 15 0.63 / 0.70 % in 0.84 / 0.98 s, 10
+ * 0.74 / 0.67 % in 0.76 / 0.71 s. Fresh processes at `--time-limit 2`, interleaved (load 5–7),
+ * mean gap and iterations: seed 1, 30: 1.88 % (402), 20: 1.53 % (531), 15: 1.23 % (764), 10:
+ * 1.14 % (1,012); seed 2, 30: 0.92 % (834), 15: 0.86 % (1,465), 10: 0.79 % (1,834). 15 rather
+ * than 10: as good per iteration, and longer runs do more of them. From FEW_LS_NEIGHBOURS_MIN_STOPS
+ * on, windowed problems keep LS_NEIGHBOURS: on multi-1000.json 20 neighbours cost 2 % of working
+ * time against 30 (FEW_LS_NEIGHBOURS).
+ */
+export const LS_NEIGHBOURS_UNDER_WINDOWS = 15;
 /** Stops examined between two clock reads: a clock read costs about as much as a cheap move. */
 export const DEADLINE_CHECK_EVERY = 64;
 /**

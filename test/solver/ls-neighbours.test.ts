@@ -1,6 +1,7 @@
 /**
  * The local search's granular neighbours by problem size (lsNeighboursOf; params.ts,
- * FEW_LS_NEIGHBOURS): fewer from FEW_LS_NEIGHBOURS_MIN_STOPS stops on unless switched off
+ * FEW_LS_NEIGHBOURS, LS_NEIGHBOURS_UNDER_WINDOWS): fewer on windowed problems below
+ * FEW_LS_NEIGHBOURS_MIN_STOPS stops, fewer from FEW_LS_NEIGHBOURS_MIN_STOPS stops on unless switched off
  * (SolveOptions.fewLsNeighbours), and a solve of that size passes the independent checker
  * either way, the option reaching the search (the plans differ).
  */
@@ -15,6 +16,7 @@ import {
   FEW_LS_NEIGHBOURS_MIN_STOPS,
   LARGE_LS_NEIGHBOURS,
   LS_NEIGHBOURS,
+  LS_NEIGHBOURS_UNDER_WINDOWS,
   LS_NEIGHBOURS_WITHOUT_WINDOWS,
 } from '../../src/solver/params.js';
 import type { SolveOptions, SolveResult } from '../../src/solver/types.js';
@@ -49,9 +51,10 @@ function sequencesOf(result: SolveResult): string {
 }
 
 describe('local-search neighbours by problem size', () => {
-  it('are fewer where windows do not bind and fewer still from FEW_LS_NEIGHBOURS_MIN_STOPS stops on, unless switched off; exact pricing above EXACT_MAX_STOPS keeps its own', () => {
+  it('are fewer where windows do not bind or the problem is below FEW_LS_NEIGHBOURS_MIN_STOPS stops, and fewer still from there on, unless switched off; exact pricing above EXACT_MAX_STOPS keeps its own', () => {
     expect(FEW_LS_NEIGHBOURS).toBeLessThan(LS_NEIGHBOURS);
-    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS - 1, false, true, true)).toBe(LS_NEIGHBOURS);
+    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS - 1, false, true, true)).toBe(LS_NEIGHBOURS_UNDER_WINDOWS);
+    expect(lsNeighboursOf(100, false, false, true)).toBe(LS_NEIGHBOURS_UNDER_WINDOWS);
     expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS - 1, false, true, false)).toBe(LS_NEIGHBOURS_WITHOUT_WINDOWS);
     expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, true, true)).toBe(FEW_LS_NEIGHBOURS);
     expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, true, false)).toBe(FEW_LS_NEIGHBOURS);

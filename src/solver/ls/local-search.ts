@@ -32,6 +32,7 @@ import {
   FEW_LS_NEIGHBOURS_MIN_STOPS,
   LARGE_LS_NEIGHBOURS,
   LS_NEIGHBOURS,
+  LS_NEIGHBOURS_UNDER_WINDOWS,
   LS_NEIGHBOURS_WITHOUT_WINDOWS,
   SWAP_STAR_MEMO_BITS,
   SWAP_STAR_PARTNER_NEIGHBOURS,
@@ -53,7 +54,8 @@ export interface LocalSearchOptions {
 
 /**
  * Granular neighbours per stop of the local search on `nStops` stops: LS_NEIGHBOURS where windows
- * bind, LS_NEIGHBOURS_WITHOUT_WINDOWS where they do not (SWAP* pairs near routes there); fewer
+ * bind (LS_NEIGHBOURS_UNDER_WINDOWS below FEW_LS_NEIGHBOURS_MIN_STOPS stops),
+ * LS_NEIGHBOURS_WITHOUT_WINDOWS where they do not (SWAP* pairs near routes there); fewer
  * still from FEW_LS_NEIGHBOURS_MIN_STOPS on when `fewOnLarge` (a polish per iteration costs the
  * search its iterations there: params.ts); LARGE_LS_NEIGHBOURS when moves are priced exactly above
  * EXACT_MAX_STOPS.
@@ -61,7 +63,8 @@ export interface LocalSearchOptions {
 export function lsNeighboursOf(nStops: number, exactAndLarge: boolean, fewOnLarge: boolean, windowed: boolean): number {
   if (exactAndLarge) return LARGE_LS_NEIGHBOURS;
   if (fewOnLarge && nStops >= FEW_LS_NEIGHBOURS_MIN_STOPS) return FEW_LS_NEIGHBOURS;
-  return windowed ? LS_NEIGHBOURS : LS_NEIGHBOURS_WITHOUT_WINDOWS;
+  if (!windowed) return LS_NEIGHBOURS_WITHOUT_WINDOWS;
+  return nStops < FEW_LS_NEIGHBOURS_MIN_STOPS ? LS_NEIGHBOURS_UNDER_WINDOWS : LS_NEIGHBOURS;
 }
 
 /** Whether a plan at a local optimum of the other moves is worth a SWAP* pass. */
