@@ -252,9 +252,13 @@ export const LS_NEIGHBOURS_WITHOUT_WINDOWS = 15;
  * 0.74 / 0.67 % in 0.76 / 0.71 s. Fresh processes at `--time-limit 2`, interleaved (load 5–7),
  * mean gap and iterations: seed 1, 30: 1.88 % (402), 20: 1.53 % (531), 15: 1.23 % (764), 10:
  * 1.14 % (1,012); seed 2, 30: 0.92 % (834), 15: 0.86 % (1,465), 10: 0.79 % (1,834). 15 rather
- * than 10: as good per iteration, and longer runs do more of them. From FEW_LS_NEIGHBOURS_MIN_STOPS
- * on, windowed problems keep LS_NEIGHBOURS: on multi-1000.json 20 neighbours cost 2 % of working
- * time against 30 (FEW_LS_NEIGHBOURS).
+ * than 10: as good per iteration, and longer runs do more of them. Not so over the 30 iterations
+ * of a first plan (FIRST_PLAN_ITERATIONS): at `--time-limit 0.1`, all 56, fresh processes, seeds
+ * 0 and 1, 3.35 / 3.51 % against 2.89 / 3.13 % for 30 without the skipped polish (0.36 / 0.42 s of
+ * wall against 0.40 / 0.51 s; 30 with it: 3.17 %, seed 1); 30 neighbours for those iterations and
+ * 15 after would keep both (not done). From FEW_LS_NEIGHBOURS_MIN_STOPS on, windowed problems
+ * keep LS_NEIGHBOURS: on multi-1000.json 20 neighbours cost 2 % of working time against 30
+ * (FEW_LS_NEIGHBOURS).
  */
 export const LS_NEIGHBOURS_UNDER_WINDOWS = 15;
 /** Stops examined between two clock reads: a clock read costs about as much as a cheap move. */
