@@ -255,8 +255,9 @@ export const LS_NEIGHBOURS_WITHOUT_WINDOWS = 15;
  * than 10: as good per iteration, and longer runs do more of them. Not so over the 30 iterations
  * of a first plan (FIRST_PLAN_ITERATIONS): at `--time-limit 0.1`, all 56, fresh processes, seeds
  * 0 and 1, 3.35 / 3.51 % against 2.89 / 3.13 % for 30 without the skipped polish (0.36 / 0.42 s of
- * wall against 0.40 / 0.51 s; 30 with it: 3.17 %, seed 1); 30 neighbours for those iterations and
- * 15 after would keep both (not done). From FEW_LS_NEIGHBOURS_MIN_STOPS on, windowed problems
+ * wall against 0.40 / 0.51 s; 30 with it: 3.17 %, seed 1), so a first plan's polish and
+ * iterations keep LS_NEIGHBOURS (firstPlanNeighboursOf, LocalSearch.narrow): 3.17 % (seed 1) in
+ * 0.40 s of wall. From FEW_LS_NEIGHBOURS_MIN_STOPS on, windowed problems
  * keep LS_NEIGHBOURS: on multi-1000.json 20 neighbours cost 2 % of working time against 30
  * (FEW_LS_NEIGHBOURS).
  */

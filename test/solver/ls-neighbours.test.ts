@@ -10,7 +10,7 @@ import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
 import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
 import { solve } from '../../src/solver/index.js';
-import { lsNeighboursOf } from '../../src/solver/ls/local-search.js';
+import { firstPlanNeighboursOf, lsNeighboursOf } from '../../src/solver/ls/local-search.js';
 import {
   FEW_LS_NEIGHBOURS,
   FEW_LS_NEIGHBOURS_MIN_STOPS,
@@ -62,6 +62,13 @@ describe('local-search neighbours by problem size', () => {
     expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, false, true)).toBe(LS_NEIGHBOURS);
     expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, false, false)).toBe(LS_NEIGHBOURS_WITHOUT_WINDOWS);
     expect(lsNeighboursOf(5000, true, true, true)).toBe(LARGE_LS_NEIGHBOURS);
+  });
+
+  it('are LS_NEIGHBOURS for a first plan where the search then narrows to LS_NEIGHBOURS_UNDER_WINDOWS, the same count elsewhere', () => {
+    expect(firstPlanNeighboursOf(LS_NEIGHBOURS_UNDER_WINDOWS, 100, true)).toBe(LS_NEIGHBOURS);
+    expect(firstPlanNeighboursOf(LS_NEIGHBOURS_WITHOUT_WINDOWS, 100, false)).toBe(LS_NEIGHBOURS_WITHOUT_WINDOWS);
+    expect(firstPlanNeighboursOf(LS_NEIGHBOURS, FEW_LS_NEIGHBOURS_MIN_STOPS, true)).toBe(LS_NEIGHBOURS);
+    expect(firstPlanNeighboursOf(FEW_LS_NEIGHBOURS, FEW_LS_NEIGHBOURS_MIN_STOPS, true)).toBe(FEW_LS_NEIGHBOURS);
   });
 
   it('a solve of that size passes the checker with and without them, and the option reaches the search', async () => {

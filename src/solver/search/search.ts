@@ -183,14 +183,6 @@ function firstPolishBy(inst: SolverInstance, limits: SearchLimits): number {
 }
 
 /**
- * Until when the polish of iteration `iteration` (counted from 1), begun after `work` spent, may
- * run: none for the first plan's.
- */
-function polishDeadlineOf(iteration: number, work: number, limits: SearchLimits): number {
-  return belongsToFirstPlan(iteration - 1, work, limits.untimedIterations ?? 0) ? Infinity : limits.deadline;
-}
-
-/**
  * The candidate's objective after the polish of iteration `iteration`, begun after `work` spent.
  * A candidate that the ruin and recreate gave back equal to the current plan is not polished:
  * the current plan was polished to a local optimum already (Plans.candidateIsCurrent).
@@ -198,7 +190,10 @@ function polishDeadlineOf(iteration: number, work: number, limits: SearchLimits)
 function polishedObjective(plans: Plans, polisher: Polisher, iteration: number, work: number, limits: SearchLimits): ObjectiveValue {
   const candidate = plans.candidate;
   if (plans.candidateIsCurrent()) return candidate.costs.objective(candidate);
-  return polisher.polish(candidate, plans.bestObj, polishDeadlineOf(iteration, work, limits));
+  // The first plan's polish has no deadline; past it the local search tries fewer neighbours (firstPlanNeighboursOf).
+  const firstPlan = belongsToFirstPlan(iteration - 1, work, limits.untimedIterations ?? 0);
+  if (!firstPlan) polisher.leaveFirstPlan();
+  return polisher.polish(candidate, plans.bestObj, firstPlan ? Infinity : limits.deadline);
 }
 
 function localSearchOptionsOf(limits: SearchLimits): LocalSearchOptions {
