@@ -88,7 +88,14 @@ export const FAR = 1e15;
 
 // ── Ruin and recreate (search/) ─────────────────────────────────────────────────────────────
 
-/** SISR's average number of removed stops per ruin (c̄ = 10 in Christiaens & Vanden Berghe). */
+/**
+ * SISR's average number of removed stops per ruin (c̄ = 10 in Christiaens & Vanden Berghe). Larger
+ * ruins are better per iteration on Solomon but not at equal time, their polish being longer: R1,
+ * R2, RC1, RC2 (39) at 1,000 iterations in process, 15 gave 0.62 / 0.66 % against 0.77 / 0.82 %
+ * (seeds 0 / 1), but in fresh processes at 2 s 0.88 % against 0.77 % (seed 0, 30 LS neighbours),
+ * and with 15 LS neighbours 0.71 % (15) and 0.63 % (12) against 0.65 % (seed 3; load 4–6). SISR's
+ * split strings (rate 0.5, depth 0.01) gave 1.19 / 0.85 % at 1,000 iterations: left out.
+ */
 export const AVG_REMOVED = 10;
 /**
  * …where windows do not bind, with the wider ruin (WIDER_RUIN_BY_DEFAULT, SolveOptions.widerRuin;
@@ -146,6 +153,9 @@ export const GRANULAR_NEIGHBOURS = 20;
  * instances at fixed iterations (AVG_REMOVED_WITHOUT_WINDOWS's measurement), seeds 0 and 1, with
  * the ruin of 20: 0.5 → 0.005 arcs 1.59 / 1.61 %, 1 → 0.01 1.40 / 1.46 %, 3 → 0.03 1.90 / 1.80 %;
  * with the ruin of 10: 0.3 → 0.003 1.80 / 1.33 %, 1 → 0.01 1.64 / 1.67 %, 3 → 0.03 1.48 / 1.96 %.
+ * Others gave no difference beyond the noise on Solomon's R1, R2, RC1, RC2 at 2 s in fresh
+ * processes (load 4–6): 3 to 0.03 gave 0.58 % against 0.74 % (seed 4) and 1.24 % against 1.09 %
+ * (seed 5), 10 to 0.1 1.34 % (seed 5), 0.3 to 0.01 0.85 % (seed 4).
  */
 export const T_START = 1;
 export const T_END = 0.01;
@@ -305,6 +315,25 @@ export const FEW_LS_NEIGHBOURS = 10;
  * Windowed problems keep LS_NEIGHBOURS (not measured).
  */
 export const LS_NEIGHBOURS_WITHOUT_WINDOWS = 15;
+/**
+ * The granular neighbourhood where windows bind, below FEW_LS_NEIGHBOURS_MIN_STOPS stops
+ * (lsNeighboursOf): the polish after each ruin and recreate is most of an iteration's time, and
+ * half the neighbours nearly halve it at no visible cost per iteration. Solomon's R1, R2, RC1 and
+ * RC2 (39 instances), in process at 1,000 iterations, seeds 0 and 1 (load 5–7): 30 neighbours
+ * 0.64 / 0.86 % mean gap in 1.57 / 1.59 s an instance, 15 0.63 / 0.70 % in 0.84 / 0.98 s, 10
+ * 0.74 / 0.67 % in 0.76 / 0.71 s. Fresh processes at `--time-limit 2`, interleaved (load 5–7),
+ * mean gap and iterations: seed 1, 30: 1.88 % (402), 20: 1.53 % (531), 15: 1.23 % (764), 10:
+ * 1.14 % (1,012); seed 2, 30: 0.92 % (834), 15: 0.86 % (1,465), 10: 0.79 % (1,834). 15 rather
+ * than 10: as good per iteration, and longer runs do more of them. Not so over the 30 iterations
+ * of a first plan (FIRST_PLAN_ITERATIONS): at `--time-limit 0.1`, all 56, fresh processes, seeds
+ * 0 and 1, 3.35 / 3.51 % against 2.89 / 3.13 % for 30 (0.36 / 0.42 s of
+ * wall against 0.40 / 0.51 s), so a first plan's polish and
+ * iterations keep LS_NEIGHBOURS (firstPlanNeighboursOf, LocalSearch.narrow): 3.17 % (seed 1) in
+ * 0.40 s of wall. From FEW_LS_NEIGHBOURS_MIN_STOPS on, windowed problems
+ * keep LS_NEIGHBOURS: on multi-1000.json 20 neighbours cost 2 % of working time against 30
+ * (FEW_LS_NEIGHBOURS).
+ */
+export const LS_NEIGHBOURS_UNDER_WINDOWS = 15;
 /** Stops examined between two clock reads: a clock read costs about as much as a cheap move. */
 export const DEADLINE_CHECK_EVERY = 64;
 /**

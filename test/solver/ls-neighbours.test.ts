@@ -1,6 +1,7 @@
 /**
  * The local search's granular neighbours by problem size (lsNeighboursOf; params.ts,
- * FEW_LS_NEIGHBOURS): fewer from FEW_LS_NEIGHBOURS_MIN_STOPS stops on unless switched off
+ * FEW_LS_NEIGHBOURS, LS_NEIGHBOURS_UNDER_WINDOWS): fewer on windowed problems below
+ * FEW_LS_NEIGHBOURS_MIN_STOPS stops, fewer from FEW_LS_NEIGHBOURS_MIN_STOPS stops on unless switched off
  * (SolveOptions.fewLsNeighbours), and a solve of that size passes the independent checker
  * either way, the option reaching the search (the plans differ).
  */
@@ -9,12 +10,13 @@ import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
 import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
 import { solve } from '../../src/solver/index.js';
-import { lsNeighboursOf } from '../../src/solver/ls/local-search.js';
+import { firstPlanNeighboursOf, lsNeighboursOf } from '../../src/solver/ls/local-search.js';
 import {
   FEW_LS_NEIGHBOURS,
   FEW_LS_NEIGHBOURS_MIN_STOPS,
   LARGE_LS_NEIGHBOURS,
   LS_NEIGHBOURS,
+  LS_NEIGHBOURS_UNDER_WINDOWS,
   LS_NEIGHBOURS_WITHOUT_WINDOWS,
 } from '../../src/solver/params.js';
 import type { SolveOptions, SolveResult } from '../../src/solver/types.js';
@@ -49,9 +51,10 @@ function sequencesOf(result: SolveResult): string {
 }
 
 describe('local-search neighbours by problem size', () => {
-  it('are fewer where windows do not bind and fewer still from FEW_LS_NEIGHBOURS_MIN_STOPS stops on, unless switched off; exact pricing above EXACT_MAX_STOPS keeps its own', () => {
+  it('are fewer where windows do not bind or the problem is below FEW_LS_NEIGHBOURS_MIN_STOPS stops, and fewer still from there on, unless switched off; exact pricing above EXACT_MAX_STOPS keeps its own', () => {
     expect(FEW_LS_NEIGHBOURS).toBeLessThan(LS_NEIGHBOURS);
-    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS - 1, false, true, true)).toBe(LS_NEIGHBOURS);
+    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS - 1, false, true, true)).toBe(LS_NEIGHBOURS_UNDER_WINDOWS);
+    expect(lsNeighboursOf(100, false, false, true)).toBe(LS_NEIGHBOURS_UNDER_WINDOWS);
     expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS - 1, false, true, false)).toBe(LS_NEIGHBOURS_WITHOUT_WINDOWS);
     expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, true, true)).toBe(FEW_LS_NEIGHBOURS);
     expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, true, false)).toBe(FEW_LS_NEIGHBOURS);
@@ -59,6 +62,13 @@ describe('local-search neighbours by problem size', () => {
     expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, false, true)).toBe(LS_NEIGHBOURS);
     expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, false, false)).toBe(LS_NEIGHBOURS_WITHOUT_WINDOWS);
     expect(lsNeighboursOf(5000, true, true, true)).toBe(LARGE_LS_NEIGHBOURS);
+  });
+
+  it('are LS_NEIGHBOURS for a first plan where the search then narrows to LS_NEIGHBOURS_UNDER_WINDOWS, the same count elsewhere', () => {
+    expect(firstPlanNeighboursOf(LS_NEIGHBOURS_UNDER_WINDOWS, 100, true)).toBe(LS_NEIGHBOURS);
+    expect(firstPlanNeighboursOf(LS_NEIGHBOURS_WITHOUT_WINDOWS, 100, false)).toBe(LS_NEIGHBOURS_WITHOUT_WINDOWS);
+    expect(firstPlanNeighboursOf(LS_NEIGHBOURS, FEW_LS_NEIGHBOURS_MIN_STOPS, true)).toBe(LS_NEIGHBOURS);
+    expect(firstPlanNeighboursOf(FEW_LS_NEIGHBOURS, FEW_LS_NEIGHBOURS_MIN_STOPS, true)).toBe(FEW_LS_NEIGHBOURS);
   });
 
   it('a solve of that size passes the checker with and without them, and the option reaches the search', async () => {

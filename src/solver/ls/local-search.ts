@@ -33,6 +33,8 @@ import {
   FEW_LS_NEIGHBOURS,
   FEW_LS_NEIGHBOURS_MIN_STOPS,
   LARGE_LS_NEIGHBOURS,
+  LS_NEIGHBOURS,
+  LS_NEIGHBOURS_UNDER_WINDOWS,
   SWAP_STAR_MEMO_BITS,
   SWAP_STAR_PARTNER_NEIGHBOURS,
   SWAP_STAR_SECTORS_BY_DEFAULT,
@@ -56,7 +58,8 @@ export interface LocalSearchOptions {
 
 /**
  * Granular neighbours per stop of the local search on `nStops` stops: LS_NEIGHBOURS where windows
- * bind, LS_NEIGHBOURS_WITHOUT_WINDOWS where they do not (SWAP* pairs near routes there; windowSettings
+ * bind (LS_NEIGHBOURS_UNDER_WINDOWS below FEW_LS_NEIGHBOURS_MIN_STOPS stops),
+ * LS_NEIGHBOURS_WITHOUT_WINDOWS where they do not (SWAP* pairs near routes there; windowSettings
  * in windowless.ts decides it with the ruin's size); fewer
  * still from FEW_LS_NEIGHBOURS_MIN_STOPS on when `fewOnLarge` (a polish per iteration costs the
  * search its iterations there: params.ts); LARGE_LS_NEIGHBOURS when moves are priced exactly above
@@ -65,7 +68,18 @@ export interface LocalSearchOptions {
 export function lsNeighboursOf(nStops: number, exactAndLarge: boolean, fewOnLarge: boolean, windowed: boolean): number {
   if (exactAndLarge) return LARGE_LS_NEIGHBOURS;
   if (fewOnLarge && nStops >= FEW_LS_NEIGHBOURS_MIN_STOPS) return FEW_LS_NEIGHBOURS;
+  if (windowed && nStops < FEW_LS_NEIGHBOURS_MIN_STOPS) return LS_NEIGHBOURS_UNDER_WINDOWS;
   return windowSettings(windowed).lsNeighbours;
+}
+
+/**
+ * Granular neighbours per stop while a first plan is polished and its iterations run
+ * (LocalSearch.narrow ends that): LS_NEIGHBOURS where the search then uses
+ * LS_NEIGHBOURS_UNDER_WINDOWS, since over a first plan's few iterations a pass's reach counts
+ * more than its cost (params.ts); `k` elsewhere.
+ */
+export function firstPlanNeighboursOf(k: number, nStops: number, windowed: boolean): number {
+  return windowed && nStops < FEW_LS_NEIGHBOURS_MIN_STOPS && k === LS_NEIGHBOURS_UNDER_WINDOWS ? LS_NEIGHBOURS : k;
 }
 
 /** Whether a plan at a local optimum of the other moves is worth a SWAP* pass. */
@@ -81,14 +95,18 @@ export class LocalSearch {
   readonly moves: MoveEvaluator;
   private readonly operators: Operator[];
   private readonly neighbours: Int32Array;
+  /** Neighbours listed per stop (the lists' stride), nearest first. */
   private readonly k: number;
+  /** The first this many of them the moves try now: more for a first plan, `narrowed` after (narrow). */
+  private active: number;
+  private readonly narrowed: number;
   /** Stamp counter value when each stop was last examined against its neighbours. */
   private readonly lastTested: Float64Array;
   private readonly order: Int32Array;
   private readonly mark: Uint8Array;
   /** Stops that have stop s among their neighbours: reverse[reverseStart[s] .. reverseStart[s+1]). */
-  private readonly reverse: Int32Array;
-  private readonly reverseStart: Int32Array;
+  private reverse: Int32Array;
+  private reverseStart: Int32Array;
   /** Stamp counter value when the last run ended. */
   private lastRunEnd = -1;
   private readonly emptyOfClass: Int32Array;
@@ -121,9 +139,11 @@ export class LocalSearch {
     if (exactAndLarge && options.large !== true) return null;
     const windowed = windowsBind(inst);
     const k = options.k ?? lsNeighboursOf(inst.nStops, exactAndLarge, options.fewOnLarge ?? false, windowed);
+    const firstK = options.k ?? firstPlanNeighboursOf(k, inst.nStops, windowed);
     const swapStar = options.swapStar ?? (SWAP_STAR_UNDER_WINDOWS || !windowed);
     const sectors = swapStar && (options.sectors ?? SWAP_STAR_SECTORS_BY_DEFAULT) ? new RouteSectors(inst) : null;
-    return new LocalSearch(inst, evaluator, rng, k, options.countOperators === true, swapStar, windowed, sectors);
+    const neighbours = { first: firstK, after: k };
+    return new LocalSearch(inst, evaluator, rng, neighbours, options.countOperators === true, swapStar, windowed, sectors);
   }
 
   get fast(): boolean {
@@ -134,7 +154,7 @@ export class LocalSearch {
     inst: SolverInstance,
     private readonly evaluator: RouteEvaluator,
     private readonly rng: Rng,
-    k: number,
+    neighbourCounts: { first: number; after: number },
     countOperators: boolean,
     swapStar: boolean,
     windowed: boolean,
@@ -149,14 +169,27 @@ export class LocalSearch {
     this.counters = countOperators ? new OperatorCounters([...this.operators.map((op) => op.name), 'empty-route', 'swap*']) : null;
     this.partnerMark = new Int32Array(inst.nVehicles);
     this.partners = new Int32Array(inst.nVehicles);
+    const k = Math.max(neighbourCounts.first, neighbourCounts.after);
     this.neighbours = granularNeighbours(inst, k);
     this.k = Math.min(k, Math.max(0, inst.nStops - 1));
+    this.active = Math.min(neighbourCounts.first, this.k);
+    this.narrowed = Math.min(neighbourCounts.after, this.k);
     this.lastTested = new Float64Array(inst.nStops).fill(-1);
     this.order = new Int32Array(inst.nStops);
     this.mark = new Uint8Array(inst.nStops);
-    ({ list: this.reverse, start: this.reverseStart } = reverseNeighbours(this.neighbours, inst.nStops, this.k));
+    ({ list: this.reverse, start: this.reverseStart } = reverseNeighbours(this.neighbours, inst.nStops, this.k, this.active));
     this.classCount = vehicleClassCount(inst);
     this.emptyOfClass = new Int32Array(this.classCount);
+  }
+
+  /**
+   * From now on the moves try the search's own number of neighbours (lsNeighboursOf) rather than
+   * a first plan's (firstPlanNeighboursOf); the stops that count a stop among them shrink alike.
+   */
+  narrow(): void {
+    if (this.active === this.narrowed) return;
+    this.active = this.narrowed;
+    ({ list: this.reverse, start: this.reverseStart } = reverseNeighbours(this.neighbours, this.inst.nStops, this.k, this.active));
   }
 
   /**
@@ -196,7 +229,7 @@ export class LocalSearch {
         }
         const tested = this.lastTested[u]!;
         this.lastTested[u] = nextStamp();
-        for (let j = 0; j < this.k; j++) {
+        for (let j = 0; j < this.active; j++) {
           const x = this.neighbours[u * this.k + j]!;
           if (x < 0) break;
           const rx = sol.routeOf[x]!;
@@ -308,7 +341,7 @@ export class LocalSearch {
   private collectPartners(sol: Solution, r: number): number {
     const pass = ++this.swapPass;
     const seq = sol.seq[r]!;
-    const near = Math.min(this.k, SWAP_STAR_PARTNER_NEIGHBOURS);
+    const near = Math.min(this.active, SWAP_STAR_PARTNER_NEIGHBOURS);
     let count = 0;
     for (let i = 0, n = sol.len[r]!; i < n; i++) {
       const s = seq[i]!;

@@ -32,6 +32,11 @@ export class Polisher {
     this.budget = limits.maxIterations === undefined ? EXACT_POLISH_SHARE * WORK_UNITS_PER_MS * workSpanOf(limits) : Infinity;
   }
 
+  /** The first plan is made: the local search narrows to the search's neighbours (LocalSearch.narrow). */
+  leaveFirstPlan(): void {
+    this.localSearch?.narrow();
+  }
+
   /** Polishes `candidate` when worth it, until `deadline` at the latest; answers its objective afterwards. */
   polish(candidate: Solution, bestObj: ObjectiveValue, deadline = this.limits.deadline): ObjectiveValue {
     const localSearch = this.localSearch;

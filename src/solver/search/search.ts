@@ -16,6 +16,7 @@ import { COOL_HORIZON_UNITS_PER_MS, COOL_TAIL_SHARE, REHEAT_MAX_STOPS, STALL_REH
 import { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
+import type { ObjectiveValue } from '../cost.js';
 import { belongsToFirstPlan, stopCriterionOf, type StopCriterion } from '../stop/index.js';
 import type { OperatorStats, SolveProgress, SolveResult } from '../types.js';
 import { aloneReason } from '../unserved.js';
@@ -160,7 +161,7 @@ export async function search(
     acceptance.cool(iterations - cooling.from, work - cooling.fromWork, now, cooling.fromTime);
     iterations++;
     recreator.recreate(plans.candidate, ruiner.ruin(plans.candidate, evaluator));
-    const candidateObj = polisher.polish(plans.candidate, plans.bestObj, polishDeadlineOf(iterations, work, limits));
+    const candidateObj = polishedObjective(plans, polisher, iterations, work, limits);
     plans.settle(candidateObj, acceptance.accepts(candidateObj, plans.currentObj));
     population?.follow(plans, candidateObj);
     if (plans.sinceImprovement === 0) bestFoundAt = clock();
@@ -200,11 +201,16 @@ function firstPolishBy(inst: SolverInstance, limits: SearchLimits): number {
 }
 
 /**
- * Until when the polish of iteration `iteration` (counted from 1), begun after `work` spent, may
- * run: none for the first plan's.
+ * The candidate's objective after the polish of iteration `iteration`, begun after `work` spent.
+ * A candidate the ruin and recreate gave back equal to the current plan is polished too: the local
+ * search's random order may find from it what it did not before (a 4-stop priority case did).
  */
-function polishDeadlineOf(iteration: number, work: number, limits: SearchLimits): number {
-  return belongsToFirstPlan(iteration - 1, work, limits.untimedIterations ?? 0) ? Infinity : limits.deadline;
+function polishedObjective(plans: Plans, polisher: Polisher, iteration: number, work: number, limits: SearchLimits): ObjectiveValue {
+  const candidate = plans.candidate;
+  // The first plan's polish has no deadline; past it the local search tries fewer neighbours (firstPlanNeighboursOf).
+  const firstPlan = belongsToFirstPlan(iteration - 1, work, limits.untimedIterations ?? 0);
+  if (!firstPlan) polisher.leaveFirstPlan();
+  return polisher.polish(candidate, plans.bestObj, firstPlan ? Infinity : limits.deadline);
 }
 
 function localSearchOptionsOf(limits: SearchLimits): LocalSearchOptions {
