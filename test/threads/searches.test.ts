@@ -68,8 +68,10 @@ describe('threads', () => {
       const two = await solve(problem, { timeLimitMs: 60_000, seed: 1, threads: 2, maxIterations: 60 });
       const cost = (r: SolveResult) =>
         r.routes.reduce((sum, route) => sum + (problem.objective.cost === 'distance' ? route.distance : route.working), 0);
-      expect(two.routes.length === 0 || cost(two) <= cost(one) + 1e-6).toBe(true);
+      // Not worse by the objective: at least as many stops served, and as many for no more cost
+      // (serving one more may cost more: seed 72 with 15 neighbours under windows).
       expect(two.unserved.length).toBeLessThanOrEqual(one.unserved.length);
+      expect(two.unserved.length < one.unserved.length || cost(two) <= cost(one) + 1e-6).toBe(true);
       expect(two.stats.iterations).toBe(120);
     }
   });
