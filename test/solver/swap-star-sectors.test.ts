@@ -11,11 +11,10 @@ import { CostEvaluator } from '../../src/solver/cost.js';
 import { solve } from '../../src/solver/index.js';
 import { instanceOf } from '../../src/solver/instance.js';
 import { RouteSectors } from '../../src/solver/ls/moves/sectors.js';
-import { Rng } from '../../src/solver/rng.js';
 import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { Solution } from '../../src/solver/solution.js';
 import { checkPlan } from '../support/checker.js';
-import { buildProblem, type LatLng } from '../support/problem-builder.js';
+import { buildProblem, capacitatedProblem, type LatLng } from '../support/problem-builder.js';
 
 const DEPOT: LatLng = [52, 5];
 /** Stops around the depot by compass point: the angle is that of (longitude, latitude) seen from it. */
@@ -30,17 +29,6 @@ function compassProblem(): Problem {
   return buildProblem({
     vehicles: Array.from({ length: 6 }, () => ({ start: DEPOT })),
     stops: [EAST_ABOVE, EAST_BELOW, EAST, NORTH_EAST, NORTH, WEST].map((at) => ({ at })),
-    objective: { cost: 'distance' },
-  });
-}
-
-/** Capacitated stops around one depot, no windows, distance objective. */
-function capacitatedProblem(seed: number, stops: number, vehicles: number): Problem {
-  const rng = new Rng(seed);
-  const near = (): LatLng => [DEPOT[0] + (rng.next() - 0.5) * 0.2, DEPOT[1] + (rng.next() - 0.5) * 0.3];
-  return buildProblem({
-    vehicles: Array.from({ length: vehicles }, () => ({ start: DEPOT, capacity: 60 })),
-    stops: Array.from({ length: stops }, () => ({ at: near(), load: 1 + rng.int(9) })),
     objective: { cost: 'distance' },
   });
 }
@@ -75,7 +63,7 @@ describe('SWAP* polar sectors', () => {
   });
 
   it('give a capacity-only solve whose plan passes the independent checker', async () => {
-    const problem = capacitatedProblem(3, 120, 12);
+    const problem = capacitatedProblem(3, { stops: 120, vehicles: 12, capacity: 60, depot: DEPOT });
     const result = await solve(problem, { timeLimitMs: 20_000, seed: 1, maxIterations: 150, swapStarSectors: true });
     expect(result.unserved).toEqual([]);
     expect(checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, result))))).toEqual([]);

@@ -21,20 +21,8 @@ import { sequenceLoad } from '../../src/solver/route/capacity.js';
 import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { Solution } from '../../src/solver/solution.js';
 import { checkPlan } from '../support/checker.js';
-import { buildProblem, randomProblem, type LatLng } from '../support/problem-builder.js';
+import { capacitatedProblem, randomProblem } from '../support/problem-builder.js';
 import { checkInvariants } from './invariants.js';
-
-/** Capacitated stops around one depot, no windows, distance objective: SWAP*'s arc estimate is then the exact change. */
-function capacitatedProblem(seed: number, stops: number, vehicles: number): Problem {
-  const rng = new Rng(seed);
-  const depot: LatLng = [52.37, 4.89];
-  const near = (): LatLng => [depot[0] + (rng.next() - 0.5) * 0.2, depot[1] + (rng.next() - 0.5) * 0.3];
-  return buildProblem({
-    vehicles: Array.from({ length: vehicles }, () => ({ start: depot, capacity: 40 })),
-    stops: Array.from({ length: stops }, () => ({ at: near(), load: 1 + rng.int(9) })),
-    objective: { cost: 'distance' },
-  });
-}
 
 /** Time-windowed random problems, distance and working-time objectives. */
 function windowedProblem(seed: number, cost: 'distance' | 'time'): Problem {
@@ -134,7 +122,7 @@ describe('SWAP* (ls/moves/swap-star.ts)', () => {
   it('on a capacitated distance problem without windows, each move changes the cost by its arc estimate and by the predicted delta', () => {
     let found = 0;
     for (const seed of [1, 2, 3, 4, 5, 6]) {
-      const problem = capacitatedProblem(seed, 70, 10);
+      const problem = capacitatedProblem(seed, { stops: 70, vehicles: 10, capacity: 40 });
       const { inst, sol, evaluator } = polished(problem, seed);
       for (const move of swapStarToOptimum(sol, inst, evaluator)) {
         expect(move.predicted).toBeLessThan(0);
@@ -168,7 +156,7 @@ describe('SWAP* (ls/moves/swap-star.ts)', () => {
   });
 
   it('is on by default only where no window leaves out part of the working day', () => {
-    const plain = instanceOf(capacitatedProblem(7, 30, 4));
+    const plain = instanceOf(capacitatedProblem(7, { stops: 30, vehicles: 4, capacity: 40 }));
     const windowed = instanceOf(windowedProblem(7, 'distance'));
     expect(windowsBind(plain)).toBe(false);
     expect(windowsBind(windowed)).toBe(true);
@@ -180,7 +168,7 @@ describe('SWAP* (ls/moves/swap-star.ts)', () => {
   });
 
   it('solves with SWAP* on and off both pass the checker, and SWAP* on keeps the same seed, same plan', async () => {
-    const problem = capacitatedProblem(9, 90, 12);
+    const problem = capacitatedProblem(9, { stops: 90, vehicles: 12, capacity: 40 });
     const options = { timeLimitMs: 60_000, seed: 3, maxIterations: 120 };
     const on = await solve(problem, options);
     const again = await solve(problem, options);
@@ -197,7 +185,7 @@ describe('SWAP* (ls/moves/swap-star.ts)', () => {
 
 describe("SWAP*'s memo of route pairs tried in vain (ls/moves/swap-star-memo.ts)", () => {
   it('answers true only for a pair whose two routes are as they were when recorded, in either copy of the plan', () => {
-    const problem = capacitatedProblem(11, 40, 6);
+    const problem = capacitatedProblem(11, { stops: 40, vehicles: 6, capacity: 40 });
     const { inst, sol, evaluator } = polished(problem, 11);
     const used = Array.from({ length: inst.nVehicles }, (_, v) => v).filter((v) => sol.len[v]! > 1);
     expect(used.length).toBeGreaterThanOrEqual(3);

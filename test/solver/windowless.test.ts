@@ -27,19 +27,7 @@ import { Ruiner } from '../../src/solver/search/ruin.js';
 import { Solution } from '../../src/solver/solution.js';
 import { windowSettingsOf } from '../../src/solver/windowless.js';
 import { checkPlan } from '../support/checker.js';
-import { buildProblem, randomProblem, type LatLng } from '../support/problem-builder.js';
-
-/** Capacitated stops around one depot, no windows, distance objective (CVRP-like: routes of some 15 stops). */
-function capacitatedProblem(seed: number, stops: number, vehicles: number): Problem {
-  const rng = new Rng(seed);
-  const depot: LatLng = [52.37, 4.89];
-  const near = (): LatLng => [depot[0] + (rng.next() - 0.5) * 0.2, depot[1] + (rng.next() - 0.5) * 0.3];
-  return buildProblem({
-    vehicles: Array.from({ length: vehicles }, () => ({ start: depot, capacity: 80 })),
-    stops: Array.from({ length: stops }, () => ({ at: near(), load: 1 + rng.int(9) })),
-    objective: { cost: 'distance' },
-  });
-}
+import { capacitatedProblem, randomProblem } from '../support/problem-builder.js';
 
 /** Mean stops removed by `ruins` ruins of the regret plan with c̄ = `avgRemoved`; each removal checked on the way. */
 function meanRemoved(problem: Problem, avgRemoved: number, ruins: number): number {
@@ -61,7 +49,7 @@ function meanRemoved(problem: Problem, avgRemoved: number, ruins: number): numbe
 
 describe('settings where windows do not bind', () => {
   it('are decided in one place for the local search and the ruin', () => {
-    const plain = instanceOf(capacitatedProblem(7, 40, 4));
+    const plain = instanceOf(capacitatedProblem(7, { stops: 40, vehicles: 4, capacity: 80 }));
     const windowed = instanceOf(randomProblem(7, { stops: 40, vehicles: 4, uniformSpeed: true }));
     const byDefault = WIDER_RUIN_BY_DEFAULT ? AVG_REMOVED_WITHOUT_WINDOWS : AVG_REMOVED;
     expect(windowSettingsOf(plain)).toEqual({ lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved: byDefault });
@@ -73,7 +61,7 @@ describe('settings where windows do not bind', () => {
   });
 
   it('give a ruin that removes about c̄ stops on average, more for a larger c̄', () => {
-    const problem = capacitatedProblem(11, 150, 10);
+    const problem = capacitatedProblem(11, { stops: 150, vehicles: 10, capacity: 80 });
     const small = meanRemoved(problem, 10, 300);
     const large = meanRemoved(problem, 20, 300);
     // SISR draws up to 4c̄/(1 + L) − 1 strings of up to L stops: c̄ on average when routes are long.
@@ -84,7 +72,7 @@ describe('settings where windows do not bind', () => {
   });
 
   it('give a capacity-only solve with the wider ruin whose plan passes the independent checker', async () => {
-    const problem = capacitatedProblem(5, 120, 10);
+    const problem = capacitatedProblem(5, { stops: 120, vehicles: 10, capacity: 80 });
     const result = await solve(problem, { timeLimitMs: 20_000, seed: 2, maxIterations: 200, widerRuin: true });
     expect(result.unserved).toEqual([]);
     expect(checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, result))))).toEqual([]);

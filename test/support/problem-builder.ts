@@ -9,6 +9,7 @@
 import type { BreakInterval, Objective, Point, Problem, Stop, Surface, TimeWindow, Vehicle } from '../../src/model/problem.js';
 import { clockInterval, parseClock } from '../../src/model/time.js';
 import { buildGeoTravelMatrix, DEFAULT_BASE_SPEED_KMH, DEFAULT_ROAD_FACTOR, type TravelModelOptions } from '../../src/model/travel.js';
+import { Rng } from '../../src/solver/rng.js';
 
 /** The offline model with the defaults a problem gets when no flag or setting changes them (input/build-problem.ts). */
 export const DEFAULT_TRAVEL_MODEL: TravelModelOptions = {
@@ -264,6 +265,29 @@ function matches(matching: 'types' | 'tags', vehicleLabels: string[], stopLabels
     return stopLabels.some((label) => vehicleLabels.includes(label));
   }
   return stopLabels.every((label) => vehicleLabels.includes(label));
+}
+
+export interface CapacitatedProblemOptions {
+  stops: number;
+  vehicles: number;
+  /** Each vehicle's capacity; loads are 1–9. */
+  capacity: number;
+  depot?: LatLng;
+}
+
+/**
+ * Capacitated stops around one depot, no windows, distance objective (CVRP-like): where SWAP*'s
+ * arc estimate is the exact change and the windowless settings apply. Drawn with the solver's Rng,
+ * deterministic for a seed.
+ */
+export function capacitatedProblem(seed: number, { stops, vehicles, capacity, depot = [52.37, 4.89] }: CapacitatedProblemOptions): Problem {
+  const rng = new Rng(seed);
+  const near = (): LatLng => [depot[0] + (rng.next() - 0.5) * 0.2, depot[1] + (rng.next() - 0.5) * 0.3];
+  return buildProblem({
+    vehicles: Array.from({ length: vehicles }, () => ({ start: depot, capacity })),
+    stops: Array.from({ length: stops }, () => ({ at: near(), load: 1 + rng.int(9) })),
+    objective: { cost: 'distance' },
+  });
 }
 
 /** Small seeded generator (mulberry32) so random problems are reproducible. */
