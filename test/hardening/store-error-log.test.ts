@@ -3,29 +3,18 @@
  * 372 `queue_error` lines): the queue's errors go through the rate-limited log, at most ten a
  * minute. A real PostgreSQL database is made to refuse connections for a few seconds.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { freshDatabase, postgresUnavailable, withClient, type TestDatabase } from '../support/postgres.js';
-import { removeDir, startTestService, type TestService } from '../server/harness.js';
+import { describe, expect, it } from 'vitest';
+import { databasePerTest, postgresUnavailable, withClient } from '../support/postgres.js';
+import { servicesStoppedAfterEach } from '../server/harness.js';
 
 describe.skipIf(postgresUnavailable())('store errors in the log (issue 27, 10)', () => {
-  let db: TestDatabase;
-  const services: TestService[] = [];
-  beforeEach(async () => {
-    db = await freshDatabase();
-  });
-  afterEach(async () => {
-    for (const svc of services.splice(0)) {
-      await svc.stop();
-      await removeDir(svc.dataDir);
-    }
-    await db.drop();
-  });
+  const db = databasePerTest();
+  const service = servicesStoppedAfterEach(() => ({ database: db().url }));
 
   it('a database refusing connections for 8 s writes at most ten queue_error lines', async () => {
-    const svc = await startTestService({ database: db.url });
-    services.push(svc);
-    const name = new URL(db.url).pathname.slice(1);
-    const admin = new URL(db.url);
+    const svc = await service();
+    const name = new URL(db().url).pathname.slice(1);
+    const admin = new URL(db().url);
     admin.pathname = '/postgres';
     await withClient(admin.toString(), async (client) => {
       await client.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);

@@ -1,7 +1,11 @@
 /** Drives the BUILT binary (bin/routeplan → dist/) as a user would: the service and the CLI. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = `${ROOT}bin/routeplan`;
@@ -96,4 +100,30 @@ export function runCli(args: string[], env: Record<string, string> = {}, timeout
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** Starts a built server `name` of the current test: its own data directory, on `database()`, then `args`. */
+export type ServeOnDatabase = (name: string, args?: string[]) => Promise<BuiltServer>;
+
+/**
+ * Built `routeplan serve` processes sharing the database `database()` gives (databasePerTest), each
+ * with a data directory of its own in one temporary folder; all killed (-9) and the folder removed
+ * after each test. Call it inside the describe block, after databasePerTest.
+ */
+export function builtServersOnDatabase(database: () => { url: string }, env: Record<string, string>, prefix: string): ServeOnDatabase {
+  const servers: BuiltServer[] = [];
+  let work = '';
+  beforeEach(async () => {
+    assertBuilt();
+    work = await mkdtemp(join(tmpdir(), `routeplan-${prefix}-`));
+  });
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.kill9();
+    await rm(work, { recursive: true, force: true });
+  });
+  return async (name, args = []) => {
+    const server = await startBuiltServer(['--database', database().url, '--data-dir', join(work, name), ...args], env);
+    servers.push(server);
+    return server;
+  };
 }

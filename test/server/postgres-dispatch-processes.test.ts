@@ -4,13 +4,10 @@
  * at the same moment: each change is a read-modify-write of the project's dispatch record, and none
  * may overwrite another's.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
+import { describe, expect, it } from 'vitest';
+import { databasePerTest, postgresUnavailable } from '../support/postgres.js';
 import { api, smallProject } from './harness.js';
-import { assertBuilt, startBuiltServer, type BuiltServer } from './built.js';
+import { builtServersOnDatabase, type BuiltServer } from './built.js';
 import { tokenOf } from './dispatch-harness.js';
 
 const KEY = 'dispatch-key';
@@ -18,27 +15,9 @@ const ENV = { ROUTEPLAN_SERVER_KEYS: KEY };
 const STOPS = 20;
 
 describe.skipIf(postgresUnavailable())('dispatch on two processes sharing one PostgreSQL (built binary)', () => {
-  let db: TestDatabase;
-  let work: string;
-  const servers: BuiltServer[] = [];
-
-  beforeEach(async () => {
-    assertBuilt();
-    db = await freshDatabase();
-    work = await mkdtemp(join(tmpdir(), 'routeplan-dispatch-'));
-  });
-  afterEach(async () => {
-    for (const server of servers.splice(0)) await server.kill9();
-    await db.drop();
-    await rm(work, { recursive: true, force: true });
-  });
-
-  async function serve(name: string): Promise<BuiltServer> {
-    const args = ['--database', db.url, '--data-dir', join(work, name), '--role', 'all', '--time-limit', '0.5'];
-    const server = await startBuiltServer(args, ENV);
-    servers.push(server);
-    return server;
-  }
+  const db = databasePerTest();
+  const serveOnDb = builtServersOnDatabase(db, ENV, 'dispatch');
+  const serve = (name: string): Promise<BuiltServer> => serveOnDb(name, ['--role', 'all', '--time-limit', '0.5']);
 
   it('reports on one project at the same moment on two processes overwrite each other: 20 concurrent reports, every one kept', async () => {
     const both = [await serve('one'), await serve('two')];

@@ -4,39 +4,18 @@
  * PATCH with the same If-Match at the same moment: exactly one is 200, the other 412, and the
  * record then holds the winner's change, one version on; nothing is lost over the rounds.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
+import { describe, expect, it } from 'vitest';
+import { databasePerTest, postgresUnavailable } from '../support/postgres.js';
 import { api, smallProject } from './harness.js';
-import { assertBuilt, startBuiltServer, type BuiltServer } from './built.js';
+import { builtServersOnDatabase, type BuiltServer } from './built.js';
 
 const KEY = 'edit-key';
 const ROUNDS = 10;
 
 describe.skipIf(postgresUnavailable())('two serve processes editing one project on PostgreSQL (built binary)', () => {
-  let db: TestDatabase;
-  let work: string;
-  const servers: BuiltServer[] = [];
-
-  beforeEach(async () => {
-    assertBuilt();
-    db = await freshDatabase();
-    work = await mkdtemp(join(tmpdir(), 'routeplan-edits-'));
-  });
-  afterEach(async () => {
-    for (const server of servers.splice(0)) await server.kill9();
-    await db.drop();
-    await rm(work, { recursive: true, force: true });
-  });
-
-  async function serve(name: string): Promise<BuiltServer> {
-    const args = ['--database', db.url, '--data-dir', join(work, name), '--role', 'api'];
-    const server = await startBuiltServer(args, { ROUTEPLAN_SERVER_KEYS: KEY });
-    servers.push(server);
-    return server;
-  }
+  const db = databasePerTest();
+  const serveOnDb = builtServersOnDatabase(db, { ROUTEPLAN_SERVER_KEYS: KEY }, 'edits');
+  const serve = (name: string): Promise<BuiltServer> => serveOnDb(name, ['--role', 'api']);
 
   function patch(server: BuiltServer, id: string, name: string, version: number): Promise<Response> {
     return fetch(`${server.url}/v1.0/project/${id}`, {

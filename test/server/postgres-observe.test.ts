@@ -5,9 +5,9 @@
  * request another process accepted it with; a database that refuses connections is counted as
  * store errors and leaves the queue's figures unknown (NaN), not zero.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { freshDatabase, postgresUnavailable, withClient, type TestDatabase } from '../support/postgres.js';
-import { api, cannedPlan, removeDir, ScriptedRunner, smallOneOff, startTestService, type TestService } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { databasePerTest, postgresUnavailable, withClient } from '../support/postgres.js';
+import { api, cannedPlan, ScriptedRunner, smallOneOff, servicesStoppedAfterEach, type TestService } from './harness.js';
 import { parseExposition, valueOf, type Sample } from '../support/prometheus.js';
 
 async function scrape(svc: TestService): Promise<Sample[]> {
@@ -17,25 +17,8 @@ async function scrape(svc: TestService): Promise<Sample[]> {
 }
 
 describe.skipIf(postgresUnavailable())('/metrics and log ids on PostgreSQL', () => {
-  let db: TestDatabase;
-  const services: TestService[] = [];
-
-  beforeEach(async () => {
-    db = await freshDatabase();
-  });
-  afterEach(async () => {
-    for (const svc of services.splice(0)) {
-      await svc.stop();
-      await removeDir(svc.dataDir);
-    }
-    await db.drop();
-  });
-
-  async function service(options: Parameters<typeof startTestService>[0] = {}): Promise<TestService> {
-    const svc = await startTestService({ database: db.url, queueSize: 50, queuePerKey: 50, ...options });
-    services.push(svc);
-    return svc;
-  }
+  const db = databasePerTest();
+  const service = servicesStoppedAfterEach(() => ({ database: db().url, queueSize: 50, queuePerKey: 50 }));
 
   async function submit(svc: TestService, requestId: string): Promise<string> {
     const response = await fetch(`${svc.url}/schedules`, {
@@ -100,8 +83,8 @@ describe.skipIf(postgresUnavailable())('/metrics and log ids on PostgreSQL', () 
   it('a database that refuses connections: the queue figures NaN, the failed reads counted as store errors', async () => {
     const front = await service({ role: 'api' });
     expect(valueOf(await scrape(front), 'routeplan_queue_waiting')).toBe(0);
-    const name = new URL(db.url).pathname.slice(1);
-    const admin = new URL(db.url);
+    const name = new URL(db().url).pathname.slice(1);
+    const admin = new URL(db().url);
     admin.pathname = '/postgres';
     const allow = (allowed: boolean): Promise<unknown> =>
       withClient(admin.toString(), async (client) => {

@@ -5,13 +5,11 @@
  * queues it, sent by one process at a time, and one left by a killed sender is sent by the other.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, readdir, readlink, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
+import { readFile, readdir, readlink } from 'node:fs/promises';
+import { databasePerTest, postgresUnavailable } from '../support/postgres.js';
 import { startMailbox, type Mailbox } from '../support/mailbox.js';
 import { api, type TestService } from './harness.js';
-import { assertBuilt, startBuiltServer, type BuiltServer } from './built.js';
+import { builtServersOnDatabase, type BuiltServer } from './built.js';
 import { optimizedProject, tokenOf } from './dispatch-harness.js';
 
 const ENV = { ROUTEPLAN_SERVER_KEYS: 'key-alpha' };
@@ -19,30 +17,15 @@ const ENV = { ROUTEPLAN_SERVER_KEYS: 'key-alpha' };
 const CUSTOMER = 'north@example.com';
 
 describe.skipIf(postgresUnavailable())('customer e-mails from two serve processes on one PostgreSQL (built binary)', () => {
-  let db: TestDatabase;
-  let work: string;
+  const db = databasePerTest();
   let smtp: Mailbox;
-  const servers: BuiltServer[] = [];
-
   beforeEach(async () => {
-    assertBuilt();
-    db = await freshDatabase();
-    work = await mkdtemp(join(tmpdir(), 'routeplan-outbox-'));
     smtp = await startMailbox();
   });
-  afterEach(async () => {
-    for (const server of servers.splice(0)) await server.kill9();
-    await smtp.close();
-    await db.drop();
-    await rm(work, { recursive: true, force: true });
-  });
-
-  async function serve(name: string): Promise<BuiltServer> {
-    const args = ['--database', db.url, '--data-dir', join(work, name), '--smtp-url', smtp.url, '--smtp-from', 'deliveries@bakery.example'];
-    const server = await startBuiltServer(args, ENV);
-    servers.push(server);
-    return server;
-  }
+  afterEach(() => smtp.close());
+  const serveOnDb = builtServersOnDatabase(db, ENV, 'outbox');
+  const serve = (name: string): Promise<BuiltServer> =>
+    serveOnDb(name, ['--smtp-url', smtp.url, '--smtp-from', 'deliveries@bakery.example']);
 
   /** Dispatches the optimized two-driver project on `server`: the project and the link of the customer's driver. */
   async function dispatchedDay(server: BuiltServer): Promise<{ id: string; stopId: string; driverToken: string }> {

@@ -4,44 +4,23 @@
  * are spread over the processes, and a graceful stop (SIGTERM, exit 0) of the process solving an
  * action never counts against it, however often it happens.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { loadProblemDocument } from '../../src/input/index.js';
 import type { Plan } from '../../src/output/plan-types.js';
 import { checkPlan } from '../support/checker.js';
 import { generateOneOff } from '../support/generate.js';
-import { freshDatabase, postgresUnavailable, withClient, type TestDatabase } from '../support/postgres.js';
+import { databasePerTest, postgresUnavailable, withClient } from '../support/postgres.js';
 import { api } from './harness.js';
-import { assertBuilt, startBuiltServer, type BuiltServer } from './built.js';
+import { builtServersOnDatabase, type BuiltServer } from './built.js';
 
 const KEY = 'limits-key-one';
 const OTHER_KEY = 'limits-key-two';
 const ENV = { ROUTEPLAN_SERVER_KEYS: `${KEY},${OTHER_KEY}` };
 
 describe.skipIf(postgresUnavailable())('queue limits and graceful stops across processes on one PostgreSQL (built binary)', () => {
-  let db: TestDatabase;
-  let work: string;
-  const servers: BuiltServer[] = [];
-
-  beforeEach(async () => {
-    assertBuilt();
-    db = await freshDatabase();
-    work = await mkdtemp(join(tmpdir(), 'routeplan-limits-'));
-  });
-  afterEach(async () => {
-    for (const server of servers.splice(0)) await server.kill9();
-    await db.drop();
-    await rm(work, { recursive: true, force: true });
-  });
-
-  async function serve(name: string, args: string[]): Promise<BuiltServer> {
-    const server = await startBuiltServer(['--database', db.url, '--data-dir', join(work, name), ...args], ENV);
-    servers.push(server);
-    return server;
-  }
+  const db = databasePerTest();
+  const serve = builtServersOnDatabase(db, ENV, 'limits');
 
   // Role api: nothing is solved, so every accepted action stays waiting and the count is exact.
   const API_ONLY = ['--role', 'api', '--time-limit', '5'];
@@ -58,8 +37,8 @@ describe.skipIf(postgresUnavailable())('queue limits and graceful stops across p
     expect(statuses.every((status) => status === 202 || status === 429)).toBe(true);
     expect(statuses.filter((status) => status === 202)).toHaveLength(10);
     expect(replies.filter((reply) => reply.status === 429).every((reply) => reply.body.error.code === 'queue_full')).toBe(true);
-    expect(await waitingCount(db.url)).toBe(10);
-    expect(await jobCount(db.url)).toBe(10);
+    expect(await waitingCount(db().url)).toBe(10);
+    expect(await jobCount(db().url)).toBe(10);
   }, 60_000);
 
   it('queue limits overshoot on PostgreSQL: a key with --queue-per-key 4 gets 4 waiting of 40 concurrent POSTs over two processes', async () => {
@@ -73,7 +52,7 @@ describe.skipIf(postgresUnavailable())('queue limits and graceful stops across p
     expect(replies.filter((reply) => reply.status === 202)).toHaveLength(4);
     const refused = replies.filter((reply) => reply.status !== 202);
     expect(refused.every((reply) => reply.status === 429 && reply.body.error.code === 'key_quota_exceeded')).toBe(true);
-    expect(await waitingCount(db.url)).toBe(4);
+    expect(await waitingCount(db().url)).toBe(4);
     // The other key still has its own share.
     expect((await api(both[1]!.url, 'POST', '/schedules', { key: OTHER_KEY, body: generateOneOff(499, { stops: 5 }) })).status).toBe(202);
   }, 60_000);
@@ -112,7 +91,7 @@ describe.skipIf(postgresUnavailable())('queue limits and graceful stops across p
     const { problem } = loadProblemDocument(document, { expect: 'oneoff' });
     expect(checkPlan(problem, action.solution as Plan)).toEqual([]);
     // Only the run that finished counts: the five interrupted ones gave their attempt back.
-    expect((await storedAction(db.url, id)).attempts).toBe(1);
+    expect((await storedAction(db().url, id)).attempts).toBe(1);
     console.log(
       `five SIGTERMs of the solving process: taken over after ${takeovers
         .slice(1)

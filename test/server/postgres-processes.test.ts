@@ -4,43 +4,23 @@
  * (test/support/postgres.ts). Nothing accepted is lost, nothing is solved twice, any process answers
  * for any action, and a worker killed mid-solve has its action finished by the other.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { loadProblemDocument } from '../../src/input/index.js';
 import type { Plan } from '../../src/output/plan-types.js';
 import { checkPlan } from '../support/checker.js';
 import { generateOneOff } from '../support/generate.js';
-import { freshDatabase, postgresUnavailable, withClient, type TestDatabase } from '../support/postgres.js';
+import { databasePerTest, postgresUnavailable, withClient } from '../support/postgres.js';
 import { api } from './harness.js';
-import { assertBuilt, runCli, startBuiltServer, type BuiltServer } from './built.js';
+import { builtServersOnDatabase, runCli, type BuiltServer } from './built.js';
 
 const KEY = 'scale-key-one';
 const ENV = { ROUTEPLAN_SERVER_KEYS: `${KEY},scale-key-two` };
 
 describe.skipIf(postgresUnavailable())('serve processes on one PostgreSQL (built binary)', () => {
-  let db: TestDatabase;
-  let work: string;
-  const servers: BuiltServer[] = [];
-
-  beforeEach(async () => {
-    assertBuilt();
-    db = await freshDatabase();
-    work = await mkdtemp(join(tmpdir(), 'routeplan-scale-'));
-  });
-  afterEach(async () => {
-    for (const server of servers.splice(0)) await server.kill9();
-    await db.drop();
-    await rm(work, { recursive: true, force: true });
-  });
-
-  async function serve(name: string, args: string[]): Promise<BuiltServer> {
-    const server = await startBuiltServer(['--database', db.url, '--data-dir', join(work, name), '--role', 'all', ...args], ENV);
-    servers.push(server);
-    return server;
-  }
+  const db = databasePerTest();
+  const serveOnDb = builtServersOnDatabase(db, ENV, 'scale');
+  const serve = (name: string, args: string[]): Promise<BuiltServer> => serveOnDb(name, ['--role', 'all', ...args]);
 
   it('300 submissions spread over two processes all finish, each solved exactly once, every action readable from both', async () => {
     const args = ['--time-limit', '0.05', '--concurrency', '2', '--queue-size', '400', '--queue-per-key', '400'];
@@ -49,7 +29,7 @@ describe.skipIf(postgresUnavailable())('serve processes on one PostgreSQL (built
     const ids = await submitAll(both, documents);
     expect(new Set(ids).size).toBe(300);
 
-    await waitUntil(async () => (await pendingCount(db.url)) === 0, 240_000);
+    await waitUntil(async () => (await pendingCount(db().url)) === 0, 240_000);
     for (const [i, id] of ids.entries()) {
       const [fromOne, fromTwo] = await Promise.all(both.map((server) => api(server.url, 'GET', `/v2/schedules/${id}`, { key: KEY })));
       expect(fromOne!.body.status, JSON.stringify(fromOne!.body.error)).toBe('finished');
@@ -89,7 +69,7 @@ describe.skipIf(postgresUnavailable())('serve processes on one PostgreSQL (built
     expectValidPlan(document, action.solution as Plan);
     expect(takeoverSeconds).toBeLessThan(60);
     expect(countEvents(survivor, 'solve_ended')).toBe(1);
-    expect((await storedAction(db.url, id)).attempts).toBe(2);
+    expect((await storedAction(db().url, id)).attempts).toBe(2);
     console.log(`kill -9 of the solving process: the other started the action ${takeoverSeconds.toFixed(1)} s later and finished it`);
   }, 180_000);
 

@@ -5,37 +5,29 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PgBoss } from 'pg-boss';
 import { ORPHAN_AGE_SECONDS } from '../../src/server/store/postgres/solve-queue.js';
 import { MIGRATIONS } from '../../src/server/store/postgres/migrations.js';
-import { freshDatabase, postgresUnavailable, withClient, type TestDatabase } from '../support/postgres.js';
-import { api, cannedPlan, removeDir, ScriptedRunner, smallOneOff, smallProject, startTestService, type TestService } from './harness.js';
+import { databasePerTest, postgresUnavailable, withClient } from '../support/postgres.js';
+import {
+  api,
+  cannedPlan,
+  ScriptedRunner,
+  smallOneOff,
+  smallProject,
+  servicesStoppedAfterEach,
+  startTestService,
+  type TestService,
+} from './harness.js';
 import { call, signIn } from './web-harness.js';
 import { InProcessRunner, optimizedProject, tokenOf } from './dispatch-harness.js';
 
 const DAY_MS = 86_400_000;
 
 describe.skipIf(postgresUnavailable())('the PostgreSQL store', () => {
-  let db: TestDatabase;
-  const services: TestService[] = [];
-
-  beforeEach(async () => {
-    db = await freshDatabase();
-  });
-  afterEach(async () => {
-    for (const svc of services.splice(0)) {
-      await svc.stop();
-      await removeDir(svc.dataDir);
-    }
-    await db.drop();
-  });
-
-  async function service(options: Parameters<typeof startTestService>[0] = {}): Promise<TestService> {
-    const svc = await startTestService({ database: db.url, ...options });
-    services.push(svc);
-    return svc;
-  }
+  const db = databasePerTest();
+  const service = servicesStoppedAfterEach(() => ({ database: db().url }));
 
   async function submit(svc: TestService, key = 'key-alpha', headers: Record<string, string> = {}, body = smallOneOff()): Promise<any> {
     const response = await fetch(`${svc.url}/schedules`, {
@@ -139,7 +131,7 @@ describe.skipIf(postgresUnavailable())('the PostgreSQL store', () => {
     expect(Buffer.from(await served.arrayBuffer()).equals(photo)).toBe(true);
     await api(a.url, 'POST', `/drivers/${token}/stops/${stopId}`, { key: null, body: { status: 'planned' } });
     expect((await fetch(`${b.url}${url}`, { headers: { authorization: 'Bearer key-alpha' } })).status).toBe(404);
-    const rows = await withClient(db.url, (client) => client.query('SELECT count(*)::int AS n FROM routeplan_blobs'));
+    const rows = await withClient(db().url, (client) => client.query('SELECT count(*)::int AS n FROM routeplan_blobs'));
     expect(rows.rows[0].n).toBe(0);
   });
 
@@ -222,7 +214,7 @@ describe.skipIf(postgresUnavailable())('the PostgreSQL store', () => {
     }
     runner.finishNext({ ok: true, plan: cannedPlan('last') });
     const order = [first, ...alpha, beta];
-    const startedIds = await Promise.all(order.map(async (id) => ({ id, at: await startedAt(db.url, id) })));
+    const startedIds = await Promise.all(order.map(async (id) => ({ id, at: await startedAt(db().url, id) })));
     startedIds.sort((x, y) => x.at - y.at);
     expect(startedIds.map((entry) => entry.id)).toEqual([first, alpha[0], beta, alpha[1]]);
     const health = await api(b.url, 'GET', '/healthz');
@@ -233,7 +225,7 @@ describe.skipIf(postgresUnavailable())('the PostgreSQL store', () => {
     const a = await service({ role: 'api' });
     const { actionUuid } = (await submit(a)).body;
     // Five runs whose workers died: the test claims the job and fails it, as the heartbeat check would.
-    const boss = new PgBoss({ connectionString: db.url, schema: 'routeplan_jobs', supervise: false });
+    const boss = new PgBoss({ connectionString: db().url, schema: 'routeplan_jobs', supervise: false });
     await boss.start();
     try {
       for (let run = 1; run <= 5; run += 1) {
@@ -254,7 +246,7 @@ describe.skipIf(postgresUnavailable())('the PostgreSQL store', () => {
   it('an action stored without its job (its API process died in between) is queued again by the next process to look', async () => {
     const a = await service({ role: 'api' });
     const { actionUuid } = (await submit(a)).body;
-    const boss = new PgBoss({ connectionString: db.url, schema: 'routeplan_jobs', supervise: false });
+    const boss = new PgBoss({ connectionString: db().url, schema: 'routeplan_jobs', supervise: false });
     await boss.start();
     await boss.deleteJob('routeplan-solve', actionUuid);
     await boss.stop({ graceful: false });
@@ -266,8 +258,8 @@ describe.skipIf(postgresUnavailable())('the PostgreSQL store', () => {
 
   it('a database that refuses connections: 503 storage_unavailable with Retry-After and /healthz 503, then well again', async () => {
     const a = await service({ role: 'api' });
-    const name = new URL(db.url).pathname.slice(1);
-    const admin = new URL(db.url);
+    const name = new URL(db().url).pathname.slice(1);
+    const admin = new URL(db().url);
     admin.pathname = '/postgres';
     await withClient(admin.toString(), async (client) => {
       await client.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
@@ -292,8 +284,10 @@ describe.skipIf(postgresUnavailable())('the PostgreSQL store', () => {
     ).toBe(true);
     const b = await service();
     expect(b.logs.some((line) => line.includes('"event":"database_ready"') && line.includes('"migrations_applied":0'))).toBe(true);
-    await withClient(db.url, (client) => client.query("INSERT INTO routeplan_migrations (version, name) VALUES (999, 'from the future')"));
-    await expect(startTestService({ database: db.url })).rejects.toThrow(/newer than this routeplan knows/);
+    await withClient(db().url, (client) =>
+      client.query("INSERT INTO routeplan_migrations (version, name) VALUES (999, 'from the future')"),
+    );
+    await expect(startTestService({ database: db().url })).rejects.toThrow(/newer than this routeplan knows/);
   });
 
   it('roles: an api process solves nothing, a worker answers /healthz only; api and worker need a database', async () => {

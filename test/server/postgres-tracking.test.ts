@@ -3,31 +3,14 @@
  * stop's token made by one process opens on another, which learns it from the database, and a
  * re-dispatch made by one retires a dropped stop's token on the other.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
-import { api, removeDir, startTestService, type TestService } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { databasePerTest, postgresUnavailable } from '../support/postgres.js';
+import { api, servicesStoppedAfterEach } from './harness.js';
 import { InProcessRunner, optimize, optimizedProject } from './dispatch-harness.js';
 
 describe.skipIf(postgresUnavailable())('tracking links on PostgreSQL', () => {
-  let db: TestDatabase;
-  const services: TestService[] = [];
-
-  beforeEach(async () => {
-    db = await freshDatabase();
-  });
-  afterEach(async () => {
-    for (const svc of services.splice(0)) {
-      await svc.stop();
-      await removeDir(svc.dataDir);
-    }
-    await db.drop();
-  });
-
-  async function service(options: Parameters<typeof startTestService>[0] = {}): Promise<TestService> {
-    const svc = await startTestService({ database: db.url, ...options });
-    services.push(svc);
-    return svc;
-  }
+  const db = databasePerTest();
+  const service = servicesStoppedAfterEach(() => ({ database: db().url }));
 
   it('a token made by one process opens its stop on the other; a stop dropped by a re-dispatch there answers 410', async () => {
     const a = await service({ runner: new InProcessRunner() as never });

@@ -5,46 +5,27 @@
  * delivering one is killed (kill -9) mid-request, the other delivers it once its lease has run out.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { verifySignature } from '../../src/server/services/webhooks/index.js';
 import { RETRY_SCHEDULE } from '../../src/server/services/webhooks/schedule.js';
-import { freshDatabase, postgresUnavailable, type TestDatabase } from '../support/postgres.js';
+import { databasePerTest, postgresUnavailable } from '../support/postgres.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { ownerOfPort } from '../support/port-owner.js';
 import { api, type TestService } from './harness.js';
-import { assertBuilt, startBuiltServer, type BuiltServer } from './built.js';
+import { builtServersOnDatabase, type BuiltServer } from './built.js';
 import { optimizedProject, tokenOf } from './dispatch-harness.js';
 
 const SECRET = 'whsec-processes-0123456789';
 const ENV = { ROUTEPLAN_SERVER_KEYS: 'key-alpha', ROUTEPLAN_WEBHOOK_SECRET: SECRET };
 
 describe.skipIf(postgresUnavailable())('webhooks from two serve processes on one PostgreSQL (built binary)', () => {
-  let db: TestDatabase;
-  let work: string;
+  const db = databasePerTest();
   let receiver: WebhookReceiver;
-  const servers: BuiltServer[] = [];
-
   beforeEach(async () => {
-    assertBuilt();
-    db = await freshDatabase();
-    work = await mkdtemp(join(tmpdir(), 'routeplan-webhooks-'));
     receiver = await startWebhookReceiver();
   });
-  afterEach(async () => {
-    for (const server of servers.splice(0)) await server.kill9();
-    await receiver.close();
-    await db.drop();
-    await rm(work, { recursive: true, force: true });
-  });
-
-  async function serve(name: string): Promise<BuiltServer> {
-    const args = ['--database', db.url, '--data-dir', join(work, name), '--time-limit', '0.5', '--webhook-url', receiver.url];
-    const server = await startBuiltServer(args, ENV);
-    servers.push(server);
-    return server;
-  }
+  afterEach(() => receiver.close());
+  const serveOnDb = builtServersOnDatabase(db, ENV, 'webhooks');
+  const serve = (name: string): Promise<BuiltServer> => serveOnDb(name, ['--time-limit', '0.5', '--webhook-url', receiver.url]);
 
   function expectSigned(): void {
     for (const hook of receiver.received) expect(verifySignature(SECRET, hook.signature, hook.body, new Date(hook.at))).toBe(true);

