@@ -3,7 +3,14 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpError } from '../../src/server/http/replies.js';
-import { OPEN_ACCESS_OWNER, bearerToken, createKeyRing, isLoopbackHost, readKeysFile } from '../../src/server/http/auth.js';
+import {
+  OPEN_ACCESS_OWNER,
+  bearerToken,
+  createKeyRing,
+  isLoopbackAddress,
+  isLoopbackHost,
+  readKeysFile,
+} from '../../src/server/http/auth.js';
 import { parseKeyList } from '../../src/config/parse.js';
 
 function statusOf(action: () => unknown): number | null {
@@ -58,7 +65,15 @@ describe('API keys', () => {
   });
 
   it('loopback hosts are recognised (open access is allowed only there)', () => {
-    for (const host of ['127.0.0.1', 'localhost', '::1', '[::1]', '127.1.2.3']) expect(isLoopbackHost(host)).toBe(true);
-    for (const host of ['0.0.0.0', '::', '192.168.1.5', 'example.com']) expect(isLoopbackHost(host)).toBe(false);
+    for (const host of ['127.0.0.1', 'localhost', 'LocalHost', '::1', '[::1]', '127.1.2.3', '::ffff:127.0.0.1', '[::ffff:127.0.0.2]']) {
+      expect(isLoopbackHost(host)).toBe(true);
+    }
+    for (const host of ['0.0.0.0', '::', '192.168.1.5', 'example.com', '::ffff:10.0.0.1', '127.0.0.1.example.com'])
+      expect(isLoopbackHost(host)).toBe(false);
+  });
+
+  it('loopback addresses of a socket are the host rule without names: /metrics and open access agree', () => {
+    for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '127.255.0.9']) expect(isLoopbackAddress(address)).toBe(true);
+    for (const address of [undefined, 'localhost', '::ffff:192.168.1.5', '10.0.0.1', '::']) expect(isLoopbackAddress(address)).toBe(false);
   });
 });

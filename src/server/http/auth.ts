@@ -79,7 +79,14 @@ export function createKeyRing(keys: string[]): KeyRing {
   };
 }
 
+/** A host name or address (`[::1]` in brackets too) that only this machine can reach: `localhost` or a loopback address. */
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare) || bare === '::ffff:127.0.0.1';
+  return bare === 'localhost' || isLoopbackAddress(bare);
+}
+
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 (a dual-stack socket's view of 127.0.0.1). */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  return address === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(address);
 }

@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { bearerToken } from '../auth.js';
+import { bearerToken, isLoopbackAddress } from '../auth.js';
 import { HttpError } from '../replies.js';
 import { addPath } from './table.js';
 
@@ -51,12 +51,6 @@ function checkToken(given: string | null, expected: Buffer): void {
   throw new HttpError(401, 'unauthorized', 'scraping /metrics needs "Authorization: Bearer <token>" with the --metrics-token', [], {
     'www-authenticate': 'Bearer',
   });
-}
-
-/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 (a dual-stack socket's view of 127.0.0.1). */
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  return address === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(address);
 }
 
 function digest(token: string): Buffer {
