@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { NotificationKind, NotificationView, NotificationsView } from '../../api-types.js';
 import type { OutboxStore, StoredMessage } from '../../store/ports.js';
 import { noMetrics, type ServiceMetrics } from '../../metrics.js';
-import { withoutLogIds } from '../../log-context.js';
+import { DueWorkers } from '../due-workers.js';
 
 export type OutboxMessage = StoredMessage;
 
@@ -35,13 +35,8 @@ const MAX_SENDING = 2;
 export const POLL_MS = 1_000;
 
 export class Outbox {
-  private sending = 0;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private closed = false;
-  private readonly inFlight = new Set<Promise<void>>();
-  /** The store's last failure, logged once until a look at the store succeeds again. */
-  private lastFailure: string | null = null;
   private metrics: ServiceMetrics = noMetrics;
+  private readonly senders: DueWorkers;
 
   constructor(
     private readonly store: OutboxStore,
@@ -49,8 +44,17 @@ export class Outbox {
     private readonly log: (event: Record<string, unknown>) => void,
     private readonly now: () => Date,
     private readonly retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
-    private readonly pollMs: number = POLL_MS,
-  ) {}
+    pollMs: number = POLL_MS,
+  ) {
+    this.senders = new DueWorkers(() => store.claimDue(this.now(), (message) => this.attempt(message)), {
+      max: MAX_SENDING,
+      pollMs,
+      now,
+      nextDue: () => store.nextDue(),
+      // A store down for a while is looked at every second: logged once per cause.
+      failed: (reason) => log({ event: 'outbox_write_failed', reason }),
+    });
+  }
 
   /** Counts each message sent, and each given up on (refused, or out of retries), in `metrics`. */
   countIn(metrics: ServiceMetrics): void {
@@ -85,49 +89,13 @@ export class Outbox {
   }
 
   /** Stops the timers and waits (up to `waitMs`) for the sends under way; queued ones stay queued in the store. */
-  async close(waitMs = 5_000): Promise<void> {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
+  close(waitMs = 5_000): Promise<void> {
+    return this.senders.close(waitMs);
   }
 
-  /**
-   * Starts one more sender, up to the limit: it takes due messages until none is left, and starts
-   * another once it has found one (so an idle look costs one query); the last to stop times the next look.
-   */
+  /** Starts one more sender, up to the limit (due-workers.ts). */
   private pump(): void {
-    if (this.closed || this.sending >= MAX_SENDING) return;
-    this.sending++;
-    // The senders outlive the request whose message woke them: their lines belong to no request.
-    const sender = withoutLogIds(() => this.sendDue()).finally(() => {
-      this.sending--;
-      this.inFlight.delete(sender);
-      if (this.sending === 0) void this.scheduleNext();
-    });
-    this.inFlight.add(sender);
-  }
-
-  private async sendDue(): Promise<void> {
-    try {
-      while (!this.closed && (await this.store.claimDue(this.now(), (message) => this.attempt(message)))) this.pump();
-      this.lastFailure = null;
-    } catch (error) {
-      // Logged once per cause: a store down for a while is looked at every second.
-      const reason = (error as Error).message;
-      if (reason !== this.lastFailure) this.log({ event: 'outbox_write_failed', reason });
-      this.lastFailure = reason;
-    }
-  }
-
-  /** The next look: when the next retry here is due, and at least every poll interval for messages queued elsewhere. */
-  private async scheduleNext(): Promise<void> {
-    if (this.closed) return;
-    const next = await this.store.nextDue().catch(() => null);
-    const wait = next === null ? this.pollMs : Math.min(this.pollMs, Math.max(0, Date.parse(next) - this.now().getTime()));
-    if (this.timer) clearTimeout(this.timer);
-    if (this.closed || this.sending > 0) return;
-    this.timer = setTimeout(() => this.pump(), wait);
-    this.timer.unref();
+    this.senders.pump();
   }
 
   /** One send of a message this process holds: the message as it stands after it. */

@@ -3,12 +3,12 @@
  * process recorded or left when it died), takes each under a lease from the store, attempts it and
  * writes the outcome. A 2xx answer ends it; a failure is tried again on the retry schedule until
  * the window from the event has passed, then given up (logged); a 410 Gone gives it up at once.
- * At most MAX_ATTEMPTING attempts run at once per process, never on a request's path.
+ * At most MAX_ATTEMPTING attempts run at once per process, never on a request's path (due-workers.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { StoredDelivery, WebhookStore } from '../../store/ports.js';
 import type { ServiceMetrics, WebhookOutcome } from '../../metrics.js';
-import { withoutLogIds } from '../../log-context.js';
+import { DueWorkers } from '../due-workers.js';
 import type { AttemptOutcome } from './post.js';
 import { nextAttemptAt, type RetrySchedule } from './schedule.js';
 
@@ -32,14 +32,9 @@ export interface SenderSettings {
 export class WebhookSender {
   /** This process's name on the leases it takes. */
   private readonly holder = randomUUID();
-  private attempting = 0;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private closed = false;
   /** Cuts the attempts under way short when the service stops. */
   private readonly stopping = new AbortController();
-  private readonly inFlight = new Set<Promise<void>>();
-  /** The store's last failure, logged once until a look at the store succeeds again. */
-  private lastFailure: string | null = null;
+  private readonly workers: DueWorkers;
 
   constructor(
     private readonly store: WebhookStore,
@@ -47,53 +42,43 @@ export class WebhookSender {
     private readonly settings: SenderSettings,
     private readonly metrics: ServiceMetrics,
     private readonly log: Log,
-  ) {}
+  ) {
+    this.workers = new DueWorkers((took) => this.attemptOneDue(took), {
+      max: MAX_ATTEMPTING,
+      pollMs: settings.pollMs,
+      now: settings.now,
+      nextDue: () => store.nextDue(),
+      failed: (reason) => log({ event: 'webhook_store_failed', reason }),
+    });
+  }
 
   /** Starts one more attempter, up to the limit (a new event, a timer, or a delivery found). */
   pump(): void {
-    if (this.closed || this.attempting >= MAX_ATTEMPTING) return;
-    this.attempting++;
-    // Deliveries outlive the request whose event woke them: their lines carry no request's id.
-    const attempter = withoutLogIds(() => this.attemptDue()).finally(() => {
-      this.attempting--;
-      this.inFlight.delete(attempter);
-      if (this.attempting === 0) void this.scheduleNext();
-    });
-    this.inFlight.add(attempter);
+    this.workers.pump();
   }
 
   /**
    * Stops looking and cuts the attempts under way short: what they held is written by nobody, so it
    * stays in the store as it was (its lease lets another process take it, or the next start).
    */
-  async close(waitMs = 5_000): Promise<void> {
-    this.closed = true;
+  close(waitMs = 5_000): Promise<void> {
+    const closed = this.workers.close(waitMs);
     this.stopping.abort();
-    if (this.timer) clearTimeout(this.timer);
-    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
+    return closed;
   }
 
-  private async attemptDue(): Promise<void> {
-    try {
-      for (;;) {
-        if (this.closed) return;
-        const delivery = await this.store.claimDue(this.settings.now(), this.holder, this.settings.schedule.leaseMs);
-        if (delivery === null) break;
-        this.pump();
-        await this.attempt(delivery);
-      }
-      this.lastFailure = null;
-    } catch (error) {
-      const reason = (error as Error).message;
-      if (reason !== this.lastFailure) this.log({ event: 'webhook_store_failed', reason });
-      this.lastFailure = reason;
-    }
+  private async attemptOneDue(took: () => void): Promise<boolean> {
+    const delivery = await this.store.claimDue(this.settings.now(), this.holder, this.settings.schedule.leaseMs);
+    if (delivery === null) return false;
+    took();
+    await this.attempt(delivery);
+    return true;
   }
 
   private async attempt(delivery: StoredDelivery): Promise<void> {
     const outcome = await this.deliver(delivery, this.settings.now(), this.stopping.signal);
     // Cut short by the shutdown: no attempt to count, and the store may be closing.
-    if (this.closed) return;
+    if (this.workers.closed) return;
     delivery.attempts += 1;
     if (outcome.kind === 'delivered') return this.settled(delivery, 'done', 'delivered');
     if (outcome.kind === 'gone') {
@@ -121,18 +106,6 @@ export class WebhookSender {
     if (!(await this.store.settle(delivery, this.holder, settlement))) {
       this.log({ ...facts(delivery), event: 'webhook_lease_lost', outcome });
     }
-  }
-
-  /** The next look: when the next retry is due, and at least every poll interval for deliveries recorded elsewhere. */
-  private async scheduleNext(): Promise<void> {
-    if (this.closed) return;
-    const next = await this.store.nextDue().catch(() => null);
-    const { pollMs, now } = this.settings;
-    const wait = next === null ? pollMs : Math.min(pollMs, Math.max(0, Date.parse(next) - now().getTime()));
-    if (this.timer) clearTimeout(this.timer);
-    if (this.closed || this.attempting > 0) return;
-    this.timer = setTimeout(() => this.pump(), wait);
-    this.timer.unref();
   }
 }
 
