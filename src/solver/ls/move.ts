@@ -12,6 +12,7 @@ import { loadExceeds } from '../route/capacity.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
 import { RouteSegments, SegmentAcc, segmentsApply } from './segments.js';
+import { RouteTimeBounds } from './time-bounds.js';
 import { IMPROVEMENT_EPS } from '../params.js';
 import { movedAway, STABILITY_WEIGHT } from '../cost.js';
 
@@ -67,6 +68,8 @@ export class MoveEvaluator {
   /** True when moves are priced with the segment summaries, false when with the exact evaluator. */
   readonly fast: boolean;
   readonly segments: RouteSegments;
+  /** The routes' time bounds, which refuse a move between routes that must break a window before it is priced (null: exact pricing). */
+  readonly times: RouteTimeBounds | null;
   readonly plans: [RoutePlan, RoutePlan] = [new RoutePlan(), new RoutePlan()];
   private readonly acc: SegmentAcc;
   private readonly allCompatible: boolean;
@@ -98,6 +101,7 @@ export class MoveEvaluator {
     this.inst = inst;
     this.fast = segmentsApply(inst);
     this.segments = new RouteSegments(inst);
+    this.times = this.fast ? new RouteTimeBounds(inst) : null;
     this.evalSeq = new Int32Array(inst.nStops + 1);
     this.evalLoad = new Float64Array(inst.dims);
     this.acc = new SegmentAcc(inst.dims);
@@ -154,6 +158,17 @@ export class MoveEvaluator {
   /** Makes route v's summaries current; call before building plans that read route v. */
   prepare(sol: Solution, v: number): void {
     if (this.fast) this.segments.ensure(sol, v, this.acc);
+    this.times?.ensure(sol, v);
+  }
+
+  /**
+   * Counts a move the time bounds refused as priced: the search's measure of work (search/work.ts)
+   * stays what it was without the bounds, and so do the seeded plans; only the time falls.
+   * Answers 0, the routes an operator changes when it finds nothing.
+   */
+  refuse(): 0 {
+    this.priced++;
+    return 0;
   }
 
   /** Objective weight of route v as it is now (cost, plus the route weight when routes are minimised). */

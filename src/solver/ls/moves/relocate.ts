@@ -35,6 +35,7 @@ export class RelocateString implements Operator {
     const saved = filter ? moves.arc(before, first) + moves.arc(last, after) - moves.arc(before, after) : 0;
     if (ru !== rx && !moves.loadFits(sol, rx, ru, pu, pu + L, -1)) return 0;
     const directions = L === 1 ? 1 : 2;
+    const times = moves.times;
     for (let reversed = 0; reversed < directions; reversed++) {
       if (filter && reversed === 1 && !moves.symmetric) break;
       const head = reversed === 1 ? last : first;
@@ -47,6 +48,10 @@ export class RelocateString implements Operator {
           const tb = moves.locBefore(sol, rx, q);
           const ta = moves.locAt(sol, rx, q);
           if (moves.arc(tb, head) + moves.arc(tail, ta) - moves.arc(tb, ta) - saved >= -IMPROVEMENT_EPS) continue;
+        }
+        if (ru !== rx && times !== null && !times.mayInsert(sol, rx, q, ru, pu, pu + L, reversed === 1)) {
+          moves.refuse();
+          continue;
         }
         const count =
           ru === rx ? this.planWithin(moves, ru, pu, q, nu, reversed === 1) : this.planBetween(sol, moves, ru, pu, rx, q, reversed === 1);

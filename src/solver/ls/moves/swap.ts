@@ -24,6 +24,7 @@ export class Swap implements Operator {
       const added = moves.arc(bu, lx) + moves.arc(lx, au) + moves.arc(bx, lu) + moves.arc(lu, ax);
       if (added - removed >= -IMPROVEMENT_EPS) return 0;
     }
+    if (ru !== rx && !mayTrade(sol, moves, u, x)) return moves.refuse();
     let count: number;
     if (ru !== rx) {
       moves.plans[0]
@@ -54,4 +55,15 @@ export class Swap implements Operator {
     }
     return moves.improves(sol, count) ? count : 0;
   }
+}
+
+/** Whether u and x of two routes may both be on time in each other's place (MoveEvaluator.times; true without them). */
+function mayTrade(sol: Solution, moves: MoveEvaluator, u: number, x: number): boolean {
+  const times = moves.times;
+  if (times === null) return true;
+  const ru = sol.routeOf[u]!;
+  const rx = sol.routeOf[x]!;
+  const pu = sol.posOf[u]!;
+  const px = sol.posOf[x]!;
+  return times.mayJoin(sol, ru, pu, x, ru, pu + 1) && times.mayJoin(sol, rx, px, u, rx, px + 1);
 }

@@ -61,6 +61,10 @@ export class TwoOptStar implements Operator {
       if (moves.arc(lu, lx) + moves.arc(beforeX, afterU) - moves.arc(lu, afterU) - moves.arc(beforeX, lx) >= -IMPROVEMENT_EPS)
         return this.xThenU(sol, moves, ru, rx, pu, px, nu, nx, true);
     }
+    if (!mayCross(sol, moves, ru, pu + 1, rx, px)) {
+      moves.refuse();
+      return this.xThenU(sol, moves, ru, rx, pu, px, nu, nx, filter);
+    }
     moves.plans[0]
       .reset(ru)
       .range(ru, 0, pu + 1)
@@ -91,6 +95,7 @@ export class TwoOptStar implements Operator {
       const afterX = moves.locAt(sol, rx, px + 1);
       if (moves.arc(lx, lu) + moves.arc(beforeU, afterX) - moves.arc(lx, afterX) - moves.arc(beforeU, lu) >= -IMPROVEMENT_EPS) return 0;
     }
+    if (!mayCross(sol, moves, ru, pu, rx, px + 1)) return moves.refuse();
     moves.plans[0]
       .reset(ru)
       .range(ru, 0, pu)
@@ -114,4 +119,15 @@ function shortens(sol: Solution, moves: MoveEvaluator, r: number, i: number, j: 
   const c = at(j - 1);
   const d = at(j);
   return moves.arc(a, c) + moves.arc(b, d) - moves.arc(a, b) - moves.arc(c, d) < -IMPROVEMENT_EPS;
+}
+
+/**
+ * Whether routes ru and rx may both be on time once they exchange their tails from positions cu
+ * and cx on (ru's head before cu with rx's tail from cx, and the other way round). True without
+ * the time bounds or where tails that change vehicle may end elsewhere (RouteTimeBounds.sameEnds).
+ */
+function mayCross(sol: Solution, moves: MoveEvaluator, ru: number, cu: number, rx: number, cx: number): boolean {
+  const times = moves.times;
+  if (times === null || !times.sameEnds) return true;
+  return times.mayJoin(sol, ru, cu, -1, rx, cx) && times.mayJoin(sol, rx, cx, -1, ru, cu);
 }
