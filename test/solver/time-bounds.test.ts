@@ -28,7 +28,7 @@ function setUp(problem: Problem): Setup {
   const evaluator = new RouteEvaluator(inst);
   const sol = new Solution(inst, new CostEvaluator(inst));
   regretInsertion(sol, new Inserter(inst, evaluator), evaluator, Infinity);
-  const moves = new MoveEvaluator(inst, evaluator);
+  const moves = new MoveEvaluator(inst, evaluator, true);
   for (let v = 0; v < inst.nVehicles; v++) moves.prepare(sol, v);
   return { problem, sol, evaluator, moves };
 }

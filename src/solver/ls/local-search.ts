@@ -162,7 +162,7 @@ export class LocalSearch {
     private readonly sectors: RouteSectors | null,
   ) {
     this.inst = inst;
-    this.moves = new MoveEvaluator(inst, evaluator);
+    this.moves = new MoveEvaluator(inst, evaluator, windowed);
     this.operators = [new RelocateString(1), new Swap(), new TwoOptStar(), new TwoOpt(), new RelocateString(2), new RelocateString(3)];
     this.swapStar = swapStar ? new SwapStar(inst, windowed) : null;
     this.swapStarMemo = swapStar ? new SwapStarMemo(inst.nVehicles, SWAP_STAR_MEMO_BITS) : null;

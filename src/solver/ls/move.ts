@@ -68,7 +68,7 @@ export class MoveEvaluator {
   /** True when moves are priced with the segment summaries, false when with the exact evaluator. */
   readonly fast: boolean;
   readonly segments: RouteSegments;
-  /** The routes' time bounds, which refuse a move between routes that must break a window before it is priced (null: exact pricing). */
+  /** The routes' time bounds, which refuse a move between routes that must break a window before it is priced (null: exact pricing, or not asked for). */
   readonly times: RouteTimeBounds | null;
   readonly plans: [RoutePlan, RoutePlan] = [new RoutePlan(), new RoutePlan()];
   private readonly acc: SegmentAcc;
@@ -94,14 +94,19 @@ export class MoveEvaluator {
   /** Change of permitted violations and stability weights of the last `delta` (only the latter with the segment summaries). */
   violationDelta = 0;
 
+  /**
+   * `timeBounds`: keep the routes' time bounds (`times`) where moves are priced by the summaries;
+   * the local search asks for them where windows bind (windowsBind), elsewhere they refuse nothing.
+   */
   constructor(
     inst: SolverInstance,
     private readonly evaluator: RouteEvaluator,
+    timeBounds = false,
   ) {
     this.inst = inst;
     this.fast = segmentsApply(inst);
     this.segments = new RouteSegments(inst);
-    this.times = this.fast ? new RouteTimeBounds(inst) : null;
+    this.times = this.fast && timeBounds ? new RouteTimeBounds(inst) : null;
     this.evalSeq = new Int32Array(inst.nStops + 1);
     this.evalLoad = new Float64Array(inst.dims);
     this.acc = new SegmentAcc(inst.dims);

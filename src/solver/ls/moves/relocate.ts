@@ -36,6 +36,10 @@ export class RelocateString implements Operator {
     if (ru !== rx && !moves.loadFits(sol, rx, ru, pu, pu + L, -1)) return 0;
     const directions = L === 1 ? 1 : 2;
     const times = moves.times;
+    // The places around x, read once: after x the string goes between x and its successor, before x between its predecessor and x.
+    const lx = filter ? inst.stopLoc[x]! : 0;
+    const xPrev = filter ? moves.locBefore(sol, rx, px) : 0;
+    const xNext = filter ? moves.locAt(sol, rx, px + 1) : 0;
     for (let reversed = 0; reversed < directions; reversed++) {
       if (filter && reversed === 1 && !moves.symmetric) break;
       const head = reversed === 1 ? last : first;
@@ -45,8 +49,8 @@ export class RelocateString implements Operator {
         const q = px + side;
         if (ru === rx && q >= pu && q <= pu + L) continue;
         if (filter) {
-          const tb = moves.locBefore(sol, rx, q);
-          const ta = moves.locAt(sol, rx, q);
+          const tb = side === 1 ? lx : xPrev;
+          const ta = side === 1 ? xNext : lx;
           if (moves.arc(tb, head) + moves.arc(tail, ta) - moves.arc(tb, ta) - saved >= -IMPROVEMENT_EPS) continue;
         }
         if (ru !== rx && times !== null && !times.mayInsert(sol, rx, q, ru, pu, pu + L, reversed === 1)) {
