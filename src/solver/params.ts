@@ -193,7 +193,17 @@ export const PLATEAU_WORK_SHARE = 0.25;
  */
 export const COOL_MIN_WORK = 500_000;
 export const COOL_WORK_PER_STOP = 100_000;
-/** From this share of the way to the deadline on, the clock may lead the cooling (search/accept.ts). */
+/**
+ * From this share of the way to the deadline on, the clock may lead the cooling (search/accept.ts).
+ * A clock-led cooling reaches the end temperature at the deadline: ending it sooner, for a cold
+ * tail, did not pay where the clock leads at 10 s (CVRP X-n641, n801, n1001). In process at 1,000,
+ * 800 and 600 iterations, the iteration schedule ending at 75 % or 50 % of them, seeds 0 / 1 (load
+ * 5–8): to the end 1.72 / 1.64 % mean gap, 75 % 1.84 / 1.95 %, 50 % 1.92 / 1.90 %, at the same CPU
+ * (17–19 s); in fresh processes at 10 s beside it, one interleaved run per seed (load 4–8), 75 %
+ * 1.87 / 2.14 % against 1.65 / 2.43 %, 50 % 1.84 % against 1.65 % (seed 0), 85 % 2.43 % against
+ * 2.43 % (seed 1). Half the start temperature (T_START 0.5) there: 1.62 / 1.71 % in process, 1.82 /
+ * 2.58 % in fresh processes: within the noise.
+ */
 export const CLOCK_LEADS_FROM = 0.1;
 /**
  * Beyond this many stops the cooling's work per stop grows with (stops / COOL_SCALE_STOPS)^¼, as an
@@ -367,7 +377,17 @@ export const SWAP_STAR_UNDER_WINDOWS = false;
 export const WORK_PER_SUMMARY_PLACE = 5;
 /**
  * SWAP* pairs a changed route with the routes that hold one of the first this many granular
- * neighbours of its stops (the route-overlap pruning, where HGS compares polar sectors).
+ * neighbours of its stops (the route-overlap pruning, where HGS compares polar sectors); where
+ * windows do not bind the local search lists 15 (LS_NEIGHBOURS_WITHOUT_WINDOWS), so 15 there.
+ * Cheaper SWAP* did not pay on CVRP X-n641, n801, n1001 (1,000, 800, 600 iterations in process,
+ * seeds 0 / 1, mean gap and summed CPU, load 5–8): 15 (as is) 1.72 / 1.64 % (19.5 / 19.6 s), 8
+ * 1.80 / 1.96 % (19.4 / 18.4 s), 5 1.88 / 1.73 % (16.0 / 19.1 s); one SWAP* pass per polish
+ * instead of one at each local optimum of the other moves 2.00 / 2.17 % (15.0 / 14.7 s), two
+ * 1.95 / 1.61 % (16.6 / 18.0 s). Nor did reading its arc prices along the rows of the symmetric
+ * matrix (the same plans): X-n1001's 300 iterations took 4.8 / 4.6 s of CPU against 4.6 / 4.2 s as
+ * read now (two runs each, load 8). Its insertion pricing (insertion-cache.ts) misses are all new route versions
+ * (X-n1001, 100 iterations: 481,000 misses of 661,000 reads, none for a version priced before),
+ * some 107,000 positions an iteration, a quarter of the run.
  */
 export const SWAP_STAR_PARTNER_NEIGHBOURS = 30;
 /**
@@ -380,6 +400,15 @@ export const SWAP_STAR_PARTNER_NEIGHBOURS = 30;
  * 1.48 / 1.35 % (28.4 / 23.2 s): no gain for more work.
  */
 export const SWAP_STAR_SECTORS_BY_DEFAULT = false;
+/**
+ * Whether the local search also trades strings where windows do not bind (SolveOptions.stringSwaps,
+ * ls/moves/swap-strings.ts: HGS-CVRP's SWAP(2,1) and SWAP(2,2), the RI moves it has and this search
+ * lacked; decided in windowless.ts). Off: worse per iteration and dearer. CVRP X-n284 (2,000
+ * iterations), n513 (1,500), n641 (1,000), n801 (800) and n1001 (600), in process, seeds 0 / 1,
+ * mean gap and summed CPU (load 5–8): without 1.52 / 1.59 % (29.7 / 29.5 s), SWAP(2,1) and (2,2)
+ * 1.64 / 1.77 % (35.9 / 33.1 s), SWAP(2,1) alone 1.69 / 1.73 % (31.7 / 30.9 s).
+ */
+export const STRING_SWAPS_BY_DEFAULT = false;
 /**
  * Slots of SWAP*'s memo of route pairs tried in vain (ls/moves/swap-star-memo.ts), as a power of
  * two: 2^18 pairs in 2.3 MB, some hundreds of iterations' worth of route pairs on 1,000 stops.

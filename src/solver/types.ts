@@ -73,6 +73,12 @@ export interface SolveOptions {
    */
   widerRuin?: boolean;
   /**
+   * The string swaps (HGS-CVRP's SWAP(2,1) and SWAP(2,2), ls/moves/swap-strings.ts) in the local
+   * search where no window binds (windowless.ts). Absent: STRING_SWAPS_BY_DEFAULT (params.ts says
+   * why). True for the bench's row with them (`npm run bench -- --with string-swaps`).
+   */
+  stringSwaps?: boolean;
+  /**
    * The final prize pass's share of work (search/claim.ts), its time kept back before the
    * deadline. Absent: on. False for the bench's ablation row (`npm run bench -- --without
    * prize-claim`): the pass then runs until half the output reserve past the deadline, as before.

@@ -4,23 +4,34 @@
  */
 import { windowsBind } from './ls/moves/swap-star.js';
 import type { SolverInstance } from './instance.js';
-import { AVG_REMOVED, AVG_REMOVED_WITHOUT_WINDOWS, LS_NEIGHBOURS, LS_NEIGHBOURS_WITHOUT_WINDOWS, WIDER_RUIN_BY_DEFAULT } from './params.js';
+import {
+  AVG_REMOVED,
+  AVG_REMOVED_WITHOUT_WINDOWS,
+  LS_NEIGHBOURS,
+  LS_NEIGHBOURS_WITHOUT_WINDOWS,
+  STRING_SWAPS_BY_DEFAULT,
+  WIDER_RUIN_BY_DEFAULT,
+} from './params.js';
 
 export interface WindowSettings {
   /** The local search's granular neighbours per stop (before the size rules of lsNeighboursOf). */
   lsNeighbours: number;
   /** The ruin's average number of removed stops (SISR's c̄; search/ruin.ts). */
   avgRemoved: number;
+  /** Whether the local search also trades strings of two stops (ls/moves/swap-strings.ts). */
+  stringSwaps: boolean;
 }
 
 /**
  * The settings for a problem whose windows bind (`windowed`) or do not; `widerRuin`
- * (SolveOptions.widerRuin, WIDER_RUIN_BY_DEFAULT when absent) widens the ruin where they do not.
+ * (SolveOptions.widerRuin, WIDER_RUIN_BY_DEFAULT when absent) widens the ruin where they do not,
+ * and `stringSwaps` (SolveOptions.stringSwaps, STRING_SWAPS_BY_DEFAULT when absent) adds the
+ * string swaps there.
  */
-export function windowSettings(windowed: boolean, widerRuin?: boolean): WindowSettings {
-  if (windowed) return { lsNeighbours: LS_NEIGHBOURS, avgRemoved: AVG_REMOVED };
+export function windowSettings(windowed: boolean, widerRuin?: boolean, stringSwaps?: boolean): WindowSettings {
+  if (windowed) return { lsNeighbours: LS_NEIGHBOURS, avgRemoved: AVG_REMOVED, stringSwaps: false };
   const avgRemoved = (widerRuin ?? WIDER_RUIN_BY_DEFAULT) ? AVG_REMOVED_WITHOUT_WINDOWS : AVG_REMOVED;
-  return { lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved };
+  return { lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved, stringSwaps: stringSwaps ?? STRING_SWAPS_BY_DEFAULT };
 }
 
 /** The settings for `inst`, by whether its windows bind. */
