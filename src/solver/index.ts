@@ -15,7 +15,7 @@ import { claimSize, type ClaimShare } from './search/claim.js';
 import { ProgressReport } from './search/progress.js';
 import { search, type SearchLimits } from './search/search.js';
 import { stallLimitsOf } from './stop/index.js';
-import { coolWorkOf } from './search/accept.js';
+import { coolWorkFor } from './windowless.js';
 import type { Solution } from './solution.js';
 import {
   CONSTRUCTION_CAP_MS,
@@ -131,7 +131,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     untimedIterations: untimedIterationsOf(inst),
     ...(stopsWhenStalled(options) ? stallLimitsOf(inst.nStops) : {}),
     // A search that may stop by itself cools by work where it can (search/accept.ts), so a seed reproduces it.
-    ...(stopsWhenStalled(options) || options.maxNoImprove !== undefined ? { coolWork: coolWorkOf(inst.nStops) } : {}),
+    ...(stopsWhenStalled(options) || options.maxNoImprove !== undefined ? { coolWork: coolWorkFor(inst, options.longerCooling) } : {}),
     operatorStats: options.operatorStats,
     ...leversOf(options),
     signal: options.signal,

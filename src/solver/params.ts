@@ -206,6 +206,33 @@ export const COOL_WORK_PER_STOP = 100_000;
  */
 export const CLOCK_LEADS_FROM = 0.1;
 /**
+ * With the longer cooling (SolveOptions.longerCooling, LONGER_COOLING_BY_DEFAULT), where windows do
+ * not bind, from COOL_LONGER_MIN_STOPS stops on, the cooling's work (coolWorkOf) is this many times
+ * as long (windowless.ts, coolWorkFor): an iteration there (SWAP*, long
+ * capacity-only routes) does far more work than on the windowed 200-stop project COOL_WORK_PER_STOP
+ * was measured on, so the cooling covered few iterations, and at 10 s CVRP X-n143 … n331 stopped by
+ * themselves at 3–7 s, X-n190 stuck at 1.80 % and X-n284 at 2.07 % (seed 1); in process with the
+ * schedule over 2,500 iterations instead X-n190 reached 0.47 %. Fresh processes at 10 s, the five
+ * smallest of issue 26's ten, seed 1, one interleaved run (load 6–8): as before 1.03 % (2,037
+ * iterations on average, 6.1 s of wall), 3× 0.91 % (3,381, 8.8 s), 6× 0.60 % (3,002, 8.6 s; X-n190
+ * 0.19 %, X-n284 1.10 %). Such a search is then mostly clock-led at 10 s (it runs to its deadline).
+ * Below 100 stops not: plain-30.json (30 stops, no windows) must end by itself within 1 s.
+ */
+export const COOL_WORK_FACTOR_WITHOUT_WINDOWS = 6;
+export const COOL_LONGER_MIN_STOPS = 100;
+/**
+ * Whether the longer cooling is on when SolveOptions.longerCooling is absent. On: fresh processes at
+ * 10 s on the five smallest of issue 26's ten X instances (X-n143, n190, n237, n284, n331), beside
+ * the build without it, one interleaved run per seed: seed 1 (load 6–8) 0.60 % against 1.03 %, seed
+ * 2 (load 4–7) 1.16 % against 1.74 % (better on all five), seed 0 (load 5–6, both mostly cut by
+ * the clock) 1.10 % against 0.99 % (with X-n411 1.69 % against 1.71 % and n513 1.37 % against
+ * 1.58 %); mean over the three 0.95 % against 1.25 %. From X-n641 on the clock leads the cooling at
+ * 10 s either way. A problem without windows of 100 stops or more then mostly runs to its limit
+ * (clock-led) where it stopped by itself before; windowed problems (the 200-stop project, the
+ * bakery) and plain-30.json (30 stops) are unchanged.
+ */
+export const LONGER_COOLING_BY_DEFAULT = true;
+/**
  * Beyond this many stops the cooling's work per stop grows with (stops / COOL_SCALE_STOPS)^¼, as an
  * iteration's work grows with the size. A 200-stop project (generate-large --seed 1), seeds 0–5,
  * cooled over 14.6 M and then held at the end temperature to 28 M of work: mean working time 204,789 s;

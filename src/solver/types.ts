@@ -79,6 +79,13 @@ export interface SolveOptions {
    */
   stringSwaps?: boolean;
   /**
+   * A longer cooling where no window binds, from COOL_LONGER_MIN_STOPS stops on (windowless.ts,
+   * coolWorkFor), for a search that may stop by itself. Absent: LONGER_COOLING_BY_DEFAULT (params.ts
+   * says why). The bench's in-process solves do not stop by themselves: compare a build with it on
+   * in fresh processes (`--process --baseline`).
+   */
+  longerCooling?: boolean;
+  /**
    * The final prize pass's share of work (search/claim.ts), its time kept back before the
    * deadline. Absent: on. False for the bench's ablation row (`npm run bench -- --without
    * prize-claim`): the pass then runs until half the output reserve past the deadline, as before.

@@ -4,9 +4,13 @@
  */
 import { windowsBind } from './ls/moves/swap-star.js';
 import type { SolverInstance } from './instance.js';
+import { coolWorkOf } from './search/accept.js';
 import {
   AVG_REMOVED,
   AVG_REMOVED_WITHOUT_WINDOWS,
+  COOL_LONGER_MIN_STOPS,
+  COOL_WORK_FACTOR_WITHOUT_WINDOWS,
+  LONGER_COOLING_BY_DEFAULT,
   LS_NEIGHBOURS,
   LS_NEIGHBOURS_WITHOUT_WINDOWS,
   STRING_SWAPS_BY_DEFAULT,
@@ -37,4 +41,14 @@ export function windowSettings(windowed: boolean, widerRuin?: boolean, stringSwa
 /** The settings for `inst`, by whether its windows bind. */
 export function windowSettingsOf(inst: SolverInstance, widerRuin?: boolean): WindowSettings {
   return windowSettings(windowsBind(inst), widerRuin);
+}
+
+/**
+ * The work a search that may stop by itself cools over on `inst` (coolWorkOf): with `longer`
+ * (SolveOptions.longerCooling, LONGER_COOLING_BY_DEFAULT when absent) longer where windows do not
+ * bind, from COOL_LONGER_MIN_STOPS stops on (COOL_WORK_FACTOR_WITHOUT_WINDOWS says why).
+ */
+export function coolWorkFor(inst: SolverInstance, longer?: boolean): number {
+  const applies = (longer ?? LONGER_COOLING_BY_DEFAULT) && !windowsBind(inst) && inst.nStops >= COOL_LONGER_MIN_STOPS;
+  return coolWorkOf(inst.nStops) * (applies ? COOL_WORK_FACTOR_WITHOUT_WINDOWS : 1);
 }
