@@ -38,6 +38,8 @@ export interface ImproveOptions {
   swapStarSectors?: boolean | undefined;
   /** The wider ruin where windows do not bind (SolveOptions.widerRuin); WIDER_RUIN_BY_DEFAULT when absent. */
   widerRuin?: boolean | undefined;
+  /** The string swaps where windows do not bind (SolveOptions.stringSwaps); STRING_SWAPS_BY_DEFAULT when absent. */
+  stringSwaps?: boolean | undefined;
   /** The local search above 1,000 stops priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   largeLocalSearch?: boolean | undefined;
   /** Restarts from an elite pool's children (SolveOptions.population); absent: POPULATION_BY_DEFAULT. */
@@ -98,6 +100,7 @@ export async function improvePlan(
     fewLsNeighbours: options.fewLsNeighbours,
     swapStarSectors: options.swapStarSectors,
     widerRuin: options.widerRuin,
+    stringSwaps: options.stringSwaps,
     largeLocalSearch: options.largeLocalSearch,
     population: options.population ?? POPULATION_BY_DEFAULT,
     signal: options.signal,

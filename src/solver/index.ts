@@ -15,7 +15,7 @@ import { claimSize, type ClaimShare } from './search/claim.js';
 import { ProgressReport } from './search/progress.js';
 import { search, type SearchLimits } from './search/search.js';
 import { stallLimitsOf } from './stop/index.js';
-import { coolWorkOf } from './search/accept.js';
+import { coolWorkFor } from './windowless.js';
 import type { Solution } from './solution.js';
 import {
   CONSTRUCTION_CAP_MS,
@@ -131,15 +131,9 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     untimedIterations: untimedIterationsOf(inst),
     ...(stopsWhenStalled(options) ? stallLimitsOf(inst.nStops) : {}),
     // A search that may stop by itself cools by work where it can (search/accept.ts), so a seed reproduces it.
-    ...(stopsWhenStalled(options) || options.maxNoImprove !== undefined ? { coolWork: coolWorkOf(inst.nStops) } : {}),
+    ...(stopsWhenStalled(options) || options.maxNoImprove !== undefined ? { coolWork: coolWorkFor(inst, options.longerCooling) } : {}),
     operatorStats: options.operatorStats,
-    prizeInSearch: options.prizeInSearch,
-    swapStar: options.swapStar,
-    fewLsNeighbours: options.fewLsNeighbours,
-    swapStarSectors: options.swapStarSectors,
-    widerRuin: options.widerRuin,
-    largeLocalSearch: options.largeLocalSearch,
-    population: options.population ?? POPULATION_BY_DEFAULT,
+    ...leversOf(options),
     signal: options.signal,
     onProgress: options.onProgress,
     clock,
@@ -178,6 +172,25 @@ export function resultOfRoutes(
   const plan = planOfRoutes(kit, routes);
   fillUnserved(plan, kit.inserter, kit.evaluator);
   return { routes: buildSchedules(problem, plan), unserved: explainUnserved(plan, kit.evaluator, mayLookForHints), stats };
+}
+
+/** The solver levers the search takes from the options (SolveOptions), the population's default decided here. */
+function leversOf(
+  options: SolveOptions,
+): Pick<
+  SearchLimits,
+  'prizeInSearch' | 'swapStar' | 'fewLsNeighbours' | 'swapStarSectors' | 'widerRuin' | 'stringSwaps' | 'largeLocalSearch' | 'population'
+> {
+  return {
+    prizeInSearch: options.prizeInSearch,
+    swapStar: options.swapStar,
+    fewLsNeighbours: options.fewLsNeighbours,
+    swapStarSectors: options.swapStarSectors,
+    widerRuin: options.widerRuin,
+    stringSwaps: options.stringSwaps,
+    largeLocalSearch: options.largeLocalSearch,
+    population: options.population ?? POPULATION_BY_DEFAULT,
+  };
 }
 
 /** The stall stop is on by default, and off under an iteration limit (which must reproduce a plan). */

@@ -193,8 +193,45 @@ export const PLATEAU_WORK_SHARE = 0.25;
  */
 export const COOL_MIN_WORK = 500_000;
 export const COOL_WORK_PER_STOP = 100_000;
-/** From this share of the way to the deadline on, the clock may lead the cooling (search/accept.ts). */
+/**
+ * From this share of the way to the deadline on, the clock may lead the cooling (search/accept.ts).
+ * A clock-led cooling reaches the end temperature at the deadline: ending it sooner, for a cold
+ * tail, did not pay where the clock leads at 10 s (CVRP X-n641, n801, n1001). In process at 1,000,
+ * 800 and 600 iterations, the iteration schedule ending at 75 % or 50 % of them, seeds 0 / 1 (load
+ * 5–8): to the end 1.72 / 1.64 % mean gap, 75 % 1.84 / 1.95 %, 50 % 1.92 / 1.90 %, at the same CPU
+ * (17–19 s); in fresh processes at 10 s beside it, one interleaved run per seed (load 4–8), 75 %
+ * 1.87 / 2.14 % against 1.65 / 2.43 %, 50 % 1.84 % against 1.65 % (seed 0), 85 % 2.43 % against
+ * 2.43 % (seed 1). Half the start temperature (T_START 0.5) there: 1.62 / 1.71 % in process, 1.82 /
+ * 2.58 % in fresh processes: within the noise.
+ */
 export const CLOCK_LEADS_FROM = 0.1;
+/**
+ * With the longer cooling (SolveOptions.longerCooling, LONGER_COOLING_BY_DEFAULT), where windows do
+ * not bind, from COOL_LONGER_MIN_STOPS stops on, the cooling's work (coolWorkOf) is this many times
+ * as long (windowless.ts, coolWorkFor): an iteration there (SWAP*, long
+ * capacity-only routes) does far more work than on the windowed 200-stop project COOL_WORK_PER_STOP
+ * was measured on, so the cooling covered few iterations, and at 10 s CVRP X-n143 … n331 stopped by
+ * themselves at 3–7 s, X-n190 stuck at 1.80 % and X-n284 at 2.07 % (seed 1); in process with the
+ * schedule over 2,500 iterations instead X-n190 reached 0.47 %. Fresh processes at 10 s, the five
+ * smallest of issue 26's ten, seed 1, one interleaved run (load 6–8): as before 1.03 % (2,037
+ * iterations on average, 6.1 s of wall), 3× 0.91 % (3,381, 8.8 s), 6× 0.60 % (3,002, 8.6 s; X-n190
+ * 0.19 %, X-n284 1.10 %). Such a search is then mostly clock-led at 10 s (it runs to its deadline).
+ * Below 100 stops not: plain-30.json (30 stops, no windows) must end by itself within 1 s.
+ */
+export const COOL_WORK_FACTOR_WITHOUT_WINDOWS = 6;
+export const COOL_LONGER_MIN_STOPS = 100;
+/**
+ * Whether the longer cooling is on when SolveOptions.longerCooling is absent. On: fresh processes at
+ * 10 s on the five smallest of issue 26's ten X instances (X-n143, n190, n237, n284, n331), beside
+ * the build without it, one interleaved run per seed: seed 1 (load 6–8) 0.60 % against 1.03 %, seed
+ * 2 (load 4–7) 1.16 % against 1.74 % (better on all five), seed 0 (load 5–6, both mostly cut by
+ * the clock) 1.10 % against 0.99 % (with X-n411 1.69 % against 1.71 % and n513 1.37 % against
+ * 1.58 %); mean over the three 0.95 % against 1.25 %. From X-n641 on the clock leads the cooling at
+ * 10 s either way. A problem without windows of 100 stops or more then mostly runs to its limit
+ * (clock-led) where it stopped by itself before; windowed problems (the 200-stop project, the
+ * bakery) and plain-30.json (30 stops) are unchanged.
+ */
+export const LONGER_COOLING_BY_DEFAULT = true;
 /**
  * Beyond this many stops the cooling's work per stop grows with (stops / COOL_SCALE_STOPS)^¼, as an
  * iteration's work grows with the size. A 200-stop project (generate-large --seed 1), seeds 0–5,
@@ -367,7 +404,17 @@ export const SWAP_STAR_UNDER_WINDOWS = false;
 export const WORK_PER_SUMMARY_PLACE = 5;
 /**
  * SWAP* pairs a changed route with the routes that hold one of the first this many granular
- * neighbours of its stops (the route-overlap pruning, where HGS compares polar sectors).
+ * neighbours of its stops (the route-overlap pruning, where HGS compares polar sectors); where
+ * windows do not bind the local search lists 15 (LS_NEIGHBOURS_WITHOUT_WINDOWS), so 15 there.
+ * Cheaper SWAP* did not pay on CVRP X-n641, n801, n1001 (1,000, 800, 600 iterations in process,
+ * seeds 0 / 1, mean gap and summed CPU, load 5–8): 15 (as is) 1.72 / 1.64 % (19.5 / 19.6 s), 8
+ * 1.80 / 1.96 % (19.4 / 18.4 s), 5 1.88 / 1.73 % (16.0 / 19.1 s); one SWAP* pass per polish
+ * instead of one at each local optimum of the other moves 2.00 / 2.17 % (15.0 / 14.7 s), two
+ * 1.95 / 1.61 % (16.6 / 18.0 s). Nor did reading its arc prices along the rows of the symmetric
+ * matrix (the same plans): X-n1001's 300 iterations took 4.8 / 4.6 s of CPU against 4.6 / 4.2 s as
+ * read now (two runs each, load 8). Its insertion pricing (insertion-cache.ts) misses are all new route versions
+ * (X-n1001, 100 iterations: 481,000 misses of 661,000 reads, none for a version priced before),
+ * some 107,000 positions an iteration, a quarter of the run.
  */
 export const SWAP_STAR_PARTNER_NEIGHBOURS = 30;
 /**
@@ -380,6 +427,15 @@ export const SWAP_STAR_PARTNER_NEIGHBOURS = 30;
  * 1.48 / 1.35 % (28.4 / 23.2 s): no gain for more work.
  */
 export const SWAP_STAR_SECTORS_BY_DEFAULT = false;
+/**
+ * Whether the local search also trades strings where windows do not bind (SolveOptions.stringSwaps,
+ * ls/moves/swap-strings.ts: HGS-CVRP's SWAP(2,1) and SWAP(2,2), the RI moves it has and this search
+ * lacked; decided in windowless.ts). Off: worse per iteration and dearer. CVRP X-n284 (2,000
+ * iterations), n513 (1,500), n641 (1,000), n801 (800) and n1001 (600), in process, seeds 0 / 1,
+ * mean gap and summed CPU (load 5–8): without 1.52 / 1.59 % (29.7 / 29.5 s), SWAP(2,1) and (2,2)
+ * 1.64 / 1.77 % (35.9 / 33.1 s), SWAP(2,1) alone 1.69 / 1.73 % (31.7 / 30.9 s).
+ */
+export const STRING_SWAPS_BY_DEFAULT = false;
 /**
  * Slots of SWAP*'s memo of route pairs tried in vain (ls/moves/swap-star-memo.ts), as a power of
  * two: 2^18 pairs in 2.3 MB, some hundreds of iterations' worth of route pairs on 1,000 stops.

@@ -73,6 +73,19 @@ export interface SolveOptions {
    */
   widerRuin?: boolean;
   /**
+   * The string swaps (HGS-CVRP's SWAP(2,1) and SWAP(2,2), ls/moves/swap-strings.ts) in the local
+   * search where no window binds (windowless.ts). Absent: STRING_SWAPS_BY_DEFAULT (params.ts says
+   * why). True for the bench's row with them (`npm run bench -- --with string-swaps`).
+   */
+  stringSwaps?: boolean;
+  /**
+   * A longer cooling where no window binds, from COOL_LONGER_MIN_STOPS stops on (windowless.ts,
+   * coolWorkFor), for a search that may stop by itself. Absent: LONGER_COOLING_BY_DEFAULT (params.ts
+   * says why). The bench's in-process solves do not stop by themselves: compare a build with it on
+   * in fresh processes (`--process --baseline`).
+   */
+  longerCooling?: boolean;
+  /**
    * The final prize pass's share of work (search/claim.ts), its time kept back before the
    * deadline. Absent: on. False for the bench's ablation row (`npm run bench -- --without
    * prize-claim`): the pass then runs until half the output reserve past the deadline, as before.

@@ -4,26 +4,51 @@
  */
 import { windowsBind } from './ls/moves/swap-star.js';
 import type { SolverInstance } from './instance.js';
-import { AVG_REMOVED, AVG_REMOVED_WITHOUT_WINDOWS, LS_NEIGHBOURS, LS_NEIGHBOURS_WITHOUT_WINDOWS, WIDER_RUIN_BY_DEFAULT } from './params.js';
+import { coolWorkOf } from './search/accept.js';
+import {
+  AVG_REMOVED,
+  AVG_REMOVED_WITHOUT_WINDOWS,
+  COOL_LONGER_MIN_STOPS,
+  COOL_WORK_FACTOR_WITHOUT_WINDOWS,
+  LONGER_COOLING_BY_DEFAULT,
+  LS_NEIGHBOURS,
+  LS_NEIGHBOURS_WITHOUT_WINDOWS,
+  STRING_SWAPS_BY_DEFAULT,
+  WIDER_RUIN_BY_DEFAULT,
+} from './params.js';
 
 export interface WindowSettings {
   /** The local search's granular neighbours per stop (before the size rules of lsNeighboursOf). */
   lsNeighbours: number;
   /** The ruin's average number of removed stops (SISR's c̄; search/ruin.ts). */
   avgRemoved: number;
+  /** Whether the local search also trades strings of two stops (ls/moves/swap-strings.ts). */
+  stringSwaps: boolean;
 }
 
 /**
  * The settings for a problem whose windows bind (`windowed`) or do not; `widerRuin`
- * (SolveOptions.widerRuin, WIDER_RUIN_BY_DEFAULT when absent) widens the ruin where they do not.
+ * (SolveOptions.widerRuin, WIDER_RUIN_BY_DEFAULT when absent) widens the ruin where they do not,
+ * and `stringSwaps` (SolveOptions.stringSwaps, STRING_SWAPS_BY_DEFAULT when absent) adds the
+ * string swaps there.
  */
-export function windowSettings(windowed: boolean, widerRuin?: boolean): WindowSettings {
-  if (windowed) return { lsNeighbours: LS_NEIGHBOURS, avgRemoved: AVG_REMOVED };
+export function windowSettings(windowed: boolean, widerRuin?: boolean, stringSwaps?: boolean): WindowSettings {
+  if (windowed) return { lsNeighbours: LS_NEIGHBOURS, avgRemoved: AVG_REMOVED, stringSwaps: false };
   const avgRemoved = (widerRuin ?? WIDER_RUIN_BY_DEFAULT) ? AVG_REMOVED_WITHOUT_WINDOWS : AVG_REMOVED;
-  return { lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved };
+  return { lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved, stringSwaps: stringSwaps ?? STRING_SWAPS_BY_DEFAULT };
 }
 
 /** The settings for `inst`, by whether its windows bind. */
 export function windowSettingsOf(inst: SolverInstance, widerRuin?: boolean): WindowSettings {
   return windowSettings(windowsBind(inst), widerRuin);
+}
+
+/**
+ * The work a search that may stop by itself cools over on `inst` (coolWorkOf): with `longer`
+ * (SolveOptions.longerCooling, LONGER_COOLING_BY_DEFAULT when absent) longer where windows do not
+ * bind, from COOL_LONGER_MIN_STOPS stops on (COOL_WORK_FACTOR_WITHOUT_WINDOWS says why).
+ */
+export function coolWorkFor(inst: SolverInstance, longer?: boolean): number {
+  const applies = (longer ?? LONGER_COOLING_BY_DEFAULT) && !windowsBind(inst) && inst.nStops >= COOL_LONGER_MIN_STOPS;
+  return coolWorkOf(inst.nStops) * (applies ? COOL_WORK_FACTOR_WITHOUT_WINDOWS : 1);
 }

@@ -7,7 +7,7 @@ export type BenchSet = BenchmarkSet | 'large' | 'anytime';
 export const LEVERS = ['swap-star', 'population', 'prize-claim', 'wider-ruin'] as const;
 export type Lever = (typeof LEVERS)[number];
 /** Experimental levers, off by default, that the bench can switch on (`--with large-ls`; `--with swap-star`: also where windows bind). */
-export const EXPERIMENTS = ['large-ls', 'population', 'swap-star', 'few-ls-neighbours', 'swap-star-sectors'] as const;
+export const EXPERIMENTS = ['large-ls', 'population', 'swap-star', 'few-ls-neighbours', 'swap-star-sectors', 'string-swaps'] as const;
 export type Experiment = (typeof EXPERIMENTS)[number];
 
 export interface BenchArgs {

@@ -32,6 +32,8 @@ export interface InstanceBenchOptions {
   swapStarSectors?: boolean;
   /** The wider ruin where windows do not bind; off for its ablation row (`--without wider-ruin`). */
   widerRuin?: boolean;
+  /** The string swaps where windows do not bind; on for its row (`--with string-swaps`). */
+  stringSwaps?: boolean;
   /** Restarts from an elite pool's children; off for its ablation row (`--without population`), on with `--with population`. */
   population?: boolean;
   /** The final prize pass's share of work; off for its ablation row (`--without prize-claim`). */
@@ -46,7 +48,7 @@ export function leverOptions(args: {
   with: readonly Experiment[];
 }): Pick<
   InstanceBenchOptions,
-  'swapStar' | 'fewLsNeighbours' | 'swapStarSectors' | 'widerRuin' | 'largeLocalSearch' | 'population' | 'prizeClaim'
+  'swapStar' | 'fewLsNeighbours' | 'swapStarSectors' | 'widerRuin' | 'stringSwaps' | 'largeLocalSearch' | 'population' | 'prizeClaim'
 > {
   return {
     ...(args.without.includes('swap-star') ? { swapStar: false } : {}),
@@ -58,6 +60,7 @@ export function leverOptions(args: {
     ...(args.with.includes('population') ? { population: true } : {}),
     ...(args.with.includes('few-ls-neighbours') ? { fewLsNeighbours: true } : {}),
     ...(args.with.includes('swap-star-sectors') ? { swapStarSectors: true } : {}),
+    ...(args.with.includes('string-swaps') ? { stringSwaps: true } : {}),
   };
 }
 
@@ -102,6 +105,7 @@ export async function benchInstance(
       ...(options.fewLsNeighbours === true ? { fewLsNeighbours: true } : {}),
       ...(options.swapStarSectors === true ? { swapStarSectors: true } : {}),
       ...(options.widerRuin === false ? { widerRuin: false } : {}),
+      ...(options.stringSwaps === true ? { stringSwaps: true } : {}),
       ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),

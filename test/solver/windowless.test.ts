@@ -17,7 +17,11 @@ import {
   AVG_REMOVED_WITHOUT_WINDOWS,
   LS_NEIGHBOURS,
   LS_NEIGHBOURS_WITHOUT_WINDOWS,
+  COOL_LONGER_MIN_STOPS,
+  COOL_WORK_FACTOR_WITHOUT_WINDOWS,
+  LONGER_COOLING_BY_DEFAULT,
   NEIGHBOURS,
+  STRING_SWAPS_BY_DEFAULT,
   WIDER_RUIN_BY_DEFAULT,
 } from '../../src/solver/params.js';
 import { regretInsertion } from '../../src/solver/regret.js';
@@ -25,7 +29,9 @@ import { Rng } from '../../src/solver/rng.js';
 import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { Ruiner } from '../../src/solver/search/ruin.js';
 import { Solution } from '../../src/solver/solution.js';
-import { windowSettingsOf } from '../../src/solver/windowless.js';
+import { coolWorkFor, windowSettings, windowSettingsOf } from '../../src/solver/windowless.js';
+import { coolWorkOf } from '../../src/solver/search/accept.js';
+import { windowsBind } from '../../src/solver/ls/moves/swap-star.js';
 import { checkPlan } from '../support/checker.js';
 import { capacitatedProblem, randomProblem } from '../support/problem-builder.js';
 
@@ -52,12 +58,33 @@ describe('settings where windows do not bind', () => {
     const plain = instanceOf(capacitatedProblem(7, { stops: 40, vehicles: 4, capacity: 80 }));
     const windowed = instanceOf(randomProblem(7, { stops: 40, vehicles: 4, uniformSpeed: true }));
     const byDefault = WIDER_RUIN_BY_DEFAULT ? AVG_REMOVED_WITHOUT_WINDOWS : AVG_REMOVED;
-    expect(windowSettingsOf(plain)).toEqual({ lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved: byDefault });
-    expect(windowSettingsOf(plain, true)).toEqual({ lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved: AVG_REMOVED_WITHOUT_WINDOWS });
-    expect(windowSettingsOf(plain, false)).toEqual({ lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved: AVG_REMOVED });
-    // Windows bind: the wider ruin does not apply.
-    expect(windowSettingsOf(windowed, true)).toEqual({ lsNeighbours: LS_NEIGHBOURS, avgRemoved: AVG_REMOVED });
+    const stringSwaps = STRING_SWAPS_BY_DEFAULT;
+    expect(windowSettingsOf(plain)).toEqual({ lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved: byDefault, stringSwaps });
+    expect(windowSettingsOf(plain, true)).toEqual({
+      lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS,
+      avgRemoved: AVG_REMOVED_WITHOUT_WINDOWS,
+      stringSwaps,
+    });
+    expect(windowSettingsOf(plain, false)).toEqual({ lsNeighbours: LS_NEIGHBOURS_WITHOUT_WINDOWS, avgRemoved: AVG_REMOVED, stringSwaps });
+    // Windows bind: the wider ruin and the string swaps do not apply.
+    expect(windowSettingsOf(windowed, true)).toEqual({ lsNeighbours: LS_NEIGHBOURS, avgRemoved: AVG_REMOVED, stringSwaps: false });
+    expect(windowSettings(false, undefined, true).stringSwaps).toBe(true);
+    expect(windowSettings(false, undefined, false).stringSwaps).toBe(false);
+    expect(windowSettings(true, undefined, true).stringSwaps).toBe(false);
     expect(lsNeighboursOf(plain.nStops, false, false, false)).toBe(windowSettingsOf(plain).lsNeighbours);
+  });
+
+  it('cool COOL_WORK_FACTOR_WITHOUT_WINDOWS times as long with the longer cooling, from COOL_LONGER_MIN_STOPS stops on, and only there', () => {
+    const large = COOL_LONGER_MIN_STOPS + 20;
+    const plain = instanceOf(capacitatedProblem(7, { stops: large, vehicles: 12, capacity: 80 }));
+    const small = instanceOf(capacitatedProblem(7, { stops: COOL_LONGER_MIN_STOPS - 10, vehicles: 12, capacity: 80 }));
+    const windowed = instanceOf(randomProblem(7, { stops: large, vehicles: 12, uniformSpeed: true }));
+    expect(windowsBind(windowed)).toBe(true);
+    expect(coolWorkFor(plain, true)).toBe(COOL_WORK_FACTOR_WITHOUT_WINDOWS * coolWorkOf(large));
+    expect(coolWorkFor(plain, false)).toBe(coolWorkOf(large));
+    expect(coolWorkFor(plain)).toBe(coolWorkFor(plain, LONGER_COOLING_BY_DEFAULT));
+    expect(coolWorkFor(small, true)).toBe(coolWorkOf(COOL_LONGER_MIN_STOPS - 10));
+    expect(coolWorkFor(windowed, true)).toBe(coolWorkOf(large));
   });
 
   it('give a ruin that removes about c̄ stops on average, more for a larger c̄', () => {

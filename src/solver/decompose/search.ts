@@ -160,6 +160,7 @@ class Decomposition {
             fewLsNeighbours: options.fewLsNeighbours,
             swapStarSectors: options.swapStarSectors,
             widerRuin: options.widerRuin,
+            stringSwaps: options.stringSwaps,
             largeLocalSearch: options.largeLocalSearch,
             population: options.population,
           },
@@ -244,6 +245,7 @@ class Decomposition {
           fewLsNeighbours: this.options.fewLsNeighbours,
           swapStarSectors: this.options.swapStarSectors,
           widerRuin: this.options.widerRuin,
+          stringSwaps: this.options.stringSwaps,
           largeLocalSearch: this.options.largeLocalSearch,
           population: this.options.population,
         });

@@ -20,6 +20,7 @@ import { segmentsApply } from './segments.js';
 import type { Operator } from './moves/operator.js';
 import { RelocateString } from './moves/relocate.js';
 import { Swap } from './moves/swap.js';
+import { SwapStrings } from './moves/swap-strings.js';
 import { SwapStar, windowsBind } from './moves/swap-star.js';
 import { SwapStarMemo } from './moves/swap-star-memo.js';
 import { RouteSectors } from './moves/sectors.js';
@@ -54,6 +55,8 @@ export interface LocalSearchOptions {
   sectors?: boolean | undefined;
   /** Also on a problem above EXACT_MAX_STOPS whose moves are priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   large?: boolean | undefined;
+  /** The string swaps where windows do not bind (SolveOptions.stringSwaps; windowSettings decides); STRING_SWAPS_BY_DEFAULT when absent. */
+  stringSwaps?: boolean | undefined;
 }
 
 /**
@@ -80,6 +83,20 @@ export function lsNeighboursOf(nStops: number, exactAndLarge: boolean, fewOnLarg
  */
 export function firstPlanNeighboursOf(k: number, nStops: number, windowed: boolean): number {
   return windowed && nStops < FEW_LS_NEIGHBOURS_MIN_STOPS && k === LS_NEIGHBOURS_UNDER_WINDOWS ? LS_NEIGHBOURS : k;
+}
+
+/** The moves the local search tries on each stop and neighbour, in order; `stringSwaps` adds SWAP(2,1) and SWAP(2,2) last. */
+function operatorsOf(stringSwaps: boolean): Operator[] {
+  const operators: Operator[] = [
+    new RelocateString(1),
+    new Swap(),
+    new TwoOptStar(),
+    new TwoOpt(),
+    new RelocateString(2),
+    new RelocateString(3),
+  ];
+  if (stringSwaps) operators.push(new SwapStrings(2, 1), new SwapStrings(2, 2));
+  return operators;
 }
 
 /** Whether a plan at a local optimum of the other moves is worth a SWAP* pass. */
@@ -143,7 +160,8 @@ export class LocalSearch {
     const swapStar = options.swapStar ?? (SWAP_STAR_UNDER_WINDOWS || !windowed);
     const sectors = swapStar && (options.sectors ?? SWAP_STAR_SECTORS_BY_DEFAULT) ? new RouteSectors(inst) : null;
     const neighbours = { first: firstK, after: k };
-    return new LocalSearch(inst, evaluator, rng, neighbours, options.countOperators === true, swapStar, windowed, sectors);
+    const operators = operatorsOf(windowSettings(windowed, undefined, options.stringSwaps).stringSwaps);
+    return new LocalSearch(inst, evaluator, rng, neighbours, options.countOperators === true, swapStar, windowed, sectors, operators);
   }
 
   get fast(): boolean {
@@ -160,10 +178,12 @@ export class LocalSearch {
     windowed: boolean,
     /** Polar sectors of the routes, when SWAP* also pairs routes whose sectors overlap. */
     private readonly sectors: RouteSectors | null,
+    /** The moves tried on each stop and neighbour, in order (operatorsOf). */
+    operators: Operator[],
   ) {
     this.inst = inst;
     this.moves = new MoveEvaluator(inst, evaluator, windowed);
-    this.operators = [new RelocateString(1), new Swap(), new TwoOptStar(), new TwoOpt(), new RelocateString(2), new RelocateString(3)];
+    this.operators = operators;
     this.swapStar = swapStar ? new SwapStar(inst, windowed) : null;
     this.swapStarMemo = swapStar ? new SwapStarMemo(inst.nVehicles, SWAP_STAR_MEMO_BITS) : null;
     this.counters = countOperators ? new OperatorCounters([...this.operators.map((op) => op.name), 'empty-route', 'swap*']) : null;

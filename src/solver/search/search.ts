@@ -59,6 +59,8 @@ export interface SearchLimits {
   swapStarSectors?: boolean | undefined;
   /** The wider ruin where windows do not bind (SolveOptions.widerRuin); WIDER_RUIN_BY_DEFAULT when absent. */
   widerRuin?: boolean | undefined;
+  /** The string swaps where windows do not bind (SolveOptions.stringSwaps); STRING_SWAPS_BY_DEFAULT when absent. */
+  stringSwaps?: boolean | undefined;
   /** The local search on problems above EXACT_MAX_STOPS priced exactly (SolveOptions.largeLocalSearch). */
   largeLocalSearch?: boolean | undefined;
   /** Restarts of a stalled trajectory from children of an elite pool (SolveOptions.population; restarts.ts). */
@@ -220,6 +222,7 @@ function localSearchOptionsOf(limits: SearchLimits): LocalSearchOptions {
     large: limits.largeLocalSearch === true,
     fewOnLarge: limits.fewLsNeighbours,
     sectors: limits.swapStarSectors,
+    stringSwaps: limits.stringSwaps,
   };
 }
 
