@@ -1,8 +1,9 @@
 /**
  * The local search's granular neighbours by problem size (lsNeighboursOf; params.ts,
  * FEW_LS_NEIGHBOURS, LS_NEIGHBOURS_UNDER_WINDOWS): fewer on windowed problems below
- * FEW_LS_NEIGHBOURS_MIN_STOPS stops, fewer from FEW_LS_NEIGHBOURS_MIN_STOPS stops on unless switched off
- * (SolveOptions.fewLsNeighbours), and a solve of that size passes the independent checker
+ * FEW_LS_NEIGHBOURS_MIN_STOPS stops, fewer from FEW_LS_NEIGHBOURS_MIN_STOPS stops on when switched on
+ * (SolveOptions.fewLsNeighbours) or, absent the option, where windows bind and moves are priced by the
+ * segment summaries (fewNeighboursPay, FEW_LS_NEIGHBOURS_BY_DEFAULT), and a solve of that size passes the independent checker
  * either way, the option reaching the search (the plans differ).
  */
 import { describe, expect, it } from 'vitest';
@@ -10,9 +11,10 @@ import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
 import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
 import { solve } from '../../src/solver/index.js';
-import { firstPlanNeighboursOf, lsNeighboursOf } from '../../src/solver/ls/local-search.js';
+import { fewNeighboursPay, firstPlanNeighboursOf, lsNeighboursOf } from '../../src/solver/ls/local-search.js';
 import {
   FEW_LS_NEIGHBOURS,
+  FEW_LS_NEIGHBOURS_BY_DEFAULT,
   FEW_LS_NEIGHBOURS_MIN_STOPS,
   LARGE_LS_NEIGHBOURS,
   LS_NEIGHBOURS,
@@ -59,9 +61,20 @@ describe('local-search neighbours by problem size', () => {
     expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, true, true)).toBe(FEW_LS_NEIGHBOURS);
     expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, true, false)).toBe(FEW_LS_NEIGHBOURS);
     expect(lsNeighboursOf(5000, false, true, true)).toBe(FEW_LS_NEIGHBOURS);
-    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, false, true)).toBe(LS_NEIGHBOURS);
+    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, false, true, true)).toBe(LS_NEIGHBOURS);
     expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, false, false)).toBe(LS_NEIGHBOURS_WITHOUT_WINDOWS);
     expect(lsNeighboursOf(5000, true, true, true)).toBe(LARGE_LS_NEIGHBOURS);
+  });
+
+  it('absent an option, are fewer from FEW_LS_NEIGHBOURS_MIN_STOPS on only where windows bind and moves are priced by the summaries', () => {
+    expect(fewNeighboursPay(true, true)).toBe(FEW_LS_NEIGHBOURS_BY_DEFAULT);
+    expect(fewNeighboursPay(true, false)).toBe(false);
+    expect(fewNeighboursPay(false, true)).toBe(false);
+    const byDefault = FEW_LS_NEIGHBOURS_BY_DEFAULT ? FEW_LS_NEIGHBOURS : LS_NEIGHBOURS;
+    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, undefined, true, true)).toBe(byDefault);
+    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, undefined, true, false)).toBe(LS_NEIGHBOURS);
+    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, undefined, false, true)).toBe(LS_NEIGHBOURS_WITHOUT_WINDOWS);
+    expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS - 1, false, undefined, true, true)).toBe(LS_NEIGHBOURS_UNDER_WINDOWS);
   });
 
   it('are LS_NEIGHBOURS for a first plan where the search then narrows to LS_NEIGHBOURS_UNDER_WINDOWS, the same count elsewhere', () => {
@@ -76,8 +89,11 @@ describe('local-search neighbours by problem size', () => {
     expect(problem.stops.length).toBe(FEW_LS_NEIGHBOURS_MIN_STOPS);
     const quick = { timeLimitMs: 60_000, seed: 3, maxIterations: 8 };
     const few = await checkedSolve(problem, { ...quick, fewLsNeighbours: true });
-    const many = await checkedSolve(problem, quick);
+    const many = await checkedSolve(problem, { ...quick, fewLsNeighbours: false });
+    const byDefault = await checkedSolve(problem, quick);
     expect(few.stats.iterations).toBe(8);
     expect(sequencesOf(few)).not.toBe(sequencesOf(many));
+    // Windows bind and the summaries price its moves: the default is fewNeighboursPay's.
+    expect(sequencesOf(byDefault)).toBe(sequencesOf(FEW_LS_NEIGHBOURS_BY_DEFAULT ? few : many));
   }, 60_000);
 });

@@ -31,6 +31,7 @@ import {
   DEADLINE_CHECK_EVERY,
   EXACT_MAX_STOPS,
   FEW_LS_NEIGHBOURS,
+  FEW_LS_NEIGHBOURS_BY_DEFAULT,
   FEW_LS_NEIGHBOURS_MIN_STOPS,
   LARGE_LS_NEIGHBOURS,
   LS_NEIGHBOURS,
@@ -46,7 +47,7 @@ export interface LocalSearchOptions {
   countOperators?: boolean | undefined;
   /** Granular neighbours per stop; by default lsNeighboursOf's. */
   k?: number | undefined;
-  /** Fewer neighbours on large problems (SolveOptions.fewLsNeighbours, lsNeighboursOf); off when absent. */
+  /** Fewer neighbours on large problems (SolveOptions.fewLsNeighbours, lsNeighboursOf); fewNeighboursPay decides when absent. */
   fewOnLarge?: boolean | undefined;
   /** SWAP* at local optima of the other moves (SolveOptions.swapStar); when absent, on where windows do not bind (windowsBind), or everywhere with SWAP_STAR_UNDER_WINDOWS. */
   swapStar?: boolean | undefined;
@@ -60,16 +61,33 @@ export interface LocalSearchOptions {
  * Granular neighbours per stop of the local search on `nStops` stops: LS_NEIGHBOURS where windows
  * bind (LS_NEIGHBOURS_UNDER_WINDOWS below FEW_LS_NEIGHBOURS_MIN_STOPS stops),
  * LS_NEIGHBOURS_WITHOUT_WINDOWS where they do not (SWAP* pairs near routes there; windowSettings
- * in windowless.ts decides it with the ruin's size); fewer
- * still from FEW_LS_NEIGHBOURS_MIN_STOPS on when `fewOnLarge` (a polish per iteration costs the
- * search its iterations there: params.ts); LARGE_LS_NEIGHBOURS when moves are priced exactly above
- * EXACT_MAX_STOPS.
+ * in windowless.ts decides it with the ruin's size); FEW_LS_NEIGHBOURS from
+ * FEW_LS_NEIGHBOURS_MIN_STOPS on when `fewOnLarge` says so, and where it is absent, where windows
+ * bind and moves are priced by the segment summaries (`fast`; fewNeighboursPay);
+ * LARGE_LS_NEIGHBOURS when moves are priced exactly above EXACT_MAX_STOPS.
  */
-export function lsNeighboursOf(nStops: number, exactAndLarge: boolean, fewOnLarge: boolean, windowed: boolean): number {
+export function lsNeighboursOf(
+  nStops: number,
+  exactAndLarge: boolean,
+  fewOnLarge: boolean | undefined,
+  windowed: boolean,
+  fast = false,
+): number {
   if (exactAndLarge) return LARGE_LS_NEIGHBOURS;
-  if (fewOnLarge && nStops >= FEW_LS_NEIGHBOURS_MIN_STOPS) return FEW_LS_NEIGHBOURS;
+  if (nStops >= FEW_LS_NEIGHBOURS_MIN_STOPS && (fewOnLarge ?? fewNeighboursPay(windowed, fast))) return FEW_LS_NEIGHBOURS;
   if (windowed && nStops < FEW_LS_NEIGHBOURS_MIN_STOPS) return LS_NEIGHBOURS_UNDER_WINDOWS;
   return windowSettings(windowed).lsNeighbours;
+}
+
+/**
+ * Whether fewer neighbours pay on a large problem by default (FEW_LS_NEIGHBOURS_BY_DEFAULT says
+ * why): where moves are priced by the segment summaries the search polishes every candidate, so
+ * the polish is most of an iteration and fewer neighbours buy iterations; where they are priced
+ * exactly it polishes only a new best (search/polish.ts), so they save little and cost that
+ * polish its reach. Where windows do not bind the windowless settings decide (windowless.ts).
+ */
+export function fewNeighboursPay(windowed: boolean, fast: boolean): boolean {
+  return FEW_LS_NEIGHBOURS_BY_DEFAULT && windowed && fast;
 }
 
 /**
@@ -135,10 +153,11 @@ export class LocalSearch {
    */
   static create(inst: SolverInstance, evaluator: RouteEvaluator, rng: Rng, options: LocalSearchOptions = {}): LocalSearch | null {
     if (inst.balance !== 'none' || inst.nStops < 2 || inst.nVehicles === 0) return null;
-    const exactAndLarge = !segmentsApply(inst) && inst.nStops > EXACT_MAX_STOPS;
+    const fast = segmentsApply(inst);
+    const exactAndLarge = !fast && inst.nStops > EXACT_MAX_STOPS;
     if (exactAndLarge && options.large !== true) return null;
     const windowed = windowsBind(inst);
-    const k = options.k ?? lsNeighboursOf(inst.nStops, exactAndLarge, options.fewOnLarge ?? false, windowed);
+    const k = options.k ?? lsNeighboursOf(inst.nStops, exactAndLarge, options.fewOnLarge, windowed, fast);
     const firstK = options.k ?? firstPlanNeighboursOf(k, inst.nStops, windowed);
     const swapStar = options.swapStar ?? (SWAP_STAR_UNDER_WINDOWS || !windowed);
     const sectors = swapStar && (options.sectors ?? SWAP_STAR_SECTORS_BY_DEFAULT) ? new RouteSectors(inst) : null;
