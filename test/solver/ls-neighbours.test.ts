@@ -11,8 +11,9 @@ import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
 import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
 import { solve } from '../../src/solver/index.js';
-import { fewNeighboursPay, firstPlanNeighboursOf, lsNeighboursOf } from '../../src/solver/ls/local-search.js';
+import { examinesChangedRoutesOnly, fewNeighboursPay, firstPlanNeighboursOf, lsNeighboursOf } from '../../src/solver/ls/local-search.js';
 import {
+  CHANGED_ROUTES_ONLY_WITH_FEW,
   FEW_LS_NEIGHBOURS,
   FEW_LS_NEIGHBOURS_BY_DEFAULT,
   FEW_LS_NEIGHBOURS_MIN_STOPS,
@@ -75,6 +76,13 @@ describe('local-search neighbours by problem size', () => {
     expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, undefined, true, false)).toBe(LS_NEIGHBOURS);
     expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS, false, undefined, false, true)).toBe(LS_NEIGHBOURS_WITHOUT_WINDOWS);
     expect(lsNeighboursOf(FEW_LS_NEIGHBOURS_MIN_STOPS - 1, false, undefined, true, true)).toBe(LS_NEIGHBOURS_UNDER_WINDOWS);
+  });
+
+  it("with FEW_LS_NEIGHBOURS from the size rule, a run examines the changed routes' stops only (CHANGED_ROUTES_ONLY_WITH_FEW); never otherwise", () => {
+    expect(examinesChangedRoutesOnly(FEW_LS_NEIGHBOURS_MIN_STOPS, false, FEW_LS_NEIGHBOURS)).toBe(CHANGED_ROUTES_ONLY_WITH_FEW);
+    expect(examinesChangedRoutesOnly(FEW_LS_NEIGHBOURS_MIN_STOPS, false, LS_NEIGHBOURS)).toBe(false);
+    expect(examinesChangedRoutesOnly(FEW_LS_NEIGHBOURS_MIN_STOPS - 1, false, FEW_LS_NEIGHBOURS)).toBe(false);
+    expect(examinesChangedRoutesOnly(5000, true, LARGE_LS_NEIGHBOURS)).toBe(false);
   });
 
   it('are LS_NEIGHBOURS for a first plan where the search then narrows to LS_NEIGHBOURS_UNDER_WINDOWS, the same count elsewhere', () => {

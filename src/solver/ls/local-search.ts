@@ -28,6 +28,7 @@ import { granularNeighbours } from './neighbours.js';
 import { OperatorCounters } from './operator-stats.js';
 import { windowSettings } from '../windowless.js';
 import {
+  CHANGED_ROUTES_ONLY_WITH_FEW,
   DEADLINE_CHECK_EVERY,
   EXACT_MAX_STOPS,
   FEW_LS_NEIGHBOURS,
@@ -91,6 +92,16 @@ export function fewNeighboursPay(windowed: boolean, fast: boolean): boolean {
 }
 
 /**
+ * Whether the local search on `nStops` stops with `k` neighbours a stop examines only the stops of
+ * the routes changed since its last run, leaving out the stops that count them among their
+ * neighbours: where FEW_LS_NEIGHBOURS came from the size rule (lsNeighboursOf) and
+ * CHANGED_ROUTES_ONLY_WITH_FEW says so (params.ts: a polish per iteration is most of the search there).
+ */
+export function examinesChangedRoutesOnly(nStops: number, exactAndLarge: boolean, k: number): boolean {
+  return CHANGED_ROUTES_ONLY_WITH_FEW && !exactAndLarge && nStops >= FEW_LS_NEIGHBOURS_MIN_STOPS && k === FEW_LS_NEIGHBOURS;
+}
+
+/**
  * Granular neighbours per stop while a first plan is polished and its iterations run
  * (LocalSearch.narrow ends that): LS_NEIGHBOURS where the search then uses
  * LS_NEIGHBOURS_UNDER_WINDOWS, since over a first plan's few iterations a pass's reach counts
@@ -118,6 +129,8 @@ export class LocalSearch {
   /** The first this many of them the moves try now: more for a first plan, `narrowed` after (narrow). */
   private active: number;
   private readonly narrowed: number;
+  /** Whether a run examines only the stops of changed routes, not also those that count them among their neighbours (examinesChangedRoutesOnly). */
+  private readonly changedOnly: boolean;
   /** Stamp counter value when each stop was last examined against its neighbours. */
   private readonly lastTested: Float64Array;
   private readonly order: Int32Array;
@@ -161,7 +174,11 @@ export class LocalSearch {
     const firstK = options.k ?? firstPlanNeighboursOf(k, inst.nStops, windowed);
     const swapStar = options.swapStar ?? (SWAP_STAR_UNDER_WINDOWS || !windowed);
     const sectors = swapStar && (options.sectors ?? SWAP_STAR_SECTORS_BY_DEFAULT) ? new RouteSectors(inst) : null;
-    const neighbours = { first: firstK, after: k };
+    const neighbours = {
+      first: firstK,
+      after: k,
+      changedOnly: options.k === undefined && examinesChangedRoutesOnly(inst.nStops, exactAndLarge, k),
+    };
     return new LocalSearch(inst, evaluator, rng, neighbours, options.countOperators === true, swapStar, windowed, sectors);
   }
 
@@ -173,7 +190,7 @@ export class LocalSearch {
     inst: SolverInstance,
     private readonly evaluator: RouteEvaluator,
     private readonly rng: Rng,
-    neighbourCounts: { first: number; after: number },
+    neighbourCounts: { first: number; after: number; changedOnly: boolean },
     countOperators: boolean,
     swapStar: boolean,
     windowed: boolean,
@@ -193,6 +210,7 @@ export class LocalSearch {
     this.k = Math.min(k, Math.max(0, inst.nStops - 1));
     this.active = Math.min(neighbourCounts.first, this.k);
     this.narrowed = Math.min(neighbourCounts.after, this.k);
+    this.changedOnly = neighbourCounts.changedOnly;
     this.lastTested = new Float64Array(inst.nStops).fill(-1);
     this.order = new Int32Array(inst.nStops);
     this.mark = new Uint8Array(inst.nStops);
@@ -290,8 +308,8 @@ export class LocalSearch {
   }
 
   /**
-   * Marks the stops of routes changed after `since` and the stops that count them among their
-   * neighbours; lists them in `order` (in stop order, before shuffling) and returns how many.
+   * Marks the stops of routes changed after `since` and, unless `changedOnly`, the stops that count
+   * them among their neighbours; lists them in `order` (in stop order, before shuffling) and returns how many.
    */
   private collectCandidates(sol: Solution, since: number): number {
     const inst = this.inst;
@@ -306,6 +324,7 @@ export class LocalSearch {
           mark[s] = 1;
           this.order[count++] = s;
         }
+        if (this.changedOnly) continue;
         for (let r = this.reverseStart[s]!, e = this.reverseStart[s + 1]!; r < e; r++) {
           const t = this.reverse[r]!;
           if (mark[t] === 0) {
