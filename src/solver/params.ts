@@ -330,14 +330,46 @@ export const LS_NEIGHBOURS = 30;
  * mean gap (4.65%) in 18.7 and 8.3 s of CPU; at about equal CPU 30 neighbours and 1,500
  * iterations gave 4.65% (18.7 s), 15 and 3,000 4.21% (15.8 s), 10 and 4,000 3.80% (15.5 s), 7 and
  * 6,000 3.66% (14.6 s), 5 and 8,000 4.08% (15.0 s). Solomon's 100 stops keep 30.
- * Off by default all the same: on ../shared/cases/multi-1000.json (a project with two load
- * dimensions, window starts, types and breaks; 68 routes) 10 neighbours cost far more than they
- * gain. In process at 10 s (one run each, load 1.5–1.8): 10 neighbours 404.2 working hours in
- * 16,168 iterations, 20 373.5 h (10,933), 30 365.1 h (10,646); at 3,000 iterations 413.1, 360.5
- * and 353.1 h. Fresh processes at 10 s beside the build before: 396.8 h against 362.2 h.
+ * Not on ../shared/cases/multi-1000.json (a project with two load dimensions, window starts, types
+ * and breaks; 68 routes), where 10 neighbours cost far more than they gain. In process at 10 s (one
+ * run each, load 1.5–1.8): 10 neighbours 404.2 working hours in 16,168 iterations, 20 373.5 h
+ * (10,933), 30 365.1 h (10,646); at 3,000 iterations 413.1, 360.5 and 353.1 h. Fresh processes at
+ * 10 s beside the build before: 396.8 h against 362.2 h. FEW_LS_NEIGHBOURS_BY_DEFAULT says which
+ * property of the problem decides it.
  */
 export const FEW_LS_NEIGHBOURS_MIN_STOPS = 1000;
 export const FEW_LS_NEIGHBOURS = 10;
+/**
+ * Whether FEW_LS_NEIGHBOURS apply from FEW_LS_NEIGHBOURS_MIN_STOPS on when SolveOptions.fewLsNeighbours
+ * is absent, where windows bind and moves are priced by the segment summaries (fewNeighboursPay in
+ * ls/local-search.ts): the pricing decides how often the search polishes (search/polish.ts). By
+ * summaries (Gehring–Homberger) every candidate is polished, the polish is most of an iteration and
+ * fewer neighbours buy 2–4× the iterations; priced exactly (multi-1000: breaks, a duration per
+ * vehicle) only a new best is, so fewer neighbours bought 1.3× the iterations and cost the polish
+ * its reach. Measured by taking one property at a time out of multi-1000 (fresh processes at 10 s,
+ * seed 0, 30 against 10 neighbours, one run each, load 4–7; working hours): as it is 368.5 against
+ * 405.5; without types 346.9 / 384.8; one load dimension 322.4 / 343.9; without breaks 347.6 /
+ * 384.2; distance as the objective 444.4 / 466.6; without priorities 386.8 / 431.8: no feature
+ * of the project alone made 10 neighbours pay, while all of these stayed priced exactly. Twice the
+ * capacity (all 1,000 served) 254.1 / 251.2 and twice the fleet 257.1 / 261.6: even where the fleet
+ * has room, exact pricing gave no gain to take. Gehring–Homberger 1000 in fresh processes at 10 s
+ * (R1_10_1, R1_10_4, RC1_10_1, RC1_10_4, load 6–7): 30 neighbours 3.63 / 4.34 / 5.38 / 3.74 % in
+ * 1,551–2,917 iterations, 10 3.69 / 3.52 / 4.37 / 3.28 % in 3,929–7,538 (mean 4.27 % against 3.71 %).
+ */
+export const FEW_LS_NEIGHBOURS_BY_DEFAULT = true;
+/**
+ * Whether, with FEW_LS_NEIGHBOURS from the size rule, the polish after a ruin and recreate examines
+ * only the stops of the changed routes, not also every stop that counts one of them among its
+ * neighbours (ls/local-search.ts, examinesChangedRoutesOnly): the moves still pair them with all
+ * their neighbours, in any route. On Gehring–Homberger 1000 the polish is some 75 % of a 10 s run
+ * with 10 neighbours (cpu profile of R1_10_1, fresh process: 73 % in polishedObjective, 66 % pricing
+ * moves in tryPair; recreate 14 %, the first plan 2 %). Fresh processes at 10 s, seed 0, interleaved
+ * with the build without it: R1_10_1, R1_10_4, RC1_10_1, RC1_10_4 (load 3.3–4.7) 2.93 % against
+ * 3.11 % (17,681 iterations on average against 10,639); R1_10_1–5 and RC1_10_1–5 (load 3.3–6.0)
+ * 3.84 % against 4.00 % (better on 7 of 10; 8,597 iterations against 6,218). Small beside the
+ * noise of one seed, but the same way in both runs.
+ */
+export const CHANGED_ROUTES_ONLY_WITH_FEW = true;
 /**
  * The granular neighbourhood where windows do not bind (windowsBind, where SWAP* runs; decided with
  * the other such settings in windowless.ts): SWAP*

@@ -54,9 +54,11 @@ export interface SolveOptions {
   swapStar?: boolean;
   /**
    * Fewer granular neighbours in the local search from FEW_LS_NEIGHBOURS_MIN_STOPS stops on
-   * (params.ts says why: on Gehring–Homberger 1,000 the polish took 80% of the search, but a
-   * 1,000-stop project lost 8–11% of working time). Absent: off. True for the bench's row with it
-   * (`npm run bench -- --with few-ls-neighbours`).
+   * (params.ts, FEW_LS_NEIGHBOURS_BY_DEFAULT, says why: on Gehring–Homberger 1,000 the polish took
+   * 80% of the search, but a 1,000-stop project whose moves are priced exactly lost 8–11% of
+   * working time). Absent: on where windows bind and moves are priced by the segment summaries
+   * (fewNeighboursPay in ls/local-search.ts). False for the bench's ablation row
+   * (`npm run bench -- --without few-ls-neighbours`), true to force it (`--with few-ls-neighbours`).
    */
   fewLsNeighbours?: boolean;
   /**

@@ -4,7 +4,7 @@ import { BENCHMARK_SETS, type BenchmarkSet } from './benchmark-data.js';
 export type BenchSet = BenchmarkSet | 'large' | 'anytime';
 
 /** Solver levers the bench can switch off for an ablation row (`--without swap-star`). */
-export const LEVERS = ['swap-star', 'population', 'prize-claim', 'wider-ruin'] as const;
+export const LEVERS = ['swap-star', 'population', 'prize-claim', 'wider-ruin', 'few-ls-neighbours'] as const;
 export type Lever = (typeof LEVERS)[number];
 /** Experimental levers, off by default, that the bench can switch on (`--with large-ls`; `--with swap-star`: also where windows bind). */
 export const EXPERIMENTS = ['large-ls', 'population', 'swap-star', 'few-ls-neighbours', 'swap-star-sectors', 'string-swaps'] as const;
@@ -226,8 +226,8 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     }
   }
   if (!setGiven) throw new UsageError('--set is required');
-  if (args.with.includes('swap-star') && args.without.includes('swap-star'))
-    throw new UsageError('--with swap-star and --without swap-star exclude each other');
+  const both = args.with.find((lever) => (args.without as readonly string[]).includes(lever));
+  if (both !== undefined) throw new UsageError(`--with ${both} and --without ${both} exclude each other`);
   // The anytime row sweeps its own limits.
   if (Number.isNaN(args.timeSeconds) && !args.timeFromVroom && args.set !== 'anytime') throw new UsageError('--time <seconds> is required');
   if (args.timeFromVroom && args.vs !== 'vroom') throw new UsageError('--time vroom needs --vs vroom');

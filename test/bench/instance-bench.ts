@@ -26,7 +26,7 @@ export interface InstanceBenchOptions {
   prizeInSearch?: boolean;
   /** SWAP* in the local search; off for its ablation row (`--without swap-star`), on also where windows bind (`--with swap-star`). */
   swapStar?: boolean;
-  /** Fewer local-search neighbours on large problems; on for its row (`--with few-ls-neighbours`). */
+  /** Fewer local-search neighbours on large problems; off for its ablation row (`--without few-ls-neighbours`), forced on with `--with few-ls-neighbours`. */
   fewLsNeighbours?: boolean;
   /** SWAP* also between routes whose polar sectors overlap; on for its row (`--with swap-star-sectors`). */
   swapStarSectors?: boolean;
@@ -55,6 +55,7 @@ export function leverOptions(args: {
     ...(args.without.includes('population') ? { population: false } : {}),
     ...(args.without.includes('prize-claim') ? { prizeClaim: false } : {}),
     ...(args.without.includes('wider-ruin') ? { widerRuin: false } : {}),
+    ...(args.without.includes('few-ls-neighbours') ? { fewLsNeighbours: false } : {}),
     ...(args.with.includes('swap-star') ? { swapStar: true } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
     ...(args.with.includes('population') ? { population: true } : {}),
@@ -102,7 +103,7 @@ export async function benchInstance(
       operatorStats: options.operatorStats,
       ...(options.prizeInSearch ? { prizeInSearch: true } : {}),
       ...(options.swapStar === undefined ? {} : { swapStar: options.swapStar }),
-      ...(options.fewLsNeighbours === true ? { fewLsNeighbours: true } : {}),
+      ...(options.fewLsNeighbours === undefined ? {} : { fewLsNeighbours: options.fewLsNeighbours }),
       ...(options.swapStarSectors === true ? { swapStarSectors: true } : {}),
       ...(options.widerRuin === false ? { widerRuin: false } : {}),
       ...(options.stringSwaps === true ? { stringSwaps: true } : {}),

@@ -81,6 +81,10 @@ describe('bench runner pieces', () => {
     );
     expect(leverOptions({ without: [], with: ['swap-star'] })).toEqual({ swapStar: true });
     expect(leverOptions({ without: ['swap-star'], with: [] })).toEqual({ swapStar: false });
+    expect(leverOptions({ without: ['few-ls-neighbours'], with: [] })).toEqual({ fewLsNeighbours: false });
+    expect(() =>
+      parseBenchArgs(['--set', 'homberger-1000', '--time', '1', '--with', 'few-ls-neighbours', '--without', 'few-ls-neighbours']),
+    ).toThrow(/--with few-ls-neighbours and --without few-ls-neighbours exclude each other/);
   });
 
   it('--without population and --with population set SolveOptions.population either way; neither leaves it to the default', () => {

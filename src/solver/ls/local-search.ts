@@ -29,9 +29,11 @@ import { granularNeighbours } from './neighbours.js';
 import { OperatorCounters } from './operator-stats.js';
 import { windowSettings } from '../windowless.js';
 import {
+  CHANGED_ROUTES_ONLY_WITH_FEW,
   DEADLINE_CHECK_EVERY,
   EXACT_MAX_STOPS,
   FEW_LS_NEIGHBOURS,
+  FEW_LS_NEIGHBOURS_BY_DEFAULT,
   FEW_LS_NEIGHBOURS_MIN_STOPS,
   LARGE_LS_NEIGHBOURS,
   LS_NEIGHBOURS,
@@ -47,7 +49,7 @@ export interface LocalSearchOptions {
   countOperators?: boolean | undefined;
   /** Granular neighbours per stop; by default lsNeighboursOf's. */
   k?: number | undefined;
-  /** Fewer neighbours on large problems (SolveOptions.fewLsNeighbours, lsNeighboursOf); off when absent. */
+  /** Fewer neighbours on large problems (SolveOptions.fewLsNeighbours, lsNeighboursOf); fewNeighboursPay decides when absent. */
   fewOnLarge?: boolean | undefined;
   /** SWAP* at local optima of the other moves (SolveOptions.swapStar); when absent, on where windows do not bind (windowsBind), or everywhere with SWAP_STAR_UNDER_WINDOWS. */
   swapStar?: boolean | undefined;
@@ -63,16 +65,43 @@ export interface LocalSearchOptions {
  * Granular neighbours per stop of the local search on `nStops` stops: LS_NEIGHBOURS where windows
  * bind (LS_NEIGHBOURS_UNDER_WINDOWS below FEW_LS_NEIGHBOURS_MIN_STOPS stops),
  * LS_NEIGHBOURS_WITHOUT_WINDOWS where they do not (SWAP* pairs near routes there; windowSettings
- * in windowless.ts decides it with the ruin's size); fewer
- * still from FEW_LS_NEIGHBOURS_MIN_STOPS on when `fewOnLarge` (a polish per iteration costs the
- * search its iterations there: params.ts); LARGE_LS_NEIGHBOURS when moves are priced exactly above
- * EXACT_MAX_STOPS.
+ * in windowless.ts decides it with the ruin's size); FEW_LS_NEIGHBOURS from
+ * FEW_LS_NEIGHBOURS_MIN_STOPS on when `fewOnLarge` says so, and where it is absent, where windows
+ * bind and moves are priced by the segment summaries (`fast`; fewNeighboursPay);
+ * LARGE_LS_NEIGHBOURS when moves are priced exactly above EXACT_MAX_STOPS.
  */
-export function lsNeighboursOf(nStops: number, exactAndLarge: boolean, fewOnLarge: boolean, windowed: boolean): number {
+export function lsNeighboursOf(
+  nStops: number,
+  exactAndLarge: boolean,
+  fewOnLarge: boolean | undefined,
+  windowed: boolean,
+  fast = false,
+): number {
   if (exactAndLarge) return LARGE_LS_NEIGHBOURS;
-  if (fewOnLarge && nStops >= FEW_LS_NEIGHBOURS_MIN_STOPS) return FEW_LS_NEIGHBOURS;
+  if (nStops >= FEW_LS_NEIGHBOURS_MIN_STOPS && (fewOnLarge ?? fewNeighboursPay(windowed, fast))) return FEW_LS_NEIGHBOURS;
   if (windowed && nStops < FEW_LS_NEIGHBOURS_MIN_STOPS) return LS_NEIGHBOURS_UNDER_WINDOWS;
   return windowSettings(windowed).lsNeighbours;
+}
+
+/**
+ * Whether fewer neighbours pay on a large problem by default (FEW_LS_NEIGHBOURS_BY_DEFAULT says
+ * why): where moves are priced by the segment summaries the search polishes every candidate, so
+ * the polish is most of an iteration and fewer neighbours buy iterations; where they are priced
+ * exactly it polishes only a new best (search/polish.ts), so they save little and cost that
+ * polish its reach. Where windows do not bind the windowless settings decide (windowless.ts).
+ */
+export function fewNeighboursPay(windowed: boolean, fast: boolean): boolean {
+  return FEW_LS_NEIGHBOURS_BY_DEFAULT && windowed && fast;
+}
+
+/**
+ * Whether the local search on `nStops` stops with `k` neighbours a stop examines only the stops of
+ * the routes changed since its last run, leaving out the stops that count them among their
+ * neighbours: where FEW_LS_NEIGHBOURS came from the size rule (lsNeighboursOf) and
+ * CHANGED_ROUTES_ONLY_WITH_FEW says so (params.ts: a polish per iteration is most of the search there).
+ */
+export function examinesChangedRoutesOnly(nStops: number, exactAndLarge: boolean, k: number): boolean {
+  return CHANGED_ROUTES_ONLY_WITH_FEW && !exactAndLarge && nStops >= FEW_LS_NEIGHBOURS_MIN_STOPS && k === FEW_LS_NEIGHBOURS;
 }
 
 /**
@@ -117,6 +146,8 @@ export class LocalSearch {
   /** The first this many of them the moves try now: more for a first plan, `narrowed` after (narrow). */
   private active: number;
   private readonly narrowed: number;
+  /** Whether a run examines only the stops of changed routes, not also those that count them among their neighbours (examinesChangedRoutesOnly). */
+  private readonly changedOnly: boolean;
   /** Stamp counter value when each stop was last examined against its neighbours. */
   private readonly lastTested: Float64Array;
   private readonly order: Int32Array;
@@ -152,14 +183,19 @@ export class LocalSearch {
    */
   static create(inst: SolverInstance, evaluator: RouteEvaluator, rng: Rng, options: LocalSearchOptions = {}): LocalSearch | null {
     if (inst.balance !== 'none' || inst.nStops < 2 || inst.nVehicles === 0) return null;
-    const exactAndLarge = !segmentsApply(inst) && inst.nStops > EXACT_MAX_STOPS;
+    const fast = segmentsApply(inst);
+    const exactAndLarge = !fast && inst.nStops > EXACT_MAX_STOPS;
     if (exactAndLarge && options.large !== true) return null;
     const windowed = windowsBind(inst);
-    const k = options.k ?? lsNeighboursOf(inst.nStops, exactAndLarge, options.fewOnLarge ?? false, windowed);
+    const k = options.k ?? lsNeighboursOf(inst.nStops, exactAndLarge, options.fewOnLarge, windowed, fast);
     const firstK = options.k ?? firstPlanNeighboursOf(k, inst.nStops, windowed);
     const swapStar = options.swapStar ?? (SWAP_STAR_UNDER_WINDOWS || !windowed);
     const sectors = swapStar && (options.sectors ?? SWAP_STAR_SECTORS_BY_DEFAULT) ? new RouteSectors(inst) : null;
-    const neighbours = { first: firstK, after: k };
+    const neighbours = {
+      first: firstK,
+      after: k,
+      changedOnly: options.k === undefined && examinesChangedRoutesOnly(inst.nStops, exactAndLarge, k),
+    };
     const operators = operatorsOf(windowSettings(windowed, undefined, options.stringSwaps).stringSwaps);
     return new LocalSearch(inst, evaluator, rng, neighbours, options.countOperators === true, swapStar, windowed, sectors, operators);
   }
@@ -172,7 +208,7 @@ export class LocalSearch {
     inst: SolverInstance,
     private readonly evaluator: RouteEvaluator,
     private readonly rng: Rng,
-    neighbourCounts: { first: number; after: number },
+    neighbourCounts: { first: number; after: number; changedOnly: boolean },
     countOperators: boolean,
     swapStar: boolean,
     windowed: boolean,
@@ -194,6 +230,7 @@ export class LocalSearch {
     this.k = Math.min(k, Math.max(0, inst.nStops - 1));
     this.active = Math.min(neighbourCounts.first, this.k);
     this.narrowed = Math.min(neighbourCounts.after, this.k);
+    this.changedOnly = neighbourCounts.changedOnly;
     this.lastTested = new Float64Array(inst.nStops).fill(-1);
     this.order = new Int32Array(inst.nStops);
     this.mark = new Uint8Array(inst.nStops);
@@ -291,8 +328,8 @@ export class LocalSearch {
   }
 
   /**
-   * Marks the stops of routes changed after `since` and the stops that count them among their
-   * neighbours; lists them in `order` (in stop order, before shuffling) and returns how many.
+   * Marks the stops of routes changed after `since` and, unless `changedOnly`, the stops that count
+   * them among their neighbours; lists them in `order` (in stop order, before shuffling) and returns how many.
    */
   private collectCandidates(sol: Solution, since: number): number {
     const inst = this.inst;
@@ -307,6 +344,7 @@ export class LocalSearch {
           mark[s] = 1;
           this.order[count++] = s;
         }
+        if (this.changedOnly) continue;
         for (let r = this.reverseStart[s]!, e = this.reverseStart[s + 1]!; r < e; r++) {
           const t = this.reverse[r]!;
           if (mark[t] === 0) {

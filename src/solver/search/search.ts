@@ -53,7 +53,7 @@ export interface SearchLimits {
   prizeInSearch?: boolean | undefined;
   /** SWAP* in the local search (SolveOptions.swapStar); absent: where windows do not bind. */
   swapStar?: boolean | undefined;
-  /** Fewer local-search neighbours on large problems (SolveOptions.fewLsNeighbours); off when absent. */
+  /** Fewer local-search neighbours on large problems (SolveOptions.fewLsNeighbours); fewNeighboursPay decides when absent. */
   fewLsNeighbours?: boolean | undefined;
   /** SWAP* also between routes whose polar sectors overlap (SolveOptions.swapStarSectors); off when absent. */
   swapStarSectors?: boolean | undefined;
