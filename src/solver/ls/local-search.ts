@@ -79,8 +79,13 @@ export function lsNeighboursOf(
 ): number {
   if (exactAndLarge) return LARGE_LS_NEIGHBOURS;
   if (nStops >= FEW_LS_NEIGHBOURS_MIN_STOPS && (fewOnLarge ?? fewNeighboursPay(windowed, fast))) return FEW_LS_NEIGHBOURS;
-  if (windowed && nStops < FEW_LS_NEIGHBOURS_MIN_STOPS) return LS_NEIGHBOURS_UNDER_WINDOWS;
+  if (narrowsUnderWindows(nStops, windowed)) return LS_NEIGHBOURS_UNDER_WINDOWS;
   return windowSettings(windowed).lsNeighbours;
+}
+
+/** Whether the search narrows to LS_NEIGHBOURS_UNDER_WINDOWS: windows bind, below FEW_LS_NEIGHBOURS_MIN_STOPS stops. */
+function narrowsUnderWindows(nStops: number, windowed: boolean): boolean {
+  return windowed && nStops < FEW_LS_NEIGHBOURS_MIN_STOPS;
 }
 
 /**
@@ -111,7 +116,7 @@ export function examinesChangedRoutesOnly(nStops: number, exactAndLarge: boolean
  * more than its cost (params.ts); `k` elsewhere.
  */
 export function firstPlanNeighboursOf(k: number, nStops: number, windowed: boolean): number {
-  return windowed && nStops < FEW_LS_NEIGHBOURS_MIN_STOPS && k === LS_NEIGHBOURS_UNDER_WINDOWS ? LS_NEIGHBOURS : k;
+  return narrowsUnderWindows(nStops, windowed) && k === LS_NEIGHBOURS_UNDER_WINDOWS ? LS_NEIGHBOURS : k;
 }
 
 /** The moves the local search tries on each stop and neighbour, in order; `stringSwaps` adds SWAP(2,1) and SWAP(2,2) last. */
