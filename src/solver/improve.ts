@@ -9,6 +9,7 @@ import type { Problem } from '../model/problem.js';
 import { constructFirstPlan, fillUnserved } from './construct.js';
 import type { ObjectiveValue } from './cost.js';
 import { planOfRoutes, searchKitOf } from './kit.js';
+import { leversOf } from './levers.js';
 import { CONSTRUCTION_WORK_PER_MS, POPULATION_BY_DEFAULT } from './params.js';
 import { search } from './search/search.js';
 import type { Solution } from './solution.js';
@@ -95,13 +96,7 @@ export async function improvePlan(
     ...(options.stopWhenStalled === true ? stallLimitsOf(inst.nStops) : {}),
     arcCost: options.arcCost,
     coolWindow: options.coolWindow,
-    prizeInSearch: options.prizeInSearch,
-    swapStar: options.swapStar,
-    fewLsNeighbours: options.fewLsNeighbours,
-    swapStarSectors: options.swapStarSectors,
-    widerRuin: options.widerRuin,
-    stringSwaps: options.stringSwaps,
-    largeLocalSearch: options.largeLocalSearch,
+    ...leversOf(options),
     population: options.population ?? POPULATION_BY_DEFAULT,
     signal: options.signal,
     onProgress: options.onProgress,

@@ -16,6 +16,7 @@ import { ProgressReport } from './search/progress.js';
 import { search, type SearchLimits } from './search/search.js';
 import { stallLimitsOf } from './stop/index.js';
 import { coolWorkFor } from './windowless.js';
+import { leversOf } from './levers.js';
 import type { Solution } from './solution.js';
 import {
   CONSTRUCTION_CAP_MS,
@@ -134,6 +135,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     ...(stopsWhenStalled(options) || options.maxNoImprove !== undefined ? { coolWork: coolWorkFor(inst, options.longerCooling) } : {}),
     operatorStats: options.operatorStats,
     ...leversOf(options),
+    population: options.population ?? POPULATION_BY_DEFAULT,
     signal: options.signal,
     onProgress: options.onProgress,
     clock,
@@ -172,25 +174,6 @@ export function resultOfRoutes(
   const plan = planOfRoutes(kit, routes);
   fillUnserved(plan, kit.inserter, kit.evaluator);
   return { routes: buildSchedules(problem, plan), unserved: explainUnserved(plan, kit.evaluator, mayLookForHints), stats };
-}
-
-/** The solver levers the search takes from the options (SolveOptions), the population's default decided here. */
-function leversOf(
-  options: SolveOptions,
-): Pick<
-  SearchLimits,
-  'prizeInSearch' | 'swapStar' | 'fewLsNeighbours' | 'swapStarSectors' | 'widerRuin' | 'stringSwaps' | 'largeLocalSearch' | 'population'
-> {
-  return {
-    prizeInSearch: options.prizeInSearch,
-    swapStar: options.swapStar,
-    fewLsNeighbours: options.fewLsNeighbours,
-    swapStarSectors: options.swapStarSectors,
-    widerRuin: options.widerRuin,
-    stringSwaps: options.stringSwaps,
-    largeLocalSearch: options.largeLocalSearch,
-    population: options.population ?? POPULATION_BY_DEFAULT,
-  };
 }
 
 /** The stall stop is on by default, and off under an iteration limit (which must reproduce a plan). */

@@ -32,6 +32,7 @@ import {
   SPLIT_STALL_EPOCHS,
   SPLIT_WARMUP_SHARE,
 } from '../params.js';
+import { leversOf } from '../levers.js';
 import { Rng } from '../rng.js';
 import { StalledEpochs, type StopCriterion } from '../stop/index.js';
 import type { SolveOptions, SolveProgress, SolveResult } from '../types.js';
@@ -155,14 +156,7 @@ class Decomposition {
             constructionMs,
             coolWindow: { from: 0, to: SPLIT_WARMUP_SHARE },
             stopWhenStalled: this.stalls,
-            prizeInSearch: options.prizeInSearch,
-            swapStar: options.swapStar,
-            fewLsNeighbours: options.fewLsNeighbours,
-            swapStarSectors: options.swapStarSectors,
-            widerRuin: options.widerRuin,
-            stringSwaps: options.stringSwaps,
-            largeLocalSearch: options.largeLocalSearch,
-            population: options.population,
+            ...leversOf(options),
           },
           options.onProgress ? forward(i) : undefined,
         ),
@@ -240,14 +234,7 @@ class Decomposition {
           maxIterations: budget.iterations === undefined ? undefined : Math.max(1, Math.round(budget.iterations / perThread)),
           arcCost: this.arcCost,
           coolWindow: budget.cool,
-          prizeInSearch: this.options.prizeInSearch,
-          swapStar: this.options.swapStar,
-          fewLsNeighbours: this.options.fewLsNeighbours,
-          swapStarSectors: this.options.swapStarSectors,
-          widerRuin: this.options.widerRuin,
-          stringSwaps: this.options.stringSwaps,
-          largeLocalSearch: this.options.largeLocalSearch,
-          population: this.options.population,
+          ...leversOf(this.options),
         });
       }
     };
