@@ -7,22 +7,19 @@
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
-import { CostEvaluator } from '../../src/solver/cost.js';
-import { resultOfRoutes, solve } from '../../src/solver/index.js';
+import { solve } from '../../src/solver/index.js';
 import { instanceOf, type SolverInstance } from '../../src/solver/instance.js';
-import { Inserter } from '../../src/solver/insertion.js';
 import { LocalSearch } from '../../src/solver/ls/local-search.js';
 import { MoveEvaluator } from '../../src/solver/ls/move.js';
 import { SwapStar, windowsBind } from '../../src/solver/ls/moves/swap-star.js';
 import { SwapStarMemo } from '../../src/solver/ls/moves/swap-star-memo.js';
-import { regretInsertion } from '../../src/solver/regret.js';
 import { Rng } from '../../src/solver/rng.js';
-import { sequenceLoad } from '../../src/solver/route/capacity.js';
 import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { Solution } from '../../src/solver/solution.js';
 import { checkPlan } from '../support/checker.js';
 import { capacitatedProblem, randomProblem } from '../support/problem-builder.js';
 import { checkInvariants } from './invariants.js';
+import { expectCheckedPlan, expectFeasibleRoutes, polished, totalCost } from './local-optimum.js';
 
 /** Time-windowed random problems, distance and working-time objectives. */
 function windowedProblem(seed: number, cost: 'distance' | 'time'): Problem {
@@ -31,25 +28,6 @@ function windowedProblem(seed: number, cost: 'distance' | 'time'): Problem {
 }
 
 /** The regret plan polished by the local search without SWAP*: a local optimum of the other operators. */
-function polished(problem: Problem, seed: number): { inst: SolverInstance; sol: Solution; evaluator: RouteEvaluator } {
-  const inst = instanceOf(problem);
-  const evaluator = new RouteEvaluator(inst);
-  const sol = new Solution(inst, new CostEvaluator(inst, 1));
-  regretInsertion(sol, new Inserter(inst, evaluator), evaluator, Infinity);
-  LocalSearch.create(inst, evaluator, new Rng(seed), { swapStar: false })!.run(sol);
-  return { inst, sol, evaluator };
-}
-
-function totalCost(sol: Solution): number {
-  let cost = 0;
-  for (let v = 0; v < sol.inst.nVehicles; v++) cost += sol.rCost[v]!;
-  return cost;
-}
-
-function routesOf(sol: Solution): Int32Array[] {
-  return Array.from({ length: sol.inst.nVehicles }, (_, v) => sol.seq[v]!.slice(0, sol.len[v]));
-}
-
 interface Applied {
   predicted: number;
   estimate: number;
@@ -92,32 +70,7 @@ function swapStarToOptimum(sol: Solution, inst: SolverInstance, evaluator: Route
   return applied;
 }
 
-function expectFeasibleRoutes(sol: Solution, inst: SolverInstance, evaluator: RouteEvaluator): void {
-  for (let v = 0; v < inst.nVehicles; v++) {
-    const n = sol.len[v]!;
-    if (n === 0) continue;
-    const seq = sol.seq[v]!.slice(0, n);
-    expect(evaluator.evaluate(v, seq, n, sequenceLoad(inst, seq)), `vehicle ${v}`).not.toBeNull();
-  }
-}
-
 /** The plan of the solution's routes, checked by the independent checker; every stop stays served. */
-function expectCheckedPlan(problem: Problem, sol: Solution): void {
-  const unserved = problem.stops.length - Array.from({ length: sol.inst.nVehicles }, (_, v) => sol.len[v]!).reduce((a, b) => a + b, 0);
-  const result = resultOfRoutes(problem, routesOf(sol), {
-    elapsedMs: 0,
-    iterations: 0,
-    firstPlanMs: 0,
-    bestFoundMs: 0,
-    seed: 0,
-    threads: 1,
-    stoppedBy: 'iterations',
-  });
-  expect(result.unserved.length).toBeLessThanOrEqual(unserved);
-  expect(checkInvariants(problem, result)).toEqual([]);
-  expect(checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, result))))).toEqual([]);
-}
-
 describe('SWAP* (ls/moves/swap-star.ts)', () => {
   it('on a capacitated distance problem without windows, each move changes the cost by its arc estimate and by the predicted delta', () => {
     let found = 0;

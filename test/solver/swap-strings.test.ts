@@ -7,38 +7,19 @@
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
-import { CostEvaluator } from '../../src/solver/cost.js';
-import { resultOfRoutes, solve } from '../../src/solver/index.js';
+import { solve } from '../../src/solver/index.js';
 import { instanceOf, type SolverInstance } from '../../src/solver/instance.js';
-import { Inserter } from '../../src/solver/insertion.js';
 import { LocalSearch } from '../../src/solver/ls/local-search.js';
 import { MoveEvaluator } from '../../src/solver/ls/move.js';
 import { SwapStrings } from '../../src/solver/ls/moves/swap-strings.js';
-import { regretInsertion } from '../../src/solver/regret.js';
 import { STRING_SWAPS_BY_DEFAULT } from '../../src/solver/params.js';
 import { Rng } from '../../src/solver/rng.js';
-import { sequenceLoad } from '../../src/solver/route/capacity.js';
 import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { Solution } from '../../src/solver/solution.js';
 import { checkPlan } from '../support/checker.js';
 import { capacitatedProblem, randomProblem } from '../support/problem-builder.js';
 import { checkInvariants } from './invariants.js';
-
-/** The regret plan polished by the local search without SWAP* and the string swaps: a local optimum of the other operators. */
-function polished(problem: Problem, seed: number): { inst: SolverInstance; sol: Solution; evaluator: RouteEvaluator } {
-  const inst = instanceOf(problem);
-  const evaluator = new RouteEvaluator(inst);
-  const sol = new Solution(inst, new CostEvaluator(inst, 1));
-  regretInsertion(sol, new Inserter(inst, evaluator), evaluator, Infinity);
-  LocalSearch.create(inst, evaluator, new Rng(seed), { swapStar: false, stringSwaps: false })!.run(sol);
-  return { inst, sol, evaluator };
-}
-
-function totalCost(sol: Solution): number {
-  let cost = 0;
-  for (let v = 0; v < sol.inst.nVehicles; v++) cost += sol.rCost[v]!;
-  return cost;
-}
+import { expectCheckedPlan, expectFeasibleRoutes, polished, totalCost } from './local-optimum.js';
 
 /** The arc change of trading the strings of `u` and `x` (lengths lu and lx) on the plan as it is. */
 function arcChange(sol: Solution, moves: MoveEvaluator, u: number, x: number, lu: number, lx: number): number {
@@ -121,25 +102,6 @@ function stringSwapsToOptimum(sol: Solution, inst: SolverInstance, evaluator: Ro
   return applied;
 }
 
-function expectFeasibleRoutes(sol: Solution, inst: SolverInstance, evaluator: RouteEvaluator): void {
-  for (let v = 0; v < inst.nVehicles; v++) {
-    const n = sol.len[v]!;
-    if (n === 0) continue;
-    const seq = sol.seq[v]!.slice(0, n);
-    expect(evaluator.evaluate(v, seq, n, sequenceLoad(inst, seq)), `vehicle ${v}`).not.toBeNull();
-  }
-}
-
-/** The plan of the solution's routes, checked by the independent checker; every stop stays served. */
-function expectCheckedPlan(problem: Problem, sol: Solution): void {
-  const routes = Array.from({ length: sol.inst.nVehicles }, (_, v) => sol.seq[v]!.slice(0, sol.len[v]));
-  const stats = { elapsedMs: 0, iterations: 0, firstPlanMs: 0, bestFoundMs: 0, seed: 0, threads: 1, stoppedBy: 'iterations' as const };
-  const result = resultOfRoutes(problem, routes, stats);
-  expect(result.unserved).toEqual([]);
-  expect(checkInvariants(problem, result)).toEqual([]);
-  expect(checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, result))))).toEqual([]);
-}
-
 describe('string swap (ls/moves/swap-strings.ts)', () => {
   it('on a capacitated distance problem, each move changes the cost by its arc change and by the predicted delta, and the plan passes the checker', () => {
     let found = 0;
@@ -153,7 +115,7 @@ describe('string swap (ls/moves/swap-strings.ts)', () => {
         found++;
       }
       expectFeasibleRoutes(sol, inst, evaluator);
-      expectCheckedPlan(problem, sol);
+      expect(expectCheckedPlan(problem, sol).unserved).toEqual([]);
     }
     // The plans were at a local optimum of relocate, swap, 2-opt, 2-opt* and or-opt: the string swap reaches further.
     expect(found, 'the string swap found nothing beyond the other operators').toBeGreaterThan(0);
