@@ -159,6 +159,7 @@ function noRetention(): Retention {
  * Retention of ended actions: one sweep now (before the service answers, so nothing past its time
  * is served), then one every tenth of the retention period (at least every second, at most every
  * hour). A sweep that fails (the store cannot be written) is logged and tried again next time.
+ * Each sweep also tells the dispatch's events left untold, so the first tells what the last run left.
  */
 async function startRetention(swept: Swept, options: ServeOptions, log: Log): Promise<Retention> {
   const { actions, dispatch, eraser } = swept;
@@ -182,6 +183,14 @@ async function startRetention(swept: Swept, options: ServeOptions, log: Log): Pr
           if (swept > 0) log({ event: 'retention_sweep', proofs_deleted: swept, retention_days: retentionMs / DAY_MS });
         },
         (error: unknown) => log({ event: 'retention_sweep_failed', reason: (error as Error).message }),
+      )
+      // Events of the dispatch that a failure or the end of a process left untold (dispatch/notices.ts).
+      .then(() => dispatch.tellUntold())
+      .then(
+        (told) => {
+          if (told > 0) log({ event: 'dispatch_events_told', told });
+        },
+        (error: unknown) => log({ event: 'dispatch_events_not_told', reason: (error as Error).message }),
       )
       // Projects (--project-retention, off by default) go with everything made from them.
       .then(() => (projectRetentionMs === undefined ? 0 : eraser.sweep(now(), projectRetentionMs)))

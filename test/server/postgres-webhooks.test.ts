@@ -2,12 +2,13 @@
  * Webhooks from several `routeplan serve` processes on one PostgreSQL (issue 28): the built binary,
  * two processes, a real database (test/support/postgres.ts) and a real receiver on loopback. Each
  * event, whichever process recorded it, reaches a healthy receiver exactly once; when the process
- * delivering one is killed (kill -9) mid-request, the other delivers it once its lease has run out.
+ * delivering one is killed (kill -9) mid-request, the other delivers it once its lease has run out;
+ * an event the database could not take when its change was written is told by the next process to start.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/server/services/webhooks/index.js';
 import { RETRY_SCHEDULE } from '../../src/server/services/webhooks/schedule.js';
-import { databasePerTest, postgresUnavailable } from '../support/postgres.js';
+import { databasePerTest, postgresUnavailable, withClient } from '../support/postgres.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { ownerOfPort } from '../support/port-owner.js';
 import { api, type TestService } from './harness.js';
@@ -88,5 +89,34 @@ describe.skipIf(postgresUnavailable())('webhooks from two serve processes on one
     console.log(
       `kill -9 of the process delivering optimization.finished: the other delivered it ${seconds.toFixed(1)} s later (lease ${RETRY_SCHEDULE.leaseMs / 1000} s), once`,
     );
+  }, 120_000);
+
+  it('a report whose event the webhook table could not take: answered, kept with the dispatch, told by the next process to start', async () => {
+    const one = await serve('one');
+    const { id } = await optimizedProject({ url: one.url } as TestService);
+    const view = (await api(one.url, 'POST', `/v1.0/project/${id}/dispatch`)).body;
+    await receiver.waitFor(() => receiver.received.some((hook) => hook.type === 'project.dispatched'), 20_000);
+    const stop = view.stops[0];
+    const driver = view.drivers.find((entry: any) => entry.driver_id === stop.driver_id);
+    const table = (name: string): Promise<unknown> => withClient(db().url, (client) => client.query(`ALTER TABLE ${name}`));
+
+    await table('routeplan_webhooks RENAME TO routeplan_webhooks_away');
+    const reported = await api(one.url, 'POST', `/drivers/${tokenOf(driver.url)}/stops/${stop.stop_id}`, {
+      key: null,
+      body: { status: 'done' },
+    });
+    await table('routeplan_webhooks_away RENAME TO routeplan_webhooks');
+    expect(reported.status).toBe(200);
+    const kept = await withClient(db().url, (client) =>
+      client.query(`SELECT body->'notices' AS notices FROM routeplan_records WHERE collection = 'dispatches' AND id = $1`, [id]),
+    );
+    const notices = kept.rows[0].notices;
+    expect(notices.map((notice: any) => notice.kind)).toContain('stopReported');
+    const noticeId = notices.find((notice: any) => notice.kind === 'stopReported').event.notice.id;
+
+    await serve('two');
+    await receiver.waitFor(() => receiver.received.some((hook) => hook.type === 'stop.done' && hook.status === 204), 20_000);
+    expect(receiver.received.filter((hook) => hook.type === 'stop.done').map((hook) => hook.eventId)).toEqual([noticeId]);
+    expectSigned();
   }, 120_000);
 });

@@ -6,6 +6,9 @@
  * delivered once per id after the receiver failed its first three tries; a receiver that never
  * answers well is given up after the window; 410 stops at once; a restart delivers what was left.
  */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadProblemDocument } from '../../src/input/index.js';
 import { verifySignature } from '../../src/server/services/webhooks/index.js';
@@ -242,4 +245,82 @@ describe('webhooks (data directory)', () => {
     expect(receiver.received).toHaveLength(1);
     expect(again.logs.some((line) => line.includes('"event":"started"'))).toBe(true);
   });
+});
+
+/** The project's dispatch record as the data directory keeps it. */
+async function dispatchRecord(svc: TestService, projectId: string): Promise<any> {
+  return JSON.parse(await readFile(join(svc.dataDir, 'dispatches', `${projectId}.json`), 'utf8'));
+}
+
+/** A project optimized and dispatched on `svc`, and Ana's first two stops with a way to report on them. */
+async function dispatchedDay(
+  svc: TestService,
+): Promise<{ id: string; first: any; second: any; report: (stopId: string, body: unknown) => Promise<any> }> {
+  const { id } = await optimizedProject(svc, { ...twoDriverProject(), settings: { time_zone: 'UTC' } });
+  const dispatched = (await api(svc.url, 'POST', `/v1.0/project/${id}/dispatch`, { body: {} })).body;
+  const ana = dispatched.drivers.find((driver: any) => driver.driver_name === 'Ana');
+  const [first, second] = dispatched.stops.filter((stop: any) => stop.driver_id === ana.driver_id);
+  const report = (stopId: string, body: unknown): Promise<any> =>
+    api(svc.url, 'POST', `/drivers/${tokenOf(ana.url)}/stops/${stopId}`, { key: null, body });
+  return { id, first, second, report };
+}
+
+describe('webhooks: every event of the dispatch told at least once (dispatch/notices.ts)', () => {
+  it('an event the store cannot take is kept with its change, the report answered, and told at the next sweep with the same id', async () => {
+    // Retention of 10 s: a sweep every second, each telling what is left untold.
+    const svc = await service({ runner: new InProcessRunner() as never, retentionMs: 10_000 });
+    const { id, first, report } = await dispatchedDay(svc);
+    await receiver.waitFor(() => deliveredEvents().some((event) => event.type === 'project.dispatched'));
+    expect((await dispatchRecord(svc, id)).notices).toBeUndefined();
+
+    // The webhook store cannot be written for a while: its directory is a file.
+    const hooks = join(svc.dataDir, 'webhooks');
+    await rm(hooks, { recursive: true, force: true });
+    await writeFile(hooks, '');
+    const answer = await report(first.stop_id, { status: 'failed', reason_code: 'refused' });
+    expect(answer.status).toBe(200);
+    const kept = (await dispatchRecord(svc, id)).notices;
+    expect(kept[0]).toMatchObject({ kind: 'stopReported', event: { status: 'failed', stop: { stop_id: first.stop_id } } });
+    expect(svc.logs.some((line) => line.includes('"event":"dispatch_event_not_told"'))).toBe(true);
+
+    await rm(hooks);
+    await mkdir(hooks);
+    await receiver.waitFor(() => deliveredEvents().some((event) => event.type === 'stop.failed'), 10_000);
+    const failed = deliveredEvents().find((event) => event.type === 'stop.failed');
+    expect(failed).toMatchObject({ id: kept[0].event.notice.id, created_at: kept[0].event.notice.at, data: { stop_id: first.stop_id } });
+    await receiver.waitFor(() => svc.logs.some((line) => line.includes('"event":"dispatch_events_told"')));
+    expect((await dispatchRecord(svc, id)).notices).toBeUndefined();
+    expectAllSigned();
+  }, 30_000);
+
+  it('a process that ended between writing a change and telling it: the next start tells its event', async () => {
+    const first = await service({ runner: new InProcessRunner() as never });
+    const { id, second } = await dispatchedDay(first);
+    await receiver.waitFor(() => deliveredEvents().some((event) => event.type === 'project.dispatched'));
+    await first.stop();
+    services.splice(services.indexOf(first), 1);
+    // What the end of a process leaves: the report written with its event, the event not yet told.
+    const record = await dispatchRecord(first, id);
+    const stop = record.stops.find((candidate: any) => candidate.stop_id === second.stop_id);
+    stop.status = 'done';
+    const notice = { id: randomUUID(), at: CLOCK.toISOString() };
+    const event = { notice, owner: record.owner, project: record.project, dispatched_at: record.dispatched_at, at: CLOCK.toISOString() };
+    const told = {
+      ...event,
+      stop: { stop_id: second.stop_id, name: stop.name, start_s: null, finish_s: null, changed: false },
+      status: 'done',
+      driver_id: stop.driver_id,
+    };
+    record.notices = [{ kind: 'stopReported', event: told }];
+    await writeFile(join(first.dataDir, 'dispatches', `${id}.json`), JSON.stringify(record));
+
+    const again = await service({ runner: new ScriptedRunner(), dataDir: first.dataDir });
+    await receiver.waitFor(() => deliveredEvents().some((delivered) => delivered.type === 'stop.done'), 10_000);
+    expect(deliveredEvents().find((delivered) => delivered.type === 'stop.done')).toMatchObject({
+      id: notice.id,
+      data: { project_id: id, stop_id: second.stop_id, status: 'done' },
+    });
+    expect((await dispatchRecord(again, id)).notices).toBeUndefined();
+    expectAllSigned();
+  }, 30_000);
 });

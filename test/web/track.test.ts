@@ -7,6 +7,7 @@
  * showed; Done shows as delivered; the dispatcher sees each promise and link. axe-core finds
  * no WCAG 2.1 A/AA violation. Screenshots results/web/track-*.png.
  */
+import { randomUUID } from 'node:crypto';
 import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +78,7 @@ async function retime(stopId: string, etaS: number): Promise<void> {
   await writeFile(file, JSON.stringify(record));
   const { email, name, address, promised, tracking_token, status } = stop;
   await listener.etaChanged({
+    notice: { id: randomUUID(), at: new Date().toISOString() },
     owner: record.owner,
     project: record.project,
     stops: [

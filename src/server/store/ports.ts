@@ -252,6 +252,7 @@ export interface StoredDelivery {
   url: string;
   /** The JSON body exactly as it is signed and sent, every attempt alike. */
   body: string;
+  /** When it was recorded: its window of retries runs from then. */
   created_at: string;
   /** Attempts made so far (an attempt cut short by a killed process is not counted). */
   attempts: number;

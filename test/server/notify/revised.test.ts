@@ -4,6 +4,7 @@
  * one revised e-mail when a stop's estimate leaves its promised window, with the new window; none
  * inside it, none a second time within the hour, none for a done stop or one without an e-mail.
  */
+import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, servicesStoppedAfterEach, type TestService } from '../harness.js';
 import { InProcessRunner, optimizedProject, tokenOf, twoDriverProject } from '../dispatch-harness.js';
@@ -65,6 +66,7 @@ function eventStop(day: Day, name: string): DispatchedStop {
 
 function etaChanged(day: Day, ...stops: [stop: DispatchedStop, eta_s: number][]): void {
   void listener.etaChanged({
+    notice: { id: randomUUID(), at: new Date().toISOString() },
     owner: day.project.owner ?? 'key-alpha',
     project: { id: day.id, name: 'Morning rounds', date: '2026-11-23' },
     stops: stops.map(([stop, eta_s]) => ({ stop, eta_s, late: false })),
@@ -136,6 +138,7 @@ describe('revised messages', () => {
     const newcomer = { ...eventStop(day, 'South cafe'), email: 'cafe@example.com' };
     const moved = { start_s: north.promised!.start_s + 3600, end_s: north.promised!.end_s + 3600 };
     void listener.dispatched({
+      notice: { id: randomUUID(), at: new Date().toISOString() },
       owner: 'key-alpha',
       project: { id: day.id, name: 'Morning rounds', date: '2026-11-23' },
       dispatched_at: new Date(clock.getTime() + 60_000).toISOString(),

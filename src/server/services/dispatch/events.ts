@@ -33,7 +33,19 @@ export interface DispatchedStop {
   status?: StopStatus;
 }
 
+/**
+ * Which change an event tells of: the same each time it is told (the dispatch tells it again after a
+ * listener failed or the process stopped before telling it: notices.ts), so listeners de-duplicate by it.
+ */
+export interface NoticeStamp {
+  /** A random UUID given when the change was made. */
+  id: string;
+  /** When the change was made (the dispatch's clock). */
+  at: string;
+}
+
 export interface DispatchedEvent {
+  notice: NoticeStamp;
   owner: string;
   project: DispatchedProject;
   /** When this dispatch was made: its version, which customer messages are counted by. */
@@ -50,6 +62,7 @@ export interface DispatchedEvent {
 }
 
 export interface StopDoneEvent {
+  notice: NoticeStamp;
   owner: string;
   project: DispatchedProject;
   /** When the dispatch the stop is on was made (a stop is delivered once per dispatch). */
@@ -69,6 +82,7 @@ export interface StopReportedEvent extends StopDoneEvent {
 
 /** A driver's remaining stops re-timed after a report (done, failed or position): their new estimates. */
 export interface EtaChangedEvent {
+  notice: NoticeStamp;
   owner: string;
   project: DispatchedProject;
   stops: { stop: DispatchedStop; eta_s: number; late: boolean }[];
@@ -76,8 +90,11 @@ export interface EtaChangedEvent {
 
 /**
  * Told after the change is stored, within the change's turn: a promise returned is awaited before
- * the change is answered (webhooks record their events so). Its failures are its own: logged,
- * never answered to the dispatcher or the driver.
+ * the change is answered (webhooks record their events so). The change and its events are written
+ * together (notices.ts): an event whose telling failed (a promise rejected) or was cut short by the
+ * end of the process is told again, with the same `notice`, at the dispatch's next change, at the
+ * next start and at each retention sweep; so each event is told at least once, and a listener keeps
+ * it once by `notice.id`. Its failures are never answered to the dispatcher or the driver.
  */
 export interface DispatchListener {
   dispatched(event: DispatchedEvent): void | Promise<void>;

@@ -7,6 +7,7 @@ import type { Plan, PlanGeometry, PlanRoute, PlanStopVisit } from '../../../outp
 import { stopVisits } from '../../../output/visits.js';
 import type { DriverPosition, DriverStopView } from '../../api-types.js';
 import type { DispatchedProject } from './events.js';
+import type { WithNotices } from './notices.js';
 import type { ProjectRecord } from '../projects.js';
 import { isPlainObject } from '../../../input/index.js';
 import { customerLinkOf, retiredTrackingTokens, type CustomerLink } from './customer-links.js';
@@ -52,7 +53,7 @@ export interface FrozenDriver {
 }
 
 /** The dispatch record of a project (the store's `dispatches` collection, one per project). */
-export interface FrozenDispatch {
+export interface FrozenDispatch extends WithNotices {
   owner: string;
   project: DispatchedProject;
   actionUuid: string;

@@ -25,6 +25,7 @@ import type { DispatchedDay } from './reoptimize.js';
 import { dispatchView, dispatchedStop, driverRouteView, driverStop } from './views.js';
 import { revisedPromise, type PromisedWindow } from './promise.js';
 import { previousPromiseOf } from './customer-links.js';
+import { keepNotices, newStamp, tellNotices, type PendingNotice } from './notices.js';
 
 export interface DispatchSettings {
   graceMs: number;
@@ -97,20 +98,13 @@ export class DispatchService {
       const expiresAt = this.expiryOf(project.date, plan, now);
       const frame = { actionUuid, dispatchedAt: now.toISOString(), expiresAt, newToken, etaMarginS: this.settings.etaMarginS };
       const dispatch = freezePlan(owner, project, plan, frame, previous);
+      keepNotices(dispatch, previous?.notices ?? []);
+      keepNotices(dispatch, [dispatchedNotice(dispatch, previous, now)]);
       await this.store.write('dispatch-plans', project.id, plan);
       await this.save(dispatch);
       await this.discardProofs(droppedStops(previous, dispatch));
       this.settings.log({ event: 'dispatched', project_id: project.id, action_id: actionUuid, redispatch: previous !== null });
-      await this.tell(() =>
-        this.listener.dispatched({
-          owner,
-          project: dispatch.project,
-          dispatched_at: dispatch.dispatched_at,
-          action_id: actionUuid,
-          redispatch: previous !== null,
-          stops: dispatch.stops.map((stop) => ({ ...dispatchedStop(stop), status: stop.status, ...previousPromiseOf(stop, previous) })),
-        }),
-      );
+      await this.tellNotices(dispatch);
       return { view: dispatchView(dispatch, this.settings.linkUrl, this.settings.trackingUrl), created: previous === null };
     });
   }
@@ -225,7 +219,6 @@ export class DispatchService {
       if (isRepeated(stop, update)) return driverStop(stop, driver.token);
       const received = update.status === 'done' ? receivedProof(body) : null;
       if (received) requireProof(await this.settings.proofSetting(dispatch.owner, dispatch.project.id), received);
-      const becameDone = update.status === 'done' && stop.status !== 'done';
       const becameEnded = update.status !== 'planned' && stop.status !== update.status;
       const before = stop.stored_proof;
       applyStatus(stop, update);
@@ -233,22 +226,15 @@ export class DispatchService {
       if (Object.keys(kept).length > 0) stop.stored_proof = kept;
       else delete stop.stored_proof;
       const moved = update.status === 'planned' ? [] : await this.retimeFrom(dispatch, driver, reportPlace(stop, update.at, driver));
+      const now = this.settings.now();
+      if (becameEnded) keepNotices(dispatch, [reportedNotice(dispatch, stop, driverId, update.at ?? now.toISOString(), now)]);
+      keepNotices(dispatch, etaNotices(dispatch, moved, now));
       await this.save(dispatch).catch(async (error: unknown) => {
         await this.proofs.discard(kept).catch(() => undefined);
         throw error;
       });
       await this.discardProofs([before]);
-      const at = update.at ?? this.settings.now().toISOString();
-      const told = {
-        owner: dispatch.owner,
-        project: dispatch.project,
-        dispatched_at: dispatch.dispatched_at,
-        stop: dispatchedStop(stop),
-        at,
-      };
-      if (becameDone) await this.tell(() => this.listener.stopDone(told));
-      if (becameEnded) await this.tell(() => this.listener.stopReported?.({ ...told, ...reportOf(stop, driverId) }));
-      await this.tellEtas(dispatch, moved);
+      await this.tellNotices(dispatch);
       return driverStop(stop, driver.token);
     });
   }
@@ -265,8 +251,9 @@ export class DispatchService {
       driver.position = position;
       const from = { lat: position.lat, lng: position.lng, at: new Date(position.at) };
       const moved = retimesRoute(position, driver.retimed_at) ? await this.retimeFrom(dispatch, driver, from) : [];
+      keepNotices(dispatch, etaNotices(dispatch, moved, this.settings.now()));
       await this.save(dispatch);
-      await this.tellEtas(dispatch, moved);
+      await this.tellNotices(dispatch);
       return { position, kept: true };
     });
   }
@@ -290,10 +277,24 @@ export class DispatchService {
     }
   }
 
-  private async tellEtas(dispatch: FrozenDispatch, moved: FrozenStop[]): Promise<void> {
-    if (moved.length === 0) return;
-    const stops = moved.map((stop) => ({ stop: dispatchedStop(stop), eta_s: stop.eta_s!, late: stop.late === true }));
-    await this.tell(() => this.listener.etaChanged({ owner: dispatch.owner, project: dispatch.project, stops }));
+  /**
+   * Tells every dispatch's events that a failure or the end of a process left untold (notices.ts):
+   * at the start and at each retention sweep. Answers how many were told.
+   */
+  async tellUntold(): Promise<number> {
+    const { records } = await this.store.readAll<FrozenDispatch>('dispatches');
+    let told = 0;
+    for (const { project, notices } of records) {
+      if (notices === undefined || notices.length === 0) continue;
+      told += await this.store.exclusively('dispatches', project.id, async () => {
+        const dispatch = await this.load(project.id);
+        const before = dispatch?.notices?.length ?? 0;
+        if (!dispatch || before === 0) return 0;
+        await this.tellNotices(dispatch);
+        return before - (dispatch.notices?.length ?? 0);
+      });
+    }
+    return told;
   }
 
   /**
@@ -428,14 +429,46 @@ export class DispatchService {
     }
   }
 
-  /** The listener's failures are its own: logged, never answered to the dispatcher or the driver. */
-  private async tell(notify: () => void | Promise<void>): Promise<void> {
-    try {
-      await notify();
-    } catch (error) {
-      this.settings.log({ event: 'dispatch_listener_failed', message: (error as Error).message });
-    }
+  /**
+   * Tells the dispatch's untold events, in the project's turn, after the change that made them is
+   * written, and writes it without those told. A failure is logged, never answered to the
+   * dispatcher or the driver: what is left untold is told again (tellUntold, the next change).
+   */
+  private async tellNotices(dispatch: FrozenDispatch): Promise<void> {
+    if (!(await tellNotices(dispatch, this.listener, this.settings.log))) return;
+    await this.save(dispatch).catch((error: unknown) => {
+      this.settings.log({ event: 'dispatch_events_not_cleared', project_id: dispatch.project.id, reason: (error as Error).message });
+    });
   }
+}
+
+/** The dispatch as an event: every stop of its routes, with what its customer was promised before a re-dispatch. */
+function dispatchedNotice(dispatch: FrozenDispatch, previous: FrozenDispatch | null, now: Date): PendingNotice {
+  const stops = dispatch.stops.map((stop) => ({ ...dispatchedStop(stop), status: stop.status, ...previousPromiseOf(stop, previous) }));
+  const event = {
+    notice: newStamp(now),
+    owner: dispatch.owner,
+    project: dispatch.project,
+    dispatched_at: dispatch.dispatched_at,
+    action_id: dispatch.actionUuid,
+    redispatch: previous !== null,
+    stops,
+  };
+  return { kind: 'dispatched', event };
+}
+
+/** A stop that became done or failed, reported by its driver as of `at`. */
+function reportedNotice(dispatch: FrozenDispatch, stop: FrozenStop, driverId: string, at: string, now: Date): PendingNotice {
+  const { owner, project, dispatched_at } = dispatch;
+  const event = { notice: newStamp(now), owner, project, dispatched_at, stop: dispatchedStop(stop), at, ...reportOf(stop, driverId) };
+  return { kind: 'stopReported', event };
+}
+
+/** The new estimates of the stops a re-timing moved (none when it moved none). */
+function etaNotices(dispatch: FrozenDispatch, moved: FrozenStop[], now: Date): PendingNotice[] {
+  if (moved.length === 0) return [];
+  const stops = moved.map((stop) => ({ stop: dispatchedStop(stop), eta_s: stop.eta_s!, late: stop.late === true }));
+  return [{ kind: 'etaChanged', event: { notice: newStamp(now), owner: dispatch.owner, project: dispatch.project, stops } }];
 }
 
 /**

@@ -98,27 +98,33 @@ class Notifier {
    * The promised window to each stop with an e-mail; on a re-dispatch only to those whose window
    * changed: a revised message naming the window it replaces, or a planned one for a stop new to the routes.
    */
-  dispatched(event: DispatchedEvent): void {
+  dispatched(event: DispatchedEvent): Promise<void> {
     const version = `dispatch ${event.dispatched_at}`;
+    const queued: Promise<void>[] = [];
     for (const stop of event.stops) {
       if (!stop.email || stop.status !== 'planned') continue;
-      if (!event.redispatch) this.queue(event.owner, event.project, stop, 'planned', version);
+      if (!event.redispatch) queued.push(this.queue(event.owner, event.project, stop, 'planned', version));
       else if (stop.changed && !samePromise(stop.previous_promised, stop.promised)) {
         const previous = stop.previous_promised;
-        if (previous === undefined) this.queue(event.owner, event.project, stop, 'planned', version);
-        else this.queue(event.owner, event.project, stop, 'revised', version, { previous_window: promiseText(previous) });
+        if (previous === undefined) queued.push(this.queue(event.owner, event.project, stop, 'planned', version));
+        else queued.push(this.queue(event.owner, event.project, stop, 'revised', version, { previous_window: promiseText(previous) }));
       }
     }
+    return allStored(queued);
   }
 
   /** One delivered message per stop and dispatch: marking it done again (undone in between, on any process) queues none. */
-  stopDone(event: StopDoneEvent): void {
-    if (!event.stop.email) return;
+  stopDone(event: StopDoneEvent): Promise<void> {
+    if (!event.stop.email) return Promise.resolve();
     const version = `dispatch ${event.dispatched_at}`;
-    this.queue(event.owner, event.project, event.stop, 'delivered', version, { delivered_at: deliveredText(event.at) });
+    return this.queue(event.owner, event.project, event.stop, 'delivered', version, { delivered_at: deliveredText(event.at) });
   }
 
-  /** One revised message per stop whose new estimate left its promise, when the dispatch records a revision as due. */
+  /**
+   * One revised message per stop whose new estimate left its promise, when the dispatch records a
+   * revision as due. Not waited for: the revision takes the project's turn, which the dispatch holds
+   * while it tells this event.
+   */
   etaChanged(event: EtaChangedEvent): void {
     const promises = this.options.promises;
     if (promises === undefined) return;
@@ -130,7 +136,7 @@ class Notifier {
           if (revision === null) return;
           const fields = { window: promiseText(revision.promised), previous_window: promiseText(revision.previous) };
           const version = `promise ${revision.revised_at}`;
-          this.queue(event.owner, event.project, { ...stop, promised: revision.promised }, 'revised', version, fields);
+          return this.queue(event.owner, event.project, { ...stop, promised: revision.promised }, 'revised', version, fields);
         })
         .catch((error: unknown) => {
           this.log({ event: 'revision_failed', project_id: event.project.id, stop_id: stop.stop_id, reason: (error as Error).message });
@@ -138,6 +144,7 @@ class Notifier {
     }
   }
 
+  /** Stores the message (once per stop, kind and version: queued again, it is kept once); a failure is logged and answered. */
   private queue(
     owner: string,
     project: DispatchedProject,
@@ -145,7 +152,7 @@ class Notifier {
     kind: NotificationKind,
     version: string,
     extra: Partial<MessageFields> = {},
-  ): void {
+  ): Promise<void> {
     const fields: MessageFields = {
       'project.name': project.name,
       'project.date': project.date,
@@ -160,10 +167,17 @@ class Notifier {
     const { subject, text } = render(this.templates[kind], fields);
     const to = stop.email!.trim();
     const message = { project_id: project.id, owner, kind, stop_id: stop.stop_id, version, to, subject, text };
-    this.outbox.add(message, isMailAddress(to) ? null : 'not an e-mail address').catch((error: unknown) => {
+    return this.outbox.add(message, isMailAddress(to) ? null : 'not an e-mail address').catch((error: unknown) => {
       this.log({ event: 'notification_not_stored', project_id: project.id, stop_id: stop.stop_id, reason: (error as Error).message });
+      throw error;
     });
   }
+}
+
+/** Waits for every message to be stored, and fails if any was not (the dispatch then tells the event again: notices.ts). */
+async function allStored(queued: Promise<void>[]): Promise<void> {
+  const failed = (await Promise.allSettled(queued)).find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 function samePromise(a: PromisedWindowView | undefined, b: PromisedWindowView | undefined): boolean {

@@ -4,9 +4,9 @@
  * of projects, times and statuses, never a key, a customer's name, address, e-mail or a driver's
  * own words (the receiver asks the API for more, with its key).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { StoredAction } from '../../store/ports.js';
-import type { DispatchedEvent, DispatchedProject, EtaChangedEvent, StopReportedEvent } from '../dispatch/events.js';
+import type { DispatchedEvent, DispatchedProject, EtaChangedEvent, NoticeStamp, StopReportedEvent } from '../dispatch/events.js';
 import { formatClock } from '../../../model/time.js';
 
 export const WEBHOOK_EVENT_TYPES = [
@@ -30,6 +30,17 @@ export interface WebhookEvent {
 
 function event(type: WebhookEventType, now: Date, data: Record<string, unknown>): WebhookEvent {
   return { id: randomUUID(), type, created_at: now.toISOString(), data };
+}
+
+/** An event of the dispatch's: its id and time those of the change it tells of, the same each time the dispatch tells it. */
+function noticed(type: WebhookEventType, notice: NoticeStamp, data: Record<string, unknown>, part = ''): WebhookEvent {
+  return { id: part === '' ? notice.id : uuidOf(`${notice.id}\n${part}`), type, created_at: notice.at, data };
+}
+
+/** A UUID-shaped id made from `text` (one change may tell several events, one per stop). */
+function uuidOf(text: string): string {
+  const hex = createHash('sha256').update(text).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** An action that has just ended (a one-off schedule, a project's optimization or re-optimization). */
@@ -59,9 +70,9 @@ function projectFields(owner: string, project: DispatchedProject): Record<string
   return { project_id: project.id, project_name: project.name, project_date: project.date, owner };
 }
 
-export function projectDispatched(dispatched: DispatchedEvent, now: Date): WebhookEvent {
+export function projectDispatched(dispatched: DispatchedEvent): WebhookEvent {
   const stops = dispatched.stops;
-  return event('project.dispatched', now, {
+  return noticed('project.dispatched', dispatched.notice, {
     ...projectFields(dispatched.owner, dispatched.project),
     ...(dispatched.action_id !== undefined ? { action_id: dispatched.action_id } : {}),
     dispatched_at: dispatched.dispatched_at,
@@ -70,8 +81,8 @@ export function projectDispatched(dispatched: DispatchedEvent, now: Date): Webho
   });
 }
 
-export function stopReported(reported: StopReportedEvent, now: Date): WebhookEvent {
-  return event(reported.status === 'done' ? 'stop.done' : 'stop.failed', now, {
+export function stopReported(reported: StopReportedEvent): WebhookEvent {
+  return noticed(reported.status === 'done' ? 'stop.done' : 'stop.failed', reported.notice, {
     ...projectFields(reported.owner, reported.project),
     stop_id: reported.stop.stop_id,
     driver_id: reported.driver_id,
@@ -83,16 +94,21 @@ export function stopReported(reported: StopReportedEvent, now: Date): WebhookEve
 }
 
 /** One event per stop whose estimate moved (by a minute or more: dispatch/eta.ts). */
-export function etasChanged(changed: EtaChangedEvent, now: Date): WebhookEvent[] {
+export function etasChanged(changed: EtaChangedEvent): WebhookEvent[] {
   return changed.stops.map(({ stop, eta_s, late }) =>
-    event('stop.eta_changed', now, {
-      ...projectFields(changed.owner, changed.project),
-      stop_id: stop.stop_id,
-      eta_s,
-      eta: formatClock(eta_s),
-      late,
-      ...(stop.arrival_s != null ? { planned_arrival_s: stop.arrival_s } : {}),
-      ...(stop.promised !== undefined ? { promised: stop.promised } : {}),
-    }),
+    noticed(
+      'stop.eta_changed',
+      changed.notice,
+      {
+        ...projectFields(changed.owner, changed.project),
+        stop_id: stop.stop_id,
+        eta_s,
+        eta: formatClock(eta_s),
+        late,
+        ...(stop.arrival_s != null ? { planned_arrival_s: stop.arrival_s } : {}),
+        ...(stop.promised !== undefined ? { promised: stop.promised } : {}),
+      },
+      stop.stop_id,
+    ),
   );
 }

@@ -80,15 +80,16 @@ export function createWebhooks(
   const senderSettings = { schedule, now, pollMs: options.pollMs ?? POLL_MS, random: options.random ?? Math.random };
   const sender = new WebhookSender(store, deliver, senderSettings, options.metrics ?? noMetrics, log);
   const record = async (events: WebhookEvent[]): Promise<void> => {
-    await store.add(events.flatMap((event) => deliveriesOf(event, settings.urls)));
+    const recordedAt = now().toISOString();
+    await store.add(events.flatMap((event) => deliveriesOf(event, settings.urls, recordedAt)));
     if (events.length > 0) sender.pump();
   };
   return {
     listener: {
-      dispatched: (event) => record([projectDispatched(event, now())]),
+      dispatched: (event) => record([projectDispatched(event)]),
       stopDone: () => undefined,
-      stopReported: (event) => record([stopReported(event, now())]),
-      etaChanged: (event) => record(etasChanged(event, now())),
+      stopReported: (event) => record([stopReported(event)]),
+      etaChanged: (event) => record(etasChanged(event)),
     },
     watchActions: (actions) => reportingEndings(actions, (stored: StoredAction) => record([actionEnded(stored, now())]), log),
     recover: async () => {
@@ -99,8 +100,11 @@ export function createWebhooks(
   };
 }
 
-/** The event on its way to each URL: the same body, signed anew at each attempt. */
-function deliveriesOf(event: WebhookEvent, urls: string[]): StoredDelivery[] {
+/**
+ * The event on its way to each URL: the same body, signed anew at each attempt, tried from when it
+ * is recorded (an event the dispatch told again after a restart gets its whole window of retries).
+ */
+function deliveriesOf(event: WebhookEvent, urls: string[], recordedAt: string): StoredDelivery[] {
   const body = JSON.stringify(event);
   return urls.map((url) => ({
     id: createHash('sha256').update(`${event.id}\n${url}`).digest('hex').slice(0, 32),
@@ -108,8 +112,8 @@ function deliveriesOf(event: WebhookEvent, urls: string[]): StoredDelivery[] {
     event_type: event.type,
     url,
     body,
-    created_at: event.created_at,
+    created_at: recordedAt,
     attempts: 0,
-    next_attempt_at: event.created_at,
+    next_attempt_at: recordedAt,
   }));
 }
