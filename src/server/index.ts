@@ -110,7 +110,7 @@ async function startOn(stores: Stores, options: ServeOptions, role: ServeRole, o
 
   const found = await stores.start();
   await sessions.start();
-  const retention = role === 'worker' ? noRetention() : await startRetention({ actions, dispatch, eraser }, options, log);
+  const retention = role === 'worker' ? noRetention() : await startRetention({ actions, dispatch, eraser, webhooks }, options, log);
   const url = await listenOrUndo(app, options, async () => void [await retention.stop(), sessions.stop()]);
   if (publicUrl === '') publicUrl = url;
   // Stored solves restart only once the port is ours, so a failed start never runs (and counts) them.
@@ -148,6 +148,7 @@ interface Swept {
   actions: ActionService;
   dispatch: DispatchService;
   eraser: ProjectEraser;
+  webhooks: Webhooks;
 }
 
 /** A worker answers no API, so it deletes nothing: the API processes sweep. */
@@ -162,7 +163,7 @@ function noRetention(): Retention {
  * Each sweep also tells the dispatch's events left untold, so the first tells what the last run left.
  */
 async function startRetention(swept: Swept, options: ServeOptions, log: Log): Promise<Retention> {
-  const { actions, dispatch, eraser } = swept;
+  const { actions, dispatch, eraser, webhooks } = swept;
   const retentionMs = options.retentionMs ?? SERVE_DEFAULTS.retentionDays * DAY_MS;
   const projectRetentionMs = options.projectRetentionMs;
   const now = options.now ?? ((): Date => new Date());
@@ -184,13 +185,13 @@ async function startRetention(swept: Swept, options: ServeOptions, log: Log): Pr
         },
         (error: unknown) => log({ event: 'retention_sweep_failed', reason: (error as Error).message }),
       )
-      // Events of the dispatch that a failure or the end of a process left untold (dispatch/notices.ts).
-      .then(() => dispatch.tellUntold())
+      // Events that a failure or the end of a process left untold (dispatch/notices.ts, webhooks/action-endings.ts).
+      .then(async () => (await dispatch.tellUntold()) + (await webhooks.tellUntold()))
       .then(
         (told) => {
-          if (told > 0) log({ event: 'dispatch_events_told', told });
+          if (told > 0) log({ event: 'untold_events_told', told });
         },
-        (error: unknown) => log({ event: 'dispatch_events_not_told', reason: (error as Error).message }),
+        (error: unknown) => log({ event: 'untold_events_not_told', reason: (error as Error).message }),
       )
       // Projects (--project-retention, off by default) go with everything made from them.
       .then(() => (projectRetentionMs === undefined ? 0 : eraser.sweep(now(), projectRetentionMs)))

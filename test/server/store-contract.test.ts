@@ -196,6 +196,30 @@ describe.each(KINDS)('the store contract: $name', ({ make, skip }) => {
       expect(await stores.actions.endedBefore(new Date(Date.now() - 60_000))).toEqual([]);
     });
 
+    it('an ending written ending_untold is listed by endingsUntold, also after a restart, until endingTold; a removed one is not', async () => {
+      const [untold, plain, removed] = [newAction(), newAction(), newAction()];
+      for (const stored of [untold, plain, removed]) await stores.actions.create(stored);
+      expect(await stores.actions.end({ ...removed, ending_untold: true }, FINISHED)).toBe('written');
+      untold.ending_untold = true;
+      expect(await stores.actions.end(untold, CANCELLED)).toBe('written');
+      expect(await stores.actions.end(plain, FINISHED)).toBe('written');
+      const listed = async (): Promise<string[]> => (await stores.actions.endingsUntold()).map((stored) => stored.record.actionUuid);
+      expect((await listed()).sort()).toEqual([removed.record.actionUuid, untold.record.actionUuid].sort());
+      await stores.actions.remove(removed.record.actionUuid);
+      stores = await store.open();
+      expect(await listed()).toEqual([untold.record.actionUuid]);
+      expect((await stores.actions.endingsUntold())[0]).toMatchObject({ ending_untold: true, record: { status: 'failed' } });
+      await stores.actions.endingTold(untold.record.actionUuid);
+      await stores.actions.endingTold(untold.record.actionUuid);
+      await stores.actions.endingTold(removed.record.actionUuid);
+      expect(await listed()).toEqual([]);
+      stores = await store.open();
+      expect(await listed()).toEqual([]);
+      const read = (await stores.actions.load(untold.record.actionUuid))!;
+      expect(read.ending_untold).toBeUndefined();
+      expect(read.record.status).toBe('failed');
+    });
+
     it('listOf: the owner’s actions newest first (ids descending within an instant), by status, from a position on, also after a restart', async () => {
       const [a, b, c] = [newAction('key-list'), newAction('key-list'), newAction('key-list')];
       // Created in one instant with b: the id orders them.

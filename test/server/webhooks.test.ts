@@ -265,7 +265,7 @@ async function dispatchedDay(
   return { id, first, second, report };
 }
 
-describe('webhooks: every event of the dispatch told at least once (dispatch/notices.ts)', () => {
+describe('webhooks: every event told at least once (dispatch/notices.ts, webhooks/action-endings.ts)', () => {
   it('an event the store cannot take is kept with its change, the report answered, and told at the next sweep with the same id', async () => {
     // Retention of 10 s: a sweep every second, each telling what is left untold.
     const svc = await service({ runner: new InProcessRunner() as never, retentionMs: 10_000 });
@@ -288,7 +288,7 @@ describe('webhooks: every event of the dispatch told at least once (dispatch/not
     await receiver.waitFor(() => deliveredEvents().some((event) => event.type === 'stop.failed'), 10_000);
     const failed = deliveredEvents().find((event) => event.type === 'stop.failed');
     expect(failed).toMatchObject({ id: kept[0].event.notice.id, created_at: kept[0].event.notice.at, data: { stop_id: first.stop_id } });
-    await receiver.waitFor(() => svc.logs.some((line) => line.includes('"event":"dispatch_events_told"')));
+    await receiver.waitFor(() => svc.logs.some((line) => line.includes('"event":"untold_events_told"')));
     expect((await dispatchRecord(svc, id)).notices).toBeUndefined();
     expectAllSigned();
   }, 30_000);
@@ -321,6 +321,34 @@ describe('webhooks: every event of the dispatch told at least once (dispatch/not
       data: { project_id: id, stop_id: second.stop_id, status: 'done' },
     });
     expect((await dispatchRecord(again, id)).notices).toBeUndefined();
+    expectAllSigned();
+  }, 30_000);
+
+  it('an optimization ending whose event the store cannot take: the cancel answered, the action kept marked, the event told at the next sweep, once', async () => {
+    const runner = new ScriptedRunner();
+    const svc = await service({ runner, retentionMs: 10_000 });
+    const accepted = await api(svc.url, 'POST', '/schedules', { body: smallOneOff() });
+    await runner.waitForStarts(1);
+    const hooks = join(svc.dataDir, 'webhooks');
+    await rm(hooks, { recursive: true, force: true });
+    await writeFile(hooks, '');
+    const cancelled = await api(svc.url, 'POST', `/v2/schedules/${accepted.body.actionUuid}/cancel`);
+    expect(cancelled.status).toBeLessThan(300);
+    const action = async (): Promise<any> =>
+      JSON.parse(await readFile(join(svc.dataDir, 'actions', `${accepted.body.actionUuid}.json`), 'utf8'));
+    expect(await action()).toMatchObject({ ending_untold: true, record: { status: 'failed' } });
+    expect(svc.logs.some((line) => line.includes('"event":"webhook_not_recorded"'))).toBe(true);
+
+    await rm(hooks);
+    await mkdir(hooks);
+    await receiver.waitFor(() => deliveredEvents().length === 1, 10_000);
+    const [failed] = deliveredEvents();
+    expect(failed).toMatchObject({ type: 'optimization.failed', created_at: (await action()).record.finished_at });
+    expect(failed.data).toMatchObject({ action_id: accepted.body.actionUuid, error: { code: 'cancelled' } });
+    await receiver.waitFor(() => svc.logs.some((line) => line.includes('"event":"untold_events_told"')));
+    expect((await action()).ending_untold).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(receiver.received).toHaveLength(1);
     expectAllSigned();
   }, 30_000);
 });

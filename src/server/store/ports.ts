@@ -42,6 +42,8 @@ export interface StoredAction {
   idempotency?: IdempotencyClaim;
   /** The id of the request that accepted it (X-Request-Id): its run's log lines carry it, in whichever process. */
   request_id?: string;
+  /** Written with the ending while its webhook event is not yet recorded (services/webhooks/action-endings.ts). */
+  ending_untold?: true;
   record: ActionRecord;
 }
 
@@ -95,6 +97,10 @@ export interface ActionStore extends Optimizations {
   remove(actionUuid: string): Promise<void>;
   /** The ended actions (finished or failed) that ended before `before`, for retention. */
   endedBefore(before: Date): Promise<ActionRef[]>;
+  /** The ended actions whose ending was written `ending_untold`, oldest ending first. */
+  endingsUntold(): Promise<StoredAction[]>;
+  /** Writes the ended action without `ending_untold` (its event is recorded); one gone or already told is fine. */
+  endingTold(actionUuid: string): Promise<void>;
   /**
    * The owner's actions (GET /v2/schedules), newest first and ids descending within one instant:
    * at most `request.limit`, only those with `request.status` when given, from after `request.after` on.

@@ -4,7 +4,7 @@
  * of projects, times and statuses, never a key, a customer's name, address, e-mail or a driver's
  * own words (the receiver asks the API for more, with its key).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { StoredAction } from '../../store/ports.js';
 import type { DispatchedEvent, DispatchedProject, EtaChangedEvent, NoticeStamp, StopReportedEvent } from '../dispatch/events.js';
 import { formatClock } from '../../../model/time.js';
@@ -28,10 +28,6 @@ export interface WebhookEvent {
   data: Record<string, unknown>;
 }
 
-function event(type: WebhookEventType, now: Date, data: Record<string, unknown>): WebhookEvent {
-  return { id: randomUUID(), type, created_at: now.toISOString(), data };
-}
-
 /** An event of the dispatch's: its id and time those of the change it tells of, the same each time the dispatch tells it. */
 function noticed(type: WebhookEventType, notice: NoticeStamp, data: Record<string, unknown>, part = ''): WebhookEvent {
   return { id: part === '' ? notice.id : uuidOf(`${notice.id}\n${part}`), type, created_at: notice.at, data };
@@ -43,18 +39,22 @@ function uuidOf(text: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** An action that has just ended (a one-off schedule, a project's optimization or re-optimization). */
+/**
+ * An action that has ended (a one-off schedule, a project's optimization or re-optimization): one
+ * event per action, its id made from the action's and its time the ending's, however often it is told.
+ */
 export function actionEnded(stored: StoredAction, now: Date): WebhookEvent {
   const { record } = stored;
   const project = record.project_id !== undefined ? projectOfAction(stored) : {};
   const common = { action_id: record.actionUuid, action_name: record.actionName, status: record.status, owner: stored.owner, ...project };
+  const ended = { id: uuidOf(`${record.actionUuid}\nended`), created_at: record.finished_at ?? now.toISOString() };
   if (record.status === 'finished') {
     const summary = record.solution?.summary;
     const counts = summary ? { summary: { served: summary.served, unserved: summary.unserved, routes_used: summary.routes_used } } : {};
-    return event('optimization.finished', now, { ...common, finished_at: record.finished_at, ...counts });
+    return { ...ended, type: 'optimization.finished', data: { ...common, finished_at: record.finished_at, ...counts } };
   }
   const error = record.error ? { code: record.error.code, message: record.error.message } : undefined;
-  return event('optimization.failed', now, { ...common, finished_at: record.finished_at, ...(error ? { error } : {}) });
+  return { ...ended, type: 'optimization.failed', data: { ...common, finished_at: record.finished_at, ...(error ? { error } : {}) } };
 }
 
 function projectOfAction(stored: StoredAction): Record<string, unknown> {

@@ -13,7 +13,7 @@ import { actionEnded, etasChanged, projectDispatched, stopReported, type Webhook
 import { postEvent } from './post.js';
 import { RETRY_SCHEDULE, type RetrySchedule } from './schedule.js';
 import { POLL_MS, WebhookSender, type Deliver } from './sender.js';
-import { reportingEndings } from './action-endings.js';
+import { reportingEndings, type ReportingEndings } from './action-endings.js';
 
 export { WEBHOOK_EVENT_TYPES, type WebhookEvent, type WebhookEventType } from './events.js';
 export { verifySignature, signatureOf, SIGNATURE_HEADER, EVENT_ID_HEADER } from './signature.js';
@@ -44,6 +44,8 @@ export interface Webhooks {
   listener: DispatchListener;
   /** The action store, whose endings (written ones only) are recorded as events too. */
   watchActions(store: ActionStore): ActionStore;
+  /** Records the events of the watched store's endings left untold (action-endings.ts); answers how many. */
+  tellUntold(): Promise<number>;
   /** Starts delivering what is recorded, what an earlier run left too. */
   recover(): Promise<void>;
   close(): Promise<void>;
@@ -52,6 +54,7 @@ export interface Webhooks {
 const OFF: Webhooks = {
   listener: { dispatched: () => undefined, stopDone: () => undefined, etaChanged: () => undefined },
   watchActions: (store) => store,
+  tellUntold: () => Promise.resolve(0),
   recover: () => Promise.resolve(),
   close: () => Promise.resolve(),
 };
@@ -79,6 +82,7 @@ export function createWebhooks(
     });
   const senderSettings = { schedule, now, pollMs: options.pollMs ?? POLL_MS, random: options.random ?? Math.random };
   const sender = new WebhookSender(store, deliver, senderSettings, options.metrics ?? noMetrics, log);
+  let endings: ReportingEndings | null = null;
   const record = async (events: WebhookEvent[]): Promise<void> => {
     const recordedAt = now().toISOString();
     await store.add(events.flatMap((event) => deliveriesOf(event, settings.urls, recordedAt)));
@@ -91,7 +95,11 @@ export function createWebhooks(
       stopReported: (event) => record([stopReported(event)]),
       etaChanged: (event) => record(etasChanged(event)),
     },
-    watchActions: (actions) => reportingEndings(actions, (stored: StoredAction) => record([actionEnded(stored, now())]), log),
+    watchActions: (actions) => {
+      endings = reportingEndings(actions, (stored: StoredAction) => record([actionEnded(stored, now())]), log);
+      return endings.store;
+    },
+    tellUntold: () => endings?.tellUntold() ?? Promise.resolve(0),
     recover: async () => {
       await store.recover(log);
       sender.pump();

@@ -38,6 +38,8 @@ export class DataDirActionStore implements ActionStore {
   private readonly index = new ActionIndex();
   /** The pending actions. */
   private readonly live = new Map<string, StoredAction>();
+  /** The ended actions written `ending_untold`, in the order they ended. */
+  private readonly untold = new Set<string>();
   /**
    * An action's start, endings and deletion are made one at a time, each after checking it is
    * still pending: of a cancel and a finished solve, only the first is written, and a start written
@@ -58,6 +60,8 @@ export class DataDirActionStore implements ActionStore {
     const { records, unreadable } = await this.json.readAll<StoredAction>('actions');
     for (const bad of unreadable) this.log({ event: 'unreadable_record', file: bad.file, reason: bad.reason });
     for (const stored of records) this.index.add(stored);
+    const untold = records.filter((stored) => stored.ending_untold === true && stored.record.status !== 'pending');
+    for (const stored of untold.sort(byEnding)) this.untold.add(stored.record.actionUuid);
     await this.countCrashes(records);
     const pending = records
       .filter((stored) => stored.record.status === 'pending')
@@ -98,6 +102,7 @@ export class DataDirActionStore implements ActionStore {
       stored.record = ended.record;
       this.index.add(stored);
       this.live.delete(actionUuid);
+      if (ended.ending_untold === true) this.untold.add(actionUuid);
       return 'written';
     });
   }
@@ -120,6 +125,25 @@ export class DataDirActionStore implements ActionStore {
       await this.json.remove('actions', actionUuid);
       this.index.remove(actionUuid);
       this.live.delete(actionUuid);
+      this.untold.delete(actionUuid);
+    });
+  }
+
+  async endingsUntold(): Promise<StoredAction[]> {
+    const found = await Promise.all([...this.untold].map((actionUuid) => this.json.read<StoredAction>('actions', actionUuid)));
+    return found.filter((stored): stored is StoredAction => stored !== null);
+  }
+
+  /** In turn with the action's other changes (its deletion), so that a deleted action is not written back. */
+  endingTold(actionUuid: string): Promise<void> {
+    return this.changes.run(actionUuid, async () => {
+      if (!this.untold.has(actionUuid)) return;
+      const stored = await this.json.read<StoredAction>('actions', actionUuid);
+      if (stored !== null) {
+        delete stored.ending_untold;
+        await this.json.write('actions', actionUuid, stored);
+      }
+      this.untold.delete(actionUuid);
     });
   }
 
@@ -198,4 +222,9 @@ function resumedOf(stored: StoredAction): Resumed {
   const crashes = stored.crashes ?? 0;
   const resumed = { owner: stored.owner, actionUuid: stored.record.actionUuid, createdAt: stored.record.created_at };
   return crashes >= MAX_CRASHES ? { ...resumed, gaveUp: { cause: 'crashed', crashes } } : resumed;
+}
+
+/** Oldest ending first (the order their events are told again). */
+function byEnding(a: StoredAction, b: StoredAction): number {
+  return (a.record.finished_at ?? '').localeCompare(b.record.finished_at ?? '') || a.record.actionUuid.localeCompare(b.record.actionUuid);
 }

@@ -67,10 +67,17 @@ export class PgActionStore implements ActionStore {
   private async writeOverPending(stored: StoredAction): Promise<boolean> {
     const { record } = stored;
     const result = await this.db.query(
-      `UPDATE routeplan_actions SET status = $2, started_at = $3, ended_at = $4, stored = $5,
+      `UPDATE routeplan_actions SET status = $2, started_at = $3, ended_at = $4, stored = $5, ending_untold = $6,
          progress = CASE WHEN $2 = 'pending' THEN progress ELSE NULL END
        WHERE action_uuid = $1 AND status = 'pending'`,
-      [record.actionUuid, record.status, record.started_at ?? null, record.finished_at ?? null, JSON.stringify(stored)],
+      [
+        record.actionUuid,
+        record.status,
+        record.started_at ?? null,
+        record.finished_at ?? null,
+        JSON.stringify(stored),
+        stored.ending_untold === true && record.status !== 'pending',
+      ],
     );
     return result.rowCount === 1;
   }
@@ -100,6 +107,21 @@ export class PgActionStore implements ActionStore {
       [before.toISOString()],
     );
     return rows.map((row) => ({ actionUuid: row.action_uuid, owner: row.owner }));
+  }
+
+  /** By the partial index of migration 5: the few rows marked, never a scan of every stored plan. */
+  async endingsUntold(): Promise<StoredAction[]> {
+    const { rows } = await this.db.query<{ stored: StoredAction }>(
+      'SELECT stored FROM routeplan_actions WHERE ending_untold ORDER BY ended_at, action_uuid',
+    );
+    return rows.map((row) => row.stored);
+  }
+
+  async endingTold(actionUuid: string): Promise<void> {
+    await this.db.query(
+      "UPDATE routeplan_actions SET ending_untold = false, stored = (stored::jsonb - 'ending_untold')::json WHERE action_uuid = $1 AND ending_untold",
+      [actionUuid],
+    );
   }
 
   /** By the owner's index (migration 3), newest first; the record without its plan is all that is read out. */

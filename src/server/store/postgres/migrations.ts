@@ -98,4 +98,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX routeplan_webhooks_due ON routeplan_webhooks (next_attempt_at);
     `,
   },
+  {
+    version: 5,
+    name: 'endings whose webhook event is not yet recorded',
+    sql: `
+      ALTER TABLE routeplan_actions ADD COLUMN ending_untold boolean NOT NULL DEFAULT false;
+      CREATE INDEX routeplan_actions_ending_untold ON routeplan_actions (ended_at) WHERE ending_untold;
+    `,
+  },
 ];
