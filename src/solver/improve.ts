@@ -45,6 +45,8 @@ export interface ImproveOptions {
   largeLocalSearch?: boolean | undefined;
   /** Restarts from an elite pool's children (SolveOptions.population); absent: POPULATION_BY_DEFAULT. */
   population?: boolean | undefined;
+  /** The stop count the local search's neighbour rules read (SearchLimits.lsRuleStops); the problem's own when absent. */
+  lsRuleStops?: number | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: SolveProgress) => void) | undefined;
 }
@@ -98,6 +100,7 @@ export async function improvePlan(
     coolWindow: options.coolWindow,
     ...leversOf(options),
     population: options.population ?? POPULATION_BY_DEFAULT,
+    lsRuleStops: options.lsRuleStops,
     signal: options.signal,
     onProgress: options.onProgress,
   });

@@ -569,6 +569,24 @@ export const SPLIT_EPOCH_MS = 4000;
  * Gehring–Homberger 1000 on two threads were no better than halves at 30 s, so one part a thread.
  */
 export const SPLIT_PARTS_PER_THREAD = 1;
+/**
+ * Whether a part's local search reads its neighbour rules (lsNeighboursOf, examinesChangedRoutesOnly,
+ * firstPlanNeighboursOf) from the whole problem's stop count rather than the part's
+ * (decompose/search.ts, partsPolishRuleStops): Gehring–Homberger 1000 on 2 threads cuts 500-stop
+ * parts, which polished with 15 neighbours (30 in each epoch's first polish) and every stop near a
+ * changed route, while the whole problem's polish, FEW_LS_NEIGHBOURS and CHANGED_ROUTES_ONLY_WITH_FEW,
+ * is the one measured better there. Fresh processes at 30 s on 2 threads beside main (927315a),
+ * R1_10_1 and RC1_10_1, load 4.5–7: seed 0 2.33 / 2.78 % against 2.98 / 2.75 % (29,814 / 64,036
+ * iterations against 10,153 / 16,712), seed 1 2.55 / 3.67 % against 3.12 / 2.81 % (40,279 / 22,913
+ * against 16,722 / 17,443): 2.4× the iterations, mean 2.83 % against 2.92 %. In process at 15,000
+ * iterations a thread (seed 0, load 6–7) 2.41 / 3.08 % against 2.92 / 2.59 %: the same per
+ * iteration. At 120 s on 2 threads, fresh processes beside main, one interleaved run per seed
+ * (load 5.6–10.8): seed 0 1.87 / 1.98 % against 2.02 / 2.14 % (115,544 / 134,136 iterations
+ * against 57,550 / 70,103), seed 1 1.78 / 1.68 % against 1.78 / 2.57 % (163,792 / 211,365 against
+ * 74,336 / 115,632): mean 1.83 % against 2.13 %, better or equal on 4 of 4. Changes windowed problems of 1,000 stops or more on several threads only; the
+ * exactly priced ones (multi-1000) then keep the whole's LS_NEIGHBOURS in their parts (not measured).
+ */
+export const PARTS_POLISH_AS_WHOLE = true;
 /** Under an iteration limit, the decomposition's share of it is cut into this many epochs. */
 export const SPLIT_EPOCHS_UNDER_ITERATIONS = 8;
 /** With the stall stop on, the decomposition stops after this many epochs in a row without a better plan. */

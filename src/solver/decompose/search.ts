@@ -25,6 +25,7 @@ import { reserveOf, resultOfRoutes, timeLeftOf, timeLimitOf } from '../index.js'
 import {
   CONSTRUCTION_CAP_MS,
   CONSTRUCTION_SHARE,
+  PARTS_POLISH_AS_WHOLE,
   SPLIT_EPOCH_MS,
   SPLIT_EPOCHS_UNDER_ITERATIONS,
   SPLIT_MIN_STOPS,
@@ -235,6 +236,7 @@ class Decomposition {
           arcCost: this.arcCost,
           coolWindow: budget.cool,
           ...leversOf(this.options),
+          lsRuleStops: partsPolishRuleStops(problem),
         });
       }
     };
@@ -264,6 +266,16 @@ class Decomposition {
     this.options.onProgress?.(progressOf(this.best, this.iterations, performance.now() - this.started, problem.stops.length));
     return improved;
   }
+}
+
+/**
+ * The stop count a part's local search reads its neighbour rules from (lsNeighboursOf): the whole
+ * problem's where PARTS_POLISH_AS_WHOLE says so, so that the parts of Gehring–Homberger 1000 (some
+ * 500 stops each) polish as the whole does (10 neighbours, the changed routes' stops only) rather
+ * than as a 500-stop problem (15, and 30 for each epoch's first polish); the part's own when absent.
+ */
+export function partsPolishRuleStops(problem: Problem): number | undefined {
+  return PARTS_POLISH_AS_WHOLE ? problem.stops.length : undefined;
 }
 
 function progressOf(best: Best, iterations: number, elapsedMs: number, nStops: number): SolveProgress {

@@ -59,6 +59,12 @@ export interface LocalSearchOptions {
   large?: boolean | undefined;
   /** The string swaps where windows do not bind (SolveOptions.stringSwaps; windowSettings decides); STRING_SWAPS_BY_DEFAULT when absent. */
   stringSwaps?: boolean | undefined;
+  /**
+   * The stop count the neighbour rules (lsNeighboursOf, firstPlanNeighboursOf,
+   * examinesChangedRoutesOnly) read: a decomposition part gives its whole problem's
+   * (SearchLimits.lsRuleStops); the problem's own when absent.
+   */
+  ruleStops?: number | undefined;
 }
 
 /**
@@ -192,14 +198,15 @@ export class LocalSearch {
     const exactAndLarge = !fast && inst.nStops > EXACT_MAX_STOPS;
     if (exactAndLarge && options.large !== true) return null;
     const windowed = windowsBind(inst);
-    const k = options.k ?? lsNeighboursOf(inst.nStops, exactAndLarge, options.fewOnLarge, windowed, fast);
-    const firstK = options.k ?? firstPlanNeighboursOf(k, inst.nStops, windowed);
+    const ruleStops = options.ruleStops ?? inst.nStops;
+    const k = options.k ?? lsNeighboursOf(ruleStops, exactAndLarge, options.fewOnLarge, windowed, fast);
+    const firstK = options.k ?? firstPlanNeighboursOf(k, ruleStops, windowed);
     const swapStar = options.swapStar ?? (SWAP_STAR_UNDER_WINDOWS || !windowed);
     const sectors = swapStar && (options.sectors ?? SWAP_STAR_SECTORS_BY_DEFAULT) ? new RouteSectors(inst) : null;
     const neighbours = {
       first: firstK,
       after: k,
-      changedOnly: options.k === undefined && examinesChangedRoutesOnly(inst.nStops, exactAndLarge, k),
+      changedOnly: options.k === undefined && examinesChangedRoutesOnly(ruleStops, exactAndLarge, k),
     };
     const operators = operatorsOf(windowSettings(windowed, undefined, options.stringSwaps).stringSwaps);
     return new LocalSearch(inst, evaluator, rng, neighbours, options.countOperators === true, swapStar, windowed, sectors, operators);

@@ -63,6 +63,8 @@ export interface SearchLimits {
   stringSwaps?: boolean | undefined;
   /** The local search on problems above EXACT_MAX_STOPS priced exactly (SolveOptions.largeLocalSearch). */
   largeLocalSearch?: boolean | undefined;
+  /** The stop count the local search's neighbour rules read (LocalSearchOptions.ruleStops): a decomposition part's whole problem's. */
+  lsRuleStops?: number | undefined;
   /** Restarts of a stalled trajectory from children of an elite pool (SolveOptions.population; restarts.ts). */
   population?: boolean | undefined;
   /**
@@ -223,6 +225,7 @@ function localSearchOptionsOf(limits: SearchLimits): LocalSearchOptions {
     fewOnLarge: limits.fewLsNeighbours,
     sectors: limits.swapStarSectors,
     stringSwaps: limits.stringSwaps,
+    ruleStops: limits.lsRuleStops,
   };
 }
 
