@@ -583,8 +583,10 @@ export const SPLIT_PARTS_PER_THREAD = 1;
  * iteration. At 120 s on 2 threads, fresh processes beside main, one interleaved run per seed
  * (load 5.6–10.8): seed 0 1.87 / 1.98 % against 2.02 / 2.14 % (115,544 / 134,136 iterations
  * against 57,550 / 70,103), seed 1 1.78 / 1.68 % against 1.78 / 2.57 % (163,792 / 211,365 against
- * 74,336 / 115,632): mean 1.83 % against 2.13 %, better or equal on 4 of 4. Changes windowed problems of 1,000 stops or more on several threads only; the
- * exactly priced ones (multi-1000) then keep the whole's LS_NEIGHBOURS in their parts (not measured).
+ * 74,336 / 115,632): mean 1.83 % against 2.13 %, better or equal on 4 of 4. Changes problems of
+ * 1,000 stops or more on several threads only, and only where the segment summaries price the
+ * moves (LocalSearch.create): exactly priced parts (multi-1000) keep their own rules, as the
+ * whole's 30 neighbours there were not measured.
  */
 export const PARTS_POLISH_AS_WHOLE = true;
 /** Under an iteration limit, the decomposition's share of it is cut into this many epochs. */

@@ -198,7 +198,8 @@ export class LocalSearch {
     const exactAndLarge = !fast && inst.nStops > EXACT_MAX_STOPS;
     if (exactAndLarge && options.large !== true) return null;
     const windowed = windowsBind(inst);
-    const ruleStops = options.ruleStops ?? inst.nStops;
+    // Measured where the summaries price the moves (GH1000's parts); exactly priced parts keep their own.
+    const ruleStops = fast ? (options.ruleStops ?? inst.nStops) : inst.nStops;
     const k = options.k ?? lsNeighboursOf(ruleStops, exactAndLarge, options.fewOnLarge, windowed, fast);
     const firstK = options.k ?? firstPlanNeighboursOf(k, ruleStops, windowed);
     const swapStar = options.swapStar ?? (SWAP_STAR_UNDER_WINDOWS || !windowed);
