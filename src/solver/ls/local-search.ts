@@ -19,6 +19,7 @@ import { MoveEvaluator } from './move.js';
 import { segmentsApply } from './segments.js';
 import type { Operator } from './moves/operator.js';
 import { RelocateString } from './moves/relocate.js';
+import { RelocateArcs } from './moves/relocate-arcs.js';
 import { Swap } from './moves/swap.js';
 import { SwapStrings } from './moves/swap-strings.js';
 import { SwapStar, windowsBind } from './moves/swap-star.js';
@@ -121,13 +122,15 @@ export function firstPlanNeighboursOf(k: number, nStops: number, windowed: boole
 
 /** The moves the local search tries on each stop and neighbour, in order; `stringSwaps` adds SWAP(2,1) and SWAP(2,2) last. */
 function operatorsOf(stringSwaps: boolean): Operator[] {
+  // One distance filter for the three string lengths: or-opt reads what relocate worked out on the pair (relocate-arcs.ts).
+  const arcs = new RelocateArcs();
   const operators: Operator[] = [
-    new RelocateString(1),
+    new RelocateString(1, arcs),
     new Swap(),
     new TwoOptStar(),
     new TwoOpt(),
-    new RelocateString(2),
-    new RelocateString(3),
+    new RelocateString(2, arcs),
+    new RelocateString(3, arcs),
   ];
   if (stringSwaps) operators.push(new SwapStrings(2, 1), new SwapStrings(2, 2));
   return operators;

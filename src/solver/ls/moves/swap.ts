@@ -12,7 +12,6 @@ export class Swap implements Operator {
     const rx = sol.routeOf[x]!;
     const pu = sol.posOf[u]!;
     const px = sol.posOf[x]!;
-    if (ru !== rx && !(moves.loadFits(sol, ru, rx, px, px + 1, u) && moves.loadFits(sol, rx, ru, pu, pu + 1, x))) return 0;
     if (moves.distanceFilter && (ru !== rx || Math.abs(pu - px) > 1)) {
       const lu = moves.inst.stopLoc[u]!;
       const lx = moves.inst.stopLoc[x]!;
@@ -24,6 +23,8 @@ export class Swap implements Operator {
       const added = moves.arc(bu, lx) + moves.arc(lx, au) + moves.arc(bx, lu) + moves.arc(lu, ax);
       if (added - removed >= -IMPROVEMENT_EPS) return 0;
     }
+    // After the arcs, which refuse most pairs at less cost than the loads.
+    if (ru !== rx && !(moves.loadFits(sol, ru, rx, px, px + 1, u) && moves.loadFits(sol, rx, ru, pu, pu + 1, x))) return 0;
     if (ru !== rx && !mayTrade(sol, moves, u, x)) return moves.refuse();
     let count: number;
     if (ru !== rx) {
