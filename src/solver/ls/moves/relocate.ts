@@ -6,7 +6,7 @@
 import type { Solution } from '../../solution.js';
 import type { MoveEvaluator, RoutePlan } from '../move.js';
 import type { Operator } from './operator.js';
-import { placeBit, RelocateArcs } from './relocate-arcs.js';
+import { placeBit, PairArcs } from './pair-arcs.js';
 
 export class RelocateString implements Operator {
   readonly name: string;
@@ -17,7 +17,7 @@ export class RelocateString implements Operator {
    */
   constructor(
     private readonly length: number,
-    private readonly arcs = new RelocateArcs(),
+    private readonly arcs = new PairArcs(),
   ) {
     this.name = length === 1 ? 'relocate' : `or-opt-${length}`;
   }
