@@ -400,7 +400,9 @@ export const LS_NEIGHBOURS_WITHOUT_WINDOWS = 15;
  * iterations keep LS_NEIGHBOURS (firstPlanNeighboursOf, LocalSearch.narrow): 3.17 % (seed 1) in
  * 0.40 s of wall. From FEW_LS_NEIGHBOURS_MIN_STOPS on, windowed problems
  * keep LS_NEIGHBOURS: on multi-1000.json 20 neighbours cost 2 % of working time against 30
- * (FEW_LS_NEIGHBOURS).
+ * (FEW_LS_NEIGHBOURS). Again after the shared pair filter (ls/moves/pair-arcs.ts), Solomon's 56 at
+ * `--time-limit 2`, fresh processes, seed 0, one interleaved run (load 8–11): 15 1.57 % (347
+ * iterations on average), 10 1.80 % (406), main 927315a 1.73 % (253).
  */
 export const LS_NEIGHBOURS_UNDER_WINDOWS = 15;
 /** Stops examined between two clock reads: a clock read costs about as much as a cheap move. */

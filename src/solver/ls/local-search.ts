@@ -19,6 +19,7 @@ import { MoveEvaluator } from './move.js';
 import { segmentsApply } from './segments.js';
 import type { Operator } from './moves/operator.js';
 import { RelocateString } from './moves/relocate.js';
+import { PairArcs } from './moves/pair-arcs.js';
 import { Swap } from './moves/swap.js';
 import { SwapStrings } from './moves/swap-strings.js';
 import { SwapStar, windowsBind } from './moves/swap-star.js';
@@ -127,13 +128,15 @@ export function firstPlanNeighboursOf(k: number, nStops: number, windowed: boole
 
 /** The moves the local search tries on each stop and neighbour, in order; `stringSwaps` adds SWAP(2,1) and SWAP(2,2) last. */
 function operatorsOf(stringSwaps: boolean): Operator[] {
+  // One distance filter per pair: the moves after relocate read the arcs it read (pair-arcs.ts).
+  const arcs = new PairArcs();
   const operators: Operator[] = [
-    new RelocateString(1),
-    new Swap(),
-    new TwoOptStar(),
+    new RelocateString(1, arcs),
+    new Swap(arcs),
+    new TwoOptStar(arcs),
     new TwoOpt(),
-    new RelocateString(2),
-    new RelocateString(3),
+    new RelocateString(2, arcs),
+    new RelocateString(3, arcs),
   ];
   if (stringSwaps) operators.push(new SwapStrings(2, 1), new SwapStrings(2, 2));
   return operators;

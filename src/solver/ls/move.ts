@@ -292,7 +292,10 @@ export class MoveEvaluator {
     for (let i = 0; i < count; i++) {
       const v = this.plans[i]!.vehicle;
       const n = sol.len[v]!;
-      this.backup[i]!.set(sol.seq[v]!.subarray(0, n));
+      // Copied stop by stop: a subarray view a move was the local search's largest allocation after 2-opt's closure.
+      const seq = sol.seq[v]!;
+      const backup = this.backup[i]!;
+      for (let j = 0; j < n; j++) backup[j] = seq[j]!;
       this.backupLen[i] = n;
     }
     let ok = true;

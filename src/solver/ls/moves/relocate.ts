@@ -4,14 +4,21 @@
  * its direction; a reversed copy is tried for strings of 2 and more.
  */
 import type { Solution } from '../../solution.js';
-import { IMPROVEMENT_EPS } from '../../params.js';
 import type { MoveEvaluator, RoutePlan } from '../move.js';
 import type { Operator } from './operator.js';
+import { placeBit, PairArcs } from './pair-arcs.js';
 
 export class RelocateString implements Operator {
   readonly name: string;
 
-  constructor(private readonly length: number) {
+  /**
+   * `arcs`: the distance filter's masks, shared by the three lengths of one local search
+   * (operatorsOf) so that or-opt reads what relocate worked out on the same pair.
+   */
+  constructor(
+    private readonly length: number,
+    private readonly arcs = new PairArcs(),
+  ) {
     this.name = length === 1 ? 'relocate' : `or-opt-${length}`;
   }
 
@@ -24,35 +31,18 @@ export class RelocateString implements Operator {
     const rx = sol.routeOf[x]!;
     const px = sol.posOf[x]!;
     if (ru === rx && px >= pu && px < pu + L) return 0;
-    const inst = moves.inst;
-    // Arc bookkeeping for the distance filter: what taking the string out saves.
-    const filter = moves.distanceFilter;
-    const seq = sol.seq[ru]!;
-    const first = inst.stopLoc[seq[pu]!]!;
-    const last = inst.stopLoc[seq[pu + L - 1]!]!;
-    const before = filter ? moves.locBefore(sol, ru, pu) : 0;
-    const after = filter ? moves.locAt(sol, ru, pu + L) : 0;
-    const saved = filter ? moves.arc(before, first) + moves.arc(last, after) - moves.arc(before, after) : 0;
+    // The distance filter first (what taking the string out saves against what putting it in costs): most pairs end there.
+    const places = moves.distanceFilter ? this.arcs.passing(sol, moves, u, x, L) : everyPlace(L);
+    if (places === 0) return 0;
     if (ru !== rx && !moves.loadFits(sol, rx, ru, pu, pu + L, -1)) return 0;
     const directions = L === 1 ? 1 : 2;
     const times = moves.times;
-    // The places around x, read once: after x the string goes between x and its successor, before x between its predecessor and x.
-    const lx = filter ? inst.stopLoc[x]! : 0;
-    const xPrev = filter ? moves.locBefore(sol, rx, px) : 0;
-    const xNext = filter ? moves.locAt(sol, rx, px + 1) : 0;
     for (let reversed = 0; reversed < directions; reversed++) {
-      if (filter && reversed === 1 && !moves.symmetric) break;
-      const head = reversed === 1 ? last : first;
-      const tail = reversed === 1 ? first : last;
       // After x: insert before position px + 1; before x: before position px.
       for (let side = 1; side >= 0; side--) {
         const q = px + side;
         if (ru === rx && q >= pu && q <= pu + L) continue;
-        if (filter) {
-          const tb = side === 1 ? lx : xPrev;
-          const ta = side === 1 ? xNext : lx;
-          if (moves.arc(tb, head) + moves.arc(tail, ta) - moves.arc(tb, ta) - saved >= -IMPROVEMENT_EPS) continue;
-        }
+        if ((places & placeBit(reversed, side)) === 0) continue;
         if (ru !== rx && times !== null && !times.mayInsert(sol, rx, q, ru, pu, pu + L, reversed === 1)) {
           moves.refuse();
           continue;
@@ -100,4 +90,10 @@ export class RelocateString implements Operator {
 function addString(plan: RoutePlan, route: number, from: number, to: number, reversed: boolean): void {
   if (reversed) plan.reversed(route, from, to);
   else plan.range(route, from, to);
+}
+
+/** Every place next to x, without the distance filter: both sides, and reversed too for strings of 2 and more. */
+function everyPlace(length: number): number {
+  const forwards = placeBit(0, 0) | placeBit(0, 1);
+  return length === 1 ? forwards : forwards | placeBit(1, 0) | placeBit(1, 1);
 }

@@ -1,29 +1,23 @@
 /** Swap: stops `u` and `x` trade places (in one route or between two). */
 import type { Solution } from '../../solution.js';
-import { IMPROVEMENT_EPS } from '../../params.js';
 import type { MoveEvaluator } from '../move.js';
 import type { Operator } from './operator.js';
+import { PairArcs } from './pair-arcs.js';
 
 export class Swap implements Operator {
   readonly name = 'swap';
+
+  /** `arcs`: the distance filter shared with relocate (operatorsOf), which has read the arcs around u and x. */
+  constructor(private readonly arcs = new PairArcs()) {}
 
   find(sol: Solution, moves: MoveEvaluator, u: number, x: number): number {
     const ru = sol.routeOf[u]!;
     const rx = sol.routeOf[x]!;
     const pu = sol.posOf[u]!;
     const px = sol.posOf[x]!;
+    if (moves.distanceFilter && (ru !== rx || Math.abs(pu - px) > 1) && !this.arcs.swapShortens(sol, moves, u, x)) return 0;
+    // After the arcs, which refuse most pairs at less cost than the loads.
     if (ru !== rx && !(moves.loadFits(sol, ru, rx, px, px + 1, u) && moves.loadFits(sol, rx, ru, pu, pu + 1, x))) return 0;
-    if (moves.distanceFilter && (ru !== rx || Math.abs(pu - px) > 1)) {
-      const lu = moves.inst.stopLoc[u]!;
-      const lx = moves.inst.stopLoc[x]!;
-      const bu = moves.locBefore(sol, ru, pu);
-      const au = moves.locAt(sol, ru, pu + 1);
-      const bx = moves.locBefore(sol, rx, px);
-      const ax = moves.locAt(sol, rx, px + 1);
-      const removed = moves.arc(bu, lu) + moves.arc(lu, au) + moves.arc(bx, lx) + moves.arc(lx, ax);
-      const added = moves.arc(bu, lx) + moves.arc(lx, au) + moves.arc(bx, lu) + moves.arc(lu, ax);
-      if (added - removed >= -IMPROVEMENT_EPS) return 0;
-    }
     if (ru !== rx && !mayTrade(sol, moves, u, x)) return moves.refuse();
     let count: number;
     if (ru !== rx) {

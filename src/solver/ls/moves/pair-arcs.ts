@@ -1,0 +1,173 @@
+/**
+ * The distance filters of relocate and or-opt (relocate.ts), swap (swap.ts) and 2-opt*
+ * (two-opt.ts), worked out once per pair of a stop u and its neighbour x. The local search tries
+ * relocate, then swap and the 2-opts, then or-opt of 2 and of 3 on the same pair, and they read
+ * the same few places: the stops around u and around x. Taking a string from u out starts at the
+ * same arc (the one into u) for every length, putting it in ends at the same arcs around x, and a
+ * string read forwards starts with u; swap and 2-opt* remove and add arcs among the same places.
+ * So the filters share most of their arc reads, and the moves tried after relocate find their
+ * answer here, in the routes as relocate saw them (a pair's routes keep their stamps until a move
+ * changes them: solution.ts).
+ *
+ * Each string length gets a mask of the places whose change of arcs shortens the plan: bit
+ * 2·reversed + side, side 1 after x and 0 before it (placeBit); swap and each way of 2-opt* a
+ * verdict. The sums are of whole distances (the matrix holds integers), so their order does not
+ * change them: every answer is exactly what the operator's own arc test answered before.
+ */
+import type { Solution } from '../../solution.js';
+import { IMPROVEMENT_EPS } from '../../params.js';
+import type { MoveEvaluator } from '../move.js';
+
+/** Longest string the masks cover: or-opt's 3 (local-search.ts, operatorsOf). */
+export const LONGEST_STRING = 3;
+
+/** Bit of a place in a mask: the string reversed or not, after x (side 1) or before it (side 0). */
+export function placeBit(reversed: number, side: number): number {
+  return 1 << (2 * reversed + side);
+}
+
+export class PairArcs {
+  /** The pair and the routes' stamps the masks were worked out for. */
+  private u = -1;
+  private x = -1;
+  private ru = -1;
+  private rx = -1;
+  private stampU = -1;
+  private stampX = -1;
+  /** Per string length, the places that pass the distance filter (0 for a length that does not fit). */
+  private readonly masks = new Int32Array(LONGEST_STRING + 1);
+  private readonly around = nowhere();
+  /** Whether u and x trading places, u's tail after x (u then x) and x's tail after u (x then u) shorten the plan. */
+  private swaps = false;
+  private uThenX = false;
+  private xThenU = false;
+
+  /**
+   * The places next to x where the string of `length` stops from u shortens the plan, as a mask of
+   * placeBit; only for the distance filter (MoveEvaluator.distanceFilter), with both routes'
+   * summaries prepared. Strings that do not fit in u's route, or hold x, get 0.
+   */
+  passing(sol: Solution, moves: MoveEvaluator, u: number, x: number, length: number): number {
+    if (length > LONGEST_STRING) throw new Error(`internal error: strings of ${length} stops are longer than the arc masks cover`);
+    this.ensure(sol, moves, u, x);
+    return this.masks[length]!;
+  }
+
+  /** Whether u and x trading places shortens the plan (swap.ts; u and x not next to each other in one route). */
+  swapShortens(sol: Solution, moves: MoveEvaluator, u: number, x: number): boolean {
+    this.ensure(sol, moves, u, x);
+    return this.swaps;
+  }
+
+  /**
+   * Whether the routes of u and x (two routes) exchanging their tails shortens the plan (2-opt*,
+   * two-opt.ts): u followed by x's place (`uFirst`), or x followed by u's place.
+   */
+  crossShortens(sol: Solution, moves: MoveEvaluator, u: number, x: number, uFirst: boolean): boolean {
+    this.ensure(sol, moves, u, x);
+    return uFirst ? this.uThenX : this.xThenU;
+  }
+
+  private ensure(sol: Solution, moves: MoveEvaluator, u: number, x: number): void {
+    if (!this.holds(sol, u, x)) this.workOut(sol, moves, u, x);
+  }
+
+  /** Whether the masks were worked out for this pair in routes as they are now. */
+  private holds(sol: Solution, u: number, x: number): boolean {
+    if (u !== this.u || x !== this.x) return false;
+    const ru = sol.routeOf[u]!;
+    const rx = sol.routeOf[x]!;
+    return ru === this.ru && rx === this.rx && sol.stamp[ru] === this.stampU && sol.stamp[rx] === this.stampX;
+  }
+
+  private workOut(sol: Solution, moves: MoveEvaluator, u: number, x: number): void {
+    const ru = sol.routeOf[u]!;
+    const rx = sol.routeOf[x]!;
+    this.u = u;
+    this.x = x;
+    this.ru = ru;
+    this.rx = rx;
+    this.stampU = sol.stamp[ru]!;
+    this.stampX = sol.stamp[rx]!;
+    const pu = sol.posOf[u]!;
+    const px = sol.posOf[x]!;
+    const a = this.around;
+    a.lu = moves.inst.stopLoc[u]!;
+    a.bu = moves.locBefore(sol, ru, pu);
+    a.au = moves.locAt(sol, ru, pu + 1);
+    a.lx = moves.inst.stopLoc[x]!;
+    a.bx = moves.locBefore(sol, rx, px);
+    a.ax = moves.locAt(sol, rx, px + 1);
+    a.uIn = moves.arc(a.bu, a.lu);
+    a.uOut = moves.arc(a.lu, a.au);
+    a.xIn = moves.arc(a.bx, a.lx);
+    a.xOut = moves.arc(a.lx, a.ax);
+    a.xToU = moves.arc(a.lx, a.lu);
+    a.bxToU = moves.arc(a.bx, a.lu);
+    a.uToAx = moves.arc(a.lu, a.ax);
+    a.uToX = moves.arc(a.lu, a.lx);
+    this.workOutStrings(sol, moves, ru, pu, rx, px);
+    this.workOutTrades(moves);
+  }
+
+  /** The masks of relocate and or-opt: each string from u after x (side 1) or before it (side 0), forwards or reversed. */
+  private workOutStrings(sol: Solution, moves: MoveEvaluator, ru: number, pu: number, rx: number, px: number): void {
+    const a = this.around;
+    // A string read forwards enters at u and replaces x's arc out (side 1) or in (side 0); reversed, it leaves at u.
+    const lead1 = a.xToU - a.xOut;
+    const lead0 = a.bxToU - a.xIn;
+    const seq = sol.seq[ru]!;
+    const n = sol.len[ru]!;
+    const stopLoc = moves.inst.stopLoc;
+    for (let L = 1; L <= LONGEST_STRING; L++) {
+      this.masks[L] = 0;
+      if (pu + L > n || (ru === rx && px >= pu && px < pu + L)) continue;
+      const last = stopLoc[seq[pu + L - 1]!]!;
+      const after = moves.locAt(sol, ru, pu + L);
+      const saved = a.uIn + moves.arc(last, after) - moves.arc(a.bu, after);
+      let mask = 0;
+      if (lead1 + moves.arc(last, a.ax) - saved < -IMPROVEMENT_EPS) mask |= placeBit(0, 1);
+      if (lead0 + moves.arc(last, a.lx) - saved < -IMPROVEMENT_EPS) mask |= placeBit(0, 0);
+      if (L > 1 && moves.symmetric) {
+        if (moves.arc(a.lx, last) - a.xOut + a.uToAx - saved < -IMPROVEMENT_EPS) mask |= placeBit(1, 1);
+        if (moves.arc(a.bx, last) - a.xIn + a.uToX - saved < -IMPROVEMENT_EPS) mask |= placeBit(1, 0);
+      }
+      this.masks[L] = mask;
+    }
+  }
+
+  /** Swap's and 2-opt*'s verdicts: their arc tests as swap.ts and two-opt.ts wrote them, on the arcs read once. */
+  private workOutTrades(moves: MoveEvaluator): void {
+    const a = this.around;
+    const removed = a.uIn + a.uOut + a.xIn + a.xOut;
+    const added = moves.arc(a.bu, a.lx) + moves.arc(a.lx, a.au) + a.bxToU + a.uToAx;
+    this.swaps = added - removed < -IMPROVEMENT_EPS;
+    this.uThenX = a.uToX + moves.arc(a.bx, a.au) - a.uOut - a.xIn < -IMPROVEMENT_EPS;
+    this.xThenU = a.xToU + moves.arc(a.bu, a.ax) - a.xOut - a.uIn < -IMPROVEMENT_EPS;
+  }
+}
+
+/**
+ * The places around u and x (u's location, the one before it in its route and the one after it;
+ * the same for x; -1 past the end of an open route) and the arcs among them that several filters read.
+ */
+interface Around {
+  lu: number;
+  bu: number;
+  au: number;
+  lx: number;
+  bx: number;
+  ax: number;
+  uIn: number;
+  uOut: number;
+  xIn: number;
+  xOut: number;
+  xToU: number;
+  bxToU: number;
+  uToAx: number;
+  uToX: number;
+}
+
+function nowhere(): Around {
+  return { lu: -1, bu: -1, au: -1, lx: -1, bx: -1, ax: -1, uIn: 0, uOut: 0, xIn: 0, xOut: 0, xToU: 0, bxToU: 0, uToAx: 0, uToX: 0 };
+}

@@ -1,0 +1,173 @@
+/**
+ * The distance filter relocate, or-opt, swap and 2-opt* share (ls/moves/pair-arcs.ts): for every
+ * string of 1–3 stops from u and every place next to x, its mask says "shortens" exactly when the
+ * arcs the move removes outweigh the arcs it adds, counted one by one on the routes as they are,
+ * and so do the verdicts of swap and of both ways of 2-opt*; after moves change the routes, it
+ * answers for the routes as they are then, never from the pair's old routes. And the operators
+ * sharing one filter find the same moves as each with its own.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Problem } from '../../src/model/problem.js';
+import { CostEvaluator } from '../../src/solver/cost.js';
+import { instanceOf } from '../../src/solver/instance.js';
+import { Inserter } from '../../src/solver/insertion.js';
+import { MoveEvaluator } from '../../src/solver/ls/move.js';
+import { placeBit, PairArcs } from '../../src/solver/ls/moves/pair-arcs.js';
+import type { Operator } from '../../src/solver/ls/moves/operator.js';
+import { RelocateString } from '../../src/solver/ls/moves/relocate.js';
+import { Swap } from '../../src/solver/ls/moves/swap.js';
+import { TwoOptStar } from '../../src/solver/ls/moves/two-opt.js';
+import { regretInsertion } from '../../src/solver/regret.js';
+import { Rng } from '../../src/solver/rng.js';
+import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
+import { Solution } from '../../src/solver/solution.js';
+import { randomProblem } from '../support/problem-builder.js';
+
+/** Round trips from one depot, distance as the cost: where the distance filter applies. */
+function distanceProblem(seed: number, openRoutes = false): Problem {
+  const base = randomProblem(seed, { stops: 60, vehicles: 5, uniformSpeed: true });
+  const vehicles = base.vehicles.map((v) => ({
+    ...v,
+    startLocation: base.vehicles[0]!.startLocation,
+    endLocation: openRoutes ? -1 : base.vehicles[0]!.startLocation,
+  }));
+  return { ...base, vehicles, objective: { cost: 'distance', minimizeRoutes: false, balance: 'none' } };
+}
+
+function setUp(problem: Problem): { sol: Solution; moves: MoveEvaluator; evaluator: RouteEvaluator } {
+  const inst = instanceOf(problem);
+  const evaluator = new RouteEvaluator(inst);
+  const sol = new Solution(inst, new CostEvaluator(inst));
+  regretInsertion(sol, new Inserter(inst, evaluator), evaluator, Infinity);
+  return { sol, moves: new MoveEvaluator(inst, evaluator, true), evaluator };
+}
+
+/** Location of position p of route r, -1 past the end of an open route; p = -1 is the start. */
+function locOf(sol: Solution, r: number, p: number): number {
+  const inst = sol.inst;
+  if (p < 0) return inst.vStartLoc[r]!;
+  if (p >= sol.len[r]!) return inst.vEndLoc[r]!;
+  return inst.stopLoc[sol.seq[r]![p]!]!;
+}
+
+/** The filter counted arc by arc, place by place: the mask relocate's own loop worked out before the masks were shared. */
+function expectedMask(sol: Solution, moves: MoveEvaluator, u: number, x: number, L: number): number {
+  const arc = (a: number, b: number): number => (b < 0 ? 0 : sol.inst.dist[a * sol.inst.nLoc + b]!);
+  const ru = sol.routeOf[u]!;
+  const rx = sol.routeOf[x]!;
+  const pu = sol.posOf[u]!;
+  const px = sol.posOf[x]!;
+  if (pu + L > sol.len[ru]! || (ru === rx && px >= pu && px < pu + L)) return 0;
+  const first = locOf(sol, ru, pu);
+  const last = locOf(sol, ru, pu + L - 1);
+  const saved =
+    arc(locOf(sol, ru, pu - 1), first) + arc(last, locOf(sol, ru, pu + L)) - arc(locOf(sol, ru, pu - 1), locOf(sol, ru, pu + L));
+  let mask = 0;
+  for (let reversed = 0; reversed < (L === 1 || !moves.symmetric ? 1 : 2); reversed++) {
+    const [head, tail] = reversed === 1 ? [last, first] : [first, last];
+    for (const side of [1, 0]) {
+      const tb = side === 1 ? locOf(sol, rx, px) : locOf(sol, rx, px - 1);
+      const ta = side === 1 ? locOf(sol, rx, px + 1) : locOf(sol, rx, px);
+      if (arc(tb, head) + arc(tail, ta) - arc(tb, ta) - saved < 0) mask |= placeBit(reversed, side);
+    }
+  }
+  return mask;
+}
+
+/** Swap's and 2-opt*'s arc tests, arc by arc: [swap, u then x, x then u]. */
+function expectedTrades(sol: Solution, u: number, x: number): boolean[] {
+  const arc = (a: number, b: number): number => (b < 0 ? 0 : sol.inst.dist[a * sol.inst.nLoc + b]!);
+  const ru = sol.routeOf[u]!;
+  const rx = sol.routeOf[x]!;
+  const pu = sol.posOf[u]!;
+  const px = sol.posOf[x]!;
+  const [bu, lu, au] = [locOf(sol, ru, pu - 1), locOf(sol, ru, pu), locOf(sol, ru, pu + 1)];
+  const [bx, lx, ax] = [locOf(sol, rx, px - 1), locOf(sol, rx, px), locOf(sol, rx, px + 1)];
+  const swap = arc(bu, lx) + arc(lx, au) + arc(bx, lu) + arc(lu, ax) - (arc(bu, lu) + arc(lu, au) + arc(bx, lx) + arc(lx, ax));
+  const uThenX = arc(lu, lx) + arc(bx, au) - arc(lu, au) - arc(bx, lx);
+  const xThenU = arc(lx, lu) + arc(bu, ax) - arc(lx, ax) - arc(bu, lu);
+  return [swap < 0, uThenX < 0, xThenU < 0];
+}
+
+describe('the distance filter shared by relocate and or-opt', () => {
+  for (const openRoutes of [false, true]) {
+    it(`answers, for each string and place, what the arcs answer one by one, also after moves change the routes${openRoutes ? ' (open routes)' : ''}`, () => {
+      let passing = 0;
+      let applied = 0;
+      for (const seed of [11, 12, 13]) {
+        const { sol, moves, evaluator } = setUp(distanceProblem(seed, openRoutes));
+        expect(moves.distanceFilter).toBe(true);
+        const arcs = new PairArcs();
+        const relocate = new RelocateString(1, arcs);
+        const rng = new Rng(seed);
+        for (let trial = 0; trial < 4000; trial++) {
+          const u = rng.int(sol.inst.nStops);
+          const x = rng.int(sol.inst.nStops);
+          if (u === x || sol.routeOf[u]! < 0 || sol.routeOf[x]! < 0) continue;
+          moves.prepare(sol, sol.routeOf[u]!);
+          moves.prepare(sol, sol.routeOf[x]!);
+          // Lengths in a random order: whichever asks first, the others read the same masks.
+          for (const L of rng.next() < 0.5 ? [1, 2, 3] : [3, 1, 2]) {
+            const mask = arcs.passing(sol, moves, u, x, L);
+            expect(mask, `seed ${seed} u ${u} x ${x} length ${L}`).toBe(expectedMask(sol, moves, u, x, L));
+            if (mask !== 0) passing++;
+          }
+          const trades = [
+            arcs.swapShortens(sol, moves, u, x),
+            arcs.crossShortens(sol, moves, u, x, true),
+            arcs.crossShortens(sol, moves, u, x, false),
+          ];
+          expect(trades, `seed ${seed} u ${u} x ${x} swap, 2-opt*`).toEqual(expectedTrades(sol, u, x));
+          if (trades.some((t) => t)) passing++;
+          // Change the pair's routes now and then, so that the next look at a pair must see its new routes.
+          const count = relocate.find(sol, moves, u, x);
+          if (count === 0 || !moves.apply(sol, count, evaluator)) continue;
+          applied++;
+          // The same pair in its changed routes (u moved next to x).
+          moves.prepare(sol, sol.routeOf[u]!);
+          moves.prepare(sol, sol.routeOf[x]!);
+          for (const L of [2, 1, 3]) expect(arcs.passing(sol, moves, u, x, L)).toBe(expectedMask(sol, moves, u, x, L));
+          expect(arcs.swapShortens(sol, moves, u, x)).toBe(expectedTrades(sol, u, x)[0]);
+        }
+      }
+      expect(passing).toBeGreaterThan(100);
+      expect(applied).toBeGreaterThan(10);
+    });
+  }
+
+  it('the operators sharing relocate’s filter find the moves each finds with a filter of its own', () => {
+    for (const seed of [21, 22]) {
+      const { sol, moves } = setUp(distanceProblem(seed));
+      const arcs = new PairArcs();
+      // In the local search's order (operatorsOf): relocate first, or-opt last.
+      const shared: Operator[] = [
+        new RelocateString(1, arcs),
+        new Swap(arcs),
+        new TwoOptStar(arcs),
+        new RelocateString(2, arcs),
+        new RelocateString(3, arcs),
+      ];
+      const alone: Operator[] = [new RelocateString(1), new Swap(), new TwoOptStar(), new RelocateString(2), new RelocateString(3)];
+      const rng = new Rng(seed);
+      const found = new Array<number>(shared.length).fill(0);
+      for (let trial = 0; trial < 3000; trial++) {
+        const u = rng.int(sol.inst.nStops);
+        const x = rng.int(sol.inst.nStops);
+        if (u === x || sol.routeOf[u]! < 0 || sol.routeOf[x]! < 0) continue;
+        moves.prepare(sol, sol.routeOf[u]!);
+        moves.prepare(sol, sol.routeOf[x]!);
+        for (let i = 0; i < shared.length; i++) {
+          const a = shared[i]!.find(sol, moves, u, x);
+          const planA = a > 0 ? JSON.stringify(moves.plans.slice(0, a)) : '';
+          const b = alone[i]!.find(sol, moves, u, x);
+          const planB = b > 0 ? JSON.stringify(moves.plans.slice(0, b)) : '';
+          expect(b, `${shared[i]!.name} u ${u} x ${x}`).toBe(a);
+          expect(planB).toBe(planA);
+          if (a > 0) found[i]!++;
+        }
+      }
+      // Random pairs of a regret plan: relocate and or-opt find moves, 2-opt* seldom (the verdicts are checked arc by arc above).
+      expect(found[0]! + found[3]! + found[4]!).toBeGreaterThan(0);
+    }
+  });
+});
