@@ -7,7 +7,15 @@ import type { SearchLimits } from './search/search.js';
 
 export type Levers = Pick<
   SearchLimits,
-  'prizeInSearch' | 'swapStar' | 'fewLsNeighbours' | 'swapStarSectors' | 'widerRuin' | 'stringSwaps' | 'largeLocalSearch' | 'population'
+  | 'prizeInSearch'
+  | 'swapStar'
+  | 'fewLsNeighbours'
+  | 'swapStarSectors'
+  | 'widerRuin'
+  | 'stringSwaps'
+  | 'changedRoutesOnly'
+  | 'largeLocalSearch'
+  | 'population'
 >;
 
 export function leversOf(options: Levers): Levers {
@@ -18,6 +26,7 @@ export function leversOf(options: Levers): Levers {
     swapStarSectors: options.swapStarSectors,
     widerRuin: options.widerRuin,
     stringSwaps: options.stringSwaps,
+    changedRoutesOnly: options.changedRoutesOnly,
     largeLocalSearch: options.largeLocalSearch,
     population: options.population,
   };

@@ -81,6 +81,13 @@ export interface SolveOptions {
    */
   stringSwaps?: boolean;
   /**
+   * Where no window binds, from FEW_LS_NEIGHBOURS_MIN_STOPS stops on, the polish after a ruin and
+   * recreate examines only the stops of the changed routes (windowless.ts,
+   * changedRoutesOnlyWithoutWindows). Absent: CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS (params.ts says
+   * why). False for the bench's ablation row (`npm run bench -- --without changed-routes-only`).
+   */
+  changedRoutesOnly?: boolean;
+  /**
    * A longer cooling where no window binds, from COOL_LONGER_MIN_STOPS stops on (windowless.ts,
    * coolWorkFor), for a search that may stop by itself. Absent: LONGER_COOLING_BY_DEFAULT (params.ts
    * says why). The bench's in-process solves do not stop by themselves: compare a build with it on

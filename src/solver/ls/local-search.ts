@@ -27,7 +27,7 @@ import { RouteSectors } from './moves/sectors.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
 import { granularNeighbours } from './neighbours.js';
 import { OperatorCounters } from './operator-stats.js';
-import { windowSettings } from '../windowless.js';
+import { changedRoutesOnlyWithoutWindows, windowSettings } from '../windowless.js';
 import {
   CHANGED_ROUTES_ONLY_WITH_FEW,
   DEADLINE_CHECK_EVERY,
@@ -59,6 +59,8 @@ export interface LocalSearchOptions {
   large?: boolean | undefined;
   /** The string swaps where windows do not bind (SolveOptions.stringSwaps; windowSettings decides); STRING_SWAPS_BY_DEFAULT when absent. */
   stringSwaps?: boolean | undefined;
+  /** Where windows do not bind, only the changed routes' stops examined on large problems (SolveOptions.changedRoutesOnly; windowless.ts). */
+  changedRoutesOnly?: boolean | undefined;
 }
 
 /**
@@ -199,7 +201,10 @@ export class LocalSearch {
     const neighbours = {
       first: firstK,
       after: k,
-      changedOnly: options.k === undefined && examinesChangedRoutesOnly(inst.nStops, exactAndLarge, k),
+      changedOnly:
+        options.k === undefined &&
+        (examinesChangedRoutesOnly(inst.nStops, exactAndLarge, k) ||
+          (!windowed && changedRoutesOnlyWithoutWindows(inst.nStops, options.changedRoutesOnly))),
     };
     const operators = operatorsOf(windowSettings(windowed, undefined, options.stringSwaps).stringSwaps);
     return new LocalSearch(inst, evaluator, rng, neighbours, options.countOperators === true, swapStar, windowed, sectors, operators);

@@ -61,6 +61,8 @@ export interface SearchLimits {
   widerRuin?: boolean | undefined;
   /** The string swaps where windows do not bind (SolveOptions.stringSwaps); STRING_SWAPS_BY_DEFAULT when absent. */
   stringSwaps?: boolean | undefined;
+  /** Only the changed routes' stops examined on large problems without windows (SolveOptions.changedRoutesOnly); CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS when absent. */
+  changedRoutesOnly?: boolean | undefined;
   /** The local search on problems above EXACT_MAX_STOPS priced exactly (SolveOptions.largeLocalSearch). */
   largeLocalSearch?: boolean | undefined;
   /** Restarts of a stalled trajectory from children of an elite pool (SolveOptions.population; restarts.ts). */
@@ -223,6 +225,7 @@ function localSearchOptionsOf(limits: SearchLimits): LocalSearchOptions {
     fewOnLarge: limits.fewLsNeighbours,
     sectors: limits.swapStarSectors,
     stringSwaps: limits.stringSwaps,
+    changedRoutesOnly: limits.changedRoutesOnly,
   };
 }
 
