@@ -43,6 +43,8 @@ export interface ImproveOptions {
   stringSwaps?: boolean | undefined;
   /** Only the changed routes' stops examined on large problems without windows (SolveOptions.changedRoutesOnly). */
   changedRoutesOnly?: boolean | undefined;
+  /** SWAP* only into routes near a stop on large problems without windows (SolveOptions.swapStarNearOnly). */
+  swapStarNearOnly?: boolean | undefined;
   /** The local search above 1,000 stops priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   largeLocalSearch?: boolean | undefined;
   /** Restarts from an elite pool's children (SolveOptions.population); absent: POPULATION_BY_DEFAULT. */

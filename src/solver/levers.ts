@@ -14,6 +14,7 @@ export type Levers = Pick<
   | 'widerRuin'
   | 'stringSwaps'
   | 'changedRoutesOnly'
+  | 'swapStarNearOnly'
   | 'largeLocalSearch'
   | 'population'
 >;
@@ -27,6 +28,7 @@ export function leversOf(options: Levers): Levers {
     widerRuin: options.widerRuin,
     stringSwaps: options.stringSwaps,
     changedRoutesOnly: options.changedRoutesOnly,
+    swapStarNearOnly: options.swapStarNearOnly,
     largeLocalSearch: options.largeLocalSearch,
     population: options.population,
   };

@@ -475,6 +475,22 @@ export const SWAP_STAR_PARTNER_NEIGHBOURS = 30;
  */
 export const SWAP_STAR_SECTORS_BY_DEFAULT = false;
 /**
+ * Whether, where windows do not bind, from SWAP_STAR_NEAR_ONLY_MIN_STOPS stops on, SWAP* trades a
+ * stop only into a route that holds one of its granular neighbours (the first
+ * SWAP_STAR_PARTNER_NEIGHBOURS of the local search's; windowless.ts, swapStarNearOnlyWithoutWindows;
+ * SolveOptions.swapStarNearOnly, `--without swap-star-near-only`): a stop with none there is not
+ * priced into that route. Pricing the places (insertion-cache.ts) was still 31 % of a fresh X-n1001
+ * run at 10 s with CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS (SWAP* 44 %), its time the matrix reads'
+ * cache misses. Fresh processes at 10 s beside the build without it (one interleaved run a seed):
+ * X-n1001, seeds 0 / 1 / 2 (load 5–6): 2.23 / 2.46 / 2.64 % against 2.34 / 2.62 / 2.71 % (1,015 /
+ * 1,146 / 958 iterations against 598 / 964 / 535); from 400 stops on, X-n411, n513, n641, n801,
+ * seeds 0 / 1 (load 5–7): 1.78 / 1.20, 0.99 / 1.57, 1.42 / 1.44, 0.92 / 0.92 % against 1.50 / 1.06,
+ * 1.20 / 1.58, 1.88 / 1.42, 1.16 / 1.32 % (mean 1.28 / 1.28 % against 1.43 / 1.35 %, 1.2–2× the
+ * iterations): X-n411 worse with both seeds, so from 500 stops on.
+ */
+export const SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS = true;
+export const SWAP_STAR_NEAR_ONLY_MIN_STOPS = 500;
+/**
  * Whether the local search also trades strings where windows do not bind (SolveOptions.stringSwaps,
  * ls/moves/swap-strings.ts: HGS-CVRP's SWAP(2,1) and SWAP(2,2), the RI moves it has and this search
  * lacked; decided in windowless.ts). Off: worse per iteration and dearer. CVRP X-n284 (2,000

@@ -9,6 +9,8 @@ import {
   AVG_REMOVED,
   AVG_REMOVED_WITHOUT_WINDOWS,
   CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS,
+  SWAP_STAR_NEAR_ONLY_MIN_STOPS,
+  SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS,
   COOL_LONGER_MIN_STOPS,
   COOL_WORK_FACTOR_WITHOUT_WINDOWS,
   FEW_LS_NEIGHBOURS_MIN_STOPS,
@@ -63,4 +65,14 @@ export function coolWorkFor(inst: SolverInstance, longer?: boolean): number {
  */
 export function changedRoutesOnlyWithoutWindows(nStops: number, only?: boolean): boolean {
   return (only ?? CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS) && nStops >= FEW_LS_NEIGHBOURS_MIN_STOPS;
+}
+
+/**
+ * Whether, where windows do not bind, SWAP* on `nStops` stops trades a stop only into a route that
+ * holds one of its granular neighbours (ls/moves/swap-star.ts, setNearOnly): with `only`
+ * (SolveOptions.swapStarNearOnly, SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS when absent), from
+ * SWAP_STAR_NEAR_ONLY_MIN_STOPS stops on.
+ */
+export function swapStarNearOnlyWithoutWindows(nStops: number, only?: boolean): boolean {
+  return (only ?? SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS) && nStops >= SWAP_STAR_NEAR_ONLY_MIN_STOPS;
 }

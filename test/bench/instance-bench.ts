@@ -36,6 +36,8 @@ export interface InstanceBenchOptions {
   stringSwaps?: boolean;
   /** Only the changed routes' stops polished on large problems without windows; off for its ablation row (`--without changed-routes-only`). */
   changedRoutesOnly?: boolean;
+  /** SWAP* only into routes near a stop on large problems without windows; off for its ablation row (`--without swap-star-near-only`). */
+  swapStarNearOnly?: boolean;
   /** Restarts from an elite pool's children; off for its ablation row (`--without population`), on with `--with population`. */
   population?: boolean;
   /** The final prize pass's share of work; off for its ablation row (`--without prize-claim`). */
@@ -56,6 +58,7 @@ export function leverOptions(args: {
   | 'widerRuin'
   | 'stringSwaps'
   | 'changedRoutesOnly'
+  | 'swapStarNearOnly'
   | 'largeLocalSearch'
   | 'population'
   | 'prizeClaim'
@@ -67,6 +70,7 @@ export function leverOptions(args: {
     ...(args.without.includes('wider-ruin') ? { widerRuin: false } : {}),
     ...(args.without.includes('few-ls-neighbours') ? { fewLsNeighbours: false } : {}),
     ...(args.without.includes('changed-routes-only') ? { changedRoutesOnly: false } : {}),
+    ...(args.without.includes('swap-star-near-only') ? { swapStarNearOnly: false } : {}),
     ...(args.with.includes('swap-star') ? { swapStar: true } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
     ...(args.with.includes('population') ? { population: true } : {}),
@@ -119,6 +123,7 @@ export async function benchInstance(
       ...(options.widerRuin === false ? { widerRuin: false } : {}),
       ...(options.stringSwaps === true ? { stringSwaps: true } : {}),
       ...(options.changedRoutesOnly === false ? { changedRoutesOnly: false } : {}),
+      ...(options.swapStarNearOnly === false ? { swapStarNearOnly: false } : {}),
       ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),

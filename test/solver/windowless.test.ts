@@ -22,6 +22,8 @@ import {
   COOL_WORK_FACTOR_WITHOUT_WINDOWS,
   CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS,
   FEW_LS_NEIGHBOURS_MIN_STOPS,
+  SWAP_STAR_NEAR_ONLY_MIN_STOPS,
+  SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS,
   LONGER_COOLING_BY_DEFAULT,
   NEIGHBOURS,
   STRING_SWAPS_BY_DEFAULT,
@@ -32,7 +34,13 @@ import { Rng } from '../../src/solver/rng.js';
 import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { Ruiner } from '../../src/solver/search/ruin.js';
 import { Solution } from '../../src/solver/solution.js';
-import { changedRoutesOnlyWithoutWindows, coolWorkFor, windowSettings, windowSettingsOf } from '../../src/solver/windowless.js';
+import {
+  changedRoutesOnlyWithoutWindows,
+  coolWorkFor,
+  swapStarNearOnlyWithoutWindows,
+  windowSettings,
+  windowSettingsOf,
+} from '../../src/solver/windowless.js';
 import { coolWorkOf } from '../../src/solver/search/accept.js';
 import { windowsBind } from '../../src/solver/ls/moves/swap-star.js';
 import { checkPlan } from '../support/checker.js';
@@ -114,6 +122,13 @@ describe('settings where windows do not bind', () => {
     expect(changedRoutesOnlyWithoutWindows(FEW_LS_NEIGHBOURS_MIN_STOPS, true)).toBe(true);
     expect(changedRoutesOnlyWithoutWindows(FEW_LS_NEIGHBOURS_MIN_STOPS, false)).toBe(false);
     expect(changedRoutesOnlyWithoutWindows(FEW_LS_NEIGHBOURS_MIN_STOPS - 1, true)).toBe(false);
+  });
+
+  it('have SWAP* trade a stop only into routes near it from SWAP_STAR_NEAR_ONLY_MIN_STOPS stops on (SolveOptions.swapStarNearOnly)', () => {
+    expect(swapStarNearOnlyWithoutWindows(SWAP_STAR_NEAR_ONLY_MIN_STOPS)).toBe(SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS);
+    expect(swapStarNearOnlyWithoutWindows(SWAP_STAR_NEAR_ONLY_MIN_STOPS, true)).toBe(true);
+    expect(swapStarNearOnlyWithoutWindows(SWAP_STAR_NEAR_ONLY_MIN_STOPS, false)).toBe(false);
+    expect(swapStarNearOnlyWithoutWindows(SWAP_STAR_NEAR_ONLY_MIN_STOPS - 1, true)).toBe(false);
   });
 
   it("with only the changed routes' stops, a polish after one route changed tries fewer pairs, and its plan passes the checker", () => {

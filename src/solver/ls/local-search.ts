@@ -27,7 +27,7 @@ import { RouteSectors } from './moves/sectors.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
 import { granularNeighbours } from './neighbours.js';
 import { OperatorCounters } from './operator-stats.js';
-import { changedRoutesOnlyWithoutWindows, windowSettings } from '../windowless.js';
+import { changedRoutesOnlyWithoutWindows, swapStarNearOnlyWithoutWindows, windowSettings } from '../windowless.js';
 import {
   CHANGED_ROUTES_ONLY_WITH_FEW,
   DEADLINE_CHECK_EVERY,
@@ -61,6 +61,8 @@ export interface LocalSearchOptions {
   stringSwaps?: boolean | undefined;
   /** Where windows do not bind, only the changed routes' stops examined on large problems (SolveOptions.changedRoutesOnly; windowless.ts). */
   changedRoutesOnly?: boolean | undefined;
+  /** Where windows do not bind, SWAP* trades a stop only into routes near it on large problems (SolveOptions.swapStarNearOnly; windowless.ts). */
+  swapStarNearOnly?: boolean | undefined;
 }
 
 /**
@@ -205,6 +207,7 @@ export class LocalSearch {
         options.k === undefined &&
         (examinesChangedRoutesOnly(inst.nStops, exactAndLarge, k) ||
           (!windowed && changedRoutesOnlyWithoutWindows(inst.nStops, options.changedRoutesOnly))),
+      swapStarNear: !windowed && swapStarNearOnlyWithoutWindows(inst.nStops, options.swapStarNearOnly),
     };
     const operators = operatorsOf(windowSettings(windowed, undefined, options.stringSwaps).stringSwaps);
     return new LocalSearch(inst, evaluator, rng, neighbours, options.countOperators === true, swapStar, windowed, sectors, operators);
@@ -218,7 +221,7 @@ export class LocalSearch {
     inst: SolverInstance,
     private readonly evaluator: RouteEvaluator,
     private readonly rng: Rng,
-    neighbourCounts: { first: number; after: number; changedOnly: boolean },
+    neighbourCounts: { first: number; after: number; changedOnly: boolean; swapStarNear: boolean },
     countOperators: boolean,
     swapStar: boolean,
     windowed: boolean,
@@ -245,6 +248,9 @@ export class LocalSearch {
     this.order = new Int32Array(inst.nStops);
     this.mark = new Uint8Array(inst.nStops);
     ({ list: this.reverse, start: this.reverseStart } = reverseNeighbours(this.neighbours, inst.nStops, this.k, this.active));
+    // SWAP* reads the same lists as the moves (SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS).
+    if (this.swapStar && neighbourCounts.swapStarNear)
+      this.swapStar.setNearOnly(this.neighbours, this.k, Math.min(this.narrowed, SWAP_STAR_PARTNER_NEIGHBOURS));
     this.classCount = vehicleClassCount(inst);
     this.emptyOfClass = new Int32Array(this.classCount);
   }

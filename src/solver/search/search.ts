@@ -63,6 +63,8 @@ export interface SearchLimits {
   stringSwaps?: boolean | undefined;
   /** Only the changed routes' stops examined on large problems without windows (SolveOptions.changedRoutesOnly); CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS when absent. */
   changedRoutesOnly?: boolean | undefined;
+  /** SWAP* only into routes near a stop on large problems without windows (SolveOptions.swapStarNearOnly); SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS when absent. */
+  swapStarNearOnly?: boolean | undefined;
   /** The local search on problems above EXACT_MAX_STOPS priced exactly (SolveOptions.largeLocalSearch). */
   largeLocalSearch?: boolean | undefined;
   /** Restarts of a stalled trajectory from children of an elite pool (SolveOptions.population; restarts.ts). */
@@ -226,6 +228,7 @@ function localSearchOptionsOf(limits: SearchLimits): LocalSearchOptions {
     sectors: limits.swapStarSectors,
     stringSwaps: limits.stringSwaps,
     changedRoutesOnly: limits.changedRoutesOnly,
+    swapStarNearOnly: limits.swapStarNearOnly,
   };
 }
 
