@@ -71,6 +71,9 @@ describe('bench runner pieces', () => {
     expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--without', 'changed-routes-only']))).toEqual({
       changedRoutesOnly: false,
     });
+    expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--without', 'swap-star-near-only']))).toEqual({
+      swapStarNearOnly: false,
+    });
     expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--with', 'swap-star-sectors']))).toEqual({
       swapStarSectors: true,
     });
