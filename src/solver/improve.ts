@@ -41,6 +41,10 @@ export interface ImproveOptions {
   widerRuin?: boolean | undefined;
   /** The string swaps where windows do not bind (SolveOptions.stringSwaps); STRING_SWAPS_BY_DEFAULT when absent. */
   stringSwaps?: boolean | undefined;
+  /** Only the changed routes' stops examined on large problems without windows (SolveOptions.changedRoutesOnly). */
+  changedRoutesOnly?: boolean | undefined;
+  /** SWAP* only into routes near a stop on large problems without windows (SolveOptions.swapStarNearOnly). */
+  swapStarNearOnly?: boolean | undefined;
   /** The local search above 1,000 stops priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   largeLocalSearch?: boolean | undefined;
   /** Restarts from an elite pool's children (SolveOptions.population); absent: POPULATION_BY_DEFAULT. */

@@ -7,7 +7,16 @@ import type { SearchLimits } from './search/search.js';
 
 export type Levers = Pick<
   SearchLimits,
-  'prizeInSearch' | 'swapStar' | 'fewLsNeighbours' | 'swapStarSectors' | 'widerRuin' | 'stringSwaps' | 'largeLocalSearch' | 'population'
+  | 'prizeInSearch'
+  | 'swapStar'
+  | 'fewLsNeighbours'
+  | 'swapStarSectors'
+  | 'widerRuin'
+  | 'stringSwaps'
+  | 'changedRoutesOnly'
+  | 'swapStarNearOnly'
+  | 'largeLocalSearch'
+  | 'population'
 >;
 
 export function leversOf(options: Levers): Levers {
@@ -18,6 +27,8 @@ export function leversOf(options: Levers): Levers {
     swapStarSectors: options.swapStarSectors,
     widerRuin: options.widerRuin,
     stringSwaps: options.stringSwaps,
+    changedRoutesOnly: options.changedRoutesOnly,
+    swapStarNearOnly: options.swapStarNearOnly,
     largeLocalSearch: options.largeLocalSearch,
     population: options.population,
   };

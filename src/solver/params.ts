@@ -371,6 +371,21 @@ export const FEW_LS_NEIGHBOURS_BY_DEFAULT = true;
  */
 export const CHANGED_ROUTES_ONLY_WITH_FEW = true;
 /**
+ * Whether, where windows do not bind, from FEW_LS_NEIGHBOURS_MIN_STOPS stops on, the polish after a
+ * ruin and recreate likewise examines only the stops of the changed routes (windowless.ts,
+ * changedRoutesOnlyWithoutWindows; SolveOptions.changedRoutesOnly, `--without changed-routes-only`).
+ * On CVRP X-n1001 (15 neighbours, SWAP*) the polish is 90 % of a 10 s run (cpu profile of a fresh
+ * process, seed 0: the moves' pairs 45 %, SWAP* 36 %, a quarter of the run pricing its insertion
+ * places; the recreate 3 %) and iterations are few (748 on a quiet machine). In process at equal
+ * work (80 M units, seeds 0 / 1 / 2, load 6–7): 2.46 / 2.33 / 2.99 % against 2.93 / 2.92 / 2.61 %
+ * (438 / 492 / 385 iterations against 359 / 332 / 358). Fresh processes at 10 s beside main, one
+ * interleaved run per seed (load 8–10): 2.50 / 2.78 / 2.92 % against 3.01 / 3.01 / 3.70 % (421 /
+ * 348 / 239 iterations against 226 / 256 / 230). Below 1,000 stops not shown to pay (in process at
+ * 80 M units, seeds 0 / 1): X-n801 1.01 / 0.93 % against 0.89 / 1.19 %, X-n641 1.93 / 1.74 %
+ * against 1.41 / 1.71 %.
+ */
+export const CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS = true;
+/**
  * The granular neighbourhood where windows do not bind (windowsBind, where SWAP* runs; decided with
  * the other such settings in windowless.ts): SWAP*
  * already pairs stops of routes near each other, and a narrower list makes each pass cheaper
@@ -461,6 +476,22 @@ export const SWAP_STAR_PARTNER_NEIGHBOURS = 30;
  * 1.48 / 1.35 % (28.4 / 23.2 s): no gain for more work.
  */
 export const SWAP_STAR_SECTORS_BY_DEFAULT = false;
+/**
+ * Whether, where windows do not bind, from SWAP_STAR_NEAR_ONLY_MIN_STOPS stops on, SWAP* trades a
+ * stop only into a route that holds one of its granular neighbours (the first
+ * SWAP_STAR_PARTNER_NEIGHBOURS of the local search's; windowless.ts, swapStarNearOnlyWithoutWindows;
+ * SolveOptions.swapStarNearOnly, `--without swap-star-near-only`): a stop with none there is not
+ * priced into that route. Pricing the places (insertion-cache.ts) was still 31 % of a fresh X-n1001
+ * run at 10 s with CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS (SWAP* 44 %), its time the matrix reads'
+ * cache misses. Fresh processes at 10 s beside the build without it (one interleaved run a seed):
+ * X-n1001, seeds 0 / 1 / 2 (load 5–6): 2.23 / 2.46 / 2.64 % against 2.34 / 2.62 / 2.71 % (1,015 /
+ * 1,146 / 958 iterations against 598 / 964 / 535); from 400 stops on, X-n411, n513, n641, n801,
+ * seeds 0 / 1 (load 5–7): 1.78 / 1.20, 0.99 / 1.57, 1.42 / 1.44, 0.92 / 0.92 % against 1.50 / 1.06,
+ * 1.20 / 1.58, 1.88 / 1.42, 1.16 / 1.32 % (mean 1.28 / 1.28 % against 1.43 / 1.35 %, 1.2–2× the
+ * iterations): X-n411 worse with both seeds, so from 500 stops on.
+ */
+export const SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS = true;
+export const SWAP_STAR_NEAR_ONLY_MIN_STOPS = 500;
 /**
  * Whether the local search also trades strings where windows do not bind (SolveOptions.stringSwaps,
  * ls/moves/swap-strings.ts: HGS-CVRP's SWAP(2,1) and SWAP(2,2), the RI moves it has and this search

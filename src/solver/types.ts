@@ -81,6 +81,20 @@ export interface SolveOptions {
    */
   stringSwaps?: boolean;
   /**
+   * Where no window binds, from FEW_LS_NEIGHBOURS_MIN_STOPS stops on, the polish after a ruin and
+   * recreate examines only the stops of the changed routes (windowless.ts,
+   * changedRoutesOnlyWithoutWindows). Absent: CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS (params.ts says
+   * why). False for the bench's ablation row (`npm run bench -- --without changed-routes-only`).
+   */
+  changedRoutesOnly?: boolean;
+  /**
+   * Where no window binds, from SWAP_STAR_NEAR_ONLY_MIN_STOPS stops on, SWAP* trades a stop only into
+   * a route holding one of its granular neighbours (windowless.ts, swapStarNearOnlyWithoutWindows).
+   * Absent: SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS (params.ts says why). False for the bench's ablation
+   * row (`npm run bench -- --without swap-star-near-only`).
+   */
+  swapStarNearOnly?: boolean;
+  /**
    * A longer cooling where no window binds, from COOL_LONGER_MIN_STOPS stops on (windowless.ts,
    * coolWorkFor), for a search that may stop by itself. Absent: LONGER_COOLING_BY_DEFAULT (params.ts
    * says why). The bench's in-process solves do not stop by themselves: compare a build with it on

@@ -8,8 +8,12 @@ import { coolWorkOf } from './search/accept.js';
 import {
   AVG_REMOVED,
   AVG_REMOVED_WITHOUT_WINDOWS,
+  CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS,
+  SWAP_STAR_NEAR_ONLY_MIN_STOPS,
+  SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS,
   COOL_LONGER_MIN_STOPS,
   COOL_WORK_FACTOR_WITHOUT_WINDOWS,
+  FEW_LS_NEIGHBOURS_MIN_STOPS,
   LONGER_COOLING_BY_DEFAULT,
   LS_NEIGHBOURS,
   LS_NEIGHBOURS_WITHOUT_WINDOWS,
@@ -51,4 +55,24 @@ export function windowSettingsOf(inst: SolverInstance, widerRuin?: boolean): Win
 export function coolWorkFor(inst: SolverInstance, longer?: boolean): number {
   const applies = (longer ?? LONGER_COOLING_BY_DEFAULT) && !windowsBind(inst) && inst.nStops >= COOL_LONGER_MIN_STOPS;
   return coolWorkOf(inst.nStops) * (applies ? COOL_WORK_FACTOR_WITHOUT_WINDOWS : 1);
+}
+
+/**
+ * Whether, where windows do not bind, the local search on `nStops` stops examines only the stops of
+ * the routes changed since its last run (ls/local-search.ts, as examinesChangedRoutesOnly does where
+ * they bind): with `only` (SolveOptions.changedRoutesOnly, CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS when
+ * absent), from FEW_LS_NEIGHBOURS_MIN_STOPS stops on.
+ */
+export function changedRoutesOnlyWithoutWindows(nStops: number, only?: boolean): boolean {
+  return (only ?? CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS) && nStops >= FEW_LS_NEIGHBOURS_MIN_STOPS;
+}
+
+/**
+ * Whether, where windows do not bind, SWAP* on `nStops` stops trades a stop only into a route that
+ * holds one of its granular neighbours (ls/moves/swap-star.ts, setNearOnly): with `only`
+ * (SolveOptions.swapStarNearOnly, SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS when absent), from
+ * SWAP_STAR_NEAR_ONLY_MIN_STOPS stops on.
+ */
+export function swapStarNearOnlyWithoutWindows(nStops: number, only?: boolean): boolean {
+  return (only ?? SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS) && nStops >= SWAP_STAR_NEAR_ONLY_MIN_STOPS;
 }

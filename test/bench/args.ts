@@ -4,7 +4,15 @@ import { BENCHMARK_SETS, type BenchmarkSet } from './benchmark-data.js';
 export type BenchSet = BenchmarkSet | 'large' | 'anytime';
 
 /** Solver levers the bench can switch off for an ablation row (`--without swap-star`). */
-export const LEVERS = ['swap-star', 'population', 'prize-claim', 'wider-ruin', 'few-ls-neighbours'] as const;
+export const LEVERS = [
+  'swap-star',
+  'population',
+  'prize-claim',
+  'wider-ruin',
+  'few-ls-neighbours',
+  'changed-routes-only',
+  'swap-star-near-only',
+] as const;
 export type Lever = (typeof LEVERS)[number];
 /** Experimental levers, off by default, that the bench can switch on (`--with large-ls`; `--with swap-star`: also where windows bind). */
 export const EXPERIMENTS = ['large-ls', 'population', 'swap-star', 'few-ls-neighbours', 'swap-star-sectors', 'string-swaps'] as const;

@@ -34,6 +34,10 @@ export interface InstanceBenchOptions {
   widerRuin?: boolean;
   /** The string swaps where windows do not bind; on for its row (`--with string-swaps`). */
   stringSwaps?: boolean;
+  /** Only the changed routes' stops polished on large problems without windows; off for its ablation row (`--without changed-routes-only`). */
+  changedRoutesOnly?: boolean;
+  /** SWAP* only into routes near a stop on large problems without windows; off for its ablation row (`--without swap-star-near-only`). */
+  swapStarNearOnly?: boolean;
   /** Restarts from an elite pool's children; off for its ablation row (`--without population`), on with `--with population`. */
   population?: boolean;
   /** The final prize pass's share of work; off for its ablation row (`--without prize-claim`). */
@@ -48,7 +52,16 @@ export function leverOptions(args: {
   with: readonly Experiment[];
 }): Pick<
   InstanceBenchOptions,
-  'swapStar' | 'fewLsNeighbours' | 'swapStarSectors' | 'widerRuin' | 'stringSwaps' | 'largeLocalSearch' | 'population' | 'prizeClaim'
+  | 'swapStar'
+  | 'fewLsNeighbours'
+  | 'swapStarSectors'
+  | 'widerRuin'
+  | 'stringSwaps'
+  | 'changedRoutesOnly'
+  | 'swapStarNearOnly'
+  | 'largeLocalSearch'
+  | 'population'
+  | 'prizeClaim'
 > {
   return {
     ...(args.without.includes('swap-star') ? { swapStar: false } : {}),
@@ -56,6 +69,8 @@ export function leverOptions(args: {
     ...(args.without.includes('prize-claim') ? { prizeClaim: false } : {}),
     ...(args.without.includes('wider-ruin') ? { widerRuin: false } : {}),
     ...(args.without.includes('few-ls-neighbours') ? { fewLsNeighbours: false } : {}),
+    ...(args.without.includes('changed-routes-only') ? { changedRoutesOnly: false } : {}),
+    ...(args.without.includes('swap-star-near-only') ? { swapStarNearOnly: false } : {}),
     ...(args.with.includes('swap-star') ? { swapStar: true } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
     ...(args.with.includes('population') ? { population: true } : {}),
@@ -107,6 +122,8 @@ export async function benchInstance(
       ...(options.swapStarSectors === true ? { swapStarSectors: true } : {}),
       ...(options.widerRuin === false ? { widerRuin: false } : {}),
       ...(options.stringSwaps === true ? { stringSwaps: true } : {}),
+      ...(options.changedRoutesOnly === false ? { changedRoutesOnly: false } : {}),
+      ...(options.swapStarNearOnly === false ? { swapStarNearOnly: false } : {}),
       ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),

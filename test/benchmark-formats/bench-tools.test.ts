@@ -68,6 +68,12 @@ describe('bench runner pieces', () => {
     expect(leverOptions(both)).toEqual({ swapStar: false, fewLsNeighbours: true });
     expect(leverOptions(parseBenchArgs(['--set', 'homberger-1000', '--time', '1']))).toEqual({});
     expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--without', 'wider-ruin']))).toEqual({ widerRuin: false });
+    expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--without', 'changed-routes-only']))).toEqual({
+      changedRoutesOnly: false,
+    });
+    expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--without', 'swap-star-near-only']))).toEqual({
+      swapStarNearOnly: false,
+    });
     expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--with', 'swap-star-sectors']))).toEqual({
       swapStarSectors: true,
     });

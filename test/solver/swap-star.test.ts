@@ -13,6 +13,7 @@ import { LocalSearch } from '../../src/solver/ls/local-search.js';
 import { MoveEvaluator } from '../../src/solver/ls/move.js';
 import { SwapStar, windowsBind } from '../../src/solver/ls/moves/swap-star.js';
 import { SwapStarMemo } from '../../src/solver/ls/moves/swap-star-memo.js';
+import { granularNeighbours } from '../../src/solver/ls/neighbours.js';
 import { Rng } from '../../src/solver/rng.js';
 import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { Solution } from '../../src/solver/solution.js';
@@ -106,6 +107,39 @@ describe('SWAP* (ls/moves/swap-star.ts)', () => {
       }
     }
     expect(found, 'SWAP* found nothing beyond the other operators').toBeGreaterThan(0);
+  });
+
+  it('with near-only, prices fewer places and each move it finds improves by the predicted delta; the plans pass the checker', () => {
+    let found = 0;
+    for (const seed of [1, 2, 3]) {
+      const problem = capacitatedProblem(seed, { stops: 90, vehicles: 12, capacity: 40 });
+      const { inst, sol, evaluator } = polished(problem, seed);
+      const near = granularNeighbours(inst, 15);
+      const moves = new MoveEvaluator(inst, evaluator);
+      const full = new SwapStar(inst);
+      const nearOnly = new SwapStar(inst);
+      nearOnly.setNearOnly(near, 15, 15);
+      for (let r1 = 0; r1 < inst.nVehicles; r1++) {
+        for (let r2 = 0; r2 < inst.nVehicles; r2++) {
+          if (sol.len[r1]! === 0 || sol.len[r2]! === 0 || r1 === r2) continue;
+          moves.prepare(sol, r1);
+          moves.prepare(sol, r2);
+          full.find(sol, moves, r1, r2);
+          if (nearOnly.find(sol, moves, r1, r2) === 0) continue;
+          const predicted = moves.delta(sol, 2);
+          const before = totalCost(sol);
+          expect(predicted).toBeLessThan(0);
+          expect(moves.apply(sol, 2, evaluator)).toBe(true);
+          expect(totalCost(sol) - before).toBeCloseTo(predicted, 6);
+          found++;
+        }
+      }
+      // Stops without a near neighbour in the other route are not priced into it.
+      expect(nearOnly.priced).toBeLessThan(full.priced);
+      expectFeasibleRoutes(sol, inst, evaluator);
+      expectCheckedPlan(problem, sol);
+    }
+    expect(found, 'near-only SWAP* found nothing beyond the other operators').toBeGreaterThan(0);
   });
 
   it('is on by default only where no window leaves out part of the working day', () => {

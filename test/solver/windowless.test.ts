@@ -2,7 +2,8 @@
  * The settings that differ where no window binds (src/solver/windowless.ts, params.ts): decided in
  * one place for the local search's neighbours and the ruin's size (the wider ruin only where windows
  * do not bind, SolveOptions.widerRuin); the ruin removes about its c̄ (SISR's average), more for a
- * larger one, and a capacity-only solve with the wider ruin passes the independent checker.
+ * larger one, and a capacity-only solve with the wider ruin passes the independent checker; from
+ * FEW_LS_NEIGHBOURS_MIN_STOPS stops on the polish examines only the changed routes' stops.
  */
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
@@ -11,7 +12,7 @@ import { CostEvaluator } from '../../src/solver/cost.js';
 import { solve } from '../../src/solver/index.js';
 import { instanceOf, nearestNeighbours } from '../../src/solver/instance.js';
 import { Inserter } from '../../src/solver/insertion.js';
-import { lsNeighboursOf } from '../../src/solver/ls/local-search.js';
+import { LocalSearch, lsNeighboursOf } from '../../src/solver/ls/local-search.js';
 import {
   AVG_REMOVED,
   AVG_REMOVED_WITHOUT_WINDOWS,
@@ -19,6 +20,10 @@ import {
   LS_NEIGHBOURS_WITHOUT_WINDOWS,
   COOL_LONGER_MIN_STOPS,
   COOL_WORK_FACTOR_WITHOUT_WINDOWS,
+  CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS,
+  FEW_LS_NEIGHBOURS_MIN_STOPS,
+  SWAP_STAR_NEAR_ONLY_MIN_STOPS,
+  SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS,
   LONGER_COOLING_BY_DEFAULT,
   NEIGHBOURS,
   STRING_SWAPS_BY_DEFAULT,
@@ -29,10 +34,17 @@ import { Rng } from '../../src/solver/rng.js';
 import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { Ruiner } from '../../src/solver/search/ruin.js';
 import { Solution } from '../../src/solver/solution.js';
-import { coolWorkFor, windowSettings, windowSettingsOf } from '../../src/solver/windowless.js';
+import {
+  changedRoutesOnlyWithoutWindows,
+  coolWorkFor,
+  swapStarNearOnlyWithoutWindows,
+  windowSettings,
+  windowSettingsOf,
+} from '../../src/solver/windowless.js';
 import { coolWorkOf } from '../../src/solver/search/accept.js';
 import { windowsBind } from '../../src/solver/ls/moves/swap-star.js';
 import { checkPlan } from '../support/checker.js';
+import { expectCheckedPlan } from './local-optimum.js';
 import { capacitatedProblem, randomProblem } from '../support/problem-builder.js';
 
 /** Mean stops removed by `ruins` ruins of the regret plan with c̄ = `avgRemoved`; each removal checked on the way. */
@@ -103,5 +115,50 @@ describe('settings where windows do not bind', () => {
     const result = await solve(problem, { timeLimitMs: 20_000, seed: 2, maxIterations: 200, widerRuin: true });
     expect(result.unserved).toEqual([]);
     expect(checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, result))))).toEqual([]);
+  });
+
+  it("examine only the changed routes' stops from FEW_LS_NEIGHBOURS_MIN_STOPS stops on (SolveOptions.changedRoutesOnly)", () => {
+    expect(changedRoutesOnlyWithoutWindows(FEW_LS_NEIGHBOURS_MIN_STOPS)).toBe(CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS);
+    expect(changedRoutesOnlyWithoutWindows(FEW_LS_NEIGHBOURS_MIN_STOPS, true)).toBe(true);
+    expect(changedRoutesOnlyWithoutWindows(FEW_LS_NEIGHBOURS_MIN_STOPS, false)).toBe(false);
+    expect(changedRoutesOnlyWithoutWindows(FEW_LS_NEIGHBOURS_MIN_STOPS - 1, true)).toBe(false);
+  });
+
+  it('have SWAP* trade a stop only into routes near it from SWAP_STAR_NEAR_ONLY_MIN_STOPS stops on (SolveOptions.swapStarNearOnly)', () => {
+    expect(swapStarNearOnlyWithoutWindows(SWAP_STAR_NEAR_ONLY_MIN_STOPS)).toBe(SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS);
+    expect(swapStarNearOnlyWithoutWindows(SWAP_STAR_NEAR_ONLY_MIN_STOPS, true)).toBe(true);
+    expect(swapStarNearOnlyWithoutWindows(SWAP_STAR_NEAR_ONLY_MIN_STOPS, false)).toBe(false);
+    expect(swapStarNearOnlyWithoutWindows(SWAP_STAR_NEAR_ONLY_MIN_STOPS - 1, true)).toBe(false);
+  });
+
+  it("with only the changed routes' stops, a polish after one route changed tries fewer pairs, and its plan passes the checker", () => {
+    const problem = capacitatedProblem(13, { stops: FEW_LS_NEIGHBOURS_MIN_STOPS, vehicles: 70, capacity: 100 });
+    const inst = instanceOf(problem);
+    expect(windowsBind(inst)).toBe(false);
+    const evaluator = new RouteEvaluator(inst);
+    const start = new Solution(inst, new CostEvaluator(inst, 1));
+    regretInsertion(start, new Inserter(inst, evaluator), evaluator, Infinity);
+    const pairsAfterChange = (changedRoutesOnly: boolean): { pairs: number; plan: Solution } => {
+      const sol = start.clone();
+      const ls = LocalSearch.create(inst, evaluator, new Rng(4), { changedRoutesOnly })!;
+      ls.run(sol);
+      // One route changes (its first stop moved to its end), as after a ruin and recreate.
+      const r = Array.from({ length: inst.nVehicles }, (_, v) => v).find((v) => sol.len[v]! > 3)!;
+      const seq = Array.from(sol.seq[r]!.subarray(0, sol.len[r]));
+      const rotated = Int32Array.from([...seq.slice(1), seq[0]!]);
+      sol.assignRoute(r, rotated, rotated.length);
+      expect(sol.refreshRoute(r, evaluator)).toBe(true);
+      const before = ls.pairsTried;
+      ls.run(sol);
+      return { pairs: ls.pairsTried - before, plan: sol };
+    };
+    const only = pairsAfterChange(true);
+    const all = pairsAfterChange(false);
+    expect(only.pairs).toBeGreaterThan(0);
+    expect(only.pairs).toBeLessThan(all.pairs);
+    for (const { plan } of [only, all]) {
+      expect(plan.unservedStops()).toEqual([]);
+      expectCheckedPlan(problem, plan);
+    }
   });
 });

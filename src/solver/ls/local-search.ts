@@ -28,7 +28,7 @@ import { RouteSectors } from './moves/sectors.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
 import { granularNeighbours } from './neighbours.js';
 import { OperatorCounters } from './operator-stats.js';
-import { windowSettings } from '../windowless.js';
+import { changedRoutesOnlyWithoutWindows, swapStarNearOnlyWithoutWindows, windowSettings } from '../windowless.js';
 import {
   CHANGED_ROUTES_ONLY_WITH_FEW,
   DEADLINE_CHECK_EVERY,
@@ -61,11 +61,15 @@ export interface LocalSearchOptions {
   /** The string swaps where windows do not bind (SolveOptions.stringSwaps; windowSettings decides); STRING_SWAPS_BY_DEFAULT when absent. */
   stringSwaps?: boolean | undefined;
   /**
-   * The stop count the neighbour rules (lsNeighboursOf, firstPlanNeighboursOf,
-   * examinesChangedRoutesOnly) read: a decomposition part gives its whole problem's
-   * (SearchLimits.lsRuleStops); the problem's own when absent.
+   * The stop count the size rules (lsNeighboursOf, firstPlanNeighboursOf, examinesChangedRoutesOnly,
+   * and where windows do not bind changed routes only and SWAP* near only) read: a decomposition
+   * part gives its whole problem's (SearchLimits.lsRuleStops); the problem's own when absent.
    */
   ruleStops?: number | undefined;
+  /** Where windows do not bind, only the changed routes' stops examined on large problems (SolveOptions.changedRoutesOnly; windowless.ts). */
+  changedRoutesOnly?: boolean | undefined;
+  /** Where windows do not bind, SWAP* trades a stop only into routes near it on large problems (SolveOptions.swapStarNearOnly; windowless.ts). */
+  swapStarNearOnly?: boolean | undefined;
 }
 
 /**
@@ -210,7 +214,11 @@ export class LocalSearch {
     const neighbours = {
       first: firstK,
       after: k,
-      changedOnly: options.k === undefined && examinesChangedRoutesOnly(ruleStops, exactAndLarge, k),
+      changedOnly:
+        options.k === undefined &&
+        (examinesChangedRoutesOnly(ruleStops, exactAndLarge, k) ||
+          (!windowed && changedRoutesOnlyWithoutWindows(ruleStops, options.changedRoutesOnly))),
+      swapStarNear: !windowed && swapStarNearOnlyWithoutWindows(ruleStops, options.swapStarNearOnly),
     };
     const operators = operatorsOf(windowSettings(windowed, undefined, options.stringSwaps).stringSwaps);
     return new LocalSearch(inst, evaluator, rng, neighbours, options.countOperators === true, swapStar, windowed, sectors, operators);
@@ -224,7 +232,7 @@ export class LocalSearch {
     inst: SolverInstance,
     private readonly evaluator: RouteEvaluator,
     private readonly rng: Rng,
-    neighbourCounts: { first: number; after: number; changedOnly: boolean },
+    neighbourCounts: { first: number; after: number; changedOnly: boolean; swapStarNear: boolean },
     countOperators: boolean,
     swapStar: boolean,
     windowed: boolean,
@@ -251,6 +259,9 @@ export class LocalSearch {
     this.order = new Int32Array(inst.nStops);
     this.mark = new Uint8Array(inst.nStops);
     ({ list: this.reverse, start: this.reverseStart } = reverseNeighbours(this.neighbours, inst.nStops, this.k, this.active));
+    // SWAP* reads the same lists as the moves (SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS).
+    if (this.swapStar && neighbourCounts.swapStarNear)
+      this.swapStar.setNearOnly(this.neighbours, this.k, Math.min(this.narrowed, SWAP_STAR_PARTNER_NEIGHBOURS));
     this.classCount = vehicleClassCount(inst);
     this.emptyOfClass = new Int32Array(this.classCount);
   }

@@ -61,6 +61,10 @@ export interface SearchLimits {
   widerRuin?: boolean | undefined;
   /** The string swaps where windows do not bind (SolveOptions.stringSwaps); STRING_SWAPS_BY_DEFAULT when absent. */
   stringSwaps?: boolean | undefined;
+  /** Only the changed routes' stops examined on large problems without windows (SolveOptions.changedRoutesOnly); CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS when absent. */
+  changedRoutesOnly?: boolean | undefined;
+  /** SWAP* only into routes near a stop on large problems without windows (SolveOptions.swapStarNearOnly); SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS when absent. */
+  swapStarNearOnly?: boolean | undefined;
   /** The local search on problems above EXACT_MAX_STOPS priced exactly (SolveOptions.largeLocalSearch). */
   largeLocalSearch?: boolean | undefined;
   /** The stop count the local search's neighbour rules read (LocalSearchOptions.ruleStops): a decomposition part's whole problem's. */
@@ -226,6 +230,8 @@ function localSearchOptionsOf(limits: SearchLimits): LocalSearchOptions {
     sectors: limits.swapStarSectors,
     stringSwaps: limits.stringSwaps,
     ruleStops: limits.lsRuleStops,
+    changedRoutesOnly: limits.changedRoutesOnly,
+    swapStarNearOnly: limits.swapStarNearOnly,
   };
 }
 

@@ -9,7 +9,8 @@
  * of every stop of one route in the other are kept per route and stop (insertion-cache.ts) and
  * priced again only when that route changed, so a pair (u, v) costs O(1): u goes in v's place or
  * at the cheapest of its three positions not next to v. Pairs whose loads cannot trade (a route's
- * room per dimension) are skipped before any arc is priced. The pairs
+ * room per dimension) are skipped before any arc is priced, and with `setNearOnly` so are stops
+ * none of whose near neighbours is in the other route. The pairs
  * whose arc change is negative are then priced by the MoveEvaluator (segment summaries or the
  * exact evaluator: windows, shifts, capacity, preferences), cheapest arc change first, and the
  * first that improves the objective is the move. On a distance objective without windows the arc
@@ -62,6 +63,13 @@ export class SwapStar {
   /** The solution and move evaluator of the running `find` (for the summaries' pricing). */
   private sol: Solution | null = null;
   private moves: MoveEvaluator | null = null;
+  /**
+   * With `nearOnly` (setNearOnly): the granular neighbour lists and how many of a stop's to read; a
+   * stop then trades only into a route that holds one of them.
+   */
+  private near: Int32Array | null = null;
+  private nearStride = 0;
+  private nearCount = 0;
 
   /** `byWindows`: price insertion places by the segment summaries when the moves are (see the field). */
   constructor(inst: SolverInstance, byWindows = false) {
@@ -77,6 +85,17 @@ export class SwapStar {
     this.intoLocs = this.locs[0];
     this.slack = new Float64Array(2 * inst.dims);
     this.checkLoad = inst.capacityActive && !inst.allowOverload;
+  }
+
+  /**
+   * From now on a stop trades only into a route holding one of its first `count` neighbours in
+   * `neighbours` (lists of `stride` a stop): it is not priced into other routes
+   * (SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS). Still a matter of the two routes' contents (swap-star-memo.ts).
+   */
+  setNearOnly(neighbours: Int32Array, stride: number, count: number): void {
+    this.near = neighbours;
+    this.nearStride = stride;
+    this.nearCount = count;
   }
 
   /** Arc prices computed so far (insertion positions and pairs): the search's measure of work counts them. */
@@ -133,7 +152,7 @@ export class SwapStar {
       const after = locs[i + 2]!;
       removal[i] = arc(fromMatrix, N, before, loc) + arc(fromMatrix, N, loc, after) - arc(fromMatrix, N, before, after);
       const o = i * KEPT;
-      if (inst.compatible[base + s] !== 1) {
+      if (inst.compatible[base + s] !== 1 || (this.near !== null && !this.hasNeighbourIn(sol, s, into))) {
         pos[o] = -1;
         continue;
       }
@@ -185,6 +204,17 @@ export class SwapStar {
       if (value !== Infinity) keep(cost, pos, o, value - current, q);
     }
     return WORK_PER_SUMMARY_PLACE * (n + 1);
+  }
+
+  /** Whether route r holds one of stop s's first `nearCount` granular neighbours. */
+  private hasNeighbourIn(sol: Solution, s: number, r: number): boolean {
+    const near = this.near!;
+    for (let j = 0, o = s * this.nearStride; j < this.nearCount; j++) {
+      const x = near[o + j]!;
+      if (x < 0) return false;
+      if (sol.routeOf[x] === r) return true;
+    }
+    return false;
   }
 
   /** Start location, the stops' locations and the end location (-1: open) of route r, into `out`. */
