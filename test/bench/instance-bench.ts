@@ -9,6 +9,7 @@ import { checkPlan, findInsertableUnserved } from '../support/checker.js';
 import { familyOf, listInstances, readBks, type BenchmarkSet, type BksEntry, type InstanceEntry } from './benchmark-data.js';
 import { gapPercent, type InstanceResult } from './report.js';
 import type { Experiment, Lever } from './args.js';
+import type { Levers } from '../../src/solver/levers.js';
 
 /** One search on this thread, as the bench has always measured it; several on worker threads. */
 const solve = (problem: Problem, options: SolveOptions) => solveInThreads(problem, options, { inline: (options.threads ?? 1) === 1 });
@@ -50,19 +51,7 @@ export interface InstanceBenchOptions {
 export function leverOptions(args: {
   without: readonly Lever[];
   with: readonly Experiment[];
-}): Pick<
-  InstanceBenchOptions,
-  | 'swapStar'
-  | 'fewLsNeighbours'
-  | 'swapStarSectors'
-  | 'widerRuin'
-  | 'stringSwaps'
-  | 'changedRoutesOnly'
-  | 'swapStarNearOnly'
-  | 'largeLocalSearch'
-  | 'population'
-  | 'prizeClaim'
-> {
+}): Pick<InstanceBenchOptions, Exclude<keyof Levers, 'prizeInSearch'> | 'prizeClaim'> {
   return {
     ...(args.without.includes('swap-star') ? { swapStar: false } : {}),
     ...(args.without.includes('population') ? { population: false } : {}),

@@ -34,3 +34,20 @@ export function reasonOf(result: SolveResult, stop: number): string | undefined 
 
 export const H = 3600;
 export const MIN = 60;
+
+/** A Solomon-format instance of `n` customers with tight windows (moves priced by summaries, as on Gehring–Homberger). */
+export function tightWindowsSolomonText(n: number, seed: number): string {
+  let state = seed;
+  const next = (m: number): number => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state % m;
+  };
+  const rows = [`    0     250        250          0          0       2000          0`];
+  for (let c = 1; c <= n; c++) {
+    const ready = next(1700);
+    rows.push(`${c} ${next(500)} ${next(500)} ${1 + next(30)} ${ready} ${ready + 60 + next(120)} 10`);
+  }
+  return ['GENERATED', '', 'VEHICLE', 'NUMBER     CAPACITY', ` ${n / 4}          200`, '', 'CUSTOMER', 'CUST NO. …', '', ...rows, ''].join(
+    '\n',
+  );
+}

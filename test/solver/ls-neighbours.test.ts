@@ -24,23 +24,7 @@ import {
 } from '../../src/solver/params.js';
 import type { SolveOptions, SolveResult } from '../../src/solver/types.js';
 import { checkPlan } from '../support/checker.js';
-
-/** A Solomon-format instance of `n` customers with tight windows (moves priced by summaries, as on Gehring–Homberger). */
-function solomonText(n: number, seed: number): string {
-  let state = seed;
-  const next = (m: number): number => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state % m;
-  };
-  const rows = [`    0     250        250          0          0       2000          0`];
-  for (let c = 1; c <= n; c++) {
-    const ready = next(1700);
-    rows.push(`${c} ${next(500)} ${next(500)} ${1 + next(30)} ${ready} ${ready + 60 + next(120)} 10`);
-  }
-  return ['GENERATED', '', 'VEHICLE', 'NUMBER     CAPACITY', ` ${n / 4}          200`, '', 'CUSTOMER', 'CUST NO. …', '', ...rows, ''].join(
-    '\n',
-  );
-}
+import { tightWindowsSolomonText } from './helpers.js';
 
 async function checkedSolve(problem: Problem, options: SolveOptions): Promise<SolveResult> {
   const result = await solve(problem, options);
@@ -93,7 +77,7 @@ describe('local-search neighbours by problem size', () => {
   });
 
   it('a solve of that size passes the checker with and without them, and the option reaches the search', async () => {
-    const problem = loadBenchmarkText(solomonText(FEW_LS_NEIGHBOURS_MIN_STOPS, 7), 'solomon', 'generated');
+    const problem = loadBenchmarkText(tightWindowsSolomonText(FEW_LS_NEIGHBOURS_MIN_STOPS, 7), 'solomon', 'generated');
     expect(problem.stops.length).toBe(FEW_LS_NEIGHBOURS_MIN_STOPS);
     const quick = { timeLimitMs: 60_000, seed: 3, maxIterations: 8 };
     const few = await checkedSolve(problem, { ...quick, fewLsNeighbours: true });

@@ -12,23 +12,7 @@ import { inlineRunner, type ImproveRunner } from '../../src/solver/decompose/run
 import { partsPolishRuleStops, solveBySplitting } from '../../src/solver/decompose/search.js';
 import { FEW_LS_NEIGHBOURS_MIN_STOPS, PARTS_POLISH_AS_WHOLE } from '../../src/solver/params.js';
 import { checkPlan } from '../support/checker.js';
-
-/** A Solomon-format instance of `n` customers with tight windows (moves priced by summaries, as on Gehring–Homberger). */
-function solomonText(n: number, seed: number): string {
-  let state = seed;
-  const next = (m: number): number => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state % m;
-  };
-  const rows = [`    0     250        250          0          0       2000          0`];
-  for (let c = 1; c <= n; c++) {
-    const ready = next(1700);
-    rows.push(`${c} ${next(500)} ${next(500)} ${1 + next(30)} ${ready} ${ready + 60 + next(120)} 10`);
-  }
-  return ['GENERATED', '', 'VEHICLE', 'NUMBER     CAPACITY', ` ${n / 4}          200`, '', 'CUSTOMER', 'CUST NO. …', '', ...rows, ''].join(
-    '\n',
-  );
-}
+import { tightWindowsSolomonText } from './helpers.js';
 
 /** An inline runner that records the options of every search it runs, and whether it had a start plan. */
 function recording(): { runner: ImproveRunner; calls: Array<{ warmStart: boolean; options: PlainImproveOptions }> } {
@@ -51,7 +35,7 @@ const sequencesOf = (routes: readonly Int32Array[]): string => routes.map((r) =>
 
 describe("a decomposition part's local search", () => {
   it("reads the whole problem's stop count in every epoch, and the merged plan passes the checker", async () => {
-    const problem = loadBenchmarkText(solomonText(FEW_LS_NEIGHBOURS_MIN_STOPS, 11), 'solomon', 'generated');
+    const problem = loadBenchmarkText(tightWindowsSolomonText(FEW_LS_NEIGHBOURS_MIN_STOPS, 11), 'solomon', 'generated');
     const { runner, calls } = recording();
     const result = await solveBySplitting(problem, { timeLimitMs: 120_000, seed: 2, maxIterations: 40, split: true }, 2, runner);
     expect(checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, result))))).toEqual([]);
@@ -64,7 +48,7 @@ describe("a decomposition part's local search", () => {
 
   it("searches a part otherwise under the whole's rule than under its own", async () => {
     // A part's size: below FEW_LS_NEIGHBOURS_MIN_STOPS, where the part's own rule differs from the whole's.
-    const part = loadBenchmarkText(solomonText(FEW_LS_NEIGHBOURS_MIN_STOPS / 2, 13), 'solomon', 'generated');
+    const part = loadBenchmarkText(tightWindowsSolomonText(FEW_LS_NEIGHBOURS_MIN_STOPS / 2, 13), 'solomon', 'generated');
     const options = { timeLimitMs: 120_000, seed: 4, maxIterations: 30 };
     const own = await improvePlan(part, null, options);
     const whole = await improvePlan(part, null, { ...options, lsRuleStops: FEW_LS_NEIGHBOURS_MIN_STOPS });
