@@ -20,6 +20,7 @@ import { segmentsApply } from './segments.js';
 import type { Operator } from './moves/operator.js';
 import { RelocateString } from './moves/relocate.js';
 import { PairArcs } from './moves/pair-arcs.js';
+import { emptyRouteShortens } from './moves/empty-route-filter.js';
 import { Swap } from './moves/swap.js';
 import { SwapStrings } from './moves/swap-strings.js';
 import { SwapStar, windowsBind } from './moves/swap-star.js';
@@ -485,11 +486,17 @@ export class LocalSearch {
 
   private moveIntoEmptyRoute(sol: Solution, u: number, ru: number): boolean {
     const moves = this.moves;
-    moves.prepare(sol, ru);
+    // Refused moves count as priced (MoveEvaluator.refuse): the work measured, and so the plans, stay as without the filter.
+    const refused = moves.distanceFilter && !emptyRouteShortens(sol, moves, u);
+    if (!refused) moves.prepare(sol, ru);
     const pu = sol.posOf[u]!;
     for (let c = 0; c < this.classCount; c++) {
       const v = this.emptyOfClass[c]!;
       if (v < 0 || v === ru) continue;
+      if (refused) {
+        moves.refuse();
+        continue;
+      }
       moves.prepare(sol, v);
       moves.plans[0]
         .reset(ru)
