@@ -5,11 +5,11 @@
  * queues it, sent by one process at a time, and one left by a killed sender is sent by the other.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readFile, readdir, readlink } from 'node:fs/promises';
 import { databasePerTest, postgresUnavailable } from '../support/postgres.js';
 import { startMailbox, type Mailbox } from '../support/mailbox.js';
 import { api, type TestService } from './harness.js';
 import { builtServersOnDatabase, type BuiltServer } from './built.js';
+import { ownerOfPort } from '../support/port-owner.js';
 import { optimizedProject, tokenOf } from './dispatch-harness.js';
 
 const ENV = { ROUTEPLAN_SERVER_KEYS: 'key-alpha' };
@@ -105,18 +105,4 @@ async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<v
     if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-}
-
-/** Which of the servers holds the TCP connection from local port `port` (/proc: its socket's inode among the process's files). */
-async function ownerOfPort(servers: BuiltServer[], port: number): Promise<BuiltServer | undefined> {
-  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
-  const table = (await readFile('/proc/net/tcp', 'utf8')).split('\n').slice(1);
-  const inode = table.map((line) => line.trim().split(/\s+/)).find((fields) => fields[1]?.endsWith(`:${hexPort}`))?.[9];
-  if (inode === undefined) return undefined;
-  for (const server of servers) {
-    const fds = await readdir(`/proc/${server.child.pid}/fd`);
-    const links = await Promise.all(fds.map((fd) => readlink(`/proc/${server.child.pid}/fd/${fd}`).catch(() => '')));
-    if (links.includes(`socket:[${inode}]`)) return server;
-  }
-  return undefined;
 }
