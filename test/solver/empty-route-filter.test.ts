@@ -4,24 +4,11 @@
  * the distance as the cost, it never refuses a move the pricing would make, and it refuses most.
  */
 import { describe, expect, it } from 'vitest';
-import type { Problem } from '../../src/model/problem.js';
-import { CostEvaluator } from '../../src/solver/cost.js';
-import { instanceOf } from '../../src/solver/instance.js';
-import { Inserter } from '../../src/solver/insertion.js';
-import { MoveEvaluator } from '../../src/solver/ls/move.js';
 import { emptyRouteShortens } from '../../src/solver/ls/moves/empty-route-filter.js';
-import { regretInsertion } from '../../src/solver/regret.js';
-import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
-import { Solution } from '../../src/solver/solution.js';
-import { randomProblem } from '../support/problem-builder.js';
+import { oneDepotDistanceProblem, regretPlanWithMoves } from './helpers.js';
 
 /** Many vehicles from one depot, distance as the cost: the filter applies and some vehicles stay unused. */
-function distanceProblem(seed: number, openRoutes: boolean): Problem {
-  const base = randomProblem(seed, { stops: 40, vehicles: 30, uniformSpeed: true });
-  const depot = base.vehicles[0]!.startLocation;
-  const vehicles = base.vehicles.map((v) => ({ ...v, startLocation: depot, endLocation: openRoutes ? -1 : depot }));
-  return { ...base, vehicles, objective: { cost: 'distance', minimizeRoutes: false, balance: 'none' } };
-}
+const SIZE = { stops: 40, vehicles: 30 };
 
 describe('the distance filter of the move into an unused vehicle', () => {
   for (const openRoutes of [false, true]) {
@@ -30,11 +17,8 @@ describe('the distance filter of the move into an unused vehicle', () => {
       let priced = 0;
       let improving = 0;
       for (let seed = 1; seed <= 6; seed++) {
-        const inst = instanceOf(distanceProblem(seed, openRoutes));
-        const evaluator = new RouteEvaluator(inst);
-        const sol = new Solution(inst, new CostEvaluator(inst));
-        regretInsertion(sol, new Inserter(inst, evaluator), evaluator, Infinity);
-        const moves = new MoveEvaluator(inst, evaluator, true);
+        const { sol, moves } = regretPlanWithMoves(oneDepotDistanceProblem(seed, SIZE, openRoutes));
+        const inst = sol.inst;
         expect(moves.distanceFilter).toBe(true);
         const empty = [...Array(inst.nVehicles).keys()].filter((v) => sol.len[v] === 0);
         expect(empty.length).toBeGreaterThan(0);

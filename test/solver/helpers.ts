@@ -1,7 +1,14 @@
 /** Small helpers shared by the solver tests. */
 import type { Problem } from '../../src/model/problem.js';
+import { CostEvaluator } from '../../src/solver/cost.js';
+import { instanceOf } from '../../src/solver/instance.js';
+import { Inserter } from '../../src/solver/insertion.js';
+import { MoveEvaluator } from '../../src/solver/ls/move.js';
+import { regretInsertion } from '../../src/solver/regret.js';
+import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
+import { Solution } from '../../src/solver/solution.js';
 import type { RouteSchedule, SolveResult, StopVisit } from '../../src/solver/types.js';
-import type { LatLng } from '../support/problem-builder.js';
+import { randomProblem, type LatLng } from '../support/problem-builder.js';
 
 export const DEPOT: LatLng = [0, 0];
 
@@ -50,4 +57,24 @@ export function tightWindowsSolomonText(n: number, seed: number): string {
   return ['GENERATED', '', 'VEHICLE', 'NUMBER     CAPACITY', ` ${n / 4}          200`, '', 'CUSTOMER', 'CUST NO. …', '', ...rows, ''].join(
     '\n',
   );
+}
+
+/**
+ * Random stops served from one depot with the distance as the cost: where the local search's
+ * distance filters (ls/moves/pair-arcs.ts, empty-route-filter.ts) apply. Open routes end at their last stop.
+ */
+export function oneDepotDistanceProblem(seed: number, size: { stops: number; vehicles: number }, openRoutes = false): Problem {
+  const base = randomProblem(seed, { ...size, uniformSpeed: true });
+  const depot = base.vehicles[0]!.startLocation;
+  const vehicles = base.vehicles.map((v) => ({ ...v, startLocation: depot, endLocation: openRoutes ? -1 : depot }));
+  return { ...base, vehicles, objective: { cost: 'distance', minimizeRoutes: false, balance: 'none' } };
+}
+
+/** The regret plan of `problem` with a move evaluator over it, as the local search starts from. */
+export function regretPlanWithMoves(problem: Problem): { sol: Solution; moves: MoveEvaluator; evaluator: RouteEvaluator } {
+  const inst = instanceOf(problem);
+  const evaluator = new RouteEvaluator(inst);
+  const sol = new Solution(inst, new CostEvaluator(inst));
+  regretInsertion(sol, new Inserter(inst, evaluator), evaluator, Infinity);
+  return { sol, moves: new MoveEvaluator(inst, evaluator, true), evaluator };
 }

@@ -7,40 +7,18 @@
  * sharing one filter find the same moves as each with its own.
  */
 import { describe, expect, it } from 'vitest';
-import type { Problem } from '../../src/model/problem.js';
-import { CostEvaluator } from '../../src/solver/cost.js';
-import { instanceOf } from '../../src/solver/instance.js';
-import { Inserter } from '../../src/solver/insertion.js';
-import { MoveEvaluator } from '../../src/solver/ls/move.js';
+import type { MoveEvaluator } from '../../src/solver/ls/move.js';
 import { placeBit, PairArcs } from '../../src/solver/ls/moves/pair-arcs.js';
 import type { Operator } from '../../src/solver/ls/moves/operator.js';
 import { RelocateString } from '../../src/solver/ls/moves/relocate.js';
 import { Swap } from '../../src/solver/ls/moves/swap.js';
 import { TwoOptStar } from '../../src/solver/ls/moves/two-opt.js';
-import { regretInsertion } from '../../src/solver/regret.js';
 import { Rng } from '../../src/solver/rng.js';
-import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
-import { Solution } from '../../src/solver/solution.js';
-import { randomProblem } from '../support/problem-builder.js';
+import type { Solution } from '../../src/solver/solution.js';
+import { oneDepotDistanceProblem, regretPlanWithMoves } from './helpers.js';
 
-/** Round trips from one depot, distance as the cost: where the distance filter applies. */
-function distanceProblem(seed: number, openRoutes = false): Problem {
-  const base = randomProblem(seed, { stops: 60, vehicles: 5, uniformSpeed: true });
-  const vehicles = base.vehicles.map((v) => ({
-    ...v,
-    startLocation: base.vehicles[0]!.startLocation,
-    endLocation: openRoutes ? -1 : base.vehicles[0]!.startLocation,
-  }));
-  return { ...base, vehicles, objective: { cost: 'distance', minimizeRoutes: false, balance: 'none' } };
-}
-
-function setUp(problem: Problem): { sol: Solution; moves: MoveEvaluator; evaluator: RouteEvaluator } {
-  const inst = instanceOf(problem);
-  const evaluator = new RouteEvaluator(inst);
-  const sol = new Solution(inst, new CostEvaluator(inst));
-  regretInsertion(sol, new Inserter(inst, evaluator), evaluator, Infinity);
-  return { sol, moves: new MoveEvaluator(inst, evaluator, true), evaluator };
-}
+/** Round trips (or open routes) of 60 stops on 5 vehicles from one depot, distance as the cost. */
+const SIZE = { stops: 60, vehicles: 5 };
 
 /** Location of position p of route r, -1 past the end of an open route; p = -1 is the start. */
 function locOf(sol: Solution, r: number, p: number): number {
@@ -95,7 +73,7 @@ describe('the distance filter shared by relocate and or-opt', () => {
       let passing = 0;
       let applied = 0;
       for (const seed of [11, 12, 13]) {
-        const { sol, moves, evaluator } = setUp(distanceProblem(seed, openRoutes));
+        const { sol, moves, evaluator } = regretPlanWithMoves(oneDepotDistanceProblem(seed, SIZE, openRoutes));
         expect(moves.distanceFilter).toBe(true);
         const arcs = new PairArcs();
         const relocate = new RelocateString(1, arcs);
@@ -137,7 +115,7 @@ describe('the distance filter shared by relocate and or-opt', () => {
 
   it('the operators sharing relocate’s filter find the moves each finds with a filter of its own', () => {
     for (const seed of [21, 22]) {
-      const { sol, moves } = setUp(distanceProblem(seed));
+      const { sol, moves } = regretPlanWithMoves(oneDepotDistanceProblem(seed, SIZE));
       const arcs = new PairArcs();
       // In the local search's order (operatorsOf): relocate first, or-opt last.
       const shared: Operator[] = [
