@@ -5,6 +5,8 @@
  * inside it, none a second time within the hour, none for a done stop or one without an e-mail.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, servicesStoppedAfterEach, type TestService } from '../harness.js';
 import { InProcessRunner, optimizedProject, tokenOf, twoDriverProject } from '../dispatch-harness.js';
@@ -33,10 +35,10 @@ interface Day {
 }
 
 /** The two-driver project, North bakery and South bakery with an e-mail, dispatched at 07:00 UTC. */
-async function dispatchedDay(): Promise<Day> {
+async function dispatchedDay(options: { retentionMs?: number } = {}): Promise<Day> {
   clock = new Date('2026-11-23T07:00:00Z');
   smtp = await startMailbox();
-  const svc = await start();
+  const svc = await start(options);
   const document = twoDriverProject();
   (document.stops as Record<string, unknown>[])[2]!.email = 'south@example.com';
   const { id } = await optimizedProject(svc, document);
@@ -178,4 +180,37 @@ describe('revised messages', () => {
     expect(smtp.received.map((mail) => mail.subject)).not.toContainEqual(expect.stringMatching(/^New time/));
     expect(await promiseOf(day, 'South cafe')).toEqual(before);
   });
+
+  it('a revision whose message the outbox cannot take keeps the new promise with its event, and the message goes out at the next sweep, once', async () => {
+    // Retention of 10 s: a sweep every second, each telling what the dispatch left untold.
+    const day = await dispatchedDay({ retentionMs: 10_000 });
+    const north = eventStop(day, 'North bakery');
+    const late = north.promised!.end_s + 40 * 60;
+    const window = { start_s: Math.floor((late - 1800) / 900) * 900, end_s: Math.ceil((late + 1800) / 900) * 900 };
+    // The outbox cannot be written for a while: its directory is a file.
+    const outbox = join(day.svc.dataDir, 'outbox');
+    await rm(outbox, { recursive: true, force: true });
+    await writeFile(outbox, '');
+    etaChanged(day, [north, late]);
+    await expect.poll(() => promiseOf(day, 'North bakery')).toEqual(window);
+    await expect.poll(async () => (await dispatchRecord(day)).notices?.map((notice: any) => notice.kind)).toEqual(['promiseRevised']);
+    expect(day.svc.logs.some((line) => line.includes('"event":"dispatch_event_not_told"'))).toBe(true);
+
+    await rm(outbox);
+    await mkdir(outbox);
+    await smtp.waitFor(3, 10_000);
+    expect(smtp.received[2]!.subject).toBe(
+      `New time for your delivery on 2026-11-23: between ${hhmm(window.start_s)} and ${hhmm(window.end_s)}`,
+    );
+    expect(smtp.received[2]!.text).toContain(
+      `will not come between ${hhmm(north.promised!.start_s)} and ${hhmm(north.promised!.end_s)} as we wrote:`,
+    );
+    await expect.poll(async () => (await dispatchRecord(day)).notices).toBeUndefined();
+    await settle();
+    expect(smtp.received).toHaveLength(3);
+  }, 30_000);
 });
+
+async function dispatchRecord(day: Day): Promise<any> {
+  return JSON.parse(await readFile(join(day.svc.dataDir, 'dispatches', `${day.id}.json`), 'utf8'));
+}

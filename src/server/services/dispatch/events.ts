@@ -89,6 +89,22 @@ export interface EtaChangedEvent {
 }
 
 /**
+ * A customer's promise revised because their stop's estimate left it (promise.ts), written with the
+ * revision so that the revised message is queued at least once.
+ */
+export interface PromiseRevisedEvent {
+  notice: NoticeStamp;
+  owner: string;
+  project: DispatchedProject;
+  /** The stop, `promised` being the new window. */
+  stop: DispatchedStop;
+  /** The window it replaces. */
+  previous: PromisedWindowView;
+  /** When it was revised: the message's version. */
+  revised_at: string;
+}
+
+/**
  * Told after the change is stored, within the change's turn: a promise returned is awaited before
  * the change is answered (webhooks record their events so). The change and its events are written
  * together (notices.ts): an event whose telling failed (a promise rejected) or was cut short by the
@@ -104,16 +120,17 @@ export interface DispatchListener {
   stopReported?(event: StopReportedEvent): void | Promise<void>;
   /** Only for stops whose estimate moved; customer messages decide whether it left the promised window. */
   etaChanged(event: EtaChangedEvent): void | Promise<void>;
+  /** When a customer's promise was revised (CustomerPromises.revise). */
+  promiseRevised?(event: PromiseRevisedEvent): void | Promise<void>;
 }
 
 /** Where customers' promises are kept (the dispatch record), for the revised messages. */
 export interface CustomerPromises {
-  /** Records a new promise for a stop whose estimate left its window, when one is due: the new window and the old, or null. */
-  revise(
-    projectId: string,
-    stopId: string,
-    eta_s: number,
-  ): Promise<{ promised: PromisedWindowView; previous: PromisedWindowView; revised_at: string } | null>;
+  /**
+   * Records a new promise for a stop whose estimate left its window, when one is due, with a
+   * promiseRevised event told to the listeners; answers whether it did.
+   */
+  revise(projectId: string, stopId: string, eta_s: number): Promise<boolean>;
 }
 
 /** The project's customer messages, for its answers. */

@@ -24,5 +24,6 @@ export function allListeners(listeners: DispatchListener[], log: Log): DispatchL
     stopDone: (event) => tellEach((listener) => listener.stopDone(event)),
     stopReported: (event) => tellEach((listener) => listener.stopReported?.(event)),
     etaChanged: (event) => tellEach((listener) => listener.etaChanged(event)),
+    promiseRevised: (event) => tellEach((listener) => listener.promiseRevised?.(event)),
   };
 }

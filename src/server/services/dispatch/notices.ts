@@ -6,14 +6,15 @@
  * least once); told again, an event carries the same `notice`, by which listeners keep it once.
  */
 import { randomUUID } from 'node:crypto';
-import type { DispatchedEvent, DispatchListener, EtaChangedEvent, NoticeStamp, StopReportedEvent } from './events.js';
+import type { DispatchedEvent, DispatchListener, EtaChangedEvent, NoticeStamp, PromiseRevisedEvent, StopReportedEvent } from './events.js';
 
 /** An event not yet told to every listener, as the dispatch record keeps it. */
 export type PendingNotice =
   | { kind: 'dispatched'; event: DispatchedEvent }
   /** A stop that became done or failed: told as stopReported, and as stopDone too when done. */
   | { kind: 'stopReported'; event: StopReportedEvent }
-  | { kind: 'etaChanged'; event: EtaChangedEvent };
+  | { kind: 'etaChanged'; event: EtaChangedEvent }
+  | { kind: 'promiseRevised'; event: PromiseRevisedEvent };
 
 /** A record that keeps its untold events. */
 export interface WithNotices {
@@ -67,5 +68,7 @@ async function tellOne(listener: DispatchListener, notice: PendingNotice): Promi
       return listener.stopReported?.(notice.event);
     case 'etaChanged':
       return listener.etaChanged(notice.event);
+    case 'promiseRevised':
+      return listener.promiseRevised?.(notice.event);
   }
 }

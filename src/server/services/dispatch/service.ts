@@ -299,25 +299,23 @@ export class DispatchService {
 
   /**
    * Records a revised promise for a stop whose estimate moved to `eta_s`, when promise.ts says one
-   * is due (checked here, in the project's turn, against the record as stored): the new window and
-   * the one it replaces, or null.
+   * is due (checked here, in the project's turn, against the record as stored), written with its
+   * promiseRevised event, then told; answers whether it revised.
    */
-  revisePromise(
-    projectId: string,
-    stopId: string,
-    eta_s: number,
-  ): Promise<{ promised: PromisedWindow; previous: PromisedWindow; revised_at: string } | null> {
+  revisePromise(projectId: string, stopId: string, eta_s: number): Promise<boolean> {
     return this.store.exclusively('dispatches', projectId, async () => {
       const dispatch = await this.load(projectId);
       const stop = dispatch?.stops.find((candidate) => candidate.stop_id === stopId);
       const now = this.settings.now();
       const promised = stop ? revisedPromise(stop, eta_s, now, this.settings.etaMarginS) : null;
-      if (!dispatch || !stop?.promised || !promised) return null;
+      if (!dispatch || !stop?.promised || !promised) return false;
       const previous = stop.promised;
       stop.promised = promised;
       stop.revised_at = now.toISOString();
+      keepNotices(dispatch, [revisedNotice(dispatch, stop, previous, now)]);
       await this.save(dispatch);
-      return { promised, previous, revised_at: stop.revised_at };
+      await this.tellNotices(dispatch);
+      return true;
     });
   }
 
@@ -469,6 +467,13 @@ function etaNotices(dispatch: FrozenDispatch, moved: FrozenStop[], now: Date): P
   if (moved.length === 0) return [];
   const stops = moved.map((stop) => ({ stop: dispatchedStop(stop), eta_s: stop.eta_s!, late: stop.late === true }));
   return [{ kind: 'etaChanged', event: { notice: newStamp(now), owner: dispatch.owner, project: dispatch.project, stops } }];
+}
+
+/** A stop's promise revised from `previous` to its new one, for the revised message. */
+function revisedNotice(dispatch: FrozenDispatch, stop: FrozenStop, previous: PromisedWindow, now: Date): PendingNotice {
+  const { owner, project } = dispatch;
+  const event = { notice: newStamp(now), owner, project, stop: dispatchedStop(stop), previous, revised_at: stop.revised_at! };
+  return { kind: 'promiseRevised', event };
 }
 
 /**

@@ -15,6 +15,7 @@ import type {
   DispatchListener,
   EtaChangedEvent,
   ProjectMessages,
+  PromiseRevisedEvent,
   StopDoneEvent,
 } from '../dispatch/events.js';
 import type { OutboxStore } from '../../store/ports.js';
@@ -71,6 +72,7 @@ export async function createNotifications(
       dispatched: (event) => notifier.dispatched(event),
       stopDone: (event) => notifier.stopDone(event),
       etaChanged: (event) => notifier.etaChanged(event),
+      promiseRevised: (event) => notifier.promiseRevised(event),
     },
     messages: { of: (projectId) => outbox.of(projectId) },
     recover: () => outbox.recover(),
@@ -121,8 +123,9 @@ class Notifier {
   }
 
   /**
-   * One revised message per stop whose new estimate left its promise, when the dispatch records a
-   * revision as due. Not waited for: the revision takes the project's turn, which the dispatch holds
+   * Asks the dispatch to revise the promise of each stop with an e-mail whose new estimate left it;
+   * the dispatch writes each revision with its event (promiseRevised), so that its message is queued
+   * at least once. Not waited for: the revision takes the project's turn, which the dispatch holds
    * while it tells this event.
    */
   etaChanged(event: EtaChangedEvent): void {
@@ -130,18 +133,16 @@ class Notifier {
     if (promises === undefined) return;
     for (const { stop, eta_s } of event.stops) {
       if (!stop.email || (stop.status !== undefined && stop.status !== 'planned')) continue;
-      promises
-        .revise(event.project.id, stop.stop_id, eta_s)
-        .then((revision) => {
-          if (revision === null) return;
-          const fields = { window: promiseText(revision.promised), previous_window: promiseText(revision.previous) };
-          const version = `promise ${revision.revised_at}`;
-          return this.queue(event.owner, event.project, { ...stop, promised: revision.promised }, 'revised', version, fields);
-        })
-        .catch((error: unknown) => {
-          this.log({ event: 'revision_failed', project_id: event.project.id, stop_id: stop.stop_id, reason: (error as Error).message });
-        });
+      promises.revise(event.project.id, stop.stop_id, eta_s).catch((error: unknown) => {
+        this.log({ event: 'revision_failed', project_id: event.project.id, stop_id: stop.stop_id, reason: (error as Error).message });
+      });
     }
+  }
+
+  /** The revised message: the new window and the one it replaces, once per revision. */
+  promiseRevised(event: PromiseRevisedEvent): Promise<void> {
+    const fields = { previous_window: promiseText(event.previous) };
+    return this.queue(event.owner, event.project, event.stop, 'revised', `promise ${event.revised_at}`, fields);
   }
 
   /** Stores the message (once per stop, kind and version: queued again, it is kept once); a failure is logged and answered. */
