@@ -45,6 +45,8 @@ export interface ImproveOptions {
   changedRoutesOnly?: boolean | undefined;
   /** SWAP* only into routes near a stop on large problems without windows (SolveOptions.swapStarNearOnly). */
   swapStarNearOnly?: boolean | undefined;
+  /** Pairs of unchanged stops skipped on problems without windows (SolveOptions.changedStopsOnly). */
+  changedStopsOnly?: boolean | undefined;
   /** The local search above 1,000 stops priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   largeLocalSearch?: boolean | undefined;
   /** Restarts from an elite pool's children (SolveOptions.population); absent: POPULATION_BY_DEFAULT. */

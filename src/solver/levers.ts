@@ -15,6 +15,7 @@ export type Levers = Pick<
   | 'stringSwaps'
   | 'changedRoutesOnly'
   | 'swapStarNearOnly'
+  | 'changedStopsOnly'
   | 'largeLocalSearch'
   | 'population'
 >;
@@ -29,6 +30,7 @@ export function leversOf(options: Levers): Levers {
     stringSwaps: options.stringSwaps,
     changedRoutesOnly: options.changedRoutesOnly,
     swapStarNearOnly: options.swapStarNearOnly,
+    changedStopsOnly: options.changedStopsOnly,
     largeLocalSearch: options.largeLocalSearch,
     population: options.population,
   };

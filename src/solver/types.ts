@@ -95,6 +95,13 @@ export interface SolveOptions {
    */
   swapStarNearOnly?: boolean;
   /**
+   * Where no window binds, from CHANGED_STOPS_ONLY_MIN_STOPS stops on, the local search skips a pair
+   * of stops neither of whose surroundings changed since the first was last examined (windowless.ts,
+   * changedStopsOnlyWithoutWindows; ls/changed-stops.ts). Absent: CHANGED_STOPS_ONLY_WITHOUT_WINDOWS
+   * (params.ts says why: off). True for the bench's row with it (`npm run bench -- --with changed-stops-only`).
+   */
+  changedStopsOnly?: boolean;
+  /**
    * A longer cooling where no window binds, from COOL_LONGER_MIN_STOPS stops on (windowless.ts,
    * coolWorkFor), for a search that may stop by itself. Absent: LONGER_COOLING_BY_DEFAULT (params.ts
    * says why). The bench's in-process solves do not stop by themselves: compare a build with it on

@@ -9,6 +9,8 @@ import {
   AVG_REMOVED,
   AVG_REMOVED_WITHOUT_WINDOWS,
   CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS,
+  CHANGED_STOPS_ONLY_MIN_STOPS,
+  CHANGED_STOPS_ONLY_WITHOUT_WINDOWS,
   SWAP_STAR_NEAR_ONLY_MIN_STOPS,
   SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS,
   COOL_LONGER_MIN_STOPS,
@@ -75,4 +77,14 @@ export function changedRoutesOnlyWithoutWindows(nStops: number, only?: boolean):
  */
 export function swapStarNearOnlyWithoutWindows(nStops: number, only?: boolean): boolean {
   return (only ?? SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS) && nStops >= SWAP_STAR_NEAR_ONLY_MIN_STOPS;
+}
+
+/**
+ * Whether, where windows do not bind, the local search on `nStops` stops skips a pair of stops
+ * neither of whose surroundings changed since the first was last examined (ls/changed-stops.ts):
+ * with `only` (SolveOptions.changedStopsOnly, CHANGED_STOPS_ONLY_WITHOUT_WINDOWS when absent), from
+ * CHANGED_STOPS_ONLY_MIN_STOPS stops on.
+ */
+export function changedStopsOnlyWithoutWindows(nStops: number, only?: boolean): boolean {
+  return (only ?? CHANGED_STOPS_ONLY_WITHOUT_WINDOWS) && nStops >= CHANGED_STOPS_ONLY_MIN_STOPS;
 }

@@ -39,6 +39,8 @@ export interface InstanceBenchOptions {
   changedRoutesOnly?: boolean;
   /** SWAP* only into routes near a stop on large problems without windows; off for its ablation row (`--without swap-star-near-only`). */
   swapStarNearOnly?: boolean;
+  /** Pairs of unchanged stops skipped on problems without windows; on for its row (`--with changed-stops-only`). */
+  changedStopsOnly?: boolean;
   /** Restarts from an elite pool's children; off for its ablation row (`--without population`), on with `--with population`. */
   population?: boolean;
   /** The final prize pass's share of work; off for its ablation row (`--without prize-claim`). */
@@ -66,6 +68,7 @@ export function leverOptions(args: {
     ...(args.with.includes('few-ls-neighbours') ? { fewLsNeighbours: true } : {}),
     ...(args.with.includes('swap-star-sectors') ? { swapStarSectors: true } : {}),
     ...(args.with.includes('string-swaps') ? { stringSwaps: true } : {}),
+    ...(args.with.includes('changed-stops-only') ? { changedStopsOnly: true } : {}),
   };
 }
 
@@ -113,6 +116,7 @@ export async function benchInstance(
       ...(options.stringSwaps === true ? { stringSwaps: true } : {}),
       ...(options.changedRoutesOnly === false ? { changedRoutesOnly: false } : {}),
       ...(options.swapStarNearOnly === false ? { swapStarNearOnly: false } : {}),
+      ...(options.changedStopsOnly === true ? { changedStopsOnly: true } : {}),
       ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),

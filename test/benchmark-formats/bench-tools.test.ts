@@ -77,6 +77,9 @@ describe('bench runner pieces', () => {
     expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--with', 'swap-star-sectors']))).toEqual({
       swapStarSectors: true,
     });
+    expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--with', 'changed-stops-only']))).toEqual({
+      changedStopsOnly: true,
+    });
     expect(parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'large-ls']).with).toEqual(['large-ls']);
     expect(() => parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'magic'])).toThrow(
       /--with takes one of large-ls, population, swap-star, few-ls-neighbours, swap-star-sectors/,

@@ -29,9 +29,16 @@ import { RouteSectors } from './moves/sectors.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
 import { granularNeighbours } from './neighbours.js';
 import { OperatorCounters } from './operator-stats.js';
-import { changedRoutesOnlyWithoutWindows, swapStarNearOnlyWithoutWindows, windowSettings } from '../windowless.js';
+import {
+  changedRoutesOnlyWithoutWindows,
+  changedStopsOnlyWithoutWindows,
+  swapStarNearOnlyWithoutWindows,
+  windowSettings,
+} from '../windowless.js';
+import { ChangedStops } from './changed-stops.js';
 import {
   CHANGED_ROUTES_ONLY_WITH_FEW,
+  CHANGED_STOPS_LOAD_RULE,
   DEADLINE_CHECK_EVERY,
   EXACT_MAX_STOPS,
   FEW_LS_NEIGHBOURS,
@@ -71,6 +78,8 @@ export interface LocalSearchOptions {
   changedRoutesOnly?: boolean | undefined;
   /** Where windows do not bind, SWAP* trades a stop only into routes near it on large problems (SolveOptions.swapStarNearOnly; windowless.ts). */
   swapStarNearOnly?: boolean | undefined;
+  /** Where windows do not bind, a pair is skipped when neither stop's surroundings changed (SolveOptions.changedStopsOnly; windowless.ts). */
+  changedStopsOnly?: boolean | undefined;
 }
 
 /**
@@ -191,6 +200,8 @@ export class LocalSearch {
   private readonly partnerMark: Int32Array;
   private readonly partners: Int32Array;
   private swapPass = 0;
+  /** When each stop's surroundings last changed, where pairs of unchanged stops are skipped (changedStopsOnlyWithoutWindows). */
+  private readonly changedStops: ChangedStops | null;
 
   /**
    * Null when balancing is on (its spread penalty is not a sum over routes, which moves price),
@@ -220,6 +231,7 @@ export class LocalSearch {
         (examinesChangedRoutesOnly(ruleStops, exactAndLarge, k) ||
           (!windowed && changedRoutesOnlyWithoutWindows(ruleStops, options.changedRoutesOnly))),
       swapStarNear: !windowed && swapStarNearOnlyWithoutWindows(ruleStops, options.swapStarNearOnly),
+      changedStops: options.k === undefined && !windowed && changedStopsOnlyWithoutWindows(ruleStops, options.changedStopsOnly),
     };
     const operators = operatorsOf(windowSettings(windowed, undefined, options.stringSwaps).stringSwaps);
     return new LocalSearch(inst, evaluator, rng, neighbours, options.countOperators === true, swapStar, windowed, sectors, operators);
@@ -233,7 +245,7 @@ export class LocalSearch {
     inst: SolverInstance,
     private readonly evaluator: RouteEvaluator,
     private readonly rng: Rng,
-    neighbourCounts: { first: number; after: number; changedOnly: boolean; swapStarNear: boolean },
+    neighbourCounts: { first: number; after: number; changedOnly: boolean; swapStarNear: boolean; changedStops: boolean },
     countOperators: boolean,
     swapStar: boolean,
     windowed: boolean,
@@ -256,6 +268,7 @@ export class LocalSearch {
     this.active = Math.min(neighbourCounts.first, this.k);
     this.narrowed = Math.min(neighbourCounts.after, this.k);
     this.changedOnly = neighbourCounts.changedOnly;
+    this.changedStops = neighbourCounts.changedStops ? new ChangedStops(inst.nStops, inst.nVehicles, CHANGED_STOPS_LOAD_RULE) : null;
     this.lastTested = new Float64Array(inst.nStops).fill(-1);
     this.order = new Int32Array(inst.nStops);
     this.mark = new Uint8Array(inst.nStops);
@@ -301,6 +314,7 @@ export class LocalSearch {
     let swapSince = this.lastRunEnd;
     for (;;) {
       const passStart = nextStamp();
+      this.changedStops?.seeChangedAfter(sol, since);
       const count = this.collectCandidates(sol, since);
       this.rng.shuffle(this.order.subarray(0, count));
       let improved = false;
@@ -321,6 +335,7 @@ export class LocalSearch {
           if (rx < 0) continue;
           const ru = sol.routeOf[u]!;
           if (sol.stamp[ru]! < tested && sol.stamp[rx]! < tested) continue;
+          if (this.changedStops?.bothBefore(u, x, tested) === true) continue;
           this.pairsTried++;
           if (this.tryPair(sol, u, x, ru, rx)) {
             applied++;
@@ -511,6 +526,7 @@ export class LocalSearch {
   private commit(sol: Solution, count: number): boolean {
     if (this.moves.apply(sol, count, this.evaluator)) {
       this.stats.moves++;
+      if (this.changedStops) for (let i = 0; i < count; i++) this.changedStops.see(sol, this.moves.plans[i]!.vehicle);
       return true;
     }
     this.stats.rejectedByExact++;

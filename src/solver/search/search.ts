@@ -65,6 +65,8 @@ export interface SearchLimits {
   changedRoutesOnly?: boolean | undefined;
   /** SWAP* only into routes near a stop on large problems without windows (SolveOptions.swapStarNearOnly); SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS when absent. */
   swapStarNearOnly?: boolean | undefined;
+  /** Pairs of unchanged stops skipped by the local search on problems without windows (SolveOptions.changedStopsOnly); CHANGED_STOPS_ONLY_WITHOUT_WINDOWS when absent. */
+  changedStopsOnly?: boolean | undefined;
   /** The local search on problems above EXACT_MAX_STOPS priced exactly (SolveOptions.largeLocalSearch). */
   largeLocalSearch?: boolean | undefined;
   /** The stop count the local search's neighbour rules read (LocalSearchOptions.ruleStops): a decomposition part's whole problem's. */
@@ -232,6 +234,7 @@ function localSearchOptionsOf(limits: SearchLimits): LocalSearchOptions {
     ruleStops: limits.lsRuleStops,
     changedRoutesOnly: limits.changedRoutesOnly,
     swapStarNearOnly: limits.swapStarNearOnly,
+    changedStopsOnly: limits.changedStopsOnly,
   };
 }
 
