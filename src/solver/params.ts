@@ -94,7 +94,9 @@ export const FAR = 1e15;
  * R2, RC1, RC2 (39) at 1,000 iterations in process, 15 gave 0.62 / 0.66 % against 0.77 / 0.82 %
  * (seeds 0 / 1), but in fresh processes at 2 s 0.88 % against 0.77 % (seed 0, 30 LS neighbours),
  * and with 15 LS neighbours 0.71 % (15) and 0.63 % (12) against 0.65 % (seed 3; load 4–6). SISR's
- * split strings (rate 0.5, depth 0.01) gave 1.19 / 0.85 % at 1,000 iterations: left out.
+ * split strings (rate 0.5, depth 0.01) gave 1.19 / 0.85 % at 1,000 iterations: left out. Again at
+ * 3,000 iterations in process (R1, RC1, RC2, seeds 0 / 1, load 4–6): 15 0.38 / 0.40 % against
+ * 0.43 / 0.54 %, in 1.6× the time (2.7 s an instance against 1.6–1.8 s).
  */
 export const AVG_REMOVED = 10;
 /**
@@ -125,18 +127,25 @@ export const WIDER_RUIN_BY_DEFAULT = true;
 /**
  * SISR's longest removed string (L^max = 10 in the paper). CVRP X (AVG_REMOVED_WITHOUT_WINDOWS's
  * measurement at half the iterations, ruin of 20, seeds 0 and 1): 20 gave 1.68 / 1.77 % (fewer,
- * longer strings; 18–19 s of CPU) against 1.40 / 1.46 % (22.5 s).
+ * longer strings; 18–19 s of CPU) against 1.40 / 1.46 % (22.5 s). Solomon at 3,000 iterations in
+ * process, seeds 0 / 1 (load 4–6): R2 and RC2 (long routes, where it binds) 20 gave 0.49 / 0.69 %
+ * against 0.48 / 0.46 %; R1, RC1, RC2 5 gave 0.61 / 0.83 % against 0.43 / 0.54 %.
  */
 export const MAX_STRING = 10;
 /**
  * SISR's blink rate: the chance an insertion position is skipped (β = 0.01 in the paper). CVRP X
  * (AVG_REMOVED_WITHOUT_WINDOWS's measurement at half the iterations, ruin of 20, seeds 0 and 1):
- * 0.05 gave 1.55 / 1.60 % against 1.40 / 1.46 %.
+ * 0.05 gave 1.55 / 1.60 % against 1.40 / 1.46 %. Solomon R1, RC1, RC2 at 3,000 iterations in process,
+ * seed 0 (load 4–6): 0 gave 0.59 %, 0.05 0.45 %, against 0.43 %.
  */
 export const BLINK_RATE = 0.01;
 /**
  * Nearest neighbours per stop for the ruin (strings are cut from routes near the seed) and for
- * the reinsertion in a large fleet: 40 reaches a few routes beyond the seed's own.
+ * the reinsertion in a large fleet: 40 reaches a few routes beyond the seed's own. Distance alone:
+ * the ruin's strings cut near the seed in the local search's measure with the windows instead
+ * (ls/neighbours.ts, granularNeighbours) gave, on Solomon R1, RC1, RC2 (R2 too for seeds 2, 3) at
+ * 3,000 iterations in process, seeds 0–3 (load 4–5), 0.43 / 0.50 / 0.53 / 0.49 % against
+ * 0.43 / 0.54 / 0.40 / 0.55 %: within the noise.
  */
 export const NEIGHBOURS = 40;
 /** How often the search hands control back (progress, abort): 20 times a second feels live. */
@@ -155,7 +164,9 @@ export const GRANULAR_NEIGHBOURS = 20;
  * with the ruin of 10: 0.3 → 0.003 1.80 / 1.33 %, 1 → 0.01 1.64 / 1.67 %, 3 → 0.03 1.48 / 1.96 %.
  * Others gave no difference beyond the noise on Solomon's R1, R2, RC1, RC2 at 2 s in fresh
  * processes (load 4–6): 3 to 0.03 gave 0.58 % against 0.74 % (seed 4) and 1.24 % against 1.09 %
- * (seed 5), 10 to 0.1 1.34 % (seed 5), 0.3 to 0.01 0.85 % (seed 4).
+ * (seed 5), 10 to 0.1 1.34 % (seed 5), 0.3 to 0.01 0.85 % (seed 4). Solomon R1, RC1, RC2 at 3,000
+ * iterations in process, seeds 0 / 1 (load 4–6): T_START 0.3 0.54 / 0.54 %, 3 0.59 / 0.58 %, against
+ * 0.43 / 0.54 %.
  */
 export const T_START = 1;
 export const T_END = 0.01;
@@ -293,7 +304,9 @@ export const EXACT_POLISH_SHARE = 0.02;
 export type SortKey = 'random' | 'demand' | 'far' | 'close' | 'window';
 /**
  * Drawn uniformly, so repetitions are weights: SISR's random 4, demand 4, far 2, close 1, and
- * tightest window first once, for time-windowed problems.
+ * tightest window first once, for time-windowed problems. Tightest window first four times of 15:
+ * Solomon R1, RC1, RC2 at 3,000 iterations in process, seeds 0 / 1 (load 5), 0.52 / 0.44 % against
+ * 0.43 / 0.54 %: within the noise.
  */
 export const SORT_KEYS: readonly SortKey[] = [
   'random',
@@ -683,5 +696,7 @@ export const SREX_MAX_ROUTE_SHARE = 0.5;
  * limit instead of stopping by itself (same plan): the no-flag runs must stay short (issue 26).
  * On CVRP X-n143, n190, n237, n284, n331 and n411 in process at 10 s, seeds 0 / 1 (load 3.5–5):
  * 1.01 / 0.80 % mean gap with it against 0.77 / 0.75 % without.
+ * Solomon R1, RC1, RC2 at 3,000 iterations in process, seed 0 (load 3–4): 0.52 % against 0.43 %
+ * without (RC1 0.84 % against 0.39 %).
  */
 export const POPULATION_BY_DEFAULT = false;

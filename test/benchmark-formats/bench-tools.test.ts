@@ -5,6 +5,7 @@ import type { SolveResult } from '../../src/solver/types.js';
 import { isMonotone, type AnytimeRun } from '../bench/anytime-bench.js';
 import { parseBenchArgs, UsageError } from '../bench/args.js';
 import { familyOf, parseSolutionFile } from '../bench/benchmark-data.js';
+import { sharedRoutes } from '../bench/bks-routes.js';
 import { generateLargeProblem } from '../bench/generate-large.js';
 import { leverOptions, routeDistanceFromMatrix, selectInstances } from '../bench/instance-bench.js';
 import { formatOperatorTable, sumOperatorsPerFamily } from '../bench/operator-report.js';
@@ -158,6 +159,13 @@ describe('bench runner pieces', () => {
     expect(isMonotone([run(0.01, 100, 50), run(0.1, 100, 20), run(1, 105, 90)])).toBe(true);
     expect(isMonotone([run(0.01, 100, 0), run(0.1, 95, 0)])).toBe(false);
     expect(isMonotone([run(0.01, 100, 10), run(0.1, 100, 30)])).toBe(false);
+  });
+
+  it('bks-routes: the routes a plan shares with the best-known solution stop for stop, and the stops of the others', () => {
+    const bks = [[1, 2, 3], [4, 5], [6]];
+    expect(sharedRoutes([[1, 2, 3], [], [5, 4], [6]], bks)).toEqual({ ours: 3, bks: 3, shared: 2, elsewhere: [4, 5] });
+    expect(sharedRoutes([[1, 2], [3, 4, 5], [6]], bks)).toEqual({ ours: 3, bks: 3, shared: 1, elsewhere: [1, 2, 3, 4, 5] });
+    expect(sharedRoutes(bks, bks)).toEqual({ ours: 3, bks: 3, shared: 3, elsewhere: [] });
   });
 
   it('.sol files: routes of customer numbers and the stated cost', () => {
