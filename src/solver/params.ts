@@ -54,7 +54,9 @@ export const LOCAL_ORDER_BY_DEFAULT = true;
 export const LOCAL_ORDER_MIN_LOCATIONS = 500;
 /**
  * How near locations get near numbers: 'curve', a Hilbert curve over the coordinates (a greedy
- * nearest-neighbour chain over the matrix where the problem has none), or 'chain' always.
+ * nearest-neighbour chain over the matrix where the problem has none), or 'chain' always. Measured
+ * alike on X-n1001 at 1,000 iterations (CPU as above, 3 rounds, load ~6, one plan): curve 4.98 s,
+ * chain 5.05 s, main 5.91 s; the curve costs n log n, the chain reads the whole matrix once.
  */
 export const LOCAL_ORDER_BY: 'curve' | 'chain' = 'curve';
 

@@ -22,6 +22,9 @@ const allFeatures = randomProblem(26, { stops: LOCAL_ORDER_MIN_LOCATIONS + 120, 
 /** No windows, distance as the cost: where SWAP* and its polar sectors (coordinates) apply. */
 const windowless = oneDepotDistanceProblem(27, { stops: LOCAL_ORDER_MIN_LOCATIONS + 20, vehicles: 25 });
 
+/** No coordinates to go by (all one point): the numbering follows a nearest-neighbour chain over the matrix. */
+const withoutCoordinates: Problem = { ...windowless, locations: windowless.locations.map(() => ({ lat: 0, lng: 0 })) };
+
 /** The places a route visits, in the solver's numbering of `inst`: the stops' and the vehicles' start and end locations. */
 function places(inst: SolverInstance): number[] {
   return [...inst.stopLoc, ...inst.vStartLoc, ...inst.vEndLoc];
@@ -31,6 +34,7 @@ describe('the renumbered instance', () => {
   it.each([
     ['all features', allFeatures],
     ['windowless', windowless],
+    ['without coordinates', withoutCoordinates],
   ])('%s: locations really renumbered, every location mapped back to the problem’s', (_name, problem: Problem) => {
     const inst = instanceOf(problem);
     expect(inst.nLoc).toBeGreaterThanOrEqual(LOCAL_ORDER_MIN_LOCATIONS);
@@ -45,6 +49,7 @@ describe('the renumbered instance', () => {
   it.each([
     ['all features', allFeatures],
     ['windowless', windowless],
+    ['without coordinates', withoutCoordinates],
   ])('%s: the same distance and travel time for every pair of places, for every vehicle', (_name, problem: Problem) => {
     const inst = instanceOf(problem);
     const base = instanceOf(problem, false);
@@ -79,17 +84,22 @@ describe('the renumbered instance', () => {
 });
 
 describe('plans with the renumbering', () => {
+  // The checker measures legs from the coordinates: the problem without them is checked as the one it was made from (same matrix).
   it.each([
-    ['all features', allFeatures, {}],
-    ['windowless, SWAP* with polar sectors', windowless, { swapStarSectors: true }],
-  ])('%s: the same seeded plan at fixed iterations with and without it, and the checker accepts it', async (_name, problem, extra) => {
-    expect(instanceOf(problem).locOrigin, 'renumbered above the threshold').not.toBeNull();
-    const options: SolveOptions = { timeLimitMs: 600_000, seed: 3, maxIterations: 25, ...extra };
-    const renumbered = await solve(problem, { ...options, localOrder: true });
-    const original = await solve(problem, { ...options, localOrder: false });
-    expect(renumbered.routes.length).toBeGreaterThan(0);
-    expect(renumbered.routes).toEqual(original.routes);
-    expect(renumbered.unserved).toEqual(original.unserved);
-    expect(checkPlan(problem, buildPlan(problem, renumbered))).toEqual([]);
-  });
+    ['all features', allFeatures, {}, allFeatures],
+    ['windowless, SWAP* with polar sectors', windowless, { swapStarSectors: true }, windowless],
+    ['without coordinates', withoutCoordinates, {}, windowless],
+  ])(
+    '%s: the same seeded plan at fixed iterations with and without it, and the checker accepts it',
+    async (_name, problem, extra, checked) => {
+      expect(instanceOf(problem).locOrigin, 'renumbered above the threshold').not.toBeNull();
+      const options: SolveOptions = { timeLimitMs: 600_000, seed: 3, maxIterations: 25, ...extra };
+      const renumbered = await solve(problem, { ...options, localOrder: true });
+      const original = await solve(problem, { ...options, localOrder: false });
+      expect(renumbered.routes.length).toBeGreaterThan(0);
+      expect(renumbered.routes).toEqual(original.routes);
+      expect(renumbered.unserved).toEqual(original.unserved);
+      expect(checkPlan(checked, buildPlan(checked, renumbered))).toEqual([]);
+    },
+  );
 });
