@@ -47,6 +47,8 @@ export interface ImproveOptions {
   swapStarNearOnly?: boolean | undefined;
   /** Pairs of unchanged stops skipped on problems without windows (SolveOptions.changedStopsOnly). */
   changedStopsOnly?: boolean | undefined;
+  /** The solver's own location numbering for the cache (SolveOptions.localOrder); LOCAL_ORDER_BY_DEFAULT when absent. */
+  localOrder?: boolean | undefined;
   /** The local search above 1,000 stops priced exactly (SolveOptions.largeLocalSearch); off when absent. */
   largeLocalSearch?: boolean | undefined;
   /** Restarts from an elite pool's children (SolveOptions.population); absent: POPULATION_BY_DEFAULT. */
@@ -81,7 +83,7 @@ export async function improvePlan(
 ): Promise<ImproveOutcome> {
   const started = performance.now();
   const limit = Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0 ? options.timeLimitMs : Infinity;
-  const kit = searchKitOf(problem);
+  const kit = searchKitOf(problem, options.localOrder);
   const { inst, evaluator, costs, inserter, near } = kit;
   let start: Solution;
   let firstPlanMs: number | null = null;

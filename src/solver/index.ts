@@ -100,7 +100,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
   const started = clock();
   const limit = timeLimitOf(options);
   const left = timeLeftOf(options);
-  const { inst, evaluator, costs, inserter, near } = searchKitOf(problem);
+  const { inst, evaluator, costs, inserter, near } = searchKitOf(problem, options.localOrder);
   const progress = new ProgressReport(inst, costs, started, options.onProgress);
   const reserve = reserveOf(left, inst.nStops);
   const deadline = started + left - reserve;

@@ -4,7 +4,8 @@
  */
 import type { Problem } from '../model/problem.js';
 import { NO_ROAD } from '../model/travel.js';
-import { FAR, NEIGHBOUR_TILE } from './params.js';
+import { withLocalOrder } from './local-order.js';
+import { FAR, LOCAL_ORDER_BY_DEFAULT, NEIGHBOUR_TILE } from './params.js';
 import { SmallestK } from './smallest-k.js';
 
 export { FAR } from './params.js';
@@ -69,15 +70,23 @@ export interface SolverInstance {
    * feasibility and working time can be computed by segment concatenation.
    */
   simple: boolean;
+  /**
+   * The problem's location of each solver location when the solver renumbered them for the cache
+   * (local-order.ts; read problem.locations through problemLocation there), null when they are the problem's.
+   */
+  locOrigin: Int32Array | null;
 }
 
 const cache = new WeakMap<Problem, SolverInstance>();
+const localCache = new WeakMap<Problem, SolverInstance>();
 
-export function instanceOf(problem: Problem): SolverInstance {
-  let inst = cache.get(problem);
+/** The solver's view of `problem`; `localOrder` (SolveOptions.localOrder): with its locations renumbered for the cache from LOCAL_ORDER_MIN_LOCATIONS. */
+export function instanceOf(problem: Problem, localOrder = LOCAL_ORDER_BY_DEFAULT): SolverInstance {
+  const kept = localOrder ? localCache : cache;
+  let inst = kept.get(problem);
   if (!inst) {
-    inst = buildInstance(problem);
-    cache.set(problem, inst);
+    inst = localOrder ? withLocalOrder(instanceOf(problem, false)) : buildInstance(problem);
+    kept.set(problem, inst);
   }
   return inst;
 }
@@ -136,6 +145,7 @@ function buildInstance(problem: Problem): SolverInstance {
     minimizeRoutes: problem.objective.minimizeRoutes,
     balance: problem.objective.balance,
     simple,
+    locOrigin: null,
   };
 }
 

@@ -19,8 +19,8 @@ export class SearchKit {
   readonly inserter: Inserter;
   private nearStops: NearStops | null = null;
 
-  constructor(problem: Problem) {
-    this.inst = instanceOf(problem);
+  constructor(problem: Problem, localOrder?: boolean) {
+    this.inst = instanceOf(problem, localOrder);
     this.evaluator = new RouteEvaluator(this.inst);
     this.costs = new CostEvaluator(this.inst);
     this.inserter = new Inserter(this.inst, this.evaluator);
@@ -36,9 +36,9 @@ export class SearchKit {
   }
 }
 
-/** The kit for searching `problem` (or building the result of a plan of it). */
-export function searchKitOf(problem: Problem): SearchKit {
-  return new SearchKit(problem);
+/** The kit for searching `problem` (or building the result of a plan of it); `localOrder`: SolveOptions.localOrder. */
+export function searchKitOf(problem: Problem, localOrder?: boolean): SearchKit {
+  return new SearchKit(problem, localOrder);
 }
 
 /** A working plan from route sequences (one per vehicle); every route must pass the exact evaluator. */

@@ -36,6 +36,34 @@ export const RESERVE_PER_STOP_MS = 0.2;
  */
 export const HINTED_STOPS_WITHOUT_CLOCK = 10;
 
+// ── Location numbering (local-order.ts) ─────────────────────────────────────────────────────
+
+/**
+ * Whether the solver renumbers locations for the cache when SolveOptions.localOrder is absent,
+ * from this many locations on: below it the distance matrix (4 bytes a cell) fits in a core's
+ * L2 (1 MB here: 512 locations) and plans keep the problem's numbering exactly (the golden test's
+ * largest problem has 300 stops). Plans are the same either way; CPU at fixed iterations
+ * (`bin/routeplan solve … --max-iterations N --time-limit 600 --json` under `/usr/bin/time -f %U`,
+ * this build and main interleaved, 3 rounds, load ~5.5–6.5 on 2 cores; identical plans each time):
+ * X-n1001 at 1,000 iterations 5.40 s against 6.37 s (−15 %), X-n801 at 1,000 4.02 s against
+ * 4.23 s (−5 %), GH R1_10_1 at 4,000 2.30 s against 2.46 s (−6 %), RC1_10_1 at 4,000 2.10 s
+ * against 2.25 s (−7 %); at 2,000 iterations X-n1001 8.33 s against 9.78 s (−15 %), and X-n513,
+ * just above the threshold (514 locations, a 1.06 MB matrix), 4.78 s against 4.88 s (−2 %, within
+ * the noise: neutral there). The renumbering itself (a permuted copy of each matrix) costs a few
+ * hundredths of a second at 1,000 locations: GH at 500 iterations (~1 s) was ~5 % slower with it.
+ * In fresh 10 s processes under that load the iteration counts are too noisy to tell more (X-n1001
+ * seed 0 2,111 against 1,861, seed 1 1,497 against 1,301, seed 2 1,403 against 1,518).
+ */
+export const LOCAL_ORDER_BY_DEFAULT = true;
+export const LOCAL_ORDER_MIN_LOCATIONS = 500;
+/**
+ * How near locations get near numbers: 'curve', a Hilbert curve over the coordinates (a greedy
+ * nearest-neighbour chain over the matrix where the problem has none), or 'chain' always. Measured
+ * alike on X-n1001 at 1,000 iterations (CPU as above, 3 rounds, load ~6, one plan): curve 4.98 s,
+ * chain 5.05 s, main 5.91 s; the curve costs n log n, the chain reads the whole matrix once.
+ */
+export const LOCAL_ORDER_BY: 'curve' | 'chain' = 'curve';
+
 // ── Construction (construct.ts, insertion.ts, instance.ts) ──────────────────────────────────
 
 /**

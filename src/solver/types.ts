@@ -102,6 +102,12 @@ export interface SolveOptions {
    */
   changedStopsOnly?: boolean;
   /**
+   * The solver's own numbering of locations, near locations near in the matrix, from
+   * LOCAL_ORDER_MIN_LOCATIONS on (local-order.ts): the same plans, read from fewer cache lines.
+   * Absent: LOCAL_ORDER_BY_DEFAULT. False for the bench's ablation row (`--without local-order`).
+   */
+  localOrder?: boolean;
+  /**
    * A longer cooling where no window binds, from COOL_LONGER_MIN_STOPS stops on (windowless.ts,
    * coolWorkFor), for a search that may stop by itself. Absent: LONGER_COOLING_BY_DEFAULT (params.ts
    * says why). The bench's in-process solves do not stop by themselves: compare a build with it on

@@ -12,6 +12,7 @@ export const LEVERS = [
   'few-ls-neighbours',
   'changed-routes-only',
   'swap-star-near-only',
+  'local-order',
 ] as const;
 export type Lever = (typeof LEVERS)[number];
 /** Experimental levers, off by default, that the bench can switch on (`--with large-ls`; `--with swap-star`: also where windows bind). */

@@ -41,6 +41,8 @@ export interface InstanceBenchOptions {
   swapStarNearOnly?: boolean;
   /** Pairs of unchanged stops skipped on problems without windows; on for its row (`--with changed-stops-only`). */
   changedStopsOnly?: boolean;
+  /** The solver's own location numbering for the cache; off for its ablation row (`--without local-order`). */
+  localOrder?: boolean;
   /** Restarts from an elite pool's children; off for its ablation row (`--without population`), on with `--with population`. */
   population?: boolean;
   /** The final prize pass's share of work; off for its ablation row (`--without prize-claim`). */
@@ -53,7 +55,7 @@ export interface InstanceBenchOptions {
 export function leverOptions(args: {
   without: readonly Lever[];
   with: readonly Experiment[];
-}): Pick<InstanceBenchOptions, Exclude<keyof Levers, 'prizeInSearch'> | 'prizeClaim'> {
+}): Pick<InstanceBenchOptions, Exclude<keyof Levers, 'prizeInSearch'> | 'prizeClaim' | 'localOrder'> {
   return {
     ...(args.without.includes('swap-star') ? { swapStar: false } : {}),
     ...(args.without.includes('population') ? { population: false } : {}),
@@ -62,6 +64,7 @@ export function leverOptions(args: {
     ...(args.without.includes('few-ls-neighbours') ? { fewLsNeighbours: false } : {}),
     ...(args.without.includes('changed-routes-only') ? { changedRoutesOnly: false } : {}),
     ...(args.without.includes('swap-star-near-only') ? { swapStarNearOnly: false } : {}),
+    ...(args.without.includes('local-order') ? { localOrder: false } : {}),
     ...(args.with.includes('swap-star') ? { swapStar: true } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
     ...(args.with.includes('population') ? { population: true } : {}),
@@ -117,6 +120,7 @@ export async function benchInstance(
       ...(options.changedRoutesOnly === false ? { changedRoutesOnly: false } : {}),
       ...(options.swapStarNearOnly === false ? { swapStarNearOnly: false } : {}),
       ...(options.changedStopsOnly === true ? { changedStopsOnly: true } : {}),
+      ...(options.localOrder === false ? { localOrder: false } : {}),
       ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),

@@ -7,6 +7,7 @@
  * per route stamp (solution.ts: equal stamps, equal routes).
  */
 import type { SolverInstance } from '../../instance.js';
+import { problemLocation } from '../../local-order.js';
 import type { Solution } from '../../solution.js';
 
 /** Units of a full turn (HGS's 65,536). */
@@ -60,13 +61,13 @@ export class RouteSectors {
 }
 
 /** Each stop's angle around the first vehicle's start location, in ANGLE_UNITS. */
-function stopAngles(inst: SolverInstance): Int32Array {
+export function stopAngles(inst: SolverInstance): Int32Array {
   const angle = new Int32Array(inst.nStops);
   const points = inst.problem.locations;
-  const depot = inst.nVehicles > 0 ? points[inst.vStartLoc[0]!] : undefined;
+  const depot = inst.nVehicles > 0 ? points[problemLocation(inst, inst.vStartLoc[0]!)] : undefined;
   if (!depot) return angle;
   for (let s = 0; s < inst.nStops; s++) {
-    const p = points[inst.stopLoc[s]!];
+    const p = points[problemLocation(inst, inst.stopLoc[s]!)];
     if (!p) continue;
     const radians = Math.atan2(p.lat - depot.lat, p.lng - depot.lng);
     angle[s] = turn(0, Math.round((ANGLE_UNITS / 2) * (radians / Math.PI)));
