@@ -17,6 +17,7 @@ export type Levers = Pick<
   | 'swapStarNearOnly'
   | 'largeLocalSearch'
   | 'population'
+  | 'fleetMinimisation'
 >;
 
 export function leversOf(options: Levers): Levers {
@@ -31,5 +32,6 @@ export function leversOf(options: Levers): Levers {
     swapStarNearOnly: options.swapStarNearOnly,
     largeLocalSearch: options.largeLocalSearch,
     population: options.population,
+    fleetMinimisation: options.fleetMinimisation,
   };
 }

@@ -12,10 +12,19 @@ export const LEVERS = [
   'few-ls-neighbours',
   'changed-routes-only',
   'swap-star-near-only',
+  'fleet-minimisation',
 ] as const;
 export type Lever = (typeof LEVERS)[number];
 /** Experimental levers, off by default, that the bench can switch on (`--with large-ls`; `--with swap-star`: also where windows bind). */
-export const EXPERIMENTS = ['large-ls', 'population', 'swap-star', 'few-ls-neighbours', 'swap-star-sectors', 'string-swaps'] as const;
+export const EXPERIMENTS = [
+  'large-ls',
+  'population',
+  'swap-star',
+  'few-ls-neighbours',
+  'swap-star-sectors',
+  'string-swaps',
+  'fleet-minimisation',
+] as const;
 export type Experiment = (typeof EXPERIMENTS)[number];
 
 export interface BenchArgs {

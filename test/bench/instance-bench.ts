@@ -41,6 +41,8 @@ export interface InstanceBenchOptions {
   swapStarNearOnly?: boolean;
   /** Restarts from an elite pool's children; off for its ablation row (`--without population`), on with `--with population`. */
   population?: boolean;
+  /** The fleet minimisation during the search; off for its ablation row (`--without fleet-minimisation`), on with `--with fleet-minimisation`. */
+  fleetMinimisation?: boolean;
   /** The final prize pass's share of work; off for its ablation row (`--without prize-claim`). */
   prizeClaim?: boolean;
   /** The experimental local search above 1,000 stops priced exactly (`--with large-ls`). */
@@ -60,12 +62,14 @@ export function leverOptions(args: {
     ...(args.without.includes('few-ls-neighbours') ? { fewLsNeighbours: false } : {}),
     ...(args.without.includes('changed-routes-only') ? { changedRoutesOnly: false } : {}),
     ...(args.without.includes('swap-star-near-only') ? { swapStarNearOnly: false } : {}),
+    ...(args.without.includes('fleet-minimisation') ? { fleetMinimisation: false } : {}),
     ...(args.with.includes('swap-star') ? { swapStar: true } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
     ...(args.with.includes('population') ? { population: true } : {}),
     ...(args.with.includes('few-ls-neighbours') ? { fewLsNeighbours: true } : {}),
     ...(args.with.includes('swap-star-sectors') ? { swapStarSectors: true } : {}),
     ...(args.with.includes('string-swaps') ? { stringSwaps: true } : {}),
+    ...(args.with.includes('fleet-minimisation') ? { fleetMinimisation: true } : {}),
   };
 }
 
@@ -113,6 +117,7 @@ export async function benchInstance(
       ...(options.stringSwaps === true ? { stringSwaps: true } : {}),
       ...(options.changedRoutesOnly === false ? { changedRoutesOnly: false } : {}),
       ...(options.swapStarNearOnly === false ? { swapStarNearOnly: false } : {}),
+      ...(options.fleetMinimisation === undefined ? {} : { fleetMinimisation: options.fleetMinimisation }),
       ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),
