@@ -690,6 +690,18 @@ export const POPULATION_BY_DEFAULT = false;
 export const FLEET_MINIMISATION_BY_DEFAULT = false;
 export const FLEET_MIN_STOPS = 1000;
 /**
+ * Whether, when SolveOptions.fleetMinimisation is absent, the warm-up of a decomposition on several
+ * threads (decompose/search.ts: independent searches of the whole problem) runs it. Off: not shown
+ * to pay. In process at 30 s on 2 threads, seed 0 (load 4–5), R1_10_1 and RC1_10_1: 2.00 / 2.50 %
+ * (101 / 94 routes) against 2.03 / 2.67 % (102 / 93); the phase took 1.9–2.9 s of each thread's
+ * warm-up. In every epoch's parts too (from 400 stops on) it took 0.5–3 s of each 4 s epoch: 2.10 /
+ * 3.92 %. Fresh processes at 120 s on 2 threads beside main 5e6f986, one interleaved run per seed:
+ * seed 0 (load 2.7–7) 1.88 / 1.65 % (100 / 92 routes) against 1.82 / 2.20 % (102 / 93); seed 1
+ * (load 3.8–5.4) 1.79 / 2.00 % (100 / 92) against 1.73 / 2.00 % (101 / 93): mean 1.83 % against
+ * 1.94 %, one route fewer in all four, but better on one of four, worse on two (by 0.06).
+ */
+export const FLEET_IN_SPLIT_WARMUP = false;
+/**
  * Its budget: this share of the work of the search's time (WORK_UNITS_PER_MS), some 1 s of a 10 s
  * run on Gehring–Homberger 1000 (its ruins and recreates do some 5,600 units a millisecond there), …
  */

@@ -3,16 +3,19 @@
  * a plan serving every stop with fewer routes, which passes the independent checker, leaves its
  * start plan as it was and is the same for the same seed; it hands back nothing from a plan that
  * leaves out a stop it could serve; it applies where windows bind from FLEET_MIN_STOPS stops on unless switched
- * off; and a search with it gives a checked plan serving every stop.
+ * off; a search with it gives a checked plan serving every stop; and a decomposition's warm-up
+ * runs it as FLEET_IN_SPLIT_WARMUP says, its epochs only when asked.
  */
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
 import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
 import { buildPlan } from '../../src/output/plan.js';
-import { improvePlan } from '../../src/solver/improve.js';
+import { inlineRunner, type ImproveRunner } from '../../src/solver/decompose/runner.js';
+import { solveBySplitting } from '../../src/solver/decompose/search.js';
+import { improvePlan, type PlainImproveOptions } from '../../src/solver/improve.js';
 import { resultOfRoutes, solve } from '../../src/solver/index.js';
 import { planOfRoutes, searchKitOf, type SearchKit } from '../../src/solver/kit.js';
-import { FLEET_MIN_STOPS } from '../../src/solver/params.js';
+import { FLEET_IN_SPLIT_WARMUP, FLEET_MIN_STOPS } from '../../src/solver/params.js';
 import { Rng } from '../../src/solver/rng.js';
 import { FleetMinimiser, fleetMinimisationApplies, type FleetOutcome } from '../../src/solver/search/fleet.js';
 import { Ruiner } from '../../src/solver/search/ruin.js';
@@ -114,4 +117,23 @@ describe('fleet minimisation (search/fleet.ts)', () => {
     const second = await solve(large, options);
     expect(JSON.stringify(second.routes)).toBe(JSON.stringify(first.routes));
   }, 180_000);
+});
+
+describe("a decomposition's warm-up", () => {
+  it('runs the fleet minimisation as FLEET_IN_SPLIT_WARMUP says, the epochs as the options say, and the plan passes the checker', async () => {
+    const problem = loadBenchmarkText(tightWindowsSolomonText(FLEET_MIN_STOPS, 9), 'solomon', 'generated');
+    const inner = inlineRunner();
+    const calls: Array<{ warmStart: boolean; options: PlainImproveOptions }> = [];
+    const runner: ImproveRunner = {
+      abort: () => {},
+      run: (index, part, initial, options, onProgress) => {
+        calls.push({ warmStart: initial !== null, options });
+        return inner.run(index, part, initial, options, onProgress);
+      },
+    };
+    const result = await solveBySplitting(problem, { timeLimitMs: 120_000, seed: 2, maxIterations: 40, split: true }, 2, runner);
+    expect(checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, result))))).toEqual([]);
+    for (const c of calls) expect(c.options.fleetMinimisation).toBe(c.warmStart ? undefined : FLEET_IN_SPLIT_WARMUP);
+    expect(calls.filter((c) => c.warmStart).length).toBeGreaterThanOrEqual(2);
+  }, 120_000);
 });
