@@ -624,8 +624,16 @@ export const SPLIT_PARTS_PER_THREAD = 1;
 export const PARTS_POLISH_AS_WHOLE = true;
 /** Under an iteration limit, the decomposition's share of it is cut into this many epochs. */
 export const SPLIT_EPOCHS_UNDER_ITERATIONS = 8;
-/** With the stall stop on, the decomposition stops after this many epochs in a row without a better plan. */
-export const SPLIT_STALL_EPOCHS = 3;
+/**
+ * With the stall stop on, the decomposition stops after this many epochs in a row without a better
+ * plan (of SPLIT_EPOCH_MS each). 3 ended runs at 120 s on 2 threads early: GH1000 R1_10_1, seed 1,
+ * fresh processes (load 3.8–5.7): main 5e6f986 at 117.4 s with 1.73 %, the build with
+ * FLEET_IN_SPLIT_WARMUP on at 101.3 s with 1.79 %; with 6 (and FLEET_IN_SPLIT_WARMUP off, as main)
+ * the run went on to 119.7 s and 1.46 %. R1_10_1 seed 0 and RC1_10_1 seeds 0 and 1 ran to the limit
+ * with 3 on both builds. One run: a longer stall stop changes only runs that stall (several
+ * threads, from SPLIT_MIN_STOPS stops on), which then search up to 12 s longer.
+ */
+export const SPLIT_STALL_EPOCHS = 6;
 
 // ── Population (search/population.ts, search/crossover.ts, search/restarts.ts) ──────────────────
 
