@@ -630,8 +630,10 @@ export const SPLIT_EPOCHS_UNDER_ITERATIONS = 8;
  * fresh processes (load 3.8–5.7): main 5e6f986 at 117.4 s with 1.73 %, the build with
  * FLEET_IN_SPLIT_WARMUP on at 101.3 s with 1.79 %; with 6 (and FLEET_IN_SPLIT_WARMUP off, as main)
  * the run went on to 119.7 s and 1.46 %. R1_10_1 seed 0 and RC1_10_1 seeds 0 and 1 ran to the limit
- * with 3 on both builds. One run: a longer stall stop changes only runs that stall (several
- * threads, from SPLIT_MIN_STOPS stops on), which then search up to 12 s longer.
+ * with 3 on both builds, and so did R1_10_2 seed 1 (load 4.7–5.6): 1.56 % against main's 2.52 %
+ * with the same search, so one run's spread at this load is up to a point of gap and the 1.46 %
+ * alone proves little. What 6 changes: only runs that stall (several threads, from SPLIT_MIN_STOPS
+ * stops on), which then search up to 12 s longer before stopping by themselves.
  */
 export const SPLIT_STALL_EPOCHS = 6;
 
