@@ -685,8 +685,18 @@ export const SPLIT_PARTS_PER_THREAD = 1;
 export const PARTS_POLISH_AS_WHOLE = true;
 /** Under an iteration limit, the decomposition's share of it is cut into this many epochs. */
 export const SPLIT_EPOCHS_UNDER_ITERATIONS = 8;
-/** With the stall stop on, the decomposition stops after this many epochs in a row without a better plan. */
-export const SPLIT_STALL_EPOCHS = 3;
+/**
+ * With the stall stop on, the decomposition stops after this many epochs in a row without a better
+ * plan (of SPLIT_EPOCH_MS each). 3 ended runs at 120 s on 2 threads early: GH1000 R1_10_1, seed 1,
+ * fresh processes (load 3.8–5.7): main 5e6f986 at 117.4 s with 1.73 %, the build with
+ * FLEET_IN_SPLIT_WARMUP on at 101.3 s with 1.79 %; with 6 (and FLEET_IN_SPLIT_WARMUP off, as main)
+ * the run went on to 119.7 s and 1.46 %. R1_10_1 seed 0 and RC1_10_1 seeds 0 and 1 ran to the limit
+ * with 3 on both builds, and so did R1_10_2 seed 1 (load 4.7–5.6): 1.56 % against main's 2.52 %
+ * with the same search, so one run's spread at this load is up to a point of gap and the 1.46 %
+ * alone proves little. What 6 changes: only runs that stall (several threads, from SPLIT_MIN_STOPS
+ * stops on), which then search up to 12 s longer before stopping by themselves.
+ */
+export const SPLIT_STALL_EPOCHS = 6;
 
 // ── Population (search/population.ts, search/crossover.ts, search/restarts.ts) ──────────────────
 
@@ -728,3 +738,59 @@ export const SREX_MAX_ROUTE_SHARE = 0.5;
  * without (RC1 0.84 % against 0.39 %).
  */
 export const POPULATION_BY_DEFAULT = false;
+
+// ── Fleet minimisation (search/fleet.ts) ──────────────────────────────────────────────────────
+
+/**
+ * Whether the fleet minimisation (search/fleet.ts; SolveOptions.fleetMinimisation, `--with
+ * fleet-minimisation` / `--without fleet-minimisation`) runs once during the search where windows
+ * bind, from FLEET_MIN_STOPS stops on, when the option is absent. Off: it did not pay at 10 s.
+ * Gehring–Homberger 1000 R1_10_1–5 and RC1_10_1–5 in fresh processes at 10 s, seed 0, one
+ * interleaved run beside main 5e6f986 (load 3.4–4.7): 3.74 % mean gap (11,557 iterations on
+ * average) against 3.37 % (16,476), one route fewer on 4 of 10 (R1_10_2 96 against 100 routes,
+ * 3.43 % against 4.08 %), worse on 8 of 10; on R1_10_1, RC1_10_1, R1_10_4, RC1_10_4 (load 4.6–6)
+ * 3.24 % against 3.27 %, the same route counts. The phase removes few routes from a plan the
+ * annealing has packed (R1_10_1 at 30 % of the run: 2–5 of 114 in some 20,000 of its iterations,
+ * RC1_10_1 5–6 of 96–98), and the annealing's recreate opens routes again where a removed stop fits
+ * nowhere else: RC1_10_1 ended at 94 routes from the phase's 91–92. Run at the start instead (the
+ * first plan: R1_10_1 161 routes, RC1_10_1 121) it removed 22 and 27 routes in 40 % of the run's
+ * work, routes the annealing removes by itself too (3.71 / 4.43 % against 2.97 / 3.25 %, one run
+ * each). Holding the fleet after the phase (the recreate opening no unused vehicle) kept RC1_10_1 at
+ * 92 routes but ended at 4.08 / 4.61 % (phase at 30 % / 15 %; one run each, load 4.6). Acceptance
+ * (R1_10_1 / RC1_10_1 at 30 %, one run each): SISR's (fewer left out, or a smaller sum of absences)
+ * took out 1 / 1 route and left 1 / 132 stops out at the end; with "does not grow" 0 / 0 (77 / 83
+ * out); fewer left out or as many with a sum that does not grow (this one) 0 / 3, and 2–5 / 5–6 with
+ * FLEET_TRIES_PER_ROUTE.
+ */
+export const FLEET_MINIMISATION_BY_DEFAULT = false;
+export const FLEET_MIN_STOPS = 1000;
+/**
+ * Whether, when SolveOptions.fleetMinimisation is absent, the warm-up of a decomposition on several
+ * threads (decompose/search.ts: independent searches of the whole problem) runs it. Off: not shown
+ * to pay. In process at 30 s on 2 threads, seed 0 (load 4–5), R1_10_1 and RC1_10_1: 2.00 / 2.50 %
+ * (101 / 94 routes) against 2.03 / 2.67 % (102 / 93); the phase took 1.9–2.9 s of each thread's
+ * warm-up. In every epoch's parts too (from 400 stops on) it took 0.5–3 s of each 4 s epoch: 2.10 /
+ * 3.92 %. Fresh processes at 120 s on 2 threads beside main 5e6f986, one interleaved run per seed:
+ * seed 0 (load 2.7–7) 1.88 / 1.65 % (100 / 92 routes) against 1.82 / 2.20 % (102 / 93); seed 1
+ * (load 3.8–5.4) 1.79 / 2.00 % (100 / 92) against 1.73 / 2.00 % (101 / 93): mean 1.83 % against
+ * 1.94 %, one route fewer in all four, but better on one of four, worse on two (by 0.06).
+ */
+export const FLEET_IN_SPLIT_WARMUP = false;
+/**
+ * Its budget: this share of the work of the search's time (WORK_UNITS_PER_MS), some 1 s of a 10 s
+ * run on Gehring–Homberger 1000 (its ruins and recreates do some 5,600 units a millisecond there), …
+ */
+export const FLEET_WORK_SHARE = 0.2;
+/** …or of an iteration limit, in its own iterations (a ruin and recreate without polish each). */
+export const FLEET_ITERATION_SHARE = 0.2;
+/**
+ * When it runs: after this share of an iteration limit, or of the work of the search's time; by
+ * then the annealing has packed the first plan's routes (see FLEET_MINIMISATION_BY_DEFAULT).
+ */
+export const FLEET_START_SHARE = 0.3;
+/**
+ * Iterations on one route's stops without serving them all before the phase goes back to the last
+ * plan serving every stop and takes out the next smallest route: on R1_10_1 at 30 % of a 10 s run
+ * the phase stuck on one left-out stop for 30,000 iterations without it (0 routes removed, 2–5 with 1,000).
+ */
+export const FLEET_TRIES_PER_ROUTE = 1000;

@@ -13,6 +13,7 @@ export const LEVERS = [
   'changed-routes-only',
   'swap-star-near-only',
   'local-order',
+  'fleet-minimisation',
 ] as const;
 export type Lever = (typeof LEVERS)[number];
 /** Experimental levers, off by default, that the bench can switch on (`--with large-ls`; `--with swap-star`: also where windows bind). */
@@ -24,6 +25,7 @@ export const EXPERIMENTS = [
   'swap-star-sectors',
   'string-swaps',
   'changed-stops-only',
+  'fleet-minimisation',
 ] as const;
 export type Experiment = (typeof EXPERIMENTS)[number];
 

@@ -45,6 +45,8 @@ export interface InstanceBenchOptions {
   localOrder?: boolean;
   /** Restarts from an elite pool's children; off for its ablation row (`--without population`), on with `--with population`. */
   population?: boolean;
+  /** The fleet minimisation during the search; off for its ablation row (`--without fleet-minimisation`), on with `--with fleet-minimisation`. */
+  fleetMinimisation?: boolean;
   /** The final prize pass's share of work; off for its ablation row (`--without prize-claim`). */
   prizeClaim?: boolean;
   /** The experimental local search above 1,000 stops priced exactly (`--with large-ls`). */
@@ -65,6 +67,7 @@ export function leverOptions(args: {
     ...(args.without.includes('changed-routes-only') ? { changedRoutesOnly: false } : {}),
     ...(args.without.includes('swap-star-near-only') ? { swapStarNearOnly: false } : {}),
     ...(args.without.includes('local-order') ? { localOrder: false } : {}),
+    ...(args.without.includes('fleet-minimisation') ? { fleetMinimisation: false } : {}),
     ...(args.with.includes('swap-star') ? { swapStar: true } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
     ...(args.with.includes('population') ? { population: true } : {}),
@@ -72,6 +75,7 @@ export function leverOptions(args: {
     ...(args.with.includes('swap-star-sectors') ? { swapStarSectors: true } : {}),
     ...(args.with.includes('string-swaps') ? { stringSwaps: true } : {}),
     ...(args.with.includes('changed-stops-only') ? { changedStopsOnly: true } : {}),
+    ...(args.with.includes('fleet-minimisation') ? { fleetMinimisation: true } : {}),
   };
 }
 
@@ -121,6 +125,7 @@ export async function benchInstance(
       ...(options.swapStarNearOnly === false ? { swapStarNearOnly: false } : {}),
       ...(options.changedStopsOnly === true ? { changedStopsOnly: true } : {}),
       ...(options.localOrder === false ? { localOrder: false } : {}),
+      ...(options.fleetMinimisation === undefined ? {} : { fleetMinimisation: options.fleetMinimisation }),
       ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),

@@ -25,6 +25,7 @@ import { reserveOf, resultOfRoutes, timeLeftOf, timeLimitOf } from '../index.js'
 import {
   CONSTRUCTION_CAP_MS,
   CONSTRUCTION_SHARE,
+  FLEET_IN_SPLIT_WARMUP,
   PARTS_POLISH_AS_WHOLE,
   SPLIT_EPOCH_MS,
   SPLIT_EPOCHS_UNDER_ITERATIONS,
@@ -158,6 +159,7 @@ class Decomposition {
             coolWindow: { from: 0, to: SPLIT_WARMUP_SHARE },
             stopWhenStalled: this.stalls,
             ...leversOf(options),
+            fleetMinimisation: options.fleetMinimisation ?? FLEET_IN_SPLIT_WARMUP,
           },
           options.onProgress ? forward(i) : undefined,
         ),
