@@ -11,11 +11,11 @@
  */
 import type { Point } from '../model/problem.js';
 import type { SolverInstance } from './instance.js';
-import { LOCAL_ORDER_BY, LOCAL_ORDER_MIN_LOCATIONS } from './params.js';
+import { LOCAL_ORDER_BY, LOCAL_ORDER_MAX_LOCATIONS, LOCAL_ORDER_MIN_LOCATIONS } from './params.js';
 
-/** The instance with its locations renumbered for locality, or the instance itself below the size it pays from. */
+/** The instance with its locations renumbered for locality, or the instance itself outside the sizes it pays at. */
 export function withLocalOrder(inst: SolverInstance): SolverInstance {
-  if (inst.nLoc < LOCAL_ORDER_MIN_LOCATIONS || inst.locOrigin !== null) return inst;
+  if (inst.nLoc < LOCAL_ORDER_MIN_LOCATIONS || inst.nLoc > LOCAL_ORDER_MAX_LOCATIONS || inst.locOrigin !== null) return inst;
   const points = inst.problem.locations;
   const order = LOCAL_ORDER_BY === 'curve' && hasSpread(points, inst.nLoc) ? curveOrder(points, inst.nLoc) : chainOrder(inst);
   return renumbered(inst, order);

@@ -57,6 +57,14 @@ export const HINTED_STOPS_WITHOUT_CLOCK = 10;
 export const LOCAL_ORDER_BY_DEFAULT = true;
 export const LOCAL_ORDER_MIN_LOCATIONS = 500;
 /**
+ * Up to this many locations: measured from 514 to 1,001. On the 5,000-order / 500-route one-off the
+ * permuted copies cost what issue 26 bounds there (fresh processes beside main, load ~5): its first
+ * plan at `--time-limit 0.001` printed after 1.95 s against 1.62 s of wall (the bound is 2.0 s) and
+ * RSS 536 MB against 345 MB, for 9,713 iterations against 8,301 in 10 s with no better plan
+ * (8,357,655 m against 8,342,214 m). At 2,000 locations a matrix is a sixth of that one's.
+ */
+export const LOCAL_ORDER_MAX_LOCATIONS = 2_000;
+/**
  * How near locations get near numbers: 'curve', a Hilbert curve over the coordinates (a greedy
  * nearest-neighbour chain over the matrix where the problem has none), or 'chain' always. Measured
  * alike on X-n1001 at 1,000 iterations (CPU as above, 3 rounds, load ~6, one plan): curve 4.98 s,

@@ -11,7 +11,7 @@ import { solve } from '../../src/solver/index.js';
 import { instanceOf, type SolverInstance } from '../../src/solver/instance.js';
 import { problemLocation } from '../../src/solver/local-order.js';
 import { stopAngles } from '../../src/solver/ls/moves/sectors.js';
-import { LOCAL_ORDER_MIN_LOCATIONS } from '../../src/solver/params.js';
+import { LOCAL_ORDER_MAX_LOCATIONS, LOCAL_ORDER_MIN_LOCATIONS } from '../../src/solver/params.js';
 import type { SolveOptions } from '../../src/solver/types.js';
 import { checkPlan } from '../support/checker.js';
 import { randomProblem } from '../support/problem-builder.js';
@@ -80,6 +80,12 @@ describe('the renumbered instance', () => {
     const small = randomProblem(5, { stops: 60, vehicles: 4, allFeatures: true });
     expect(instanceOf(small)).toBe(instanceOf(small, false));
     expect(instanceOf(small).locOrigin).toBeNull();
+  });
+
+  it('keeps the problem’s numbering above LOCAL_ORDER_MAX_LOCATIONS (the copies cost more than they give there)', () => {
+    const large = oneDepotDistanceProblem(8, { stops: LOCAL_ORDER_MAX_LOCATIONS, vehicles: 10 });
+    expect(instanceOf(large).nLoc).toBeGreaterThan(LOCAL_ORDER_MAX_LOCATIONS);
+    expect(instanceOf(large).locOrigin).toBeNull();
   });
 });
 
