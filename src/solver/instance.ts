@@ -4,8 +4,7 @@
  */
 import type { Problem } from '../model/problem.js';
 import { NO_ROAD } from '../model/travel.js';
-import { withLocalOrder } from './local-order.js';
-import { FAR, LOCAL_ORDER_BY_DEFAULT, NEIGHBOUR_TILE } from './params.js';
+import { FAR, NEIGHBOUR_TILE } from './params.js';
 import { SmallestK } from './smallest-k.js';
 
 export { FAR } from './params.js';
@@ -78,15 +77,13 @@ export interface SolverInstance {
 }
 
 const cache = new WeakMap<Problem, SolverInstance>();
-const localCache = new WeakMap<Problem, SolverInstance>();
 
-/** The solver's view of `problem`; `localOrder` (SolveOptions.localOrder): with its locations renumbered for the cache from LOCAL_ORDER_MIN_LOCATIONS. */
-export function instanceOf(problem: Problem, localOrder = LOCAL_ORDER_BY_DEFAULT): SolverInstance {
-  const kept = localOrder ? localCache : cache;
-  let inst = kept.get(problem);
+/** The solver's view of `problem`, in the problem's own numbering of locations (the search's: local-order.ts, orderedInstanceOf). */
+export function instanceOf(problem: Problem): SolverInstance {
+  let inst = cache.get(problem);
   if (!inst) {
-    inst = localOrder ? withLocalOrder(instanceOf(problem, false)) : buildInstance(problem);
-    kept.set(problem, inst);
+    inst = buildInstance(problem);
+    cache.set(problem, inst);
   }
   return inst;
 }

@@ -6,8 +6,9 @@
  */
 import type { Problem } from '../model/problem.js';
 import { CostEvaluator } from './cost.js';
-import { instanceOf, nearestNeighbours, type NearStops, type SolverInstance } from './instance.js';
+import { nearestNeighbours, type NearStops, type SolverInstance } from './instance.js';
 import { Inserter } from './insertion.js';
+import { orderedInstanceOf } from './local-order.js';
 import { NEIGHBOURS } from './params.js';
 import { RouteEvaluator } from './route/evaluator.js';
 import { Solution } from './solution.js';
@@ -20,7 +21,7 @@ export class SearchKit {
   private nearStops: NearStops | null = null;
 
   constructor(problem: Problem, localOrder?: boolean) {
-    this.inst = instanceOf(problem, localOrder);
+    this.inst = orderedInstanceOf(problem, localOrder);
     this.evaluator = new RouteEvaluator(this.inst);
     this.costs = new CostEvaluator(this.inst);
     this.inserter = new Inserter(this.inst, this.evaluator);

@@ -9,9 +9,26 @@
  * stop sequences), every location the instance exposes is mapped, and `locOrigin` answers the
  * problem's own location of each solver location (for coordinates: ls/moves/sectors.ts).
  */
-import type { Point } from '../model/problem.js';
-import type { SolverInstance } from './instance.js';
-import { LOCAL_ORDER_BY, LOCAL_ORDER_MAX_LOCATIONS, LOCAL_ORDER_MIN_LOCATIONS } from './params.js';
+import type { Point, Problem } from '../model/problem.js';
+import { instanceOf, type SolverInstance } from './instance.js';
+import { LOCAL_ORDER_BY, LOCAL_ORDER_BY_DEFAULT, LOCAL_ORDER_MAX_LOCATIONS, LOCAL_ORDER_MIN_LOCATIONS } from './params.js';
+
+const ordered = new WeakMap<Problem, SolverInstance>();
+
+/**
+ * The instance the search works on: with `localOrder` (SolveOptions.localOrder,
+ * LOCAL_ORDER_BY_DEFAULT when absent) its locations renumbered for the cache where that pays, else
+ * the problem's own (instanceOf).
+ */
+export function orderedInstanceOf(problem: Problem, localOrder = LOCAL_ORDER_BY_DEFAULT): SolverInstance {
+  if (!localOrder) return instanceOf(problem);
+  let inst = ordered.get(problem);
+  if (!inst) {
+    inst = withLocalOrder(instanceOf(problem));
+    ordered.set(problem, inst);
+  }
+  return inst;
+}
 
 /** The instance with its locations renumbered for locality, or the instance itself outside the sizes it pays at. */
 export function withLocalOrder(inst: SolverInstance): SolverInstance {

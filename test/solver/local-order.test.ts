@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
 import { solve } from '../../src/solver/index.js';
-import { instanceOf, type SolverInstance } from '../../src/solver/instance.js';
-import { problemLocation } from '../../src/solver/local-order.js';
+import type { SolverInstance } from '../../src/solver/instance.js';
+import { orderedInstanceOf, problemLocation } from '../../src/solver/local-order.js';
 import { stopAngles } from '../../src/solver/ls/moves/sectors.js';
 import { LOCAL_ORDER_MAX_LOCATIONS, LOCAL_ORDER_MIN_LOCATIONS } from '../../src/solver/params.js';
 import type { SolveOptions } from '../../src/solver/types.js';
@@ -36,7 +36,7 @@ describe('the renumbered instance', () => {
     ['windowless', windowless],
     ['without coordinates', withoutCoordinates],
   ])('%s: locations really renumbered, every location mapped back to the problem’s', (_name, problem: Problem) => {
-    const inst = instanceOf(problem);
+    const inst = orderedInstanceOf(problem);
     expect(inst.nLoc).toBeGreaterThanOrEqual(LOCAL_ORDER_MIN_LOCATIONS);
     expect(inst.locOrigin, 'renumbered above the threshold').not.toBeNull();
     const moved = inst.locOrigin!.filter((origin, loc) => origin !== loc).length;
@@ -51,8 +51,8 @@ describe('the renumbered instance', () => {
     ['windowless', windowless],
     ['without coordinates', withoutCoordinates],
   ])('%s: the same distance and travel time for every pair of places, for every vehicle', (_name, problem: Problem) => {
-    const inst = instanceOf(problem);
-    const base = instanceOf(problem, false);
+    const inst = orderedInstanceOf(problem);
+    const base = orderedInstanceOf(problem, false);
     expect(base.locOrigin).toBeNull();
     expect(new Set(inst.vDur).size, 'travel profiles are permuted once each').toBe(new Set(base.vDur).size);
     const ours = places(inst);
@@ -72,20 +72,20 @@ describe('the renumbered instance', () => {
   });
 
   it('gives SWAP*’s polar sectors the same angles (coordinates read through the problem’s numbering)', () => {
-    expect([...stopAngles(instanceOf(windowless))]).toEqual([...stopAngles(instanceOf(windowless, false))]);
-    expect(new Set(stopAngles(instanceOf(windowless))).size, 'angles that say something').toBeGreaterThan(100);
+    expect([...stopAngles(orderedInstanceOf(windowless))]).toEqual([...stopAngles(orderedInstanceOf(windowless, false))]);
+    expect(new Set(stopAngles(orderedInstanceOf(windowless))).size, 'angles that say something').toBeGreaterThan(100);
   });
 
   it('keeps the problem’s numbering below the threshold (small problems keep their plans exactly)', () => {
     const small = randomProblem(5, { stops: 60, vehicles: 4, allFeatures: true });
-    expect(instanceOf(small)).toBe(instanceOf(small, false));
-    expect(instanceOf(small).locOrigin).toBeNull();
+    expect(orderedInstanceOf(small)).toBe(orderedInstanceOf(small, false));
+    expect(orderedInstanceOf(small).locOrigin).toBeNull();
   });
 
   it('keeps the problem’s numbering above LOCAL_ORDER_MAX_LOCATIONS (the copies cost more than they give there)', () => {
     const large = oneDepotDistanceProblem(8, { stops: LOCAL_ORDER_MAX_LOCATIONS, vehicles: 10 });
-    expect(instanceOf(large).nLoc).toBeGreaterThan(LOCAL_ORDER_MAX_LOCATIONS);
-    expect(instanceOf(large).locOrigin).toBeNull();
+    expect(orderedInstanceOf(large).nLoc).toBeGreaterThan(LOCAL_ORDER_MAX_LOCATIONS);
+    expect(orderedInstanceOf(large).locOrigin).toBeNull();
   });
 });
 
@@ -98,7 +98,7 @@ describe('plans with the renumbering', () => {
   ])(
     '%s: the same seeded plan at fixed iterations with and without it, and the checker accepts it',
     async (_name, problem, extra, checked) => {
-      expect(instanceOf(problem).locOrigin, 'renumbered above the threshold').not.toBeNull();
+      expect(orderedInstanceOf(problem).locOrigin, 'renumbered above the threshold').not.toBeNull();
       const options: SolveOptions = { timeLimitMs: 600_000, seed: 3, maxIterations: 25, ...extra };
       const renumbered = await solve(problem, { ...options, localOrder: true });
       const original = await solve(problem, { ...options, localOrder: false });
