@@ -22,6 +22,8 @@ export interface ProcessResult {
   /** Search iterations the process reported (0: the first plan, polished at most, was returned). */
   iterations: number | null;
   unserved: number | null;
+  /** Routes the plan uses (issue 26: beside the best-known plans' route counts). */
+  routes: number | null;
   /** Wall time of the whole process: start-up, reading, solving, writing. */
   wallSec: number;
   /** The solver's own elapsed time as the process reported it. */
@@ -79,6 +81,7 @@ export async function benchProcess(
     gapPct: null,
     iterations: null,
     unserved: null,
+    routes: null,
     wallSec,
     solveSec: null,
     feasible: false,
@@ -100,6 +103,7 @@ export async function benchProcess(
     gapPct: bks === null ? null : gapPercent(cost, bks.distance),
     iterations: plan.solver?.iterations ?? null,
     unserved: plan.unserved.length,
+    routes: plan.routes.filter((route) => route.visits.some((visit) => visit.kind === 'stop')).length,
     wallSec,
     solveSec: plan.solver?.elapsed_s ?? null,
     feasible: problems.length === 0,
@@ -195,7 +199,7 @@ export function formatProcessSummary(rows: ProcessSummary[]): string {
 export function formatProcessCell(r: ProcessResult): string {
   if (r.error !== null) return `${r.label}: failed`;
   const gap = r.gapPct === null ? '-' : `${r.gapPct.toFixed(2)}%`;
-  return `${r.label} ${gap} it ${r.iterations ?? '-'} ${r.wallSec.toFixed(2)} s${r.feasible ? '' : ' INFEASIBLE'}`;
+  return `${r.label} ${gap} it ${r.iterations ?? '-'} routes ${r.routes ?? '-'} ${r.wallSec.toFixed(2)} s${r.feasible ? '' : ' INFEASIBLE'}`;
 }
 
 function mean(values: number[]): number | null {

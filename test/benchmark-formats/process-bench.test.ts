@@ -77,6 +77,7 @@ describe('bench --process (fresh routeplan processes)', () => {
       gapPct,
       iterations,
       unserved: 0,
+      routes: 3,
       wallSec: 0.5,
       solveSec: 0.1,
       feasible: true,
