@@ -51,6 +51,8 @@ export interface ImproveOptions {
   largeLocalSearch?: boolean | undefined;
   /** Restarts from an elite pool's children (SolveOptions.population); absent: POPULATION_BY_DEFAULT. */
   population?: boolean | undefined;
+  /** The fleet minimisation during the search (SolveOptions.fleetMinimisation); fleetMinimisationApplies decides when absent. */
+  fleetMinimisation?: boolean | undefined;
   /** The stop count the local search's neighbour rules read (SearchLimits.lsRuleStops); the problem's own when absent. */
   lsRuleStops?: number | undefined;
   signal?: AbortSignal | undefined;

@@ -18,6 +18,7 @@ export type Levers = Pick<
   | 'changedStopsOnly'
   | 'largeLocalSearch'
   | 'population'
+  | 'fleetMinimisation'
 >;
 
 export function leversOf(options: Levers): Levers {
@@ -33,5 +34,6 @@ export function leversOf(options: Levers): Levers {
     changedStopsOnly: options.changedStopsOnly,
     largeLocalSearch: options.largeLocalSearch,
     population: options.population,
+    fleetMinimisation: options.fleetMinimisation,
   };
 }

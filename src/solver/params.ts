@@ -700,3 +700,47 @@ export const SREX_MAX_ROUTE_SHARE = 0.5;
  * without (RC1 0.84 % against 0.39 %).
  */
 export const POPULATION_BY_DEFAULT = false;
+
+// ── Fleet minimisation (search/fleet.ts) ──────────────────────────────────────────────────────
+
+/**
+ * Whether the fleet minimisation (search/fleet.ts; SolveOptions.fleetMinimisation, `--with
+ * fleet-minimisation` / `--without fleet-minimisation`) runs once during the search where windows
+ * bind, from FLEET_MIN_STOPS stops on, when the option is absent. Off: it did not pay at 10 s.
+ * Gehring–Homberger 1000 R1_10_1–5 and RC1_10_1–5 in fresh processes at 10 s, seed 0, one
+ * interleaved run beside main 5e6f986 (load 3.4–4.7): 3.74 % mean gap (11,557 iterations on
+ * average) against 3.37 % (16,476), one route fewer on 4 of 10 (R1_10_2 96 against 100 routes,
+ * 3.43 % against 4.08 %), worse on 8 of 10; on R1_10_1, RC1_10_1, R1_10_4, RC1_10_4 (load 4.6–6)
+ * 3.24 % against 3.27 %, the same route counts. The phase removes few routes from a plan the
+ * annealing has packed (R1_10_1 at 30 % of the run: 2–5 of 114 in some 20,000 of its iterations,
+ * RC1_10_1 5–6 of 96–98), and the annealing's recreate opens routes again where a removed stop fits
+ * nowhere else: RC1_10_1 ended at 94 routes from the phase's 91–92. Run at the start instead (the
+ * first plan: R1_10_1 161 routes, RC1_10_1 121) it removed 22 and 27 routes in 40 % of the run's
+ * work, routes the annealing removes by itself too (3.71 / 4.43 % against 2.97 / 3.25 %, one run
+ * each). Holding the fleet after the phase (the recreate opening no unused vehicle) kept RC1_10_1 at
+ * 92 routes but ended at 4.08 / 4.61 % (phase at 30 % / 15 %; one run each, load 4.6). Acceptance
+ * (R1_10_1 / RC1_10_1 at 30 %, one run each): SISR's (fewer left out, or a smaller sum of absences)
+ * took out 1 / 1 route and left 1 / 132 stops out at the end; with "does not grow" 0 / 0 (77 / 83
+ * out); fewer left out or as many with a sum that does not grow (this one) 0 / 3, and 2–5 / 5–6 with
+ * FLEET_TRIES_PER_ROUTE.
+ */
+export const FLEET_MINIMISATION_BY_DEFAULT = false;
+export const FLEET_MIN_STOPS = 1000;
+/**
+ * Its budget: this share of the work of the search's time (WORK_UNITS_PER_MS), some 1 s of a 10 s
+ * run on Gehring–Homberger 1000 (its ruins and recreates do some 5,600 units a millisecond there), …
+ */
+export const FLEET_WORK_SHARE = 0.2;
+/** …or of an iteration limit, in its own iterations (a ruin and recreate without polish each). */
+export const FLEET_ITERATION_SHARE = 0.2;
+/**
+ * When it runs: after this share of an iteration limit, or of the work of the search's time; by
+ * then the annealing has packed the first plan's routes (see FLEET_MINIMISATION_BY_DEFAULT).
+ */
+export const FLEET_START_SHARE = 0.3;
+/**
+ * Iterations on one route's stops without serving them all before the phase goes back to the last
+ * plan serving every stop and takes out the next smallest route: on R1_10_1 at 30 % of a 10 s run
+ * the phase stuck on one left-out stop for 30,000 iterations without it (0 routes removed, 2–5 with 1,000).
+ */
+export const FLEET_TRIES_PER_ROUTE = 1000;

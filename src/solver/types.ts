@@ -130,6 +130,13 @@ export interface SolveOptions {
    * (`npm run bench -- --without population`).
    */
   population?: boolean;
+  /**
+   * The fleet minimisation once during the search (SISR's: a route taken out, its stops fitted into
+   * the others by ruin and recreate; search/fleet.ts), where windows bind, from FLEET_MIN_STOPS stops
+   * on. Absent: FLEET_MINIMISATION_BY_DEFAULT (params.ts, off, with the measurement behind it). True
+   * for the bench's row with it (`npm run bench -- --with fleet-minimisation`).
+   */
+  fleetMinimisation?: boolean;
   /** Count the local search's moves per operator into `stats.operators` (`npm run bench -- --stats`); off by default, since counting costs time in the hottest loop. */
   operatorStats?: boolean;
   /**

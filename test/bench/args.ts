@@ -12,6 +12,7 @@ export const LEVERS = [
   'few-ls-neighbours',
   'changed-routes-only',
   'swap-star-near-only',
+  'fleet-minimisation',
 ] as const;
 export type Lever = (typeof LEVERS)[number];
 /** Experimental levers, off by default, that the bench can switch on (`--with large-ls`; `--with swap-star`: also where windows bind). */
@@ -23,6 +24,7 @@ export const EXPERIMENTS = [
   'swap-star-sectors',
   'string-swaps',
   'changed-stops-only',
+  'fleet-minimisation',
 ] as const;
 export type Experiment = (typeof EXPERIMENTS)[number];
 

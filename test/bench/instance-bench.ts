@@ -43,6 +43,8 @@ export interface InstanceBenchOptions {
   changedStopsOnly?: boolean;
   /** Restarts from an elite pool's children; off for its ablation row (`--without population`), on with `--with population`. */
   population?: boolean;
+  /** The fleet minimisation during the search; off for its ablation row (`--without fleet-minimisation`), on with `--with fleet-minimisation`. */
+  fleetMinimisation?: boolean;
   /** The final prize pass's share of work; off for its ablation row (`--without prize-claim`). */
   prizeClaim?: boolean;
   /** The experimental local search above 1,000 stops priced exactly (`--with large-ls`). */
@@ -62,6 +64,7 @@ export function leverOptions(args: {
     ...(args.without.includes('few-ls-neighbours') ? { fewLsNeighbours: false } : {}),
     ...(args.without.includes('changed-routes-only') ? { changedRoutesOnly: false } : {}),
     ...(args.without.includes('swap-star-near-only') ? { swapStarNearOnly: false } : {}),
+    ...(args.without.includes('fleet-minimisation') ? { fleetMinimisation: false } : {}),
     ...(args.with.includes('swap-star') ? { swapStar: true } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
     ...(args.with.includes('population') ? { population: true } : {}),
@@ -69,6 +72,7 @@ export function leverOptions(args: {
     ...(args.with.includes('swap-star-sectors') ? { swapStarSectors: true } : {}),
     ...(args.with.includes('string-swaps') ? { stringSwaps: true } : {}),
     ...(args.with.includes('changed-stops-only') ? { changedStopsOnly: true } : {}),
+    ...(args.with.includes('fleet-minimisation') ? { fleetMinimisation: true } : {}),
   };
 }
 
@@ -117,6 +121,7 @@ export async function benchInstance(
       ...(options.changedRoutesOnly === false ? { changedRoutesOnly: false } : {}),
       ...(options.swapStarNearOnly === false ? { swapStarNearOnly: false } : {}),
       ...(options.changedStopsOnly === true ? { changedStopsOnly: true } : {}),
+      ...(options.fleetMinimisation === undefined ? {} : { fleetMinimisation: options.fleetMinimisation }),
       ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),

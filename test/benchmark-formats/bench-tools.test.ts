@@ -75,6 +75,12 @@ describe('bench runner pieces', () => {
     expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--without', 'swap-star-near-only']))).toEqual({
       swapStarNearOnly: false,
     });
+    expect(leverOptions(parseBenchArgs(['--set', 'homberger-1000', '--time', '1', '--without', 'fleet-minimisation']))).toEqual({
+      fleetMinimisation: false,
+    });
+    expect(leverOptions(parseBenchArgs(['--set', 'homberger-1000', '--time', '1', '--with', 'fleet-minimisation']))).toEqual({
+      fleetMinimisation: true,
+    });
     expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--with', 'swap-star-sectors']))).toEqual({
       swapStarSectors: true,
     });

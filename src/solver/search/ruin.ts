@@ -24,7 +24,11 @@ export class Ruiner {
     this.ruined = new Uint8Array(inst.nVehicles);
   }
 
-  ruin(sol: Solution, evaluator: RouteEvaluator): number[] {
+  /**
+   * Cuts strings around `seedStop`, or around a random served stop when it is -1; a given seed
+   * stop may be unserved (the fleet minimisation's, fleet.ts: the strings come from its neighbours' routes).
+   */
+  ruin(sol: Solution, evaluator: RouteEvaluator, seedStop = -1): number[] {
     const inst = this.inst;
     const rng = this.rng;
     const removed = this.removed;
@@ -42,9 +46,12 @@ export class Ruiner {
     const maxString = Math.min(MAX_STRING, avgLen);
     const maxStrings = Math.max(1, (4 * this.avgRemoved) / (1 + maxString) - 1);
     const strings = Math.floor(rng.next() * maxStrings) + 1;
-    // A served seed stop: a random stop, walked forward to the next served one.
-    let seed = rng.int(inst.nStops);
-    while (sol.routeOf[seed] === -1) seed = (seed + 1) % inst.nStops;
+    // Else a served seed stop: a random stop, walked forward to the next served one.
+    let seed = seedStop;
+    if (seed < 0) {
+      seed = rng.int(inst.nStops);
+      while (sol.routeOf[seed] === -1) seed = (seed + 1) % inst.nStops;
+    }
     this.ruined.fill(0);
     const touchedRoutes: number[] = [];
     let done = 0;

@@ -23,6 +23,7 @@ import { aloneReason } from '../unserved.js';
 import { windowSettingsOf } from '../windowless.js';
 import { Acceptance, workSpanOf } from './accept.js';
 import { claimPriority, type ClaimShare } from './claim.js';
+import { FleetPhase } from './fleet.js';
 import { Plans } from './plans.js';
 import { Polisher } from './polish.js';
 import { ProgressReport } from './progress.js';
@@ -73,6 +74,8 @@ export interface SearchLimits {
   lsRuleStops?: number | undefined;
   /** Restarts of a stalled trajectory from children of an elite pool (SolveOptions.population; restarts.ts). */
   population?: boolean | undefined;
+  /** The fleet minimisation during the search (SolveOptions.fleetMinimisation; fleet.ts); fleetMinimisationApplies decides when absent. */
+  fleetMinimisation?: boolean | undefined;
   /**
    * When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent.
    * With `claimShare` only above FLOOR_FIRST_MIN_STOPS stops (search/claim.ts).
@@ -137,10 +140,9 @@ export async function search(
   const ruiner = new Ruiner(inst, near.neighbours, near.k, rng, windowSettingsOf(inst, limits.widerRuin).avgRemoved);
   const recreator = new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng);
   const arcCost = limits.arcCost ?? Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
-  const acceptance = new Acceptance(arcCost, limits, costs, rng);
-  const cooling = new Cooling(startedSearch, inst.nStops <= REHEAT_MAX_STOPS ? STALL_REHEATS : 0);
-  const stop = ownStopOf(limits, acceptance, cooling);
+  const { acceptance, cooling, stop } = scheduleOf(limits, new Acceptance(arcCost, limits, costs, rng), inst, startedSearch);
   const population = PopulationRestarts.when(limits.population, { inst, evaluator, near, costs, recreator, polisher, rng }, plans.current);
+  const fleet = FleetPhase.when(limits, { inst, inserter, evaluator, near, eligible, ruiner, rng, meter, localSearch }, clock);
 
   let iterations = 0;
   let bestFoundAt = clock();
@@ -168,6 +170,7 @@ export async function search(
       const operators = localSearch?.counters?.snapshot();
       return { best: plans.best, iterations, bestFoundAt, stoppedBy, operators, arcCost, restarts: population?.restarts, work };
     }
+    fleet?.runWhenDue(iterations, work, plans);
     acceptance.cool(iterations - cooling.from, work - cooling.fromWork, now, cooling.fromTime);
     iterations++;
     recreator.recreate(plans.candidate, ruiner.ruin(plans.candidate, evaluator));
@@ -176,6 +179,17 @@ export async function search(
     population?.follow(plans, candidateObj);
     if (plans.sinceImprovement === 0) bestFoundAt = clock();
   }
+}
+
+/** The annealing's schedule from `startedSearch` on: the acceptance, its cooling and the stopping criterion that reads them. */
+function scheduleOf(
+  limits: SearchLimits,
+  acceptance: Acceptance,
+  inst: SolverInstance,
+  startedSearch: number,
+): { acceptance: Acceptance; cooling: Cooling; stop: StopCriterion } {
+  const cooling = new Cooling(startedSearch, inst.nStops <= REHEAT_MAX_STOPS ? STALL_REHEATS : 0);
+  return { acceptance, cooling, stop: ownStopOf(limits, acceptance, cooling) };
 }
 
 /**
