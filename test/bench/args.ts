@@ -13,6 +13,7 @@ export const LEVERS = [
   'changed-routes-only',
   'swap-star-near-only',
   'fleet-minimisation',
+  'fleet-at-stall',
 ] as const;
 export type Lever = (typeof LEVERS)[number];
 /** Experimental levers, off by default, that the bench can switch on (`--with large-ls`; `--with swap-star`: also where windows bind). */
@@ -25,6 +26,7 @@ export const EXPERIMENTS = [
   'string-swaps',
   'changed-stops-only',
   'fleet-minimisation',
+  'fleet-at-stall',
 ] as const;
 export type Experiment = (typeof EXPERIMENTS)[number];
 
