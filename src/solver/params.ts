@@ -760,7 +760,10 @@ export const FLEET_TRIES_PER_ROUTE = 1000;
  * 9,978 → 18,575 and cut by the 30 s limit (RC105), 4,864 → 9,087 (RC201), 4,801 → 8,817 (RC205);
  * R109 and C101 unchanged (the phase found no route to take out). The mean gap of the ten: 0.15 % →
  * 0.12 %. Where the iterations grew the phase took a route out (else the search stops at once),
- * but the search from the smaller fleet, cold, stayed above the plan it stalled on. At 2 s on
+ * but the search from the smaller fleet, cold, stayed above the plan it stalled on. Going on from
+ * a full reheat instead (the cooling restarted, as Cooling.reheat does): RC101 seeds 0–2 all at 16
+ * routes (1635.7, 1635.7, 1634.2; 12,046–12,277 iterations; load 4.8): the hot annealing opens the
+ * route again, as gh5 saw on Gehring–Homberger (FLEET_MINIMISATION_BY_DEFAULT). At 2 s on
  * 100 stops the search is clock-led and never stalls, so the phase does not run there.
  */
 export const FLEET_AT_STALL_BY_DEFAULT = false;
