@@ -55,6 +55,8 @@ export interface ImproveOptions {
   population?: boolean | undefined;
   /** The fleet minimisation during the search (SolveOptions.fleetMinimisation); fleetMinimisationApplies decides when absent. */
   fleetMinimisation?: boolean | undefined;
+  /** The fleet minimisation at the stall (SolveOptions.fleetAtStall); fleetAtStallApplies decides when absent. */
+  fleetAtStall?: boolean | undefined;
   /** The stop count the local search's neighbour rules read (SearchLimits.lsRuleStops); the problem's own when absent. */
   lsRuleStops?: number | undefined;
   signal?: AbortSignal | undefined;

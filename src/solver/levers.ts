@@ -19,6 +19,7 @@ export type Levers = Pick<
   | 'largeLocalSearch'
   | 'population'
   | 'fleetMinimisation'
+  | 'fleetAtStall'
 >;
 
 export function leversOf(options: Levers): Levers {
@@ -35,5 +36,6 @@ export function leversOf(options: Levers): Levers {
     largeLocalSearch: options.largeLocalSearch,
     population: options.population,
     fleetMinimisation: options.fleetMinimisation,
+    fleetAtStall: options.fleetAtStall,
   };
 }

@@ -802,3 +802,32 @@ export const FLEET_START_SHARE = 0.3;
  * the phase stuck on one left-out stop for 30,000 iterations without it (0 routes removed, 2–5 with 1,000).
  */
 export const FLEET_TRIES_PER_ROUTE = 1000;
+
+// ── Fleet minimisation at the stall (search/fleet-at-stall.ts) ────────────────────────────────
+
+/**
+ * Whether the fleet minimisation runs where a small windowed search stalls (search/fleet-at-stall.ts;
+ * SolveOptions.fleetAtStall, `--with fleet-at-stall` / `--without fleet-at-stall`) when the option is
+ * absent. Off: it paid on one instance of ten and doubles the iterations of the others. In-process
+ * solves at `--time-limit 30`, seed 0, each stopping by itself (load 4.9–6.6, beside the other
+ * engineers' benchmarks): RC101 1635.7 / 16 routes (6,012 iterations) → 1631.3 / 15 (13,476), 0.98 %
+ * → 0.71 % against the best-known 1619.8 / 15; seeds 1 and 2 unchanged (1635.7 and 1634.2, 16 routes,
+ * 5,986 → 12,390 and 5,952 → 11,872 iterations: the 15-route plan's continuation never beat the
+ * 16-route one). R101, R105, R109, R201, R205, RC105, RC201, RC205, C101: the same plans, iterations
+ * 4,835 → 11,048 (R101), 5,962 → 11,870 (R105), 6,592 → 11,211 (R201), 5,081 → 8,157 (R205),
+ * 9,978 → 18,575 and cut by the 30 s limit (RC105), 4,864 → 9,087 (RC201), 4,801 → 8,817 (RC205);
+ * R109 and C101 unchanged (the phase found no route to take out). The mean gap of the ten: 0.15 % →
+ * 0.12 %. Where the iterations grew the phase took a route out (else the search stops at once),
+ * but the search from the smaller fleet, cold, stayed above the plan it stalled on. Going on from
+ * a full reheat instead (the cooling restarted, as Cooling.reheat does): RC101 seeds 0–2 all at 16
+ * routes (1635.7, 1635.7, 1634.2; 12,046–12,277 iterations; load 4.8): the hot annealing opens the
+ * route again, as gh5 saw on Gehring–Homberger (FLEET_MINIMISATION_BY_DEFAULT). At 2 s on
+ * 100 stops the search is clock-led and never stalls, so the phase does not run there.
+ */
+export const FLEET_AT_STALL_BY_DEFAULT = false;
+/** Up to this many stops: the Solomon instances (100) where the stall comes with one route too many. */
+export const FLEET_AT_STALL_MAX_STOPS = 200;
+/** Its budget each time, in its own iterations (a ruin and recreate without polish) per stop. */
+export const FLEET_AT_STALL_ITERATIONS_PER_STOP = 30;
+/** Stalls at which it runs at most: each one that removes a route gives the search a fresh stall budget. */
+export const FLEET_AT_STALL_ROUNDS = 3;

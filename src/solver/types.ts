@@ -143,6 +143,13 @@ export interface SolveOptions {
    * for the bench's row with it (`npm run bench -- --with fleet-minimisation`).
    */
   fleetMinimisation?: boolean;
+  /**
+   * The fleet minimisation where a search stalls, on windowed problems up to FLEET_AT_STALL_MAX_STOPS
+   * stops: a plan serving every stop with fewer routes becomes the current one and the search goes on
+   * cold for a fresh stall budget (search/fleet-at-stall.ts). Absent: FLEET_AT_STALL_BY_DEFAULT
+   * (params.ts). `npm run bench -- --with fleet-at-stall` / `--without fleet-at-stall`.
+   */
+  fleetAtStall?: boolean;
   /** Count the local search's moves per operator into `stats.operators` (`npm run bench -- --stats`); off by default, since counting costs time in the hottest loop. */
   operatorStats?: boolean;
   /**

@@ -14,6 +14,7 @@ export const LEVERS = [
   'swap-star-near-only',
   'local-order',
   'fleet-minimisation',
+  'fleet-at-stall',
 ] as const;
 export type Lever = (typeof LEVERS)[number];
 /** Experimental levers, off by default, that the bench can switch on (`--with large-ls`; `--with swap-star`: also where windows bind). */
@@ -26,6 +27,7 @@ export const EXPERIMENTS = [
   'string-swaps',
   'changed-stops-only',
   'fleet-minimisation',
+  'fleet-at-stall',
 ] as const;
 export type Experiment = (typeof EXPERIMENTS)[number];
 

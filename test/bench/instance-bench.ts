@@ -47,6 +47,8 @@ export interface InstanceBenchOptions {
   population?: boolean;
   /** The fleet minimisation during the search; off for its ablation row (`--without fleet-minimisation`), on with `--with fleet-minimisation`. */
   fleetMinimisation?: boolean;
+  /** The fleet minimisation at the stall; off for its ablation row (`--without fleet-at-stall`), on with `--with fleet-at-stall`. */
+  fleetAtStall?: boolean;
   /** The final prize pass's share of work; off for its ablation row (`--without prize-claim`). */
   prizeClaim?: boolean;
   /** The experimental local search above 1,000 stops priced exactly (`--with large-ls`). */
@@ -68,6 +70,7 @@ export function leverOptions(args: {
     ...(args.without.includes('swap-star-near-only') ? { swapStarNearOnly: false } : {}),
     ...(args.without.includes('local-order') ? { localOrder: false } : {}),
     ...(args.without.includes('fleet-minimisation') ? { fleetMinimisation: false } : {}),
+    ...(args.without.includes('fleet-at-stall') ? { fleetAtStall: false } : {}),
     ...(args.with.includes('swap-star') ? { swapStar: true } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
     ...(args.with.includes('population') ? { population: true } : {}),
@@ -76,6 +79,7 @@ export function leverOptions(args: {
     ...(args.with.includes('string-swaps') ? { stringSwaps: true } : {}),
     ...(args.with.includes('changed-stops-only') ? { changedStopsOnly: true } : {}),
     ...(args.with.includes('fleet-minimisation') ? { fleetMinimisation: true } : {}),
+    ...(args.with.includes('fleet-at-stall') ? { fleetAtStall: true } : {}),
   };
 }
 
@@ -126,6 +130,7 @@ export async function benchInstance(
       ...(options.changedStopsOnly === true ? { changedStopsOnly: true } : {}),
       ...(options.localOrder === false ? { localOrder: false } : {}),
       ...(options.fleetMinimisation === undefined ? {} : { fleetMinimisation: options.fleetMinimisation }),
+      ...(options.fleetAtStall === undefined ? {} : { fleetAtStall: options.fleetAtStall }),
       ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),

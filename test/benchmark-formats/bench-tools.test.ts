@@ -81,6 +81,10 @@ describe('bench runner pieces', () => {
     expect(leverOptions(parseBenchArgs(['--set', 'homberger-1000', '--time', '1', '--with', 'fleet-minimisation']))).toEqual({
       fleetMinimisation: true,
     });
+    expect(leverOptions(parseBenchArgs(['--set', 'solomon', '--time', '1', '--with', 'fleet-at-stall']))).toEqual({ fleetAtStall: true });
+    expect(leverOptions(parseBenchArgs(['--set', 'solomon', '--time', '1', '--without', 'fleet-at-stall']))).toEqual({
+      fleetAtStall: false,
+    });
     expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--with', 'swap-star-sectors']))).toEqual({
       swapStarSectors: true,
     });

@@ -24,6 +24,7 @@ import { windowSettingsOf } from '../windowless.js';
 import { Acceptance, workSpanOf } from './accept.js';
 import { claimPriority, type ClaimShare } from './claim.js';
 import { FleetPhase } from './fleet.js';
+import { FleetAtStall } from './fleet-at-stall.js';
 import { Plans } from './plans.js';
 import { Polisher } from './polish.js';
 import { ProgressReport } from './progress.js';
@@ -76,6 +77,8 @@ export interface SearchLimits {
   population?: boolean | undefined;
   /** The fleet minimisation during the search (SolveOptions.fleetMinimisation; fleet.ts); fleetMinimisationApplies decides when absent. */
   fleetMinimisation?: boolean | undefined;
+  /** The fleet minimisation where a small windowed search stalls (SolveOptions.fleetAtStall; fleet-at-stall.ts); fleetAtStallApplies decides when absent. */
+  fleetAtStall?: boolean | undefined;
   /**
    * When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent.
    * With `claimShare` only above FLOOR_FIRST_MIN_STOPS stops (search/claim.ts).
@@ -109,6 +112,8 @@ export interface SearchOutcome {
   restarts?: number | undefined;
   /** The work the search did (work.ts), its final prize pass left out; absent when it did not search. */
   work?: number | undefined;
+  /** Routes the fleet minimisation at the stall took out (with SearchLimits.fleetAtStall). */
+  fleetAtStallRoutes?: number | undefined;
 }
 
 export async function search(
@@ -143,6 +148,7 @@ export async function search(
   const { acceptance, cooling, stop } = scheduleOf(limits, new Acceptance(arcCost, limits, costs, rng), inst, startedSearch);
   const population = PopulationRestarts.when(limits.population, { inst, evaluator, near, costs, recreator, polisher, rng }, plans.current);
   const fleet = FleetPhase.when(limits, { inst, inserter, evaluator, near, eligible, ruiner, rng, meter, localSearch }, clock);
+  const stallFleet = FleetAtStall.when(limits, { inst, inserter, evaluator, near, eligible, ruiner, rng, meter, polisher }, clock);
 
   let iterations = 0;
   let bestFoundAt = clock();
@@ -162,13 +168,12 @@ export async function search(
     // improvement, the stall stop (Plateau) counts its work from here. Without this it counted
     // from the last better plan, so the stretch that made the stall ended the reheat's cooling
     // some 50 iterations in (PLATEAU_MIN_ITERATIONS).
-    if (stoppedBy === 'no_improvement' && cooling.reheat(iterations, work, now, plans))
+    if (stoppedBy === 'no_improvement' && cooling.goesOnAfterStall(iterations, work, now, plans, stallFleet))
       stoppedBy = stop.check(iterations, plans.sinceImprovement, now, work);
     if (stoppedBy !== null) {
       claimPriority(plans.best, prize, localSearch, meter, limits.claimShare, limits.finishBy ?? limits.deadline, cutByClock(stoppedBy));
       progress.report(plans.best, iterations);
-      const operators = localSearch?.counters?.snapshot();
-      return { best: plans.best, iterations, bestFoundAt, stoppedBy, operators, arcCost, restarts: population?.restarts, work };
+      return { best: plans.best, iterations, bestFoundAt, stoppedBy, arcCost, work, ...countsOf(localSearch, population, stallFleet) };
     }
     fleet?.runWhenDue(iterations, work, plans);
     acceptance.cool(iterations - cooling.from, work - cooling.fromWork, now, cooling.fromTime);
@@ -179,6 +184,15 @@ export async function search(
     population?.follow(plans, candidateObj);
     if (plans.sinceImprovement === 0) bestFoundAt = clock();
   }
+}
+
+/** The search's counters for its outcome: the local search's moves, the elite pool's restarts, the routes taken out at the stall. */
+function countsOf(
+  localSearch: LocalSearch | null,
+  population: PopulationRestarts | null,
+  stallFleet: FleetAtStall | null,
+): Pick<SearchOutcome, 'operators' | 'restarts' | 'fleetAtStallRoutes'> {
+  return { operators: localSearch?.counters?.snapshot(), restarts: population?.restarts, fleetAtStallRoutes: stallFleet?.routesRemoved };
 }
 
 /** The annealing's schedule from `startedSearch` on: the acceptance, its cooling and the stopping criterion that reads them. */
@@ -258,6 +272,8 @@ class Cooling {
   /** The work done (work.ts) where it starts. */
   fromWork = 0;
   private reheats = 0;
+  /** Whether only the stall may end the search now (goesOnAfterStall). */
+  private heldCold = false;
 
   /** `fromTime`: the clock where it starts; `maxReheats`: STALL_REHEATS, none above REHEAT_MAX_STOPS. */
   constructor(
@@ -270,7 +286,19 @@ class Cooling {
    * of it, or up to `horizon` units of work since its start where that is more.
    */
   tailDone(work: number, coolWork: number | undefined, horizon: number): boolean {
-    return coolWork !== undefined && work - this.fromWork >= Math.max((1 + COOL_TAIL_SHARE) * coolWork, horizon);
+    return !this.heldCold && coolWork !== undefined && work - this.fromWork >= Math.max((1 + COOL_TAIL_SHARE) * coolWork, horizon);
+  }
+
+  /**
+   * Whether the search goes on at a stall: by a reheat, else (past its reheats) from a plan with
+   * fewer routes (`stallFleet`, fleet-at-stall.ts). After the latter the temperature stays where it
+   * is and only the stall ends the search: a cooling done would end it at once.
+   */
+  goesOnAfterStall(iterations: number, work: number, now: number, plans: Plans, stallFleet: FleetAtStall | null): boolean {
+    if (this.reheat(iterations, work, now, plans)) return true;
+    if (stallFleet === null || !stallFleet.restartWithFewerRoutes(plans)) return false;
+    this.heldCold = true;
+    return true;
   }
 
   /**
