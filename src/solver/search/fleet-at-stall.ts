@@ -8,8 +8,7 @@
  * stall budget, the best plan kept by the true objective; at most FLEET_AT_STALL_ROUNDS times. Its
  * budget is counted in iterations scaled to the problem, never time, so a seed keeps its plan.
  */
-import type { NearStops, SolverInstance } from '../instance.js';
-import type { Inserter } from '../insertion.js';
+import type { SolverInstance } from '../instance.js';
 import { windowsBind } from '../ls/moves/swap-star.js';
 import {
   FLEET_AT_STALL_BY_DEFAULT,
@@ -17,26 +16,12 @@ import {
   FLEET_AT_STALL_MAX_STOPS,
   FLEET_AT_STALL_ROUNDS,
 } from '../params.js';
-import type { Rng } from '../rng.js';
-import type { RouteEvaluator } from '../route/evaluator.js';
-import { FleetMinimiser } from './fleet.js';
+import { FleetMinimiser, type FleetParts } from './fleet.js';
 import type { Plans } from './plans.js';
 import type { Polisher } from './polish.js';
-import type { Ruiner } from './ruin.js';
-import type { WorkMeter } from './work.js';
 
-/** What the phase needs from the search. */
-export interface StallFleetParts {
-  inst: SolverInstance;
-  inserter: Inserter;
-  evaluator: RouteEvaluator;
-  near: NearStops;
-  eligible: readonly number[];
-  ruiner: Ruiner;
-  rng: Rng;
-  meter: WorkMeter;
-  polisher: Polisher;
-}
+/** What the phase needs from the search: the fleet phase's parts, polishing its plan as a candidate is. */
+export type StallFleetParts = Omit<FleetParts, 'localSearch'> & { polisher: Polisher };
 
 export class FleetAtStall {
   private rounds = 0;
