@@ -8,38 +8,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
 import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
-import { buildPlan } from '../../src/output/plan.js';
 import { improvePlan } from '../../src/solver/improve.js';
-import { resultOfRoutes } from '../../src/solver/index.js';
-import { planOfRoutes, searchKitOf, type SearchKit } from '../../src/solver/kit.js';
+import { planOfRoutes, searchKitOf } from '../../src/solver/kit.js';
 import { FLEET_AT_STALL_MAX_STOPS } from '../../src/solver/params.js';
 import { fleetAtStallApplies } from '../../src/solver/search/fleet-at-stall.js';
 import { search, type SearchOutcome } from '../../src/solver/search/search.js';
-import type { Solution } from '../../src/solver/solution.js';
 import { stallLimitsOf } from '../../src/solver/stop/index.js';
-import { aloneReason } from '../../src/solver/unserved.js';
 import { coolWorkFor } from '../../src/solver/windowless.js';
-import { checkPlan } from '../support/checker.js';
-import { tightWindowsSolomonText } from './helpers.js';
-
-function routesOf(sol: Solution): Int32Array[] {
-  return Array.from({ length: sol.inst.nVehicles }, (_, v) => sol.seq[v]!.slice(0, sol.len[v]));
-}
-
-const sequencesOf = (sol: Solution): string =>
-  routesOf(sol)
-    .map((r) => Array.from(r).join(','))
-    .join('|');
-
-/** The independent checker's problems with `sol` as a plan of `problem`. */
-function checkerProblems(problem: Problem, sol: Solution): string[] {
-  const stats = { elapsedMs: 0, iterations: 0, firstPlanMs: 0, bestFoundMs: 0, seed: 0, threads: 1, stoppedBy: 'complete' as const };
-  return checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, resultOfRoutes(problem, routesOf(sol), stats)))));
-}
-
-function ineligibleOf({ inst, evaluator }: SearchKit): number[] {
-  return Array.from({ length: inst.nStops }, (_, s) => s).filter((s) => aloneReason(inst, evaluator, s) !== null);
-}
+import { ineligibleOf, tightWindowsSolomonText } from './helpers.js';
+import { expectCheckedPlan, sequencesOf } from './local-optimum.js';
 
 /**
  * A search of `problem` from a first plan that stops by itself on its stall, cooling by work as a
@@ -67,7 +44,7 @@ describe('fleet minimisation at the stall (search/fleet-at-stall.ts)', () => {
     const outcome = await stalledSearch(problem, true);
     expect(outcome.stoppedBy).toBe('no_improvement');
     expect(outcome.fleetAtStallRoutes).toBeGreaterThan(0);
-    expect(checkerProblems(problem, outcome.best)).toEqual([]);
+    expectCheckedPlan(problem, outcome.best);
     expect(outcome.best.unservedStops()).toEqual(ineligibleOf(searchKitOf(problem)));
     const again = await stalledSearch(problem, true);
     expect(sequencesOf(again.best)).toBe(sequencesOf(outcome.best));
@@ -78,7 +55,7 @@ describe('fleet minimisation at the stall (search/fleet-at-stall.ts)', () => {
     const outcome = await stalledSearch(problem, false);
     expect(outcome.stoppedBy).toBe('no_improvement');
     expect(outcome.fleetAtStallRoutes ?? 0).toBe(0);
-    expect(checkerProblems(problem, outcome.best)).toEqual([]);
+    expectCheckedPlan(problem, outcome.best);
   }, 120_000);
 
   it('applies where windows bind up to FLEET_AT_STALL_MAX_STOPS stops, when on', () => {

@@ -13,7 +13,7 @@ import { buildPlan } from '../../src/output/plan.js';
 import { inlineRunner, type ImproveRunner } from '../../src/solver/decompose/runner.js';
 import { solveBySplitting } from '../../src/solver/decompose/search.js';
 import { improvePlan, type PlainImproveOptions } from '../../src/solver/improve.js';
-import { resultOfRoutes, solve } from '../../src/solver/index.js';
+import { solve } from '../../src/solver/index.js';
 import { planOfRoutes, searchKitOf, type SearchKit } from '../../src/solver/kit.js';
 import { FLEET_IN_SPLIT_WARMUP, FLEET_MIN_STOPS } from '../../src/solver/params.js';
 import { Rng } from '../../src/solver/rng.js';
@@ -23,32 +23,13 @@ import { WorkMeter } from '../../src/solver/search/work.js';
 import type { Solution } from '../../src/solver/solution.js';
 import { aloneReason } from '../../src/solver/unserved.js';
 import { checkPlan } from '../support/checker.js';
-import { tightWindowsSolomonText } from './helpers.js';
-
-function routesOf(sol: Solution): Int32Array[] {
-  return Array.from({ length: sol.inst.nVehicles }, (_, v) => sol.seq[v]!.slice(0, sol.len[v]));
-}
-
-const sequencesOf = (sol: Solution): string =>
-  routesOf(sol)
-    .map((r) => Array.from(r).join(','))
-    .join('|');
-
-/** The independent checker's problems with `sol` as a plan of `problem`. */
-function checkerProblems(problem: Problem, sol: Solution): string[] {
-  const stats = { elapsedMs: 0, iterations: 0, firstPlanMs: 0, bestFoundMs: 0, seed: 0, threads: 1, stoppedBy: 'complete' as const };
-  return checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, resultOfRoutes(problem, routesOf(sol), stats)))));
-}
+import { ineligibleOf, tightWindowsSolomonText } from './helpers.js';
+import { expectCheckedPlan, sequencesOf } from './local-optimum.js';
 
 /** A plan of `problem` after a few search iterations: more routes than it needs. */
 async function startOf(kit: SearchKit, problem: Problem): Promise<Solution> {
   const outcome = await improvePlan(problem, null, { timeLimitMs: 600_000, seed: 3, maxIterations: 2, fleetMinimisation: false });
   return planOfRoutes(kit, outcome.routes);
-}
-
-/** The stops no vehicle could serve even alone (the generator draws a few): no plan serves them. */
-function ineligibleOf({ inst, evaluator }: SearchKit): number[] {
-  return Array.from({ length: inst.nStops }, (_, s) => s).filter((s) => aloneReason(inst, evaluator, s) !== null);
 }
 
 function minimise(kit: SearchKit, start: Solution, seed: number, iterations: number): FleetOutcome {
@@ -81,7 +62,7 @@ describe('fleet minimisation (search/fleet.ts)', () => {
     // A ruin may empty one more route, which then stays empty: at least one route fewer per success.
     expect(plan.routesUsed()).toBeLessThanOrEqual(start.routesUsed() - outcome.routesRemoved);
     expect(plan.unservedStops()).toEqual(ineligible);
-    expect(checkerProblems(problem, plan)).toEqual([]);
+    expectCheckedPlan(problem, plan);
     const again = minimise(searchKitOf(problem), start, 1, 3000);
     expect(sequencesOf(again.plan!)).toBe(sequencesOf(plan));
   }, 120_000);

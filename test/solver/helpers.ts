@@ -2,12 +2,14 @@
 import type { Problem } from '../../src/model/problem.js';
 import { CostEvaluator } from '../../src/solver/cost.js';
 import { instanceOf } from '../../src/solver/instance.js';
+import type { SearchKit } from '../../src/solver/kit.js';
 import { Inserter } from '../../src/solver/insertion.js';
 import { MoveEvaluator } from '../../src/solver/ls/move.js';
 import { regretInsertion } from '../../src/solver/regret.js';
 import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { Solution } from '../../src/solver/solution.js';
 import type { RouteSchedule, SolveResult, StopVisit } from '../../src/solver/types.js';
+import { aloneReason } from '../../src/solver/unserved.js';
 import { randomProblem, type LatLng } from '../support/problem-builder.js';
 
 export const DEPOT: LatLng = [0, 0];
@@ -77,4 +79,9 @@ export function regretPlanWithMoves(problem: Problem): { sol: Solution; moves: M
   const sol = new Solution(inst, new CostEvaluator(inst));
   regretInsertion(sol, new Inserter(inst, evaluator), evaluator, Infinity);
   return { sol, moves: new MoveEvaluator(inst, evaluator, true), evaluator };
+}
+
+/** The stops no vehicle could serve even alone (generators draw a few): no plan serves them. */
+export function ineligibleOf({ inst, evaluator }: SearchKit): number[] {
+  return Array.from({ length: inst.nStops }, (_, s) => s).filter((s) => aloneReason(inst, evaluator, s) !== null);
 }

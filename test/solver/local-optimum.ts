@@ -40,6 +40,13 @@ export function routesOf(sol: Solution): Int32Array[] {
   return Array.from({ length: sol.inst.nVehicles }, (_, v) => sol.seq[v]!.slice(0, sol.len[v]));
 }
 
+/** Every route's stops as one string, to compare two plans stop for stop. */
+export function sequencesOf(sol: Solution): string {
+  return routesOf(sol)
+    .map((r) => Array.from(r).join(','))
+    .join('|');
+}
+
 export function expectFeasibleRoutes(sol: Solution, inst: SolverInstance, evaluator: RouteEvaluator): void {
   for (let v = 0; v < inst.nVehicles; v++) {
     const n = sol.len[v]!;

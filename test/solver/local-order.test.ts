@@ -30,12 +30,15 @@ function places(inst: SolverInstance): number[] {
   return [...inst.stopLoc, ...inst.vStartLoc, ...inst.vEndLoc];
 }
 
+/** The problems above the threshold, each renumbered its own way (curve, curve without windows, chain). */
+const RENUMBERED: [string, Problem][] = [
+  ['all features', allFeatures],
+  ['windowless', windowless],
+  ['without coordinates', withoutCoordinates],
+];
+
 describe('the renumbered instance', () => {
-  it.each([
-    ['all features', allFeatures],
-    ['windowless', windowless],
-    ['without coordinates', withoutCoordinates],
-  ])('%s: locations really renumbered, every location mapped back to the problem’s', (_name, problem: Problem) => {
+  it.each(RENUMBERED)('%s: locations really renumbered, every location mapped back to the problem’s', (_name, problem: Problem) => {
     const inst = orderedInstanceOf(problem);
     expect(inst.nLoc).toBeGreaterThanOrEqual(LOCAL_ORDER_MIN_LOCATIONS);
     expect(inst.locOrigin, 'renumbered above the threshold').not.toBeNull();
@@ -46,11 +49,7 @@ describe('the renumbered instance', () => {
     expect([...inst.vEndLoc].map((loc) => problemLocation(inst, loc))).toEqual(problem.vehicles.map((v) => v.endLocation));
   });
 
-  it.each([
-    ['all features', allFeatures],
-    ['windowless', windowless],
-    ['without coordinates', withoutCoordinates],
-  ])('%s: the same distance and travel time for every pair of places, for every vehicle', (_name, problem: Problem) => {
+  it.each(RENUMBERED)('%s: the same distance and travel time for every pair of places, for every vehicle', (_name, problem: Problem) => {
     const inst = orderedInstanceOf(problem);
     const base = orderedInstanceOf(problem, false);
     expect(base.locOrigin).toBeNull();
