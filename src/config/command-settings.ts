@@ -7,6 +7,7 @@ import { inMilliseconds, integerIn, numberIn, parsePath, parseSwitch, textFor } 
 import { setting } from './setting.js';
 import { isValidIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from '../idempotency-key.js';
 import type { Parser } from './parse.js';
+import { LEVER_NAMES, leverOfName, type Levers } from '../solver/levers.js';
 
 export const DEFAULT_WAIT_SECONDS = 600;
 
@@ -15,6 +16,25 @@ const parseIdempotencyKey: Parser<string> = (value) =>
   typeof value === 'string' && isValidIdempotencyKey(value)
     ? { ok: true, value }
     : { ok: false, problem: `expected 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters (a UUID is a good one)` };
+
+/**
+ * `--levers swap-star=off,population=on`: each lever by its name (solver/levers.ts) with a switch
+ * word (parseSwitch's). A lever named twice is a contradiction, not an override.
+ */
+const parseLevers: Parser<Levers> = (value) => {
+  const levers: Levers = {};
+  for (const item of String(value).split(',')) {
+    const [name = '', state, ...rest] = item.split('=').map((part) => part.trim());
+    const key = leverOfName(name);
+    if (key === undefined)
+      return { ok: false, problem: `"${name}" is not a lever; expected one of ${Object.values(LEVER_NAMES).join(', ')}` };
+    const on = state === undefined || rest.length > 0 ? undefined : parseSwitch(state);
+    if (on === undefined || !on.ok) return { ok: false, problem: `"${item.trim()}": expected ${name}=on or ${name}=off` };
+    if (levers[key] !== undefined) return { ok: false, problem: `${name} is given twice` };
+    levers[key] = on.value;
+  }
+  return { ok: true, value: levers };
+};
 
 const INPUT = [
   setting({
@@ -57,6 +77,13 @@ const SEARCH = [
     flag: '--full-time',
     parse: parseSwitch,
     help: 'search for the whole --time-limit, even once the plan has stopped improving',
+    commands: ['solve'],
+  }),
+  setting({
+    key: 'levers',
+    flag: '--levers <list>',
+    parse: parseLevers,
+    help: "switch the solver's levers, to measure them: name=on|off,… (README, Benchmarks)",
     commands: ['solve'],
   }),
   setting({

@@ -9,14 +9,15 @@ import type { Problem } from '../model/problem.js';
 import { constructFirstPlan, fillUnserved } from './construct.js';
 import type { ObjectiveValue } from './cost.js';
 import { planOfRoutes, searchKitOf } from './kit.js';
-import { leversOf } from './levers.js';
+import { leversOf, type SearchLevers } from './levers.js';
 import { CONSTRUCTION_WORK_PER_MS, POPULATION_BY_DEFAULT } from './params.js';
 import { search } from './search/search.js';
 import type { Solution } from './solution.js';
 import { stallLimitsOf } from './stop/index.js';
 import type { SolveProgress, SolveResult } from './types.js';
 
-export interface ImproveOptions {
+/** With the levers (levers.ts) as the solve was given them. */
+export interface ImproveOptions extends SearchLevers {
   /** Wall-clock budget from the call, in milliseconds (Infinity: none). */
   timeLimitMs: number;
   seed: number;
@@ -29,34 +30,6 @@ export interface ImproveOptions {
   coolWindow?: { from: number; to: number } | undefined;
   /** Also stop once the search stalls (search/../stop/plateau.ts). */
   stopWhenStalled?: boolean | undefined;
-  /** Prize moves on the candidates too (experimental, off: SolveOptions.prizeInSearch). */
-  prizeInSearch?: boolean | undefined;
-  /** SWAP* in the local search (SolveOptions.swapStar); absent: where windows do not bind. */
-  swapStar?: boolean | undefined;
-  /** Fewer local-search neighbours on large problems (SolveOptions.fewLsNeighbours); fewNeighboursPay decides when absent. */
-  fewLsNeighbours?: boolean | undefined;
-  /** SWAP* also between routes whose polar sectors overlap (SolveOptions.swapStarSectors); off when absent. */
-  swapStarSectors?: boolean | undefined;
-  /** The wider ruin where windows do not bind (SolveOptions.widerRuin); WIDER_RUIN_BY_DEFAULT when absent. */
-  widerRuin?: boolean | undefined;
-  /** The string swaps where windows do not bind (SolveOptions.stringSwaps); STRING_SWAPS_BY_DEFAULT when absent. */
-  stringSwaps?: boolean | undefined;
-  /** Only the changed routes' stops examined on large problems without windows (SolveOptions.changedRoutesOnly). */
-  changedRoutesOnly?: boolean | undefined;
-  /** SWAP* only into routes near a stop on large problems without windows (SolveOptions.swapStarNearOnly). */
-  swapStarNearOnly?: boolean | undefined;
-  /** Pairs of unchanged stops skipped on problems without windows (SolveOptions.changedStopsOnly). */
-  changedStopsOnly?: boolean | undefined;
-  /** The solver's own location numbering for the cache (SolveOptions.localOrder); LOCAL_ORDER_BY_DEFAULT when absent. */
-  localOrder?: boolean | undefined;
-  /** The local search above 1,000 stops priced exactly (SolveOptions.largeLocalSearch); off when absent. */
-  largeLocalSearch?: boolean | undefined;
-  /** Restarts from an elite pool's children (SolveOptions.population); absent: POPULATION_BY_DEFAULT. */
-  population?: boolean | undefined;
-  /** The fleet minimisation during the search (SolveOptions.fleetMinimisation); fleetMinimisationApplies decides when absent. */
-  fleetMinimisation?: boolean | undefined;
-  /** The fleet minimisation at the stall (SolveOptions.fleetAtStall); fleetAtStallApplies decides when absent. */
-  fleetAtStall?: boolean | undefined;
   /** The stop count the local search's neighbour rules read (SearchLimits.lsRuleStops); the problem's own when absent. */
   lsRuleStops?: number | undefined;
   signal?: AbortSignal | undefined;

@@ -1,35 +1,11 @@
 /** Command-line options of `npm run bench`. Usage errors are thrown as UsageError (exit 2). */
+import { LEVER_NAMES, type LeverName } from '../../src/solver/levers.js';
 import { BENCHMARK_SETS, type BenchmarkSet } from './benchmark-data.js';
 
 export type BenchSet = BenchmarkSet | 'large' | 'anytime';
 
-/** Solver levers the bench can switch off for an ablation row (`--without swap-star`). */
-export const LEVERS = [
-  'swap-star',
-  'population',
-  'prize-claim',
-  'wider-ruin',
-  'few-ls-neighbours',
-  'changed-routes-only',
-  'swap-star-near-only',
-  'local-order',
-  'fleet-minimisation',
-  'fleet-at-stall',
-] as const;
-export type Lever = (typeof LEVERS)[number];
-/** Experimental levers, off by default, that the bench can switch on (`--with large-ls`; `--with swap-star`: also where windows bind). */
-export const EXPERIMENTS = [
-  'large-ls',
-  'population',
-  'swap-star',
-  'few-ls-neighbours',
-  'swap-star-sectors',
-  'string-swaps',
-  'changed-stops-only',
-  'fleet-minimisation',
-  'fleet-at-stall',
-] as const;
-export type Experiment = (typeof EXPERIMENTS)[number];
+/** The solver's levers by name (src/solver/levers.ts): `--without swap-star` for an ablation row, `--with population` for an experiment's. */
+export const LEVERS = Object.values(LEVER_NAMES);
 
 export interface BenchArgs {
   set: BenchSet;
@@ -56,12 +32,14 @@ export interface BenchArgs {
   outDir: string | null;
   /** Print the local search's per-operator counters summed per family. */
   stats: boolean;
-  /** `--prize-in-search`: the experimental prize moves on the search's candidates (SolveOptions.prizeInSearch), for its ablation row. */
-  prizeInSearch: boolean;
-  /** `--without <lever>` (repeatable): levers switched off in this run's solves (in-process and warm), for their ablation rows. */
-  without: Lever[];
-  /** `--with <experiment>` (repeatable): experimental levers switched on, for their rows. */
-  with: Experiment[];
+  /**
+   * `--without <lever>` (repeatable): levers switched off in this run's solves, for their ablation
+   * rows: in-process, warm, and in this checkout's fresh processes (`routeplan solve --levers`);
+   * the baselines' processes run as they are.
+   */
+  without: LeverName[];
+  /** `--with <lever>` (repeatable): levers switched on, likewise. */
+  with: LeverName[];
   /** `--vs vroom`: also run VROOM on every instance, interleaved with ours. */
   vs: 'vroom' | null;
   /** `--time vroom`: our limit per instance = VROOM's measured wall time on it (timeSeconds is NaN). */
@@ -86,13 +64,18 @@ export interface BenchArgs {
 export class UsageError extends Error {}
 
 export const USAGE = `usage: npm run bench -- --set <${[...BENCHMARK_SETS, 'large', 'anytime'].join('|')}> --time <seconds>
-       [--filter R1,RC2] [--seed n] [--threads n] [--split on|off|both] [--limit n] [--iterations n] [--out dir] [--stats] [--prize-in-search]
-       [--without ${LEVERS.join('|')}] [--with ${EXPERIMENTS.join('|')}]
+       [--filter R1,RC2] [--seed n] [--threads n] [--split on|off|both] [--limit n] [--iterations n] [--out dir] [--stats]
+       [--without <lever>]... [--with <lever>]... (levers: ${LEVERS.join(', ')})
   versus VROOM (instance sets): --vs vroom [--vroom-x 0..5] [--vroom-bin path] [--markdown]
   fresh processes (instance sets): --process [--baseline other/bin/routeplan]... [--vs vroom --vroom-x 0] [--no-warm]
        --time <seconds>: both get it (VROOM as -l, stopping earlier when its -x search ends)
        --time vroom: VROOM runs first, then routeplan gets VROOM's measured wall time on that instance
   large only: [--stops 5000] [--vehicles 500] [--kind project|oneoff] [--input problem.json]`;
+
+function leverNamed(flag: string, name: string): LeverName {
+  if (!(LEVERS as readonly string[]).includes(name)) throw new UsageError(`${flag} takes one of ${LEVERS.join(', ')}; got "${name}"`);
+  return name as LeverName;
+}
 
 const SETS = new Set<string>([...BENCHMARK_SETS, 'large', 'anytime']);
 
@@ -112,7 +95,6 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
     input: null,
     outDir: null,
     stats: false,
-    prizeInSearch: false,
     without: [],
     with: [],
     vs: null,
@@ -222,23 +204,10 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       case '--stats':
         args.stats = true;
         break;
-      case '--prize-in-search':
-        args.prizeInSearch = true;
+      case '--without':
+      case '--with':
+        (name === '--with' ? args.with : args.without).push(leverNamed(name, value()));
         break;
-      case '--without': {
-        const lever = value();
-        if (!(LEVERS as readonly string[]).includes(lever))
-          throw new UsageError(`--without takes one of ${LEVERS.join(', ')}; got "${lever}"`);
-        args.without.push(lever as Lever);
-        break;
-      }
-      case '--with': {
-        const experiment = value();
-        if (!(EXPERIMENTS as readonly string[]).includes(experiment))
-          throw new UsageError(`--with takes one of ${EXPERIMENTS.join(', ')}; got "${experiment}"`);
-        args.with.push(experiment as Experiment);
-        break;
-      }
       case '--help':
       case '-h':
         throw new UsageError('');

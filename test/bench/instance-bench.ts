@@ -8,8 +8,7 @@ import { solveInThreads } from '../../src/threads/searches.js';
 import { checkPlan, findInsertableUnserved } from '../support/checker.js';
 import { familyOf, listInstances, readBks, type BenchmarkSet, type BksEntry, type InstanceEntry } from './benchmark-data.js';
 import { gapPercent, type InstanceResult } from './report.js';
-import type { Experiment, Lever } from './args.js';
-import type { Levers } from '../../src/solver/levers.js';
+import { leverOfName, type LeverName, type Levers } from '../../src/solver/levers.js';
 
 /** One search on this thread, as the bench has always measured it; several on worker threads. */
 const solve = (problem: Problem, options: SolveOptions) => solveInThreads(problem, options, { inline: (options.threads ?? 1) === 1 });
@@ -23,64 +22,20 @@ export interface InstanceBenchOptions {
   maxIterations: number | null;
   /** Count local-search moves per operator (`--stats`). */
   operatorStats: boolean;
-  /** The experimental prize moves in the search (`--prize-in-search`). */
-  prizeInSearch?: boolean;
-  /** SWAP* in the local search; off for its ablation row (`--without swap-star`), on also where windows bind (`--with swap-star`). */
-  swapStar?: boolean;
-  /** Fewer local-search neighbours on large problems; off for its ablation row (`--without few-ls-neighbours`), forced on with `--with few-ls-neighbours`. */
-  fewLsNeighbours?: boolean;
-  /** SWAP* also between routes whose polar sectors overlap; on for its row (`--with swap-star-sectors`). */
-  swapStarSectors?: boolean;
-  /** The wider ruin where windows do not bind; off for its ablation row (`--without wider-ruin`). */
-  widerRuin?: boolean;
-  /** The string swaps where windows do not bind; on for its row (`--with string-swaps`). */
-  stringSwaps?: boolean;
-  /** Only the changed routes' stops polished on large problems without windows; off for its ablation row (`--without changed-routes-only`). */
-  changedRoutesOnly?: boolean;
-  /** SWAP* only into routes near a stop on large problems without windows; off for its ablation row (`--without swap-star-near-only`). */
-  swapStarNearOnly?: boolean;
-  /** Pairs of unchanged stops skipped on problems without windows; on for its row (`--with changed-stops-only`). */
-  changedStopsOnly?: boolean;
-  /** The solver's own location numbering for the cache; off for its ablation row (`--without local-order`). */
-  localOrder?: boolean;
-  /** Restarts from an elite pool's children; off for its ablation row (`--without population`), on with `--with population`. */
-  population?: boolean;
-  /** The fleet minimisation during the search; off for its ablation row (`--without fleet-minimisation`), on with `--with fleet-minimisation`. */
-  fleetMinimisation?: boolean;
-  /** The fleet minimisation at the stall; off for its ablation row (`--without fleet-at-stall`), on with `--with fleet-at-stall`. */
-  fleetAtStall?: boolean;
-  /** The final prize pass's share of work; off for its ablation row (`--without prize-claim`). */
-  prizeClaim?: boolean;
-  /** The experimental local search above 1,000 stops priced exactly (`--with large-ls`). */
-  largeLocalSearch?: boolean;
+  /** The levers switched on or off (`--with`, `--without`); absent ones take their defaults. */
+  levers: Levers;
 }
 
-/** The solve options that switch off the levers named by `--without` and on the experiments named by `--with`. */
-export function leverOptions(args: {
-  without: readonly Lever[];
-  with: readonly Experiment[];
-}): Pick<InstanceBenchOptions, Exclude<keyof Levers, 'prizeInSearch'> | 'prizeClaim' | 'localOrder'> {
-  return {
-    ...(args.without.includes('swap-star') ? { swapStar: false } : {}),
-    ...(args.without.includes('population') ? { population: false } : {}),
-    ...(args.without.includes('prize-claim') ? { prizeClaim: false } : {}),
-    ...(args.without.includes('wider-ruin') ? { widerRuin: false } : {}),
-    ...(args.without.includes('few-ls-neighbours') ? { fewLsNeighbours: false } : {}),
-    ...(args.without.includes('changed-routes-only') ? { changedRoutesOnly: false } : {}),
-    ...(args.without.includes('swap-star-near-only') ? { swapStarNearOnly: false } : {}),
-    ...(args.without.includes('local-order') ? { localOrder: false } : {}),
-    ...(args.without.includes('fleet-minimisation') ? { fleetMinimisation: false } : {}),
-    ...(args.without.includes('fleet-at-stall') ? { fleetAtStall: false } : {}),
-    ...(args.with.includes('swap-star') ? { swapStar: true } : {}),
-    ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
-    ...(args.with.includes('population') ? { population: true } : {}),
-    ...(args.with.includes('few-ls-neighbours') ? { fewLsNeighbours: true } : {}),
-    ...(args.with.includes('swap-star-sectors') ? { swapStarSectors: true } : {}),
-    ...(args.with.includes('string-swaps') ? { stringSwaps: true } : {}),
-    ...(args.with.includes('changed-stops-only') ? { changedStopsOnly: true } : {}),
-    ...(args.with.includes('fleet-minimisation') ? { fleetMinimisation: true } : {}),
-    ...(args.with.includes('fleet-at-stall') ? { fleetAtStall: true } : {}),
-  };
+/** The solve options that switch off the levers named by `--without` and on those named by `--with`. */
+export function leverOptions(args: { without: readonly LeverName[]; with: readonly LeverName[] }): Levers {
+  const levers: Levers = {};
+  for (const [names, on] of [
+    [args.without, false],
+    [args.with, true],
+  ] as const) {
+    for (const name of names) levers[leverOfName(name)!] = on;
+  }
+  return levers;
 }
 
 /** The set's instances whose names start with one of `filters` (case-insensitive), at most `limit`. */
@@ -119,21 +74,7 @@ export async function benchInstance(
       threads: options.threads,
       ...(options.split === undefined ? {} : { split: options.split }),
       operatorStats: options.operatorStats,
-      ...(options.prizeInSearch ? { prizeInSearch: true } : {}),
-      ...(options.swapStar === undefined ? {} : { swapStar: options.swapStar }),
-      ...(options.fewLsNeighbours === undefined ? {} : { fewLsNeighbours: options.fewLsNeighbours }),
-      ...(options.swapStarSectors === true ? { swapStarSectors: true } : {}),
-      ...(options.widerRuin === false ? { widerRuin: false } : {}),
-      ...(options.stringSwaps === true ? { stringSwaps: true } : {}),
-      ...(options.changedRoutesOnly === false ? { changedRoutesOnly: false } : {}),
-      ...(options.swapStarNearOnly === false ? { swapStarNearOnly: false } : {}),
-      ...(options.changedStopsOnly === true ? { changedStopsOnly: true } : {}),
-      ...(options.localOrder === false ? { localOrder: false } : {}),
-      ...(options.fleetMinimisation === undefined ? {} : { fleetMinimisation: options.fleetMinimisation }),
-      ...(options.fleetAtStall === undefined ? {} : { fleetAtStall: options.fleetAtStall }),
-      ...(options.population === undefined ? {} : { population: options.population }),
-      ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
-      ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),
+      ...options.levers,
       // Quality is compared at equal time: the search uses the whole limit.
       stopWhenStalled: false,
       ...(options.maxIterations === null ? {} : { maxIterations: options.maxIterations }),

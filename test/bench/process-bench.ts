@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { Problem } from '../../src/model/problem.js';
 import type { Plan } from '../../src/output/plan-types.js';
+import { LEVER_NAMES, type Levers } from '../../src/solver/levers.js';
 import { checkPlan } from '../support/checker.js';
 import { repoRoot, type BksEntry, type InstanceEntry } from './benchmark-data.js';
 import { gapPercent } from './report.js';
@@ -40,6 +41,8 @@ export interface ProcessRunOptions {
   timeSeconds: number;
   seed: number;
   threads: number;
+  /** Levers switched on or off (`--levers`); the baselines run without. */
+  levers?: Levers;
 }
 
 /** This checkout's `bin/routeplan`. */
@@ -63,7 +66,14 @@ export function processArgs(entry: Pick<InstanceEntry, 'path' | 'format'>, optio
     String(options.threads),
     '--json',
     '--quiet',
+    ...leversFlag(options.levers ?? {}),
   ];
+}
+
+/** `--levers swap-star=off,population=on`, or nothing when no lever is switched. */
+export function leversFlag(levers: Levers): string[] {
+  const list = (Object.keys(levers) as (keyof Levers)[]).map((key) => `${LEVER_NAMES[key]}=${levers[key] ? 'on' : 'off'}`);
+  return list.length === 0 ? [] : ['--levers', list.join(',')];
 }
 
 export async function benchProcess(

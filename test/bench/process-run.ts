@@ -51,7 +51,7 @@ export async function runProcessSet(args: BenchArgs & { set: BenchmarkSet }, vro
     threads: args.threads,
     maxIterations: null,
     operatorStats: false,
-    ...leverOptions(args),
+    levers: leverOptions(args),
   };
   if (args.warm) await benchInstance(args.set, entries[0]!, { ...warmOptions, timeLimitMs: 200 }, bks);
   const rows: ProcessRow[] = [];
@@ -85,7 +85,7 @@ export async function runProcessSet(args: BenchArgs & { set: BenchmarkSet }, vro
 
 function contendersOf(args: BenchArgs, vroom: VroomRunOptions | null): Contender[] {
   const common = { timeSeconds: args.timeSeconds, seed: args.seed, threads: args.threads };
-  const list: Contender[] = [{ kind: 'process', options: { ...common, bin: ownBin(), label: 'routeplan' } }];
+  const list: Contender[] = [{ kind: 'process', options: { ...common, bin: ownBin(), label: 'routeplan', levers: leverOptions(args) } }];
   for (const [i, bin] of args.baselines.entries())
     list.push({ kind: 'process', options: { ...common, bin, label: baselineLabel(args.baselines, i) } });
   if (vroom !== null) list.push({ kind: 'vroom', options: vroom });

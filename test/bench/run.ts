@@ -59,7 +59,7 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
     await benchInstance(
       args.set,
       entries[0]!,
-      { timeLimitMs: 200, seed: args.seed, threads: args.threads, maxIterations: null, operatorStats: false },
+      { timeLimitMs: 200, seed: args.seed, threads: args.threads, maxIterations: null, operatorStats: false, levers: {} },
       bks,
     );
   }
@@ -78,8 +78,7 @@ async function runInstanceSet(args: BenchArgs & { set: BenchmarkSet }): Promise<
       threads: args.threads,
       maxIterations: args.iterations,
       operatorStats: args.stats,
-      prizeInSearch: args.prizeInSearch,
-      ...leverOptions(args),
+      levers: leverOptions(args),
     };
     if (args.split === 'both') {
       // Both ways, interleaved, the order alternating per instance; each row tagged.

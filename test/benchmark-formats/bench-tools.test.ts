@@ -8,6 +8,7 @@ import { familyOf, parseSolutionFile } from '../bench/benchmark-data.js';
 import { sharedRoutes } from '../bench/bks-routes.js';
 import { generateLargeProblem } from '../bench/generate-large.js';
 import { leverOptions, routeDistanceFromMatrix, selectInstances } from '../bench/instance-bench.js';
+import { LEVER_NAMES } from '../../src/solver/levers.js';
 import { formatOperatorTable, sumOperatorsPerFamily } from '../bench/operator-report.js';
 import { gapPercent, summarizeFamilies, toCsv } from '../bench/report.js';
 import { instanceResult as result } from './instance-result.js';
@@ -58,61 +59,22 @@ describe('bench runner pieces', () => {
     expect(parseBenchArgs(['--set', 'solomon', '--time', '1']).stats).toBe(false);
   });
 
-  it('--prize-in-search turns on the experimental prize moves in the search, off by default', () => {
-    expect(parseBenchArgs(['--set', 'solomon', '--time', '1', '--prize-in-search']).prizeInSearch).toBe(true);
-    expect(parseBenchArgs(['--set', 'solomon', '--time', '1']).prizeInSearch).toBe(false);
-    expect(parseBenchArgs(['--set', 'solomon', '--time', '1', '--without', 'swap-star']).without).toEqual(['swap-star']);
-    expect(parseBenchArgs(['--set', 'solomon', '--time', '1']).without).toEqual([]);
-    expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--without', 'magic'])).toThrow(/--without takes one of swap-star/);
+  it('--with and --without take every lever by its name (src/solver/levers.ts) and set its option; neither leaves the default', () => {
+    const options = (flags: string[]) => leverOptions(parseBenchArgs(['--set', 'solomon', '--time', '1', ...flags]));
+    for (const key of Object.keys(LEVER_NAMES) as (keyof typeof LEVER_NAMES)[]) {
+      expect(options(['--without', LEVER_NAMES[key]])).toEqual({ [key]: false });
+      expect(options(['--with', LEVER_NAMES[key]])).toEqual({ [key]: true });
+    }
+    expect(options([])).toEqual({});
     const both = parseBenchArgs(['--set', 'homberger-1000', '--time', '1', '--with', 'few-ls-neighbours', '--without', 'swap-star']);
     expect([both.with, both.without]).toEqual([['few-ls-neighbours'], ['swap-star']]);
     expect(leverOptions(both)).toEqual({ swapStar: false, fewLsNeighbours: true });
-    expect(leverOptions(parseBenchArgs(['--set', 'homberger-1000', '--time', '1']))).toEqual({});
-    expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--without', 'wider-ruin']))).toEqual({ widerRuin: false });
-    expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--without', 'changed-routes-only']))).toEqual({
-      changedRoutesOnly: false,
-    });
-    expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--without', 'swap-star-near-only']))).toEqual({
-      swapStarNearOnly: false,
-    });
-    expect(leverOptions(parseBenchArgs(['--set', 'homberger-1000', '--time', '1', '--without', 'fleet-minimisation']))).toEqual({
-      fleetMinimisation: false,
-    });
-    expect(leverOptions(parseBenchArgs(['--set', 'homberger-1000', '--time', '1', '--with', 'fleet-minimisation']))).toEqual({
-      fleetMinimisation: true,
-    });
-    expect(leverOptions(parseBenchArgs(['--set', 'solomon', '--time', '1', '--with', 'fleet-at-stall']))).toEqual({ fleetAtStall: true });
-    expect(leverOptions(parseBenchArgs(['--set', 'solomon', '--time', '1', '--without', 'fleet-at-stall']))).toEqual({
-      fleetAtStall: false,
-    });
-    expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--with', 'swap-star-sectors']))).toEqual({
-      swapStarSectors: true,
-    });
-    expect(leverOptions(parseBenchArgs(['--set', 'cvrp-x', '--time', '1', '--with', 'changed-stops-only']))).toEqual({
-      changedStopsOnly: true,
-    });
-    expect(parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'large-ls']).with).toEqual(['large-ls']);
-    expect(() => parseBenchArgs(['--set', 'large', '--time', '1', '--with', 'magic'])).toThrow(
-      /--with takes one of large-ls, population, swap-star, few-ls-neighbours, swap-star-sectors/,
+    expect(options(['--with', 'prize-in-search'])).toEqual({ prizeInSearch: true });
+    expect(() => options(['--without', 'magic'])).toThrow(/--without takes one of prize-in-search, swap-star/);
+    expect(() => options(['--with', 'magic'])).toThrow(/--with takes one of prize-in-search, swap-star/);
+    expect(() => options(['--with', 'few-ls-neighbours', '--without', 'few-ls-neighbours'])).toThrow(
+      /--with few-ls-neighbours and --without few-ls-neighbours exclude each other/,
     );
-    expect(parseBenchArgs(['--set', 'solomon', '--time', '1', '--with', 'swap-star']).with).toEqual(['swap-star']);
-    expect(() => parseBenchArgs(['--set', 'solomon', '--time', '1', '--with', 'swap-star', '--without', 'swap-star'])).toThrow(
-      /exclude each other/,
-    );
-    expect(leverOptions({ without: [], with: ['swap-star'] })).toEqual({ swapStar: true });
-    expect(leverOptions({ without: ['swap-star'], with: [] })).toEqual({ swapStar: false });
-    expect(leverOptions({ without: ['few-ls-neighbours'], with: [] })).toEqual({ fewLsNeighbours: false });
-    expect(() =>
-      parseBenchArgs(['--set', 'homberger-1000', '--time', '1', '--with', 'few-ls-neighbours', '--without', 'few-ls-neighbours']),
-    ).toThrow(/--with few-ls-neighbours and --without few-ls-neighbours exclude each other/);
-  });
-
-  it('--without population and --with population set SolveOptions.population either way; neither leaves it to the default', () => {
-    const options = (flags: string[]) => leverOptions(parseBenchArgs(['--set', 'solomon', '--time', '1', ...flags]));
-    expect(options(['--without', 'population'])).toEqual({ population: false });
-    expect(options(['--with', 'population'])).toEqual({ population: true });
-    expect(options([])).toEqual({});
-    expect(options(['--without', 'swap-star'])).toEqual({ swapStar: false });
   });
 
   it('--filter: a prefix of the instance name, or the whole name with a trailing $', () => {

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
 import { parseBenchArgs } from '../bench/args.js';
 import { benchmarksAvailable, listInstances, readBks } from '../bench/benchmark-data.js';
-import { benchProcess, formatProcessSummary, ownBin, processArgs, summarizeProcess, type ProcessResult } from '../bench/process-bench.js';
+import {
+  benchProcess,
+  formatProcessSummary,
+  leversFlag,
+  ownBin,
+  processArgs,
+  summarizeProcess,
+  type ProcessResult,
+} from '../bench/process-bench.js';
 import { baselineLabel, rotate } from '../bench/process-run.js';
 
 describe('bench --process (fresh routeplan processes)', () => {
@@ -63,6 +71,17 @@ describe('bench --process (fresh routeplan processes)', () => {
       '--json',
       '--quiet',
     ]);
+  });
+
+  it("this checkout's process gets the run's levers as `--levers`; without any, no flag", () => {
+    const entry = { path: '/b/C101.txt', format: 'solomon' as const };
+    const options = { bin: '/r/bin/routeplan', label: 'x', timeSeconds: 2, seed: 0, threads: 1 };
+    expect(processArgs(entry, { ...options, levers: { swapStar: false, fleetAtStall: true } }).slice(-2)).toEqual([
+      '--levers',
+      'swap-star=off,fleet-at-stall=on',
+    ]);
+    expect(processArgs(entry, { ...options, levers: {} })).not.toContain('--levers');
+    expect(leversFlag({ localOrder: false })).toEqual(['--levers', 'local-order=off']);
   });
 
   it('the contenders take turns going first', () => {

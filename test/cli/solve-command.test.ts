@@ -87,6 +87,31 @@ describe('routeplan solve with a stand-in solver', () => {
     expect(options).toMatchObject({ timeLimitMs: 2500, seed: 9, maxIterations: 40, threads: 2 });
   });
 
+  it('--levers switches the named levers on or off for the solve; a wrong name or state is exit 2 naming the flag', async () => {
+    solveMock.mockResolvedValueOnce({
+      routes: [],
+      unserved: [],
+      stats: { elapsedMs: 1, iterations: 0, firstPlanMs: 0, bestFoundMs: 0, seed: 0, threads: 1, stoppedBy: 'complete' },
+    });
+    await main(['node', 'routeplan', 'solve', BAKERY, '--levers', 'swap-star=off, population=on', '--json']);
+    expect(process.exitCode).toBe(0);
+    expect(solveMock.mock.calls[0]![1]).toMatchObject({ swapStar: false, population: true });
+    for (const [list, message] of [
+      ['magic=on', '"magic" is not a lever; expected one of prize-in-search, swap-star'],
+      ['swap-star', 'expected swap-star=on or swap-star=off'],
+      ['swap-star=maybe', 'expected swap-star=on or swap-star=off'],
+      ['swap-star=on,swap-star=off', 'swap-star is given twice'],
+    ]) {
+      stderr = '';
+      process.exitCode = undefined;
+      await main(['node', 'routeplan', 'solve', BAKERY, '--levers', list!]);
+      expect(process.exitCode).toBe(2);
+      expect(stderr).toContain('--levers');
+      expect(stderr).toContain(message);
+    }
+    expect(solveMock).toHaveBeenCalledTimes(1);
+  });
+
   it('defaults: time limit 5 s, seed 0', async () => {
     solveMock.mockResolvedValueOnce({
       routes: [],

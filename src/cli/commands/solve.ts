@@ -154,7 +154,7 @@ function solveOptions(config: CommandConfig, signal: AbortSignal, spinner: Solve
   };
   if (config.maxIterations !== undefined) options.maxIterations = config.maxIterations;
   if (config.threads !== undefined) options.threads = config.threads;
-  return options;
+  return { ...options, ...config.levers };
 }
 
 function printOptions(problem: Problem, flags: SolveFlags, color: boolean, outputFormat: OutputFormat | undefined): PrintPlanOptions {

@@ -23,6 +23,7 @@ import { aloneReason } from '../unserved.js';
 import { windowSettingsOf } from '../windowless.js';
 import { Acceptance, workSpanOf } from './accept.js';
 import { claimPriority, type ClaimShare } from './claim.js';
+import type { SearchLevers } from '../levers.js';
 import { FleetPhase } from './fleet.js';
 import { FleetAtStall } from './fleet-at-stall.js';
 import { Plans } from './plans.js';
@@ -33,7 +34,8 @@ import { Recreator } from './recreate.js';
 import { Ruiner } from './ruin.js';
 import { WorkMeter } from './work.js';
 
-export interface SearchLimits {
+/** With the levers (levers.ts) as the solve was given them; the location numbering is the kit's, already applied. */
+export interface SearchLimits extends Omit<SearchLevers, 'localOrder'> {
   started: number;
   deadline: number;
   /** See ScheduleLimits.workSpanMs (accept.ts). */
@@ -51,34 +53,8 @@ export interface SearchLimits {
   arcCost?: number | undefined;
   /** The part of the whole cooling schedule this search covers (see accept.ts). */
   coolWindow?: { from: number; to: number } | undefined;
-  /** Also run the prize moves on the candidates (experimental; SolveOptions.prizeInSearch says why it is off). */
-  prizeInSearch?: boolean | undefined;
-  /** SWAP* in the local search (SolveOptions.swapStar); absent: where windows do not bind. */
-  swapStar?: boolean | undefined;
-  /** Fewer local-search neighbours on large problems (SolveOptions.fewLsNeighbours); fewNeighboursPay decides when absent. */
-  fewLsNeighbours?: boolean | undefined;
-  /** SWAP* also between routes whose polar sectors overlap (SolveOptions.swapStarSectors); off when absent. */
-  swapStarSectors?: boolean | undefined;
-  /** The wider ruin where windows do not bind (SolveOptions.widerRuin); WIDER_RUIN_BY_DEFAULT when absent. */
-  widerRuin?: boolean | undefined;
-  /** The string swaps where windows do not bind (SolveOptions.stringSwaps); STRING_SWAPS_BY_DEFAULT when absent. */
-  stringSwaps?: boolean | undefined;
-  /** Only the changed routes' stops examined on large problems without windows (SolveOptions.changedRoutesOnly); CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS when absent. */
-  changedRoutesOnly?: boolean | undefined;
-  /** SWAP* only into routes near a stop on large problems without windows (SolveOptions.swapStarNearOnly); SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS when absent. */
-  swapStarNearOnly?: boolean | undefined;
-  /** Pairs of unchanged stops skipped by the local search on problems without windows (SolveOptions.changedStopsOnly); CHANGED_STOPS_ONLY_WITHOUT_WINDOWS when absent. */
-  changedStopsOnly?: boolean | undefined;
-  /** The local search on problems above EXACT_MAX_STOPS priced exactly (SolveOptions.largeLocalSearch). */
-  largeLocalSearch?: boolean | undefined;
   /** The stop count the local search's neighbour rules read (LocalSearchOptions.ruleStops): a decomposition part's whole problem's. */
   lsRuleStops?: number | undefined;
-  /** Restarts of a stalled trajectory from children of an elite pool (SolveOptions.population; restarts.ts). */
-  population?: boolean | undefined;
-  /** The fleet minimisation during the search (SolveOptions.fleetMinimisation; fleet.ts); fleetMinimisationApplies decides when absent. */
-  fleetMinimisation?: boolean | undefined;
-  /** The fleet minimisation where a small windowed search stalls (SolveOptions.fleetAtStall; fleet-at-stall.ts); fleetAtStallApplies decides when absent. */
-  fleetAtStall?: boolean | undefined;
   /**
    * When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent.
    * With `claimShare` only above FLOOR_FIRST_MIN_STOPS stops (search/claim.ts).
