@@ -20,6 +20,7 @@ export type Levers = Pick<
   | 'population'
   | 'fleetMinimisation'
   | 'fleetAtStall'
+  | 'ejectionPool'
 >;
 
 export function leversOf(options: Levers): Levers {
@@ -37,5 +38,6 @@ export function leversOf(options: Levers): Levers {
     population: options.population,
     fleetMinimisation: options.fleetMinimisation,
     fleetAtStall: options.fleetAtStall,
+    ejectionPool: options.ejectionPool,
   };
 }

@@ -150,6 +150,14 @@ export interface SolveOptions {
    * (params.ts). `npm run bench -- --with fleet-at-stall` / `--without fleet-at-stall`.
    */
   fleetAtStall?: boolean;
+  /**
+   * Route minimisation by an ejection pool (Nagata & Bräysy 2009) where a windowed search of up to
+   * EJECTION_POOL_MAX_STOPS stops stops by itself: a route is taken out of its best plan and a
+   * second search runs with only the remaining vehicles, its plan kept when it ends better
+   * (fewer-routes.ts, search/ejection-pool.ts). Absent: EJECTION_POOL_BY_DEFAULT (params.ts).
+   * `npm run bench -- --with ejection-pool` / `--without ejection-pool`.
+   */
+  ejectionPool?: boolean;
   /** Count the local search's moves per operator into `stats.operators` (`npm run bench -- --stats`); off by default, since counting costs time in the hottest loop. */
   operatorStats?: boolean;
   /**

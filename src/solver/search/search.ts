@@ -79,6 +79,8 @@ export interface SearchLimits {
   fleetMinimisation?: boolean | undefined;
   /** The fleet minimisation where a small windowed search stalls (SolveOptions.fleetAtStall; fleet-at-stall.ts); fleetAtStallApplies decides when absent. */
   fleetAtStall?: boolean | undefined;
+  /** A second search with one route fewer after a small windowed search stops by itself (SolveOptions.ejectionPool; read by index.ts, fewer-routes.ts). */
+  ejectionPool?: boolean | undefined;
   /**
    * When the final prize pass on the best plan must end (after `deadline`); `deadline` when absent.
    * With `claimShare` only above FLOOR_FIRST_MIN_STOPS stops (search/claim.ts).
@@ -344,7 +346,7 @@ function cutByClock(stoppedBy: SearchOutcome['stoppedBy']): boolean {
 }
 
 /** Stops some vehicle could serve alone: the only ones worth offering to the routes. */
-function insertableStops(inst: SolverInstance, evaluator: RouteEvaluator): number[] {
+export function insertableStops(inst: SolverInstance, evaluator: RouteEvaluator): number[] {
   const out: number[] = [];
   for (let s = 0; s < inst.nStops; s++) if (aloneReason(inst, evaluator, s) === null) out.push(s);
   return out;
