@@ -19,7 +19,15 @@ import type { Problem } from '../model/problem.js';
 import { compareObjective } from './cost.js';
 import { planOfRoutes, searchKitOf, type SearchKit } from './kit.js';
 import { windowsBind } from './ls/moves/swap-star.js';
-import { EJECTION_POOL_BY_DEFAULT, EJECTION_POOL_MAX_STOPS, EJECTION_POOL_ROUNDS, EJECTION_WORK_PER_STOP } from './params.js';
+import {
+  EJECTION_POOL_BY_DEFAULT,
+  EJECTION_POOL_MAX_STOPS,
+  EJECTION_POOL_ROUNDS,
+  EJECTION_POOL_WORK_SHARE,
+  EJECTION_WORK_PER_STOP,
+  WORK_UNITS_PER_MS,
+} from './params.js';
+import { workSpanOf } from './search/accept.js';
 import { Rng } from './rng.js';
 import { EjectionPool } from './search/ejection-pool.js';
 import { insertableStops, search, type SearchLimits, type SearchOutcome } from './search/search.js';
@@ -62,33 +70,42 @@ export async function withFewerRoutesWherePays(
   options: { ejectionPool?: boolean | undefined; localOrder?: boolean | undefined },
 ): Promise<{ best: Solution; bestFoundAt: number; iterations: number }> {
   if (!fewerRoutesApplies(kit, options.ejectionPool, outcome.stoppedBy)) return { ...outcome };
-  const fewer = await searchWithFewerRoutes(problem, kit, outcome.best, limits, options.localOrder);
+  const fewer = await searchWithFewerRoutes(problem, kit, outcome.best, { ...limits, mainWork: outcome.work ?? 0 }, options.localOrder);
   return { best: fewer.best, bestFoundAt: fewer.foundAt ?? outcome.bestFoundAt, iterations: outcome.iterations + fewer.iterations };
 }
 
 /**
  * Runs the rounds from `best` (left unchanged) with the main search's `limits` (its deadline, its
- * stall stop and cooling, its seed); answers the better plan in `kit`'s terms.
+ * stall stop and cooling, its seed) and the work it did (`mainWork`, work.ts); answers the better
+ * plan in `kit`'s terms. A round starts only when its pool's budget and a search as long as the
+ * main one fit, with the work done so far, in EJECTION_POOL_WORK_SHARE of the limit's work (so a
+ * solve that stops by itself near its limit does not run to it, and a seed keeps its plan).
  */
 export async function searchWithFewerRoutes(
   problem: Problem,
   kit: SearchKit,
   best: Solution,
-  limits: SearchLimits,
+  limits: SearchLimits & { mainWork: number },
   localOrder: boolean | undefined,
 ): Promise<FewerRoutesOutcome> {
   const clock = limits.clock ?? (() => performance.now());
+  const workOfLimit = EJECTION_POOL_WORK_SHARE * WORK_UNITS_PER_MS * workSpanOf(limits);
+  const poolWork = EJECTION_WORK_PER_STOP * kit.inst.nStops;
+  let spent = limits.mainWork;
   const outcome: FewerRoutesOutcome = { best, iterations: 0, won: 0, foundAt: null };
   const eligible = insertableStops(kit.inst, kit.evaluator);
   let bestObj = kit.costs.objective(best);
   for (let round = 0; round < EJECTION_POOL_ROUNDS && clock() < limits.deadline; round++) {
+    if (spent + poolWork + limits.mainWork > workOfLimit) break;
     const rng = new Rng(limits.seed + 7919 * (round + 1));
     const pool = new EjectionPool(kit.inst, kit.inserter, kit.evaluator, kit.near, eligible, rng);
-    const budget = { work: EJECTION_WORK_PER_STOP * kit.inst.nStops, deadline: limits.deadline, clock };
-    const smaller = pool.withOneRouteFewer(outcome.best, budget, new WorkMeter(kit.evaluator, kit.inserter, null));
+    const meter = new WorkMeter(kit.evaluator, kit.inserter, null);
+    const smaller = pool.withOneRouteFewer(outcome.best, { work: poolWork, deadline: limits.deadline, clock }, meter);
+    spent += meter.done();
     if (smaller === null) break;
     const found = await searchOnFleetOf(problem, smaller, { ...limits, seed: limits.seed + round + 1 }, localOrder);
     outcome.iterations += found.iterations;
+    spent += found.work;
     // A trajectory the clock cut is left out: kept, its plan would depend on the machine's speed.
     if (found.stoppedBy === 'time' || found.stoppedBy === 'aborted') break;
     const plan = planOfRoutes(kit, found.routes);
@@ -108,7 +125,7 @@ async function searchOnFleetOf(
   start: Solution,
   limits: SearchLimits,
   localOrder: boolean | undefined,
-): Promise<{ routes: Int32Array[]; iterations: number; foundAt: number; stoppedBy: SearchOutcome['stoppedBy'] }> {
+): Promise<{ routes: Int32Array[]; iterations: number; foundAt: number; work: number; stoppedBy: SearchOutcome['stoppedBy'] }> {
   const capped = searchKitOf({ ...problem, compatible: compatibleWithin(problem, start) }, localOrder);
   const initial = planOfRoutes(capped, routesOf(start));
   const clock = limits.clock ?? (() => performance.now());
@@ -119,7 +136,13 @@ async function searchOnFleetOf(
     untimedIterations: 0,
     onProgress: undefined,
   });
-  return { routes: routesOf(found.best), iterations: found.iterations, foundAt: found.bestFoundAt, stoppedBy: found.stoppedBy };
+  return {
+    routes: routesOf(found.best),
+    iterations: found.iterations,
+    foundAt: found.bestFoundAt,
+    work: found.work ?? 0,
+    stoppedBy: found.stoppedBy,
+  };
 }
 
 /** `problem.compatible` with the rows of the vehicles `plan` does not use emptied: they serve nothing. */

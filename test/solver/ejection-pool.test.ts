@@ -4,13 +4,13 @@
  * it could serve with one route fewer, each of its plans passing the independent checker, the same
  * for the same seed; a solve with the lever keeps the smaller fleet's plan only when it ends better,
  * so its objective is never worse than without; the rounds run only where a small windowed search
- * stopped by itself.
+ * stopped by itself, and only while a search as long as the main one fits in the limit's work.
  */
 import { describe, expect, it } from 'vitest';
 import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
 import { buildPlan } from '../../src/output/plan.js';
 import { compareObjective } from '../../src/solver/cost.js';
-import { fewerRoutesApplies } from '../../src/solver/fewer-routes.js';
+import { fewerRoutesApplies, searchWithFewerRoutes } from '../../src/solver/fewer-routes.js';
 import { improvePlan } from '../../src/solver/improve.js';
 import { solveOnce } from '../../src/solver/index.js';
 import { planOfRoutes, searchKitOf } from '../../src/solver/kit.js';
@@ -55,6 +55,19 @@ describe('ejection pool (search/ejection-pool.ts, fewer-routes.ts)', () => {
     expect(checkPlan(problem, JSON.parse(JSON.stringify(buildPlan(problem, withPool.result))))).toEqual([]);
     const again = await solveOnce(problem, { ...options, ejectionPool: true });
     expect(again.objective).toEqual(withPool.objective);
+  }, 120_000);
+
+  it('starts no round when a search as long as the main one would not fit in the work of the limit', async () => {
+    const kit = searchKitOf(problem);
+    const first = await improvePlan(problem, null, { timeLimitMs: 600_000, seed: 1, maxIterations: 0 });
+    const start = planOfRoutes(kit, first.routes);
+    const started = performance.now();
+    const limits = { started, deadline: started + 10_000, workSpanMs: 10_000, seed: 1, maxIterations: 50 };
+    const tooLong = await searchWithFewerRoutes(problem, kit, start, { ...limits, mainWork: 1e12 }, undefined);
+    expect(tooLong.iterations).toBe(0);
+    expect(tooLong.best).toBe(start);
+    const short = await searchWithFewerRoutes(problem, kit, start, { ...limits, mainWork: 0 }, undefined);
+    expect(short.iterations).toBeGreaterThan(0);
   }, 120_000);
 
   it('applies where a windowed search up to EJECTION_POOL_MAX_STOPS stops stopped by itself, when on', () => {
