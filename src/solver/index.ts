@@ -9,6 +9,7 @@
 import type { Problem } from '../model/problem.js';
 import { constructFirstPlan, fillUnserved, untimedIterationsOf } from './construct.js';
 import type { ObjectiveValue } from './cost.js';
+import { withFewerRoutesWherePays } from './fewer-routes.js';
 import { planOfRoutes, searchKitOf } from './kit.js';
 import { scheduleRoute } from './route/schedule.js';
 import { claimSize, type ClaimShare } from './search/claim.js';
@@ -100,7 +101,8 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
   const started = clock();
   const limit = timeLimitOf(options);
   const left = timeLeftOf(options);
-  const { inst, evaluator, costs, inserter, near } = searchKitOf(problem, options.localOrder);
+  const kit = searchKitOf(problem, options.localOrder);
+  const { inst, evaluator, costs, inserter, near } = kit;
   const progress = new ProgressReport(inst, costs, started, options.onProgress);
   const reserve = reserveOf(left, inst.nStops);
   const deadline = started + left - reserve;
@@ -120,7 +122,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
   const firstPlanMs = first.floorMs;
   if (first.from === 'regret') progress.report(first.plan, 0);
 
-  const outcome = await search(first.plan, inserter, evaluator, near, {
+  const limits: SearchLimits = {
     started,
     // The final prize pass on the best plan gets its share of work, the clock's bound only on large problems (search/claim.ts).
     ...claimLimitsOf(options, deadline, started + left - reserve / 2, left, first.plan),
@@ -139,8 +141,9 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     signal: options.signal,
     onProgress: options.onProgress,
     clock,
-  });
-  const best = outcome.best;
+  };
+  const outcome = await search(first.plan, inserter, evaluator, near, limits);
+  const { best, bestFoundAt, iterations } = await withFewerRoutesWherePays(problem, kit, outcome, limits, options);
   fillUnserved(best, inserter, evaluator);
   const result: SolveResult = {
     routes: buildSchedules(problem, best),
@@ -148,9 +151,9 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     unserved: explainUnserved(best, evaluator, () => clock() < started + left),
     stats: {
       elapsedMs: clock() - started,
-      iterations: outcome.iterations,
+      iterations,
       firstPlanMs,
-      bestFoundMs: Math.max(firstPlanMs, outcome.bestFoundAt - started),
+      bestFoundMs: Math.max(firstPlanMs, bestFoundAt - started),
       seed: options.seed ?? 0,
       threads: 1,
       stoppedBy: outcome.stoppedBy,

@@ -113,7 +113,7 @@ export interface SearchLevers {
   fleetAtStall?: boolean | undefined;
 }
 
-/** Every lever: the search's, and those the solve alone reads (its cooling and its prize pass). */
+/** Every lever: the search's, and those the solve alone reads (its cooling, its prize pass, its second search). */
 export interface Levers extends SearchLevers {
   /**
    * A longer cooling where no window binds, from COOL_LONGER_MIN_STOPS stops on (windowless.ts,
@@ -128,6 +128,13 @@ export interface Levers extends SearchLevers {
    * prize-claim`): the pass then runs until half the output reserve past the deadline, as before.
    */
   prizeClaim?: boolean | undefined;
+  /**
+   * Route minimisation by an ejection pool (Nagata & Bräysy 2009) where a windowed search of up to
+   * EJECTION_POOL_MAX_STOPS stops stops by itself: a route is taken out of its best plan and a
+   * second search runs with only the remaining vehicles, its plan kept when it ends better
+   * (fewer-routes.ts, search/ejection-pool.ts). Absent: EJECTION_POOL_BY_DEFAULT (params.ts).
+   */
+  ejectionPool?: boolean | undefined;
 }
 
 /** Each lever's name where people type it: `routeplan solve --levers swap-star=off`, `npm run bench -- --without swap-star`. */
@@ -148,12 +155,13 @@ export const LEVER_NAMES = {
   population: 'population',
   fleetMinimisation: 'fleet-minimisation',
   fleetAtStall: 'fleet-at-stall',
+  ejectionPool: 'ejection-pool',
 } as const satisfies Record<keyof Levers, string>;
 
 export type LeverName = (typeof LEVER_NAMES)[keyof Levers];
 
 /** The levers the solve alone reads; every other one is handed on to each search. */
-const SOLVE_ONLY: readonly Exclude<keyof Levers, keyof SearchLevers>[] = ['longerCooling', 'prizeClaim'];
+const SOLVE_ONLY: readonly Exclude<keyof Levers, keyof SearchLevers>[] = ['longerCooling', 'prizeClaim', 'ejectionPool'];
 
 /** The search's levers that `options` gives, to hand on to a search. */
 export function leversOf(options: SearchLevers): SearchLevers {

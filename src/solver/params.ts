@@ -831,3 +831,55 @@ export const FLEET_AT_STALL_MAX_STOPS = 200;
 export const FLEET_AT_STALL_ITERATIONS_PER_STOP = 30;
 /** Stalls at which it runs at most: each one that removes a route gives the search a fresh stall budget. */
 export const FLEET_AT_STALL_ROUNDS = 3;
+
+// ── Route minimisation by an ejection pool (search/ejection-pool.ts, fewer-routes.ts) ──────────
+
+/**
+ * Whether, where a small windowed search stops by itself before its limit, the ejection pool takes
+ * a route out of its best plan and a second search runs at that smaller fleet, its plan kept when it
+ * ends better (fewer-routes.ts; SolveOptions.ejectionPool, `--with ejection-pool` / `--without
+ * ejection-pool`) when the option is absent. On: it pays at 30 s, costs wall time, and never changes
+ * the main search's plan (it runs after it, and its plan is kept only when better).
+ * Fresh processes at `--time-limit 30` on R101, R105, R109, R201, R205, RC101, RC105, RC201, RC205,
+ * C101, interleaved with main 4c3d0a2 (load 5–7, the other engineers' benchmarks beside): seed 0
+ * 0.05 % mean gap against 0.15 % (RC101 1619.8 with 15 routes, the best-known, against 1635.7 with
+ * 16; the other nine equal), process wall 7.9 s against 5.0 s; seed 1 0.06 % against 0.11 % (RC101
+ * 0.48 % with 15 routes against 0.98 % with 16; the others equal), 11.3 s against 7.1 s; seed 2
+ * (load 4–5) 0.08 % against 0.16 % (RC101 1619.8 / 15 against 0.89 % / 16), 8.4 s against 5.8 s.
+ * With EJECTION_POOL_WORK_SHARE, seed 0 again (load 4.5–6.4): the same plans and iterations, 0.05 %
+ * against 0.15 %, 11.2 s against 7.2 s. RC101 at the default 5 s limit: no round (the same plan and
+ * 6,012 iterations as main, stopped at 3.0 s against main's 3.7 s). Where the
+ * second trajectory runs and loses (R101: 19 routes, worse than its 20-route plan) the solve takes
+ * about twice as long, still within its limit. At `--time-limit 2` the search is clock-led and never
+ * stops by itself, so the rounds do not run: Solomon's 56, seed 0 (load 5–7), 0.53 % against 0.49 %,
+ * noise. In process at 300 iterations (the golden record's RC201): 1267.0 with 7 routes against
+ * 1281.7 with 8. Not tried: above 200 stops (Gehring–Homberger 1000 never stops by itself at 10 s),
+ * the pool on the first plan with the fleet then held, the squeeze step of the paper.
+ */
+export const EJECTION_POOL_BY_DEFAULT = true;
+/** Up to this many stops: the Solomon instances (100), where the search stalls well within 30 s. */
+export const EJECTION_POOL_MAX_STOPS = 200;
+/**
+ * The share of the limit's work (WORK_UNITS_PER_MS × its span) the main search and the rounds may
+ * take together: a round starts only when its pool's budget and a search as long as the main one
+ * still fit in it. Solomon's searches do some 11,000–13,000 units a millisecond (R101 33 M units in
+ * a search of about 3 s, RC101 45 M), more than WORK_UNITS_PER_MS, so 2.5 is some 60–70 % of the
+ * limit there: at 30 s every round fits (R101: 84 M after its round, of 224 M), at 10 s R101's
+ * one round (70 M of 74 M) but not RC101's (93 M), at the default 5 s none, so a solve that stops
+ * by itself at 3 s does not run on to its limit for a trajectory the deadline would cut.
+ */
+export const EJECTION_POOL_WORK_SHARE = 2.5;
+/** Rounds at most: each one whose plan wins is followed by one with one route fewer again. */
+export const EJECTION_POOL_ROUNDS = 3;
+/**
+ * The work (work.ts) one route's removal may take, per stop: some 0.1 s on 100 stops (the pool's
+ * short evaluations do some 30,000 units a millisecond). From the first plan, seed 0, in process
+ * (load 4.8), route after route until one fails: RC101 18 → 15 in 77 ms (then 108 ms without a 14th,
+ * the minimum), R101 24 → 19 (the minimum) in 32 ms, R109 16 → 12 (the minimum 11), RC105 19 → 13 and
+ * R201 10 → 4 (both the minimum), C101 none below its 10.
+ */
+export const EJECTION_WORK_PER_STOP = 30_000;
+/** Stops ejected at most to make room for one (Nagata & Bräysy's k_max). */
+export const EJECTION_MAX_EJECTED = 2;
+/** Random feasible moves between two tries of the pool (the paper's perturbation). */
+export const EJECTION_PERTURB_MOVES = 100;

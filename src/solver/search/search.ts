@@ -320,7 +320,7 @@ function cutByClock(stoppedBy: SearchOutcome['stoppedBy']): boolean {
 }
 
 /** Stops some vehicle could serve alone: the only ones worth offering to the routes. */
-function insertableStops(inst: SolverInstance, evaluator: RouteEvaluator): number[] {
+export function insertableStops(inst: SolverInstance, evaluator: RouteEvaluator): number[] {
   const out: number[] = [];
   for (let s = 0; s < inst.nStops; s++) if (aloneReason(inst, evaluator, s) === null) out.push(s);
   return out;
