@@ -41,6 +41,8 @@ export interface ImproveOptions {
   widerRuin?: boolean | undefined;
   /** The string swaps where windows do not bind (SolveOptions.stringSwaps); STRING_SWAPS_BY_DEFAULT when absent. */
   stringSwaps?: boolean | undefined;
+  /** The recreate's more blinks on large problems where windows bind (SolveOptions.moreBlinks); MORE_BLINKS_BY_DEFAULT when absent. */
+  moreBlinks?: boolean | undefined;
   /** Only the changed routes' stops examined on large problems without windows (SolveOptions.changedRoutesOnly). */
   changedRoutesOnly?: boolean | undefined;
   /** SWAP* only into routes near a stop on large problems without windows (SolveOptions.swapStarNearOnly). */

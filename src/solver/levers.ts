@@ -13,6 +13,7 @@ export type Levers = Pick<
   | 'swapStarSectors'
   | 'widerRuin'
   | 'stringSwaps'
+  | 'moreBlinks'
   | 'changedRoutesOnly'
   | 'swapStarNearOnly'
   | 'changedStopsOnly'
@@ -30,6 +31,7 @@ export function leversOf(options: Levers): Levers {
     swapStarSectors: options.swapStarSectors,
     widerRuin: options.widerRuin,
     stringSwaps: options.stringSwaps,
+    moreBlinks: options.moreBlinks,
     changedRoutesOnly: options.changedRoutesOnly,
     swapStarNearOnly: options.swapStarNearOnly,
     changedStopsOnly: options.changedStopsOnly,

@@ -176,6 +176,30 @@ export const MAX_STRING = 10;
  */
 export const BLINK_RATE = 0.01;
 /**
+ * The blink rate where windows bind, from MORE_BLINKS_MIN_STOPS stops on, with the more blinks
+ * (SolveOptions.moreBlinks, MORE_BLINKS_BY_DEFAULT; windowless.ts, blinkRate). On Gehring–Homberger
+ * 1000 a ruin of 10 stops among 1,000 in tight windows mostly goes back where it was: in a fresh
+ * 10 s process of RC1_10_1 (seed 0) 40 % of the candidates came back from the recreate with the
+ * current plan's cost, before any polish, and on R1_10_1 52 % (34 % with AVG_REMOVED 15); a
+ * skipped position sends a stop elsewhere. In process at 15,000 iterations (R1_10_1, R1_10_4,
+ * RC1_10_1, RC1_10_4, seeds 0 / 1, load ~5), summed distance against BLINK_RATE's: 0.05 better in
+ * all 8 runs, by 0.27 % on average (R1_10_1 546,204 / 543,750 against 547,645 / 546,375; RC1_10_1
+ * 473,088 / 474,660 against 474,209 / 477,177), in 8 % more CPU (37.8 s against 35.0 s: fewer
+ * candidates come back cheap to polish); 0.1 mixed (4 of 8 better) in 15 % more.
+ */
+export const BLINK_RATE_LARGE_WINDOWED = 0.05;
+export const MORE_BLINKS_MIN_STOPS = 1000;
+/**
+ * Whether the more blinks (BLINK_RATE_LARGE_WINDOWED) apply when SolveOptions.moreBlinks is absent
+ * (`npm run bench -- --with more-blinks`). Off: better per iteration, not at equal time. Fresh
+ * processes at 10 s on R1_10_1–5 and RC1_10_1–5 beside main 4c3d0a2 (this build with the rate
+ * flipped, one interleaved run per seed): seed 0 (load 4–6) 3.48 % against 3.32 % (14,762 iterations
+ * on average against 17,840), seed 1 (load 4–6) 3.36 % against 3.27 % (18,122 against 17,823).
+ * R1 gained in both (3.07 / 3.26 % against 3.17 / 3.39 %), RC1 lost in both (3.89 / 3.47 % against
+ * 3.46 / 3.15 %; RC1_10_4 2.80 / 2.42 % against 2.17 / 1.92 %).
+ */
+export const MORE_BLINKS_BY_DEFAULT = false;
+/**
  * Nearest neighbours per stop for the ruin (strings are cut from routes near the seed) and for
  * the reinsertion in a large fleet: 40 reaches a few routes beyond the seed's own. Distance alone:
  * the ruin's strings cut near the seed in the local search's measure with the windows instead

@@ -81,6 +81,13 @@ export interface SolveOptions {
    */
   stringSwaps?: boolean;
   /**
+   * Where windows bind, from MORE_BLINKS_MIN_STOPS stops on, the recreate skips a share
+   * BLINK_RATE_LARGE_WINDOWED of the insertion positions instead of BLINK_RATE (windowless.ts,
+   * blinkRate). Absent: MORE_BLINKS_BY_DEFAULT (params.ts says why: off). True for the bench's row
+   * with them (`npm run bench -- --with more-blinks`).
+   */
+  moreBlinks?: boolean;
+  /**
    * Where no window binds, from FEW_LS_NEIGHBOURS_MIN_STOPS stops on, the polish after a ruin and
    * recreate examines only the stops of the changed routes (windowless.ts,
    * changedRoutesOnlyWithoutWindows). Absent: CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS (params.ts says

@@ -28,6 +28,7 @@ export const EXPERIMENTS = [
   'changed-stops-only',
   'fleet-minimisation',
   'fleet-at-stall',
+  'more-blinks',
 ] as const;
 export type Experiment = (typeof EXPERIMENTS)[number];
 

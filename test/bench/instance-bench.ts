@@ -49,6 +49,8 @@ export interface InstanceBenchOptions {
   fleetMinimisation?: boolean;
   /** The fleet minimisation at the stall; off for its ablation row (`--without fleet-at-stall`), on with `--with fleet-at-stall`. */
   fleetAtStall?: boolean;
+  /** The recreate's more blinks on large windowed problems; on for its row (`--with more-blinks`). */
+  moreBlinks?: boolean;
   /** The final prize pass's share of work; off for its ablation row (`--without prize-claim`). */
   prizeClaim?: boolean;
   /** The experimental local search above 1,000 stops priced exactly (`--with large-ls`). */
@@ -80,6 +82,7 @@ export function leverOptions(args: {
     ...(args.with.includes('changed-stops-only') ? { changedStopsOnly: true } : {}),
     ...(args.with.includes('fleet-minimisation') ? { fleetMinimisation: true } : {}),
     ...(args.with.includes('fleet-at-stall') ? { fleetAtStall: true } : {}),
+    ...(args.with.includes('more-blinks') ? { moreBlinks: true } : {}),
   };
 }
 
@@ -131,6 +134,7 @@ export async function benchInstance(
       ...(options.localOrder === false ? { localOrder: false } : {}),
       ...(options.fleetMinimisation === undefined ? {} : { fleetMinimisation: options.fleetMinimisation }),
       ...(options.fleetAtStall === undefined ? {} : { fleetAtStall: options.fleetAtStall }),
+      ...(options.moreBlinks === true ? { moreBlinks: true } : {}),
       ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),

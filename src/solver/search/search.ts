@@ -20,7 +20,7 @@ import type { ObjectiveValue } from '../cost.js';
 import { belongsToFirstPlan, stopCriterionOf, type StopCriterion } from '../stop/index.js';
 import type { OperatorStats, SolveProgress, SolveResult } from '../types.js';
 import { aloneReason } from '../unserved.js';
-import { windowSettingsOf } from '../windowless.js';
+import { blinkRateOf, windowSettingsOf } from '../windowless.js';
 import { Acceptance, workSpanOf } from './accept.js';
 import { claimPriority, type ClaimShare } from './claim.js';
 import { FleetPhase } from './fleet.js';
@@ -63,6 +63,8 @@ export interface SearchLimits {
   widerRuin?: boolean | undefined;
   /** The string swaps where windows do not bind (SolveOptions.stringSwaps); STRING_SWAPS_BY_DEFAULT when absent. */
   stringSwaps?: boolean | undefined;
+  /** The recreate's more blinks on large problems where windows bind (SolveOptions.moreBlinks); MORE_BLINKS_BY_DEFAULT when absent. */
+  moreBlinks?: boolean | undefined;
   /** Only the changed routes' stops examined on large problems without windows (SolveOptions.changedRoutesOnly); CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS when absent. */
   changedRoutesOnly?: boolean | undefined;
   /** SWAP* only into routes near a stop on large problems without windows (SolveOptions.swapStarNearOnly); SWAP_STAR_NEAR_ONLY_WITHOUT_WINDOWS when absent. */
@@ -143,7 +145,7 @@ export async function search(
   const prize = new PrizeMoves(inst, evaluator, inserter, near.neighbours, near.k, eligible);
   const polisher = new Polisher(localSearch, limits, costs, meter, limits.prizeInSearch === true ? prize : null);
   const ruiner = new Ruiner(inst, near.neighbours, near.k, rng, windowSettingsOf(inst, limits.widerRuin).avgRemoved);
-  const recreator = new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng);
+  const recreator = new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng, blinkRateOf(inst, limits.moreBlinks));
   const arcCost = limits.arcCost ?? Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
   const { acceptance, cooling, stop } = scheduleOf(limits, new Acceptance(arcCost, limits, costs, rng), inst, startedSearch);
   const population = PopulationRestarts.when(limits.population, { inst, evaluator, near, costs, recreator, polisher, rng }, plans.current);
