@@ -208,9 +208,10 @@ export const MORE_BLINKS_MIN_STOPS = 1000;
  * (`npm run bench -- --with more-blinks`). Off: better per iteration, not at equal time. Fresh
  * processes at 10 s on R1_10_1–5 and RC1_10_1–5 beside main 4c3d0a2 (this build with the rate
  * flipped, one interleaved run per seed): seed 0 (load 4–6) 3.48 % against 3.32 % (14,762 iterations
- * on average against 17,840), seed 1 (load 4–6) 3.36 % against 3.27 % (18,122 against 17,823).
- * R1 gained in both (3.07 / 3.26 % against 3.17 / 3.39 %), RC1 lost in both (3.89 / 3.47 % against
- * 3.46 / 3.15 %; RC1_10_4 2.80 / 2.42 % against 2.17 / 1.92 %).
+ * on average against 17,840), seed 1 (load 4–6) 3.36 % against 3.27 % (18,122 against 17,823),
+ * seed 2 (quiet, load 2–3) 2.86 % against 2.73 % (32,946 against 35,665: some 8 % fewer iterations).
+ * R1, seeds 0 / 1 / 2: 3.07 / 3.26 / 2.78 % against 3.17 / 3.39 / 2.64 %; RC1 3.89 / 3.47 / 2.94 %
+ * against 3.46 / 3.15 / 2.82 %.
  */
 export const MORE_BLINKS_BY_DEFAULT = false;
 /**
