@@ -55,6 +55,12 @@ export interface SearchLevers {
    */
   stringSwaps?: boolean | undefined;
   /**
+   * Where windows bind, from MORE_BLINKS_MIN_STOPS stops on, the recreate skips a share
+   * BLINK_RATE_LARGE_WINDOWED of the insertion positions instead of BLINK_RATE (windowless.ts,
+   * blinkRate). Absent: MORE_BLINKS_BY_DEFAULT (params.ts says why: off).
+   */
+  moreBlinks?: boolean | undefined;
+  /**
    * Where no window binds, from FEW_LS_NEIGHBOURS_MIN_STOPS stops on, the polish after a ruin and
    * recreate examines only the stops of the changed routes (windowless.ts,
    * changedRoutesOnlyWithoutWindows). Absent: CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS (params.ts says
@@ -145,6 +151,7 @@ export const LEVER_NAMES = {
   swapStarSectors: 'swap-star-sectors',
   widerRuin: 'wider-ruin',
   stringSwaps: 'string-swaps',
+  moreBlinks: 'more-blinks',
   changedRoutesOnly: 'changed-routes-only',
   swapStarNearOnly: 'swap-star-near-only',
   changedStopsOnly: 'changed-stops-only',

@@ -83,6 +83,12 @@ export const LOCAL_ORDER_BY: 'curve' | 'chain' = 'curve';
  * polish some 55 ms.
  */
 export const FLOOR_FIRST_MIN_STOPS = 1000;
+/*
+ * The search from the floor rather than the regret plan on Gehring–Homberger 1000 (the floor has
+ * fewer routes: R1_10_1 153 against 187) was worse, in process at 10,000 iterations, seed 0: R1_10_1,
+ * R1_10_4, RC1_10_1, RC1_10_4 549,239 / 438,912 / 477,956 / 425,347 against 546,956 / 438,294 /
+ * 475,144 / 424,056, ending with the same routes ±1: the search, not its start, sets the route count.
+ */
 /**
  * Ruin-and-recreate iterations that belong to the first plan below FLOOR_FIRST_MIN_STOPS, run
  * whatever the clock says (construct.ts, untimedIterationsOf). In process, on Solomon's 56 with
@@ -132,7 +138,9 @@ export const FAR = 1e15;
  * and with 15 LS neighbours 0.71 % (15) and 0.63 % (12) against 0.65 % (seed 3; load 4–6). SISR's
  * split strings (rate 0.5, depth 0.01) gave 1.19 / 0.85 % at 1,000 iterations: left out. Again at
  * 3,000 iterations in process (R1, RC1, RC2, seeds 0 / 1, load 4–6): 15 0.38 / 0.40 % against
- * 0.43 / 0.54 %, in 1.6× the time (2.7 s an instance against 1.6–1.8 s).
+ * 0.43 / 0.54 %, in 1.6× the time (2.7 s an instance against 1.6–1.8 s). Gehring–Homberger 1000
+ * R1_10_1–5 and RC1_10_1–5 in fresh processes at 10 s, seed 0 only, one interleaved run beside
+ * main 4c3d0a2 (load 5–8): 15 gave 3.60 % (8,686 iterations on average) against 3.51 % (14,985).
  */
 export const AVG_REMOVED = 10;
 /**
@@ -176,6 +184,37 @@ export const MAX_STRING = 10;
  */
 export const BLINK_RATE = 0.01;
 /**
+ * The blink rate where windows bind, from MORE_BLINKS_MIN_STOPS stops on, with the more blinks
+ * (SolveOptions.moreBlinks, MORE_BLINKS_BY_DEFAULT; windowless.ts, blinkRate). On Gehring–Homberger
+ * 1000 a ruin of 10 stops among 1,000 in tight windows mostly goes back where it was: in a fresh
+ * 10 s process of RC1_10_1 (seed 0) 40 % of the candidates came back from the recreate with the
+ * current plan's cost, before any polish, and on R1_10_1 52 % (34 % with AVG_REMOVED 15); a
+ * skipped position sends a stop elsewhere. In process at 15,000 iterations (R1_10_1, R1_10_4,
+ * RC1_10_1, RC1_10_4, seeds 0 / 1, load ~5), summed distance against BLINK_RATE's: 0.05 better in
+ * all 8 runs, by 0.27 % on average (R1_10_1 546,204 / 543,750 against 547,645 / 546,375; RC1_10_1
+ * 473,088 / 474,660 against 474,209 / 477,177), in 8 % more CPU (37.8 s against 35.0 s: fewer
+ * candidates come back cheap to polish); 0.1 mixed (4 of 8 better) in 15 % more.
+ */
+export const BLINK_RATE_LARGE_WINDOWED = 0.05;
+/*
+ * Skipping the polish of such candidates instead (those that come back with the current plan's cost)
+ * saved no CPU at equal iterations: their routes carry fresh stamps, so the next polish does the work.
+ * In process at 10,000 iterations, seed 0, R1_10_1, R1_10_4, RC1_10_1, RC1_10_4: 2.98 / 3.58 / 3.02 /
+ * 3.31 s against 3.03 / 3.32 / 2.82 / 3.11 s, and worse plans on 3 of the 4.
+ */
+export const MORE_BLINKS_MIN_STOPS = 1000;
+/**
+ * Whether the more blinks (BLINK_RATE_LARGE_WINDOWED) apply when SolveOptions.moreBlinks is absent
+ * (`npm run bench -- --with more-blinks`). Off: better per iteration, not at equal time. Fresh
+ * processes at 10 s on R1_10_1–5 and RC1_10_1–5 beside main 4c3d0a2 (this build with the rate
+ * flipped, one interleaved run per seed): seed 0 (load 4–6) 3.48 % against 3.32 % (14,762 iterations
+ * on average against 17,840), seed 1 (load 4–6) 3.36 % against 3.27 % (18,122 against 17,823),
+ * seed 2 (quiet, load 2–3) 2.86 % against 2.73 % (32,946 against 35,665: some 8 % fewer iterations).
+ * R1, seeds 0 / 1 / 2: 3.07 / 3.26 / 2.78 % against 3.17 / 3.39 / 2.64 %; RC1 3.89 / 3.47 / 2.94 %
+ * against 3.46 / 3.15 / 2.82 %.
+ */
+export const MORE_BLINKS_BY_DEFAULT = false;
+/**
  * Nearest neighbours per stop for the ruin (strings are cut from routes near the seed) and for
  * the reinsertion in a large fleet: 40 reaches a few routes beyond the seed's own. Distance alone:
  * the ruin's strings cut near the seed in the local search's measure with the windows instead
@@ -202,7 +241,11 @@ export const GRANULAR_NEIGHBOURS = 20;
  * processes (load 4–6): 3 to 0.03 gave 0.58 % against 0.74 % (seed 4) and 1.24 % against 1.09 %
  * (seed 5), 10 to 0.1 1.34 % (seed 5), 0.3 to 0.01 0.85 % (seed 4). Solomon R1, RC1, RC2 at 3,000
  * iterations in process, seeds 0 / 1 (load 4–6): T_START 0.3 0.54 / 0.54 %, 3 0.59 / 0.58 %, against
- * 0.43 / 0.54 %.
+ * 0.43 / 0.54 %. Gehring–Homberger 1000 R1_10_1–5 and RC1_10_1–5, where the clock leads the whole
+ * cooling at 10 s (a run does some 30–160 M units of work, below coolWorkOf's 251 M), fresh processes,
+ * seed 0 only, one interleaved run beside main 4c3d0a2 (load 5–8): T_START 0.3 3.74 %, 0.1 3.62 %,
+ * against 3.51 % (some 15,000 iterations each); colder starts kept more routes on R1_10_1 (108
+ * against 104). Hotter, T_START 3, seeds 0 / 1 (load 1.4–6): 3.13 / 3.20 % against 3.21 / 2.99 %.
  */
 export const T_START = 1;
 export const T_END = 0.01;

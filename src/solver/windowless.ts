@@ -1,6 +1,7 @@
 /**
  * The settings that differ where no stop's window binds (windowsBind: capacity-only problems such
- * as CVRP X), decided here in one place, each from its pair of values in params.ts.
+ * as CVRP X), decided here in one place, each from its pair of values in params.ts; and the
+ * recreate's blink rate, which differs on large problems where windows do bind (blinkRateOf).
  */
 import { windowsBind } from './ls/moves/swap-star.js';
 import type { SolverInstance } from './instance.js';
@@ -8,6 +9,8 @@ import { coolWorkOf } from './search/accept.js';
 import {
   AVG_REMOVED,
   AVG_REMOVED_WITHOUT_WINDOWS,
+  BLINK_RATE,
+  BLINK_RATE_LARGE_WINDOWED,
   CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS,
   CHANGED_STOPS_ONLY_MIN_STOPS,
   CHANGED_STOPS_ONLY_WITHOUT_WINDOWS,
@@ -19,6 +22,8 @@ import {
   LONGER_COOLING_BY_DEFAULT,
   LS_NEIGHBOURS,
   LS_NEIGHBOURS_WITHOUT_WINDOWS,
+  MORE_BLINKS_BY_DEFAULT,
+  MORE_BLINKS_MIN_STOPS,
   STRING_SWAPS_BY_DEFAULT,
   WIDER_RUIN_BY_DEFAULT,
 } from './params.js';
@@ -87,4 +92,19 @@ export function swapStarNearOnlyWithoutWindows(nStops: number, only?: boolean): 
  */
 export function changedStopsOnlyWithoutWindows(nStops: number, only?: boolean): boolean {
   return (only ?? CHANGED_STOPS_ONLY_WITHOUT_WINDOWS) && nStops >= CHANGED_STOPS_ONLY_MIN_STOPS;
+}
+
+/**
+ * The share of insertion positions the recreate skips on `nStops` stops (SISR's blinks; search/recreate.ts):
+ * with `more` (SolveOptions.moreBlinks, MORE_BLINKS_BY_DEFAULT when absent) BLINK_RATE_LARGE_WINDOWED
+ * where windows bind, from MORE_BLINKS_MIN_STOPS stops on, where a small ruin's stops mostly go back
+ * where they were; BLINK_RATE elsewhere.
+ */
+export function blinkRate(nStops: number, windowed: boolean, more?: boolean): number {
+  return (more ?? MORE_BLINKS_BY_DEFAULT) && windowed && nStops >= MORE_BLINKS_MIN_STOPS ? BLINK_RATE_LARGE_WINDOWED : BLINK_RATE;
+}
+
+/** The recreate's blink rate for `inst`, by its size and whether its windows bind (blinkRate). */
+export function blinkRateOf(inst: SolverInstance, more?: boolean): number {
+  return blinkRate(inst.nStops, windowsBind(inst), more);
 }

@@ -14,6 +14,7 @@ import { planOfRoutes, searchKitOf, type SearchKit } from '../../src/solver/kit.
 import { Rng } from '../../src/solver/rng.js';
 import { RouteExchange } from '../../src/solver/search/crossover.js';
 import { ElitePool } from '../../src/solver/search/population.js';
+import { BLINK_RATE } from '../../src/solver/params.js';
 import { Recreator } from '../../src/solver/search/recreate.js';
 import { search } from '../../src/solver/search/search.js';
 import { Solution } from '../../src/solver/solution.js';
@@ -66,7 +67,7 @@ describe('SREX crossover (search/crossover.ts)', () => {
       expect(routesOf(child).some((route) => aRoutes.some((r) => sameRoute(r, route)))).toBe(true);
 
       const eligible = Array.from({ length: inst.nStops }, (_, s) => s).filter((s) => aloneReason(inst, evaluator, s) === null);
-      new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng).recreate(child, displaced);
+      new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng, BLINK_RATE).recreate(child, displaced);
       expect(bookkeepingProblems(child)).toEqual([]);
       for (const s of child.unservedStops()) expect(inserter.bestOverall(child, s), `stop ${s} still fits`).toBe(false);
       const result = resultOfRoutes(problem, routesOf(child), {

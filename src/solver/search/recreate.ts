@@ -5,7 +5,7 @@
  */
 import type { SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
-import { BLINK_RATE, GRANULAR_FLEET, GRANULAR_NEIGHBOURS, SORT_KEYS } from '../params.js';
+import { GRANULAR_FLEET, GRANULAR_NEIGHBOURS, SORT_KEYS } from '../params.js';
 import type { Rng } from '../rng.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
@@ -16,7 +16,10 @@ export class Recreator {
   private readonly candidateList: Int32Array;
   private readonly mark: Uint8Array;
 
-  /** `neighbours` holds `k` nearest stops per stop; `eligible` the stops some vehicle could serve alone. */
+  /**
+   * `neighbours` holds `k` nearest stops per stop; `eligible` the stops some vehicle could serve alone;
+   * `blinkRate` the share of insertion positions skipped at random (windowless.ts, blinkRate).
+   */
   constructor(
     inst: SolverInstance,
     private readonly inserter: Inserter,
@@ -25,6 +28,7 @@ export class Recreator {
     private readonly k: number,
     private readonly eligible: number[],
     private readonly rng: Rng,
+    private readonly blinkRate: number,
   ) {
     this.order = new RecreateOrder(inst);
     this.justRemoved = new Uint8Array(inst.nStops);
@@ -50,7 +54,7 @@ export class Recreator {
         const use = justRemoved[u] === 1 ? Math.min(GRANULAR_NEIGHBOURS, this.k) : 0;
         count = inserter.collectNear(candidate, u, this.neighbours, this.k, candidate.touchedList, candidateList, this.mark, use);
       }
-      if (inserter.bestAmong(candidate, u, candidateList, count, rng, BLINK_RATE)) {
+      if (inserter.bestAmong(candidate, u, candidateList, count, rng, this.blinkRate)) {
         if (!candidate.insert(inserter.vehicle, inserter.pos, u, this.evaluator)) {
           throw new Error('internal error: insertion accepted by the evaluator failed on commit');
         }

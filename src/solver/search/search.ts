@@ -20,7 +20,7 @@ import type { ObjectiveValue } from '../cost.js';
 import { belongsToFirstPlan, stopCriterionOf, type StopCriterion } from '../stop/index.js';
 import type { OperatorStats, SolveProgress, SolveResult } from '../types.js';
 import { aloneReason } from '../unserved.js';
-import { windowSettingsOf } from '../windowless.js';
+import { blinkRateOf, windowSettingsOf } from '../windowless.js';
 import { Acceptance, workSpanOf } from './accept.js';
 import { claimPriority, type ClaimShare } from './claim.js';
 import type { SearchLevers } from '../levers.js';
@@ -119,7 +119,7 @@ export async function search(
   const prize = new PrizeMoves(inst, evaluator, inserter, near.neighbours, near.k, eligible);
   const polisher = new Polisher(localSearch, limits, costs, meter, limits.prizeInSearch === true ? prize : null);
   const ruiner = new Ruiner(inst, near.neighbours, near.k, rng, windowSettingsOf(inst, limits.widerRuin).avgRemoved);
-  const recreator = new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng);
+  const recreator = new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng, blinkRateOf(inst, limits.moreBlinks));
   const arcCost = limits.arcCost ?? Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
   const { acceptance, cooling, stop } = scheduleOf(limits, new Acceptance(arcCost, limits, costs, rng), inst, startedSearch);
   const population = PopulationRestarts.when(limits.population, { inst, evaluator, near, costs, recreator, polisher, rng }, plans.current);
