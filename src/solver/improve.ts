@@ -47,6 +47,8 @@ export interface ImproveOptions {
   swapStarNearOnly?: boolean | undefined;
   /** Pairs of unchanged stops skipped on problems without windows (SolveOptions.changedStopsOnly). */
   changedStopsOnly?: boolean | undefined;
+  /** Penalised capacity in the polish where windows do not bind (SolveOptions.penalisedCapacity). */
+  penalisedCapacity?: boolean | undefined;
   /** The solver's own location numbering for the cache (SolveOptions.localOrder); LOCAL_ORDER_BY_DEFAULT when absent. */
   localOrder?: boolean | undefined;
   /** The local search above 1,000 stops priced exactly (SolveOptions.largeLocalSearch); off when absent. */

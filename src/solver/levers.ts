@@ -16,6 +16,7 @@ export type Levers = Pick<
   | 'changedRoutesOnly'
   | 'swapStarNearOnly'
   | 'changedStopsOnly'
+  | 'penalisedCapacity'
   | 'largeLocalSearch'
   | 'population'
   | 'fleetMinimisation'
@@ -33,6 +34,7 @@ export function leversOf(options: Levers): Levers {
     changedRoutesOnly: options.changedRoutesOnly,
     swapStarNearOnly: options.swapStarNearOnly,
     changedStopsOnly: options.changedStopsOnly,
+    penalisedCapacity: options.penalisedCapacity,
     largeLocalSearch: options.largeLocalSearch,
     population: options.population,
     fleetMinimisation: options.fleetMinimisation,

@@ -102,6 +102,14 @@ export interface SolveOptions {
    */
   changedStopsOnly?: boolean;
   /**
+   * Where no window binds, from PENALISED_CAPACITY_MIN_STOPS stops on, the polish after each ruin and
+   * recreate may load vehicles above their capacity at a penalty a unit of excess, then repairs
+   * (search/penalised-polish.ts, HGS-CVRP's penalised local search). Absent:
+   * PENALISED_CAPACITY_BY_DEFAULT (params.ts). `npm run bench -- --with penalised-capacity` /
+   * `--without penalised-capacity`.
+   */
+  penalisedCapacity?: boolean;
+  /**
    * The solver's own numbering of locations, near locations near in the matrix, from
    * LOCAL_ORDER_MIN_LOCATIONS on (local-order.ts): the same plans, read from fewer cache lines.
    * Absent: LOCAL_ORDER_BY_DEFAULT. False for the bench's ablation row (`--without local-order`).

@@ -15,6 +15,7 @@ export const LEVERS = [
   'local-order',
   'fleet-minimisation',
   'fleet-at-stall',
+  'penalised-capacity',
 ] as const;
 export type Lever = (typeof LEVERS)[number];
 /** Experimental levers, off by default, that the bench can switch on (`--with large-ls`; `--with swap-star`: also where windows bind). */
@@ -28,6 +29,7 @@ export const EXPERIMENTS = [
   'changed-stops-only',
   'fleet-minimisation',
   'fleet-at-stall',
+  'penalised-capacity',
 ] as const;
 export type Experiment = (typeof EXPERIMENTS)[number];
 

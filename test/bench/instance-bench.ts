@@ -49,6 +49,8 @@ export interface InstanceBenchOptions {
   fleetMinimisation?: boolean;
   /** The fleet minimisation at the stall; off for its ablation row (`--without fleet-at-stall`), on with `--with fleet-at-stall`. */
   fleetAtStall?: boolean;
+  /** Penalised capacity in the polish where windows do not bind; on or off for its rows (`--with` / `--without penalised-capacity`). */
+  penalisedCapacity?: boolean;
   /** The final prize pass's share of work; off for its ablation row (`--without prize-claim`). */
   prizeClaim?: boolean;
   /** The experimental local search above 1,000 stops priced exactly (`--with large-ls`). */
@@ -71,6 +73,7 @@ export function leverOptions(args: {
     ...(args.without.includes('local-order') ? { localOrder: false } : {}),
     ...(args.without.includes('fleet-minimisation') ? { fleetMinimisation: false } : {}),
     ...(args.without.includes('fleet-at-stall') ? { fleetAtStall: false } : {}),
+    ...(args.without.includes('penalised-capacity') ? { penalisedCapacity: false } : {}),
     ...(args.with.includes('swap-star') ? { swapStar: true } : {}),
     ...(args.with.includes('large-ls') ? { largeLocalSearch: true } : {}),
     ...(args.with.includes('population') ? { population: true } : {}),
@@ -80,6 +83,7 @@ export function leverOptions(args: {
     ...(args.with.includes('changed-stops-only') ? { changedStopsOnly: true } : {}),
     ...(args.with.includes('fleet-minimisation') ? { fleetMinimisation: true } : {}),
     ...(args.with.includes('fleet-at-stall') ? { fleetAtStall: true } : {}),
+    ...(args.with.includes('penalised-capacity') ? { penalisedCapacity: true } : {}),
   };
 }
 
@@ -131,6 +135,7 @@ export async function benchInstance(
       ...(options.localOrder === false ? { localOrder: false } : {}),
       ...(options.fleetMinimisation === undefined ? {} : { fleetMinimisation: options.fleetMinimisation }),
       ...(options.fleetAtStall === undefined ? {} : { fleetAtStall: options.fleetAtStall }),
+      ...(options.penalisedCapacity === undefined ? {} : { penalisedCapacity: options.penalisedCapacity }),
       ...(options.population === undefined ? {} : { population: options.population }),
       ...(options.prizeClaim === false ? { prizeClaim: false } : {}),
       ...(options.largeLocalSearch === true ? { largeLocalSearch: true } : {}),
