@@ -572,9 +572,13 @@ export const CHANGED_STOPS_ONLY_MIN_STOPS = 100;
  * 1.49 / 0.39 % against 1.08 / 1.79 / 0.03 / 1.62 / 0.51 %, 15–67 % of main's iterations); seed 0
  * (load 4.3–6.1) 0.93 % against 0.96 % (0.17 / 0.43 / 0.21 / 1.29 / 1.28 % against 0.19 / 1.54 /
  * 0.00 / 1.62 / 0.57 %). The five from X-n411 on run the same search as main, and came out at
- * 1.28 / 1.19 % against 1.41 / 1.13 %: the noise of one run. X-n190 better in all three runs (0.51,
- * 0.33, 0.43 % against 1.54, 1.79, 1.54 %), X-n237 worse in two of three. Solomon and every problem
- * whose windows bind are untouched (not measured: their search is the same).
+ * 1.28 / 1.19 % against 1.41 / 1.13 %: the noise of one run. Seed 2 went the other way (load
+ * 2.4–4.5): 1.09 % against 1.04 % (the five 0.65 / 0.42 / 0.41 / 1.43 / 1.60 % against 0.73 / 1.66 /
+ * 0.00 / 0.79 / 0.51 %); seeds 3 and 4, the five alone (load 0.9–2.4): 0.68 / 0.64 % against 0.93 /
+ * 0.83 %. Over the five seeds the five instances 0.73 % against 0.86 %, better on four seeds of five;
+ * by instance, X-n190 better in every run (0.33–0.72 % against 1.45–1.81 %), X-n331 worse in four of
+ * five (0.39–1.60 % against 0.28–0.59 %), X-n237 in four of five. Solomon and every problem whose
+ * windows bind are untouched (not measured: their search is the same, the golden records too).
  */
 export const PENALISED_CAPACITY_BY_DEFAULT = true;
 /** From this many stops on (plain-30.json, 30 stops without windows, must end by itself within 1 s: untouched), … */
