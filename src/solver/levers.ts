@@ -61,6 +61,13 @@ export interface SearchLevers {
    */
   moreBlinks?: boolean | undefined;
   /**
+   * Where no window binds, from PENALISED_CAPACITY_MIN_STOPS stops on, the polish after each ruin and
+   * recreate may load vehicles above their capacity at a penalty a unit of excess, then repairs
+   * (search/penalised-polish.ts, HGS-CVRP's penalised local search). Absent:
+   * PENALISED_CAPACITY_BY_DEFAULT (params.ts).
+   */
+  penalisedCapacity?: boolean | undefined;
+  /**
    * Where no window binds, from FEW_LS_NEIGHBOURS_MIN_STOPS stops on, the polish after a ruin and
    * recreate examines only the stops of the changed routes (windowless.ts,
    * changedRoutesOnlyWithoutWindows). Absent: CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS (params.ts says
@@ -152,6 +159,7 @@ export const LEVER_NAMES = {
   widerRuin: 'wider-ruin',
   stringSwaps: 'string-swaps',
   moreBlinks: 'more-blinks',
+  penalisedCapacity: 'penalised-capacity',
   changedRoutesOnly: 'changed-routes-only',
   swapStarNearOnly: 'swap-star-near-only',
   changedStopsOnly: 'changed-stops-only',

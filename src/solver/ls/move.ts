@@ -160,6 +160,38 @@ export class MoveEvaluator {
     return true;
   }
 
+  /**
+   * The penalty route v pays now for load above its capacity, where capacity is penalised
+   * (RouteSegments.penaliseOverload); 0 elsewhere. Bounds what a move between routes may lengthen
+   * the plan by and still improve it (the distance filters, pair-arcs.ts).
+   */
+  overloadPenaltyOf(sol: Solution, v: number): number {
+    return this.segments.overloadPenaltyOf(v, sol.load, v * this.inst.dims);
+  }
+
+  /**
+   * What the overload's penalty falls by (negative: rises) when stops seq[from..to) of route `ru`
+   * move to route `rx` ≠ ru and stop `back` (-1: none) moves from rx to ru; 0 where capacity is not
+   * penalised. With the arcs' change it is such a move's whole change of cost on a distance objective.
+   */
+  transferGain(sol: Solution, ru: number, from: number, to: number, rx: number, back = -1): number {
+    if (!this.segments.penalised) return 0;
+    const inst = this.inst;
+    const dims = inst.dims;
+    const moved = this.evalLoad;
+    const seq = sol.seq[ru]!;
+    for (let k = 0; k < dims; k++) {
+      let load = back >= 0 ? -inst.stopLoad[back * dims + k]! : 0;
+      for (let i = from; i < to; i++) load += inst.stopLoad[seq[i]! * dims + k]!;
+      moved[k] = load;
+    }
+    const segments = this.segments;
+    const before = segments.overloadPenaltyOf(ru, sol.load, ru * dims) + segments.overloadPenaltyOf(rx, sol.load, rx * dims);
+    const after =
+      segments.overloadPenaltyOf(ru, sol.load, ru * dims, moved, -1) + segments.overloadPenaltyOf(rx, sol.load, rx * dims, moved, 1);
+    return before - after;
+  }
+
   /** Makes route v's summaries current; call before building plans that read route v. */
   prepare(sol: Solution, v: number): void {
     if (this.fast) this.segments.ensure(sol, v, this.acc);

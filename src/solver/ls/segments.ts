@@ -64,6 +64,12 @@ export class RouteSegments {
   private readonly N: number;
   /** Whether some stop has a sequence: the order is only followed then. */
   private readonly sequenced: boolean;
+  /**
+   * With penalised capacity (penaliseOverload): the problem's own capacities, which the routes may
+   * exceed at `overloadPenalty` a unit of load above them (the instance's own are lifted); null: none.
+   */
+  private penalisedCap: Float64Array | null = null;
+  private overloadPenalty = 0;
 
   constructor(inst: SolverInstance) {
     this.inst = inst;
@@ -79,6 +85,38 @@ export class RouteSegments {
     this.dur = inst.vDur[0] ?? new Int32Array(0);
     this.N = inst.nLoc;
     this.sequenced = inst.sequenced;
+  }
+
+  /**
+   * From now on a route's cost counts load above `cap` (the problem's capacities, v·dims+k) at
+   * `penalty` a unit instead of refusing it (search/penalised-polish.ts); every stored route cost
+   * is priced again. The instance read here must have its capacities lifted.
+   */
+  penaliseOverload(cap: Float64Array, penalty: number): void {
+    this.penalisedCap = cap;
+    this.overloadPenalty = penalty;
+    this.stamp.fill(-1);
+  }
+
+  /** Whether routes may exceed their capacity at a penalty (penaliseOverload). */
+  get penalised(): boolean {
+    return this.penalisedCap !== null;
+  }
+
+  /**
+   * The penalty of `load` (at `offset`, dims entries) plus `sign` × `extra` (dims entries, when
+   * given) above vehicle v's capacity: 0 without penalised capacity.
+   */
+  overloadPenaltyOf(v: number, load: Float64Array, offset = 0, extra: Float64Array | null = null, sign = 1): number {
+    const cap = this.penalisedCap;
+    if (cap === null) return 0;
+    const dims = this.inst.dims;
+    let excess = 0;
+    for (let k = 0; k < dims; k++) {
+      const over = load[offset + k]! + (extra === null ? 0 : sign * extra[k]!) - cap[v * dims + k]!;
+      if (over > 0) excess += over;
+    }
+    return this.overloadPenalty * excess;
   }
 
   /** Brings route v's summaries up to date with `sol`. */
@@ -163,7 +201,8 @@ export class RouteSegments {
     for (let k = 0; k < dims; k++) {
       if (loadExceeds(acc.load[k]!, inst.vCap[v * dims + k]!)) return Infinity;
     }
-    return inst.costIsDistance ? acc.dist : acc.d;
+    const cost = inst.costIsDistance ? acc.dist : acc.d;
+    return checkLoad && this.penalisedCap !== null ? cost + this.overloadPenaltyOf(v, acc.load) : cost;
   }
 
   /** acc ⊕ stop s. */

@@ -14,6 +14,7 @@ import { workSpanOf, type ScheduleLimits } from './accept.js';
 import { EXACT_POLISH_SHARE, SWAP_STAR_NEAR_BEST, WORK_UNITS_PER_MS } from '../params.js';
 import type { Solution } from '../solution.js';
 import type { WorkMeter } from './work.js';
+import type { PenalisedPolish } from './penalised-polish.js';
 
 export class Polisher {
   /** How much work one exact polish may do. */
@@ -28,6 +29,8 @@ export class Polisher {
     private readonly costs: CostEvaluator,
     private readonly meter: WorkMeter,
     private readonly prize: PrizeMoves | null = null,
+    /** The local search with penalised capacity, tried first where it applies (penalised-polish.ts); null: none. */
+    private readonly penalised: PenalisedPolish | null = null,
   ) {
     this.budget = limits.maxIterations === undefined ? EXACT_POLISH_SHARE * WORK_UNITS_PER_MS * workSpanOf(limits) : Infinity;
   }
@@ -35,6 +38,7 @@ export class Polisher {
   /** The first plan is made: the local search narrows to the search's neighbours (LocalSearch.narrow). */
   leaveFirstPlan(): void {
     this.localSearch?.narrow();
+    this.penalised?.narrow();
   }
 
   /** Polishes `candidate` when worth it, until `deadline` at the latest; answers its objective afterwards. */
@@ -50,6 +54,8 @@ export class Polisher {
     // A polish priced by summaries is cheap enough to run to its local optimum.
     if (!localSearch.fast) this.until = this.meter.done() + this.budget;
     const swapStarWhen = (sol: Solution): boolean => nearBest(this.costs, this.costs.objective(sol), bestObj);
+    // A plan it could not bring back within every capacity comes back as it was, for the feasible search.
+    if (this.penalised?.run(candidate, deadline, swapStarWhen) === true) return this.costs.objective(candidate);
     return localSearch.run(candidate, deadline, localSearch.fast ? null : this.outOfWork, swapStarWhen) > 0
       ? this.costs.objective(candidate)
       : candidateObj;

@@ -28,6 +28,7 @@ import { FleetPhase } from './fleet.js';
 import { FleetAtStall } from './fleet-at-stall.js';
 import { Plans } from './plans.js';
 import { Polisher } from './polish.js';
+import { PenalisedPolish } from './penalised-polish.js';
 import { ProgressReport } from './progress.js';
 import { PopulationRestarts } from './restarts.js';
 import { Recreator } from './recreate.js';
@@ -111,13 +112,13 @@ export async function search(
   if (idle) return idle;
 
   const localSearch = LocalSearch.create(inst, evaluator, rng, localSearchOptionsOf(limits));
-  const meter = new WorkMeter(evaluator, inserter, localSearch);
+  const { penalised, meter } = penalisedAndMeterOf(localSearch, inserter, evaluator, rng, limits);
   // Exact pricing costs O(route) a move: on a large problem one full pass could take the whole
   // limit, so then only candidates that beat the best plan are polished, each within a budget.
   if (localSearch?.fast) localSearch.run(initial, firstPolishBy(inst, limits));
   const plans = new Plans(initial, costs);
   const prize = new PrizeMoves(inst, evaluator, inserter, near.neighbours, near.k, eligible);
-  const polisher = new Polisher(localSearch, limits, costs, meter, limits.prizeInSearch === true ? prize : null);
+  const polisher = new Polisher(localSearch, limits, costs, meter, limits.prizeInSearch === true ? prize : null, penalised);
   const ruiner = new Ruiner(inst, near.neighbours, near.k, rng, windowSettingsOf(inst, limits.widerRuin).avgRemoved);
   const recreator = new Recreator(inst, inserter, evaluator, near.neighbours, near.k, eligible, rng, blinkRateOf(inst, limits.moreBlinks));
   const arcCost = limits.arcCost ?? Math.max(1e-9, plans.currentObj.cost / Math.max(1, eligible.length + plans.current.routesUsed()));
@@ -160,6 +161,23 @@ export async function search(
     population?.follow(plans, candidateObj);
     if (plans.sinceImprovement === 0) bestFoundAt = clock();
   }
+}
+
+/**
+ * The polish with penalised capacity where it applies (penalised-polish.ts; null elsewhere), and the
+ * meter of the search's work, which counts its work too.
+ */
+function penalisedAndMeterOf(
+  localSearch: LocalSearch | null,
+  inserter: Inserter,
+  evaluator: RouteEvaluator,
+  rng: Rng,
+  limits: SearchLimits,
+): { penalised: PenalisedPolish | null; meter: WorkMeter } {
+  const penalised = localSearch
+    ? PenalisedPolish.when(limits.penalisedCapacity, localSearch.inst, evaluator, rng, localSearchOptionsOf(limits))
+    : null;
+  return { penalised, meter: new WorkMeter(evaluator, inserter, localSearch, penalised) };
 }
 
 /** The search's counters for its outcome: the local search's moves, the elite pool's restarts, the routes taken out at the stall. */

@@ -23,6 +23,8 @@ export class WorkMeter {
     private readonly evaluator: RouteEvaluator,
     private readonly inserter: Inserter,
     private readonly localSearch: LocalSearch | null,
+    /** Another part's work counted too (the penalised polish: penalised-polish.ts); null: none. */
+    private readonly extra: { work(): number } | null = null,
   ) {
     this.start = this.total();
   }
@@ -33,8 +35,12 @@ export class WorkMeter {
   }
 
   private total(): number {
-    const ls = this.localSearch;
-    const local = ls ? WORK_PER_PRICED_MOVE * ls.moves.priced + WORK_PER_PAIR * ls.pairsTried + (ls.swapStar?.priced ?? 0) : 0;
-    return this.evaluator.walked + this.inserter.positions + local;
+    const local = this.localSearch ? localSearchWork(this.localSearch) : 0;
+    return this.evaluator.walked + this.inserter.positions + local + (this.extra?.work() ?? 0);
   }
+}
+
+/** A local search's work so far: its moves priced, its pairs tried and SWAP*'s arc prices. */
+export function localSearchWork(ls: LocalSearch): number {
+  return WORK_PER_PRICED_MOVE * ls.moves.priced + WORK_PER_PAIR * ls.pairsTried + (ls.swapStar?.priced ?? 0);
 }

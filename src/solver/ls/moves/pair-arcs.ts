@@ -106,12 +106,15 @@ export class PairArcs {
     a.bxToU = moves.arc(a.bx, a.lu);
     a.uToAx = moves.arc(a.lu, a.ax);
     a.uToX = moves.arc(a.lu, a.lx);
-    this.workOutStrings(sol, moves, ru, pu, rx, px);
-    this.workOutTrades(moves);
+    // Where capacity is penalised a move between two routes may lengthen the plan by what it takes off their overload's penalty and still improve it.
+    const between = ru !== rx && moves.segments.penalised;
+    this.workOutStrings(sol, moves, ru, pu, rx, px, between);
+    const trades = between ? moves.overloadPenaltyOf(sol, ru) + moves.overloadPenaltyOf(sol, rx) : 0;
+    this.workOutTrades(moves, trades, between ? moves.transferGain(sol, ru, pu, pu + 1, rx, x) : 0);
   }
 
   /** The masks of relocate and or-opt: each string from u after x (side 1) or before it (side 0), forwards or reversed. */
-  private workOutStrings(sol: Solution, moves: MoveEvaluator, ru: number, pu: number, rx: number, px: number): void {
+  private workOutStrings(sol: Solution, moves: MoveEvaluator, ru: number, pu: number, rx: number, px: number, between: boolean): void {
     const a = this.around;
     // A string read forwards enters at u and replaces x's arc out (side 1) or in (side 0); reversed, it leaves at u.
     const lead1 = a.xToU - a.xOut;
@@ -125,25 +128,31 @@ export class PairArcs {
       const last = stopLoc[seq[pu + L - 1]!]!;
       const after = moves.locAt(sol, ru, pu + L);
       const saved = a.uIn + moves.arc(last, after) - moves.arc(a.bu, after);
+      const bound = (between ? moves.transferGain(sol, ru, pu, pu + L, rx) : 0) - IMPROVEMENT_EPS;
       let mask = 0;
-      if (lead1 + moves.arc(last, a.ax) - saved < -IMPROVEMENT_EPS) mask |= placeBit(0, 1);
-      if (lead0 + moves.arc(last, a.lx) - saved < -IMPROVEMENT_EPS) mask |= placeBit(0, 0);
+      if (lead1 + moves.arc(last, a.ax) - saved < bound) mask |= placeBit(0, 1);
+      if (lead0 + moves.arc(last, a.lx) - saved < bound) mask |= placeBit(0, 0);
       if (L > 1 && moves.symmetric) {
-        if (moves.arc(a.lx, last) - a.xOut + a.uToAx - saved < -IMPROVEMENT_EPS) mask |= placeBit(1, 1);
-        if (moves.arc(a.bx, last) - a.xIn + a.uToX - saved < -IMPROVEMENT_EPS) mask |= placeBit(1, 0);
+        if (moves.arc(a.lx, last) - a.xOut + a.uToAx - saved < bound) mask |= placeBit(1, 1);
+        if (moves.arc(a.bx, last) - a.xIn + a.uToX - saved < bound) mask |= placeBit(1, 0);
       }
       this.masks[L] = mask;
     }
   }
 
-  /** Swap's and 2-opt*'s verdicts: their arc tests as swap.ts and two-opt.ts wrote them, on the arcs read once. */
-  private workOutTrades(moves: MoveEvaluator): void {
+  /**
+   * Swap's and 2-opt*'s verdicts: their arc tests as swap.ts and two-opt.ts wrote them, on the arcs
+   * read once. `room`: what 2-opt* may take off the two routes' overload penalty at most (their
+   * whole penalty, as HGS-CVRP prunes); `swapGain`: what swap takes off it. Both 0 where capacity is
+   * not penalised (search/penalised-polish.ts).
+   */
+  private workOutTrades(moves: MoveEvaluator, room: number, swapGain: number): void {
     const a = this.around;
     const removed = a.uIn + a.uOut + a.xIn + a.xOut;
     const added = moves.arc(a.bu, a.lx) + moves.arc(a.lx, a.au) + a.bxToU + a.uToAx;
-    this.swaps = added - removed < -IMPROVEMENT_EPS;
-    this.uThenX = a.uToX + moves.arc(a.bx, a.au) - a.uOut - a.xIn < -IMPROVEMENT_EPS;
-    this.xThenU = a.xToU + moves.arc(a.bu, a.ax) - a.xOut - a.uIn < -IMPROVEMENT_EPS;
+    this.swaps = added - removed < swapGain - IMPROVEMENT_EPS;
+    this.uThenX = a.uToX + moves.arc(a.bx, a.au) - a.uOut - a.xIn < room - IMPROVEMENT_EPS;
+    this.xThenU = a.xToU + moves.arc(a.bu, a.ax) - a.xOut - a.uIn < room - IMPROVEMENT_EPS;
   }
 }
 
