@@ -608,7 +608,8 @@ export const CHANGED_STOPS_ONLY_MIN_STOPS = 100;
  * search; SolveOptions.penalisedCapacity, `--with penalised-capacity`), from
  * PENALISED_CAPACITY_MIN_STOPS stops on: routes pass through overloaded states, and a plan still
  * overloaded at its local optimum is repaired at a penalty PENALISED_CAPACITY_REPAIR_FACTORS times
- * as high, or put back for the feasible polish. On: it paid on both seeds, most of it on X-n190.
+ * as high, or put back for the feasible polish. Off: on a quiet machine it did not pay, and what it
+ * gains is X-n190 alone, for a third to a tenth of the iterations (see the last runs below).
  * The ten issue-26 X instances at 10 s in fresh processes beside main 4c3d0a2 (`--process --no-warm
  * --baseline`), one interleaved run a seed, this build with PENALISED_CAPACITY_MAX_STOPS: seed 1 (load
  * 5.6–6.2) 1.02 % mean gap against 1.21 % (X-n143, n190, n237, n284, n331: 0.91 / 0.33 / 0.69 /
@@ -622,8 +623,16 @@ export const CHANGED_STOPS_ONLY_MIN_STOPS = 100;
  * by instance, X-n190 better in every run (0.33–0.72 % against 1.45–1.81 %), X-n331 worse in four of
  * five (0.39–1.60 % against 0.28–0.59 %), X-n237 in four of five. Solomon and every problem whose
  * windows bind are untouched (not measured: their search is the same, the golden records too).
+ * Then on a quiet machine (load 1.1–1.2), the merged build with it on beside 4c3d0a2, the ten at
+ * 10 s: seed 0 1.04 % against 0.90 % (the five 0.17 / 0.64 / 0.60 / 1.47 / 1.83 % against 0.19 /
+ * 1.54 / 0.26 / 1.13 / 0.07 %, 469–2,501 iterations against 4,565–9,702), seed 1 0.97 % against
+ * 1.09 % (the five 0.91 / 0.62 / 0.93 / 1.41 / 0.95 % against 1.08 / 1.79 / 0.52 / 1.13 / 0.50 %:
+ * 0.96 % against 1.00 %; the rest, the same search, 0.46–1.68 % against 0.62–1.68 %). Over the seven
+ * runs X-n190 is the only instance it wins every time; X-n237, n284 and n331 lose in most. A user's
+ * windowless, distance-priced plan of 100–399 stops would also search some 1.5–2× longer before it
+ * stops by itself (X-n143 seed 0: 9.87 s against 5.80 s).
  */
-export const PENALISED_CAPACITY_BY_DEFAULT = true;
+export const PENALISED_CAPACITY_BY_DEFAULT = false;
 /** From this many stops on (plain-30.json, 30 stops without windows, must end by itself within 1 s: untouched), … */
 export const PENALISED_CAPACITY_MIN_STOPS = 100;
 /**
