@@ -36,6 +36,17 @@ export class PairArcs {
   private stampX = -1;
   /** Per string length, the places that pass the distance filter (0 for a length that does not fit). */
   private readonly masks = new Int32Array(LONGEST_STRING + 1);
+  /**
+   * What depends on u alone, kept while u's route keeps its stamp: the local search tries u with
+   * each of its neighbours in turn, and these reads were half of the pair's (pair-arcs' u-side).
+   */
+  private uStop = -1;
+  private uRoute = -1;
+  private uStamp = -1;
+  /** Per string length, its last stop's location (-2: the string does not fit in u's route). */
+  private readonly lastLoc = new Int32Array(LONGEST_STRING + 1);
+  /** Per string length, what taking the string out of u's route saves (its arcs in, out, less the arc that joins the gap). */
+  private readonly saved = new Float64Array(LONGEST_STRING + 1);
   private readonly around = nowhere();
   /** Whether u and x trading places, u's tail after x (u then x) and x's tail after u (x then u) shorten the plan. */
   private swaps = false;
@@ -89,17 +100,12 @@ export class PairArcs {
     this.rx = rx;
     this.stampU = sol.stamp[ru]!;
     this.stampX = sol.stamp[rx]!;
-    const pu = sol.posOf[u]!;
+    if (u !== this.uStop || ru !== this.uRoute || this.stampU !== this.uStamp) this.workOutU(sol, moves, u, ru);
     const px = sol.posOf[x]!;
     const a = this.around;
-    a.lu = moves.inst.stopLoc[u]!;
-    a.bu = moves.locBefore(sol, ru, pu);
-    a.au = moves.locAt(sol, ru, pu + 1);
     a.lx = moves.inst.stopLoc[x]!;
     a.bx = moves.locBefore(sol, rx, px);
     a.ax = moves.locAt(sol, rx, px + 1);
-    a.uIn = moves.arc(a.bu, a.lu);
-    a.uOut = moves.arc(a.lu, a.au);
     a.xIn = moves.arc(a.bx, a.lx);
     a.xOut = moves.arc(a.lx, a.ax);
     a.xToU = moves.arc(a.lx, a.lu);
@@ -108,9 +114,37 @@ export class PairArcs {
     a.uToX = moves.arc(a.lu, a.lx);
     // Where capacity is penalised a move between two routes may lengthen the plan by what it takes off their overload's penalty and still improve it.
     const between = ru !== rx && moves.segments.penalised;
+    const pu = sol.posOf[u]!;
     this.workOutStrings(sol, moves, ru, pu, rx, px, between);
     const trades = between ? moves.overloadPenaltyOf(sol, ru) + moves.overloadPenaltyOf(sol, rx) : 0;
     this.workOutTrades(moves, trades, between ? moves.transferGain(sol, ru, pu, pu + 1, rx, x) : 0);
+  }
+
+  /** The places around u and, per string length, its last stop and what taking it out saves: the same for every neighbour x. */
+  private workOutU(sol: Solution, moves: MoveEvaluator, u: number, ru: number): void {
+    this.uStop = u;
+    this.uRoute = ru;
+    this.uStamp = sol.stamp[ru]!;
+    const pu = sol.posOf[u]!;
+    const a = this.around;
+    a.lu = moves.inst.stopLoc[u]!;
+    a.bu = moves.locBefore(sol, ru, pu);
+    a.au = moves.locAt(sol, ru, pu + 1);
+    a.uIn = moves.arc(a.bu, a.lu);
+    a.uOut = moves.arc(a.lu, a.au);
+    const seq = sol.seq[ru]!;
+    const n = sol.len[ru]!;
+    const stopLoc = moves.inst.stopLoc;
+    for (let L = 1; L <= LONGEST_STRING; L++) {
+      if (pu + L > n) {
+        this.lastLoc[L] = -2;
+        continue;
+      }
+      const last = stopLoc[seq[pu + L - 1]!]!;
+      const after = moves.locAt(sol, ru, pu + L);
+      this.lastLoc[L] = last;
+      this.saved[L] = a.uIn + moves.arc(last, after) - moves.arc(a.bu, after);
+    }
   }
 
   /** The masks of relocate and or-opt: each string from u after x (side 1) or before it (side 0), forwards or reversed. */
@@ -119,15 +153,11 @@ export class PairArcs {
     // A string read forwards enters at u and replaces x's arc out (side 1) or in (side 0); reversed, it leaves at u.
     const lead1 = a.xToU - a.xOut;
     const lead0 = a.bxToU - a.xIn;
-    const seq = sol.seq[ru]!;
-    const n = sol.len[ru]!;
-    const stopLoc = moves.inst.stopLoc;
     for (let L = 1; L <= LONGEST_STRING; L++) {
       this.masks[L] = 0;
-      if (pu + L > n || (ru === rx && px >= pu && px < pu + L)) continue;
-      const last = stopLoc[seq[pu + L - 1]!]!;
-      const after = moves.locAt(sol, ru, pu + L);
-      const saved = a.uIn + moves.arc(last, after) - moves.arc(a.bu, after);
+      const last = this.lastLoc[L]!;
+      if (last === -2 || (ru === rx && px >= pu && px < pu + L)) continue;
+      const saved = this.saved[L]!;
       const bound = (between ? moves.transferGain(sol, ru, pu, pu + L, rx) : 0) - IMPROVEMENT_EPS;
       let mask = 0;
       if (lead1 + moves.arc(last, a.ax) - saved < bound) mask |= placeBit(0, 1);
