@@ -3,7 +3,8 @@
  * string of 1–3 stops from u and every place next to x, its mask says "shortens" exactly when the
  * arcs the move removes outweigh the arcs it adds, counted one by one on the routes as they are,
  * and so do the verdicts of swap and of both ways of 2-opt*; after moves change the routes, it
- * answers for the routes as they are then, never from the pair's old routes. And the operators
+ * answers for the routes as they are then, never from the pair's old routes, nor from what it
+ * keeps of u or of x (their places and arcs) once their routes changed. And the operators
  * sharing one filter find the same moves as each with its own.
  */
 import { describe, expect, it } from 'vitest';
@@ -112,6 +113,53 @@ describe('the distance filter shared by relocate and or-opt', () => {
       expect(applied).toBeGreaterThan(10);
     });
   }
+
+  it('answers for the routes as they are when u is tried with each of its neighbours in turn, what is kept of u and of x and all', () => {
+    // The local search's order: one u with its nearest stops, then the next u; what depends on u
+    // alone, and x's places and arcs, are kept between pairs while their routes keep their stamps.
+    let applied = 0;
+    for (const seed of [31, 32]) {
+      const { sol, moves, evaluator } = regretPlanWithMoves(oneDepotDistanceProblem(seed, SIZE));
+      const arcs = new PairArcs();
+      const operators: Operator[] = [new RelocateString(1, arcs), new Swap(arcs), new TwoOptStar(arcs), new RelocateString(2, arcs)];
+      const n = sol.inst.nStops;
+      const nearest = (u: number): number[] =>
+        Array.from({ length: n }, (_, x) => x)
+          .filter((x) => x !== u)
+          .sort(
+            (a, b) =>
+              sol.inst.dist[sol.inst.stopLoc[u]! * sol.inst.nLoc + sol.inst.stopLoc[a]!]! -
+              sol.inst.dist[sol.inst.stopLoc[u]! * sol.inst.nLoc + sol.inst.stopLoc[b]!]!,
+          )
+          .slice(0, 10);
+      for (let round = 0; round < 3; round++) {
+        for (let u = 0; u < n; u++) {
+          for (const x of nearest(u)) {
+            if (sol.routeOf[u]! < 0 || sol.routeOf[x]! < 0) continue;
+            moves.prepare(sol, sol.routeOf[u]!);
+            moves.prepare(sol, sol.routeOf[x]!);
+            for (const L of [1, 2, 3])
+              expect(arcs.passing(sol, moves, u, x, L), `seed ${seed} u ${u} x ${x} length ${L}`).toBe(expectedMask(sol, moves, u, x, L));
+            const trades = [
+              arcs.swapShortens(sol, moves, u, x),
+              arcs.crossShortens(sol, moves, u, x, true),
+              arcs.crossShortens(sol, moves, u, x, false),
+            ];
+            expect(trades, `seed ${seed} u ${u} x ${x} swap, 2-opt*`).toEqual(expectedTrades(sol, u, x));
+            // Apply what the operators find, as the local search does, so that the next pairs meet changed routes.
+            for (const op of operators) {
+              const count = op.find(sol, moves, u, x);
+              if (count > 0 && moves.apply(sol, count, evaluator)) {
+                applied++;
+                break;
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(applied).toBeGreaterThan(10);
+  });
 
   it('the operators sharing relocate’s filter find the moves each finds with a filter of its own', () => {
     for (const seed of [21, 22]) {
