@@ -4,7 +4,7 @@
  * arcs the move removes outweigh the arcs it adds, counted one by one on the routes as they are,
  * and so do the verdicts of swap and of both ways of 2-opt*; after moves change the routes, it
  * answers for the routes as they are then, never from the pair's old routes, nor from what it
- * keeps of u or of x (their places and arcs) once their routes changed. And the operators
+ * keeps of u (its places and arcs) once u's route changed. And the operators
  * sharing one filter find the same moves as each with its own.
  */
 import { describe, expect, it } from 'vitest';
@@ -114,9 +114,9 @@ describe('the distance filter shared by relocate and or-opt', () => {
     });
   }
 
-  it('answers for the routes as they are when u is tried with each of its neighbours in turn, what is kept of u and of x and all', () => {
+  it('answers for the routes as they are when u is tried with each of its neighbours in turn, what is kept of u and all', () => {
     // The local search's order: one u with its nearest stops, then the next u; what depends on u
-    // alone, and x's places and arcs, are kept between pairs while their routes keep their stamps.
+    // alone is kept between pairs while u's route keeps its stamp.
     let applied = 0;
     for (const seed of [31, 32]) {
       const { sol, moves, evaluator } = regretPlanWithMoves(oneDepotDistanceProblem(seed, SIZE));

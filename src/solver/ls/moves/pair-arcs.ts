@@ -47,17 +47,6 @@ export class PairArcs {
   private readonly lastLoc = new Int32Array(LONGEST_STRING + 1);
   /** Per string length, what taking the string out of u's route saves (its arcs in, out, less the arc that joins the gap). */
   private readonly saved = new Float64Array(LONGEST_STRING + 1);
-  /**
-   * Per stop x, the places around it and its arcs in and out, kept with its route and that route's
-   * stamp: x is a neighbour of some twenty stops, and its route changes far less often than it is
-   * read (sized on the first pair: the instance's stops).
-   */
-  private xRoute = new Int32Array(0);
-  private xStamp = new Float64Array(0);
-  private xBefore = new Int32Array(0);
-  private xAfter = new Int32Array(0);
-  private xInOf = new Int32Array(0);
-  private xOutOf = new Int32Array(0);
   private readonly around = nowhere();
   /** Whether u and x trading places, u's tail after x (u then x) and x's tail after u (x then u) shorten the plan. */
   private swaps = false;
@@ -115,12 +104,10 @@ export class PairArcs {
     const px = sol.posOf[x]!;
     const a = this.around;
     a.lx = moves.inst.stopLoc[x]!;
-    if (this.xRoute.length <= x) this.sizeForStops(moves.inst.nStops);
-    if (this.xRoute[x] !== rx || this.xStamp[x] !== this.stampX) this.workOutX(sol, moves, x, rx, px, a.lx);
-    a.bx = this.xBefore[x]!;
-    a.ax = this.xAfter[x]!;
-    a.xIn = this.xInOf[x]!;
-    a.xOut = this.xOutOf[x]!;
+    a.bx = moves.locBefore(sol, rx, px);
+    a.ax = moves.locAt(sol, rx, px + 1);
+    a.xIn = moves.arc(a.bx, a.lx);
+    a.xOut = moves.arc(a.lx, a.ax);
     a.xToU = moves.arc(a.lx, a.lu);
     a.bxToU = moves.arc(a.bx, a.lu);
     a.uToAx = moves.arc(a.lu, a.ax);
@@ -131,27 +118,6 @@ export class PairArcs {
     this.workOutStrings(sol, moves, ru, pu, rx, px, between);
     const trades = between ? moves.overloadPenaltyOf(sol, ru) + moves.overloadPenaltyOf(sol, rx) : 0;
     this.workOutTrades(moves, trades, between ? moves.transferGain(sol, ru, pu, pu + 1, rx, x) : 0);
-  }
-
-  private sizeForStops(n: number): void {
-    this.xRoute = new Int32Array(n).fill(-1);
-    this.xStamp = new Float64Array(n);
-    this.xBefore = new Int32Array(n);
-    this.xAfter = new Int32Array(n);
-    this.xInOf = new Int32Array(n);
-    this.xOutOf = new Int32Array(n);
-  }
-
-  /** The places around x (at position px of route rx, location lx) and its arcs in and out, kept until rx changes. */
-  private workOutX(sol: Solution, moves: MoveEvaluator, x: number, rx: number, px: number, lx: number): void {
-    const bx = moves.locBefore(sol, rx, px);
-    const ax = moves.locAt(sol, rx, px + 1);
-    this.xRoute[x] = rx;
-    this.xStamp[x] = sol.stamp[rx]!;
-    this.xBefore[x] = bx;
-    this.xAfter[x] = ax;
-    this.xInOf[x] = moves.arc(bx, lx);
-    this.xOutOf[x] = moves.arc(lx, ax);
   }
 
   /** The places around u and, per string length, its last stop and what taking it out saves: the same for every neighbour x. */
