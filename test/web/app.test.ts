@@ -144,8 +144,9 @@ describe('the web application in Chromium', () => {
     await page.getByRole('button', { name: 'Optimize' }).click();
     await page.locator('#run-status').getByText('elapsed').waitFor();
     expect(await page.getByRole('button', { name: 'Cancel' }).isVisible()).toBe(true);
-    // The solver's best plan so far, from the action's `progress`.
-    await page.locator('#run-status').getByText('Served', { exact: true }).waitFor({ timeout: 15_000 });
+    // The bakery's search stops by itself in well under a second on a quiet machine, often before the
+    // page's next poll (every 700 ms), so its progress figures are checked on a longer search below
+    // ('shows its progress and stops it with Cancel'), not here.
     await screenshot(page, '04-optimizing');
 
     await page.locator('#plan').waitFor({ state: 'visible', timeout: 30_000 });
