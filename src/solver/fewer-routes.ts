@@ -17,7 +17,7 @@
  */
 import type { Problem } from '../model/problem.js';
 import { compareObjective } from './cost.js';
-import { planOfRoutes, searchKitOf, type SearchKit } from './kit.js';
+import { planOfRoutes, routesOf, searchKitOf, type SearchKit } from './kit.js';
 import { windowsBind } from './ls/moves/swap-star.js';
 import {
   EJECTION_POOL_BY_DEFAULT,
@@ -151,11 +151,4 @@ function compatibleWithin(problem: Problem, plan: Solution): Uint8Array {
   const compatible = problem.compatible.slice();
   for (let v = 0; v < problem.vehicles.length; v++) if (plan.len[v] === 0) compatible.fill(0, v * nStops, (v + 1) * nStops);
   return compatible;
-}
-
-/** The route sequences of a plan, one per vehicle, as copies. */
-function routesOf(sol: Solution): Int32Array[] {
-  const out: Int32Array[] = [];
-  for (let v = 0; v < sol.inst.nVehicles; v++) out.push(sol.seq[v]!.slice(0, sol.len[v]));
-  return out;
 }

@@ -8,7 +8,7 @@
 import type { Problem } from '../model/problem.js';
 import { constructFirstPlan, fillUnserved } from './construct.js';
 import type { ObjectiveValue } from './cost.js';
-import { planOfRoutes, searchKitOf } from './kit.js';
+import { planOfRoutes, routesOf, searchKitOf } from './kit.js';
 import { leversOf, type SearchLevers } from './levers.js';
 import { CONSTRUCTION_WORK_PER_MS, POPULATION_BY_DEFAULT } from './params.js';
 import { search } from './search/search.js';
@@ -101,13 +101,6 @@ export async function improvePlan(
     bestFoundMs: Math.max(firstPlanMs ?? 0, outcome.bestFoundAt - started),
     stoppedBy: outcome.stoppedBy,
   };
-}
-
-/** The route sequences of a plan, one per vehicle, as copies. */
-function routesOf(sol: Solution): Int32Array[] {
-  const out: Int32Array[] = [];
-  for (let v = 0; v < sol.inst.nVehicles; v++) out.push(sol.seq[v]!.slice(0, sol.len[v]));
-  return out;
 }
 
 /** The objective of a plan given as route sequences. */

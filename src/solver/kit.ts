@@ -57,3 +57,10 @@ export function planOfRoutes({ inst, costs, evaluator }: SearchKit, routes: read
   sol.clearTouched();
   return sol;
 }
+
+/** The route sequences of a plan, one per vehicle, as copies (what planOfRoutes takes back). */
+export function routesOf(sol: Solution): Int32Array[] {
+  const out: Int32Array[] = [];
+  for (let v = 0; v < sol.inst.nVehicles; v++) out.push(sol.seq[v]!.slice(0, sol.len[v]));
+  return out;
+}

@@ -8,6 +8,7 @@ import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
 import { CostEvaluator } from '../../src/solver/cost.js';
 import { resultOfRoutes } from '../../src/solver/index.js';
+import { routesOf } from '../../src/solver/kit.js';
 import { instanceOf, type SolverInstance } from '../../src/solver/instance.js';
 import { Inserter } from '../../src/solver/insertion.js';
 import { LocalSearch } from '../../src/solver/ls/local-search.js';
@@ -34,10 +35,6 @@ export function totalCost(sol: Solution): number {
   let cost = 0;
   for (let v = 0; v < sol.inst.nVehicles; v++) cost += sol.rCost[v]!;
   return cost;
-}
-
-export function routesOf(sol: Solution): Int32Array[] {
-  return Array.from({ length: sol.inst.nVehicles }, (_, v) => sol.seq[v]!.slice(0, sol.len[v]));
 }
 
 /** Every route's stops as one string, to compare two plans stop for stop. */

@@ -21,7 +21,8 @@ import { Solution } from '../../src/solver/solution.js';
 import { checkPlan } from '../support/checker.js';
 import { capacitatedProblem } from '../support/problem-builder.js';
 import { stopVisits } from './helpers.js';
-import { expectCheckedPlan, routesOf } from './local-optimum.js';
+import { routesOf } from '../../src/solver/kit.js';
+import { expectCheckedPlan } from './local-optimum.js';
 
 function regretPlan(inst: SolverInstance, evaluator: RouteEvaluator): Solution {
   const sol = new Solution(inst, new CostEvaluator(inst, 1));

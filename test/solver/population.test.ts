@@ -10,7 +10,7 @@ import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
 import { improvePlan } from '../../src/solver/improve.js';
 import { resultOfRoutes, solve } from '../../src/solver/index.js';
-import { planOfRoutes, searchKitOf, type SearchKit } from '../../src/solver/kit.js';
+import { planOfRoutes, routesOf, searchKitOf, type SearchKit } from '../../src/solver/kit.js';
 import { Rng } from '../../src/solver/rng.js';
 import { RouteExchange } from '../../src/solver/search/crossover.js';
 import { ElitePool } from '../../src/solver/search/population.js';
@@ -27,10 +27,6 @@ import { checkInvariants } from './invariants.js';
 async function parentOf(kit: SearchKit, problem: Problem, seed: number, iterations = 40): Promise<Solution> {
   const outcome = await improvePlan(problem, null, { timeLimitMs: 600_000, seed, maxIterations: iterations, population: false });
   return planOfRoutes(kit, outcome.routes);
-}
-
-function routesOf(sol: Solution): Int32Array[] {
-  return Array.from({ length: sol.inst.nVehicles }, (_, v) => sol.seq[v]!.slice(0, sol.len[v]));
 }
 
 /** Problems of the stated violations: each stop at most once, and routeOf/posOf agreeing with the routes. */

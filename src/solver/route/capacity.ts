@@ -26,10 +26,15 @@ export function overloadOf(inst: SolverInstance, v: number, load: Float64Array, 
   return overload;
 }
 
-/** Total load per dimension of a stop sequence. */
-export function sequenceLoad(inst: SolverInstance, stops: ArrayLike<number>, len = stops.length): Float64Array {
+/** Total load per dimension of a stop sequence, into `load` when given (a buffer reused in a hot loop). */
+export function sequenceLoad(
+  inst: SolverInstance,
+  stops: ArrayLike<number>,
+  len = stops.length,
+  load: Float64Array = new Float64Array(inst.dims),
+): Float64Array {
   const dims = inst.dims;
-  const load = new Float64Array(dims);
+  load.fill(0, 0, dims);
   for (let i = 0; i < len; i++) {
     const s = stops[i]!;
     for (let k = 0; k < dims; k++) load[k]! += inst.stopLoad[s * dims + k]!;

@@ -18,6 +18,7 @@ import type { NearStops, SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
 import { EJECTION_MAX_EJECTED, EJECTION_PERTURB_MOVES } from '../params.js';
 import type { Rng } from '../rng.js';
+import { sequenceLoad } from '../route/capacity.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
 import type { WorkMeter } from './work.js';
@@ -139,12 +140,7 @@ export class EjectionPool {
 
   /** Tries the ejections from route `v` with `u` at position `p`, keeping the cheapest in `best`. */
   private bestEjectionAt(sol: Solution, v: number, p: number, u: number): void {
-    const n = sol.len[v]! + 1;
-    const seq = sol.seq[v]!;
-    const withStop = this.withStop;
-    withStop.set(seq.subarray(0, p), 0);
-    withStop[p] = u;
-    withStop.set(seq.subarray(p, n - 1), p + 1);
+    const n = copyWith(sol.seq[v]!, sol.len[v]!, p, u, this.withStop);
     this.chosen.fill(-1);
     this.tryEjections(v, n, p, 0, 0, 0);
   }
@@ -260,14 +256,9 @@ export class EjectionPool {
     }
   }
 
-  /** Whether vehicle `v` keeps every rule serving `seq[0..len)` (its load summed here). */
+  /** Whether vehicle `v` keeps every rule serving `seq[0..len)`. */
   private fits(v: number, seq: Int32Array, len: number): boolean {
-    const inst = this.inst;
-    const dims = inst.dims;
-    const load = this.load;
-    load.fill(0);
-    for (let i = 0; i < len; i++) for (let d = 0; d < dims; d++) load[d]! += inst.stopLoad[seq[i]! * dims + d]!;
-    return this.evaluator.evaluate(v, seq, len, load, 0, null) !== null;
+    return this.evaluator.evaluate(v, seq, len, sequenceLoad(this.inst, seq, len, this.load), 0, null) !== null;
   }
 }
 
