@@ -5,7 +5,8 @@
  * and so do the verdicts of swap and of both ways of 2-opt*; after moves change the routes, it
  * answers for the routes as they are then, never from the pair's old routes, nor from what it
  * keeps of u (its places and arcs) once u's route changed. And the operators
- * sharing one filter find the same moves as each with its own.
+ * sharing one filter find the same moves as each with its own; a pair the filters refuse for every
+ * operator at once (refusesAll: LocalSearch.tryPair skips it) is one each operator refuses without pricing a move.
  */
 import { describe, expect, it } from 'vitest';
 import type { MoveEvaluator } from '../../src/solver/ls/move.js';
@@ -13,7 +14,7 @@ import { placeBit, PairArcs } from '../../src/solver/ls/moves/pair-arcs.js';
 import type { Operator } from '../../src/solver/ls/moves/operator.js';
 import { RelocateString } from '../../src/solver/ls/moves/relocate.js';
 import { Swap } from '../../src/solver/ls/moves/swap.js';
-import { TwoOptStar } from '../../src/solver/ls/moves/two-opt.js';
+import { TwoOpt, TwoOptStar } from '../../src/solver/ls/moves/two-opt.js';
 import { Rng } from '../../src/solver/rng.js';
 import type { Solution } from '../../src/solver/solution.js';
 import { oneDepotDistanceProblem, regretPlanWithMoves } from './helpers.js';
@@ -161,6 +162,52 @@ describe('the distance filter shared by relocate and or-opt', () => {
     expect(applied).toBeGreaterThan(10);
   });
 
+  it('a pair refused for every operator at once is one each operator refuses without pricing a move', () => {
+    let refused = 0;
+    let tried = 0;
+    for (const seed of [41, 42]) {
+      const { sol, moves, evaluator } = regretPlanWithMoves(oneDepotDistanceProblem(seed, SIZE));
+      const arcs = new PairArcs();
+      // The local search's operators, in its order (operatorsOf).
+      const operators: Operator[] = [
+        new RelocateString(1, arcs),
+        new Swap(arcs),
+        new TwoOptStar(arcs),
+        new TwoOpt(),
+        new RelocateString(2, arcs),
+        new RelocateString(3, arcs),
+      ];
+      const rng = new Rng(seed);
+      for (let trial = 0; trial < 3000; trial++) {
+        const u = rng.int(sol.inst.nStops);
+        // Half the pairs in one route, where 2-opt's own filter and swap's next-door rule count too.
+        const x = rng.next() < 0.5 ? rng.int(sol.inst.nStops) : sameRouteStop(sol, u, rng);
+        if (x < 0 || u === x || sol.routeOf[u]! < 0 || sol.routeOf[x]! < 0) continue;
+        tried++;
+        const ru = sol.routeOf[u]!;
+        const rx = sol.routeOf[x]!;
+        if (!arcs.refusesAll(sol, moves, u, x)) continue;
+        refused++;
+        moves.prepare(sol, ru);
+        moves.prepare(sol, rx);
+        const priced = moves.priced;
+        for (const op of operators) expect(op.find(sol, moves, u, x), `${op.name} seed ${seed} u ${u} x ${x}`).toBe(0);
+        expect(moves.priced).toBe(priced);
+        // Now and then change the routes, so that later pairs meet routes moves have changed.
+        for (const op of [operators[0]!, operators[3]!]) {
+          const v = rng.int(sol.inst.nStops);
+          const y = sameRouteStop(sol, v, rng);
+          if (y < 0 || sol.routeOf[v]! < 0) continue;
+          moves.prepare(sol, sol.routeOf[v]!);
+          const count = op.find(sol, moves, v, y);
+          if (count > 0) moves.apply(sol, count, evaluator);
+        }
+      }
+    }
+    expect(refused).toBeGreaterThan(tried / 4);
+    expect(refused).toBeLessThan(tried);
+  });
+
   it('the operators sharing relocate’s filter find the moves each finds with a filter of its own', () => {
     for (const seed of [21, 22]) {
       const { sol, moves } = regretPlanWithMoves(oneDepotDistanceProblem(seed, SIZE));
@@ -197,3 +244,12 @@ describe('the distance filter shared by relocate and or-opt', () => {
     }
   });
 });
+
+/** Another stop of u's route, at random; -1 when u is unserved or alone in its route. */
+function sameRouteStop(sol: Solution, u: number, rng: Rng): number {
+  const r = sol.routeOf[u]!;
+  if (r < 0 || sol.len[r]! < 2) return -1;
+  const p = rng.int(sol.len[r]!);
+  const x = sol.seq[r]![p]!;
+  return x === u ? -1 : x;
+}

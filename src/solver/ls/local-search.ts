@@ -140,8 +140,12 @@ export function firstPlanNeighboursOf(k: number, nStops: number, windowed: boole
   return narrowsUnderWindows(nStops, windowed) && k === LS_NEIGHBOURS_UNDER_WINDOWS ? LS_NEIGHBOURS : k;
 }
 
-/** The moves the local search tries on each stop and neighbour, in order; `stringSwaps` adds SWAP(2,1) and SWAP(2,2) last. */
-function operatorsOf(stringSwaps: boolean): Operator[] {
+/**
+ * The moves the local search tries on each stop and neighbour, in order (`stringSwaps` adds SWAP(2,1)
+ * and SWAP(2,2) last), and the distance filter they all read, asked once a pair (PairArcs.refusesAll):
+ * null where the string swaps keep a filter of their own, or the counters (`counting`) count each operator's refusals.
+ */
+function operatorsOf(stringSwaps: boolean, counting: boolean): { list: Operator[]; filter: PairArcs | null } {
   // One distance filter per pair: the moves after relocate read the arcs it read (pair-arcs.ts).
   const arcs = new PairArcs();
   const operators: Operator[] = [
@@ -153,7 +157,7 @@ function operatorsOf(stringSwaps: boolean): Operator[] {
     new RelocateString(3, arcs),
   ];
   if (stringSwaps) operators.push(new SwapStrings(2, 1), new SwapStrings(2, 2));
-  return operators;
+  return { list: operators, filter: stringSwaps || counting ? null : arcs };
 }
 
 /** Whether a plan at a local optimum of the other moves is worth a SWAP* pass. */
@@ -168,6 +172,8 @@ export class LocalSearch {
   readonly inst: SolverInstance;
   readonly moves: MoveEvaluator;
   private readonly operators: Operator[];
+  /** The distance filter every operator reads, asked once a pair (null: some operator has a filter of its own; operatorsOf). */
+  private readonly pairFilter: PairArcs | null;
   private readonly neighbours: Int32Array;
   /** Neighbours listed per stop (the lists' stride), nearest first. */
   private readonly k: number;
@@ -233,7 +239,7 @@ export class LocalSearch {
       swapStarNear: !windowed && swapStarNearOnlyWithoutWindows(ruleStops, options.swapStarNearOnly),
       changedStops: options.k === undefined && !windowed && changedStopsOnlyWithoutWindows(ruleStops, options.changedStopsOnly),
     };
-    const operators = operatorsOf(windowSettings(windowed, undefined, options.stringSwaps).stringSwaps);
+    const operators = operatorsOf(windowSettings(windowed, undefined, options.stringSwaps).stringSwaps, options.countOperators === true);
     return new LocalSearch(inst, evaluator, rng, neighbours, options.countOperators === true, swapStar, windowed, sectors, operators);
   }
 
@@ -251,12 +257,13 @@ export class LocalSearch {
     windowed: boolean,
     /** Polar sectors of the routes, when SWAP* also pairs routes whose sectors overlap. */
     private readonly sectors: RouteSectors | null,
-    /** The moves tried on each stop and neighbour, in order (operatorsOf). */
-    operators: Operator[],
+    /** The moves tried on each stop and neighbour, in order, and the filter they all read (operatorsOf). */
+    operators: { list: Operator[]; filter: PairArcs | null },
   ) {
     this.inst = inst;
     this.moves = new MoveEvaluator(inst, evaluator, windowed);
-    this.operators = operators;
+    this.operators = operators.list;
+    this.pairFilter = operators.filter;
     this.swapStar = swapStar ? new SwapStar(inst, windowed) : null;
     this.swapStarMemo = swapStar ? new SwapStarMemo(inst.nVehicles, SWAP_STAR_MEMO_BITS) : null;
     this.counters = countOperators ? new OperatorCounters([...this.operators.map((op) => op.name), 'empty-route', 'swap*']) : null;
@@ -404,6 +411,8 @@ export class LocalSearch {
 
   private tryPair(sol: Solution, u: number, x: number, ru: number, rx: number): boolean {
     const moves = this.moves;
+    // Every operator would refuse the pair on its distance filter, before pricing: the routes' summaries need no update either.
+    if (this.pairFilter?.refusesAll(sol, moves, u, x) === true) return false;
     moves.prepare(sol, ru);
     if (rx !== ru) moves.prepare(sol, rx);
     const { operators, counters } = this;
