@@ -235,10 +235,15 @@ export class Solution {
   /** Fills `out[c]` with the first unused vehicle of class c, or -1 (unused vehicles of a class are alike). */
   firstEmptyOfEachClass(out: Int32Array): void {
     out.fill(-1);
-    for (let v = 0; v < this.inst.nVehicles; v++) {
+    // Done once every class has its first: a large fleet's unused vehicles are most of it (CVRP X: a thousand for some fifty routes).
+    let missing = out.length;
+    for (let v = 0; v < this.inst.nVehicles && missing > 0; v++) {
       if (this.len[v] !== 0) continue;
       const c = this.inst.vClass[v]!;
-      if (out[c] === -1) out[c] = v;
+      if (out[c] === -1) {
+        out[c] = v;
+        missing--;
+      }
     }
   }
 
