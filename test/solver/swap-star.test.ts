@@ -2,7 +2,8 @@
  * SWAP* (src/solver/ls/moves/swap-star.ts): every move it finds changes the plan's cost by what
  * the move evaluator predicted (and, on a distance problem without windows, by its own arc
  * estimate), keeps the routes feasible, finds moves the other operators leave at their local
- * optimum, and the plans after it pass the independent checker.
+ * optimum, and the plans after it pass the independent checker. Pricing a stop's places on its own
+ * row of a symmetric matrix finds the moves pricing them arc by arc finds.
  */
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
@@ -10,7 +11,7 @@ import { buildPlan } from '../../src/output/plan.js';
 import { solve } from '../../src/solver/index.js';
 import { instanceOf, type SolverInstance } from '../../src/solver/instance.js';
 import { LocalSearch } from '../../src/solver/ls/local-search.js';
-import { MoveEvaluator } from '../../src/solver/ls/move.js';
+import { MoveEvaluator, type RoutePlan } from '../../src/solver/ls/move.js';
 import { SwapStar, windowsBind } from '../../src/solver/ls/moves/swap-star.js';
 import { SwapStarMemo } from '../../src/solver/ls/moves/swap-star-memo.js';
 import { granularNeighbours } from '../../src/solver/ls/neighbours.js';
@@ -35,12 +36,20 @@ interface Applied {
   actual: number;
 }
 
+/** A planned route's vehicle and pieces (the arrays past `count` hold earlier plans' leftovers). */
+function planPieces(plan: RoutePlan): number[] {
+  const pieces = [plan.vehicle];
+  for (let i = 0; i < plan.count; i++) pieces.push(plan.kind[i]!, plan.src[i]!, plan.from[i]!, plan.to[i]!);
+  return pieces;
+}
+
 /** SWAP* over every pair of routes until none improves (checked against a SWAP* with no cache); answers each applied move's figures. */
 function swapStarToOptimum(sol: Solution, inst: SolverInstance, evaluator: RouteEvaluator): Applied[] {
   const moves = new MoveEvaluator(inst, evaluator);
   // Where windows bind, insertion places are priced by the segment summaries, as LocalSearch does.
   const byWindows = windowsBind(inst);
-  const swapStar = new SwapStar(inst, byWindows);
+  // On a symmetric distance the places are priced on the stop's own row (priceOnRow); the fresh one below prices them arc by arc.
+  const swapStar = new SwapStar(inst, byWindows, moves.symmetric);
   const applied: Applied[] = [];
   for (let improved = true; improved;) {
     improved = false;
@@ -50,7 +59,7 @@ function swapStarToOptimum(sol: Solution, inst: SolverInstance, evaluator: Route
         moves.prepare(sol, r2);
         const found = swapStar.find(sol, moves, r1, r2);
         // The kept insertion positions (insertion-cache.ts) of routes changed by earlier moves
-        // are priced again: a SWAP* with nothing kept finds the same move.
+        // are priced again: a SWAP* with nothing kept, pricing each place arc by arc, finds the same move.
         const fresh = new SwapStar(inst, byWindows);
         const freshMoves = new MoveEvaluator(inst, evaluator);
         freshMoves.prepare(sol, r1);
@@ -58,6 +67,7 @@ function swapStarToOptimum(sol: Solution, inst: SolverInstance, evaluator: Route
         expect(fresh.find(sol, freshMoves, r1, r2)).toBe(found);
         if (found === 0) continue;
         expect(fresh.estimate).toBe(swapStar.estimate);
+        expect(freshMoves.plans.map(planPieces)).toEqual(moves.plans.map(planPieces));
         const predicted = moves.delta(sol, 2);
         const before = totalCost(sol);
         const served = sol.servedPriority;

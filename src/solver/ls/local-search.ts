@@ -264,7 +264,7 @@ export class LocalSearch {
     this.moves = new MoveEvaluator(inst, evaluator, windowed);
     this.operators = operators.list;
     this.pairFilter = operators.filter;
-    this.swapStar = swapStar ? new SwapStar(inst, windowed) : null;
+    this.swapStar = swapStar ? new SwapStar(inst, windowed, this.moves.symmetric) : null;
     this.swapStarMemo = swapStar ? new SwapStarMemo(inst.nVehicles, SWAP_STAR_MEMO_BITS) : null;
     this.counters = countOperators ? new OperatorCounters([...this.operators.map((op) => op.name), 'empty-route', 'swap*']) : null;
     this.partnerMark = new Int32Array(inst.nVehicles);

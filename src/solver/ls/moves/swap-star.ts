@@ -50,6 +50,14 @@ export class SwapStar {
   /** The route `priceInsertions` prices: its locations and length. */
   private intoLocs: Int32Array;
   private intoLen = 0;
+  /**
+   * The arcs of that route (arc q from its location q to q + 1), worked out for its first stop to
+   * price (`intoLegsReady`): the same for every stop priced into it.
+   */
+  private readonly intoLegs: Float64Array;
+  private intoLegsReady = false;
+  /** Whether the arcs the objective counts read the same both ways (a symmetric distance): a stop's row then gives its arcs in and out. */
+  private readonly rowsBothWays: boolean;
   /** Room per capacity dimension of r1 then r2 (fillSlack); checked only where capacities bind. */
   private readonly slack: Float64Array;
   private readonly checkLoad: boolean;
@@ -71,8 +79,11 @@ export class SwapStar {
   private nearStride = 0;
   private nearCount = 0;
 
-  /** `byWindows`: price insertion places by the segment summaries when the moves are (see the field). */
-  constructor(inst: SolverInstance, byWindows = false) {
+  /**
+   * `byWindows`: price insertion places by the segment summaries when the moves are (see the field);
+   * `symmetric`: the distance matrix reads the same both ways (MoveEvaluator.symmetric).
+   */
+  constructor(inst: SolverInstance, byWindows = false, symmetric = false) {
     this.inst = inst;
     this.byWindows = byWindows;
     this.acc = new SegmentAcc(inst.dims);
@@ -83,6 +94,8 @@ export class SwapStar {
     this.cache = new InsertionCache(inst.nVehicles, inst.nStops);
     this.locs = [new Int32Array(n + 2), new Int32Array(n + 2)];
     this.intoLocs = this.locs[0];
+    this.intoLegs = new Float64Array(n + 1);
+    this.rowsBothWays = inst.costIsDistance && symmetric;
     this.slack = new Float64Array(2 * inst.dims);
     this.checkLoad = inst.capacityActive && !inst.allowOverload;
   }
@@ -144,6 +157,7 @@ export class SwapStar {
     const base = into * inst.nStops;
     this.intoLocs = this.locs[1 - side]!;
     this.intoLen = sol.len[into]!;
+    this.intoLegsReady = false;
     const stamp = sol.stamp[into]!;
     for (let i = 0; i < nFrom; i++) {
       const s = seq[i]!;
@@ -172,6 +186,10 @@ export class SwapStar {
       cost[o + k] = Infinity;
       pos[o + k] = -1;
     }
+    if (this.rowsBothWays && loc >= 0) {
+      this.priceOnRow(matrix, loc * N, cost, pos, o);
+      return n + 1;
+    }
     for (let q = 0; q <= n; q++) {
       const a = locs[q]!;
       const b = locs[q + 1]!;
@@ -179,6 +197,35 @@ export class SwapStar {
     }
     return n + 1;
   };
+
+  /**
+   * priceInsertions on a symmetric matrix: the arcs into and out of the stop all read its own row
+   * (`row`), each read once (a place's arc out is the next place's arc in), and the route's own
+   * arcs come from `intoLegs`; a third of the reads, and the same sums of the same whole distances.
+   */
+  private priceOnRow(matrix: Int32Array, row: number, cost: Float64Array, pos: Int32Array, o: number): void {
+    const locs = this.intoLocs;
+    const n = this.intoLen;
+    const legs = this.readyIntoLegs(matrix);
+    let arcIn = matrix[row + locs[0]!]!;
+    for (let q = 0; q <= n; q++) {
+      const b = locs[q + 1]!;
+      const arcOut = b < 0 ? 0 : matrix[row + b]!;
+      keep(cost, pos, o, arcIn + arcOut - legs[q]!, q);
+      arcIn = arcOut;
+    }
+  }
+
+  /** The arcs of the route priced into (intoLegs), worked out on the first call for it. */
+  private readyIntoLegs(matrix: Int32Array): Float64Array {
+    const legs = this.intoLegs;
+    if (this.intoLegsReady) return legs;
+    const locs = this.intoLocs;
+    const N = this.inst.nLoc;
+    for (let q = 0, n = this.intoLen; q <= n; q++) legs[q] = arc(matrix, N, locs[q]!, locs[q + 1]!);
+    this.intoLegsReady = true;
+    return legs;
+  }
 
   /**
    * The KEPT cheapest places of stop s in route r as it is, priced by the segment summaries (the
