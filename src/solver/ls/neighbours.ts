@@ -16,6 +16,8 @@ export function granularNeighbours(inst: SolverInstance, k: number): Int32Array 
   const bound = new Float64Array(NEIGHBOUR_TILE);
   const N = inst.nLoc;
   const dur = inst.vDur[0];
+  // What `proximity` starts from, each way: a lower bound of the measure (undefined: no cost, every measure 0).
+  const costs = inst.costIsDistance ? inst.dist : dur;
   const early = new Float64Array(n);
   const late = new Float64Array(n);
   for (let s = 0; s < n; s++) {
@@ -39,6 +41,8 @@ export function granularNeighbours(inst: SolverInstance, k: number): Int32Array 
       for (let i = i0; i < i1; i++) {
         const li = inst.stopLoc[i]!;
         if (j === i || li < 0) continue;
+        // The waiting and warp only add to the cost, so a pair whose cost both ways cannot make the list is left before they are priced: most pairs.
+        if (costs !== undefined && Math.min(costs[li * N + lj]!, costs[lj * N + li]!) >= bound[i - i0]!) continue;
         const key = Math.min(proximity(inst, dur, early, late, i, j, li, lj, N), proximity(inst, dur, early, late, j, i, lj, li, N));
         if (key >= bound[i - i0]!) continue;
         const list = nearest[i - i0]!;
