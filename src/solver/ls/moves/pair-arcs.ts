@@ -125,10 +125,10 @@ export class PairArcs {
     a.ax = moves.locAt(sol, rx, px + 1);
     a.xIn = moves.arc(a.bx, a.lx);
     a.xOut = moves.arc(a.lx, a.ax);
-    a.xToU = moves.arc(a.lx, a.lu);
+    a.uToX = moves.arc(a.lu, a.lx);
+    a.xToU = moves.symmetric ? a.uToX : moves.arc(a.lx, a.lu);
     a.bxToU = moves.arc(a.bx, a.lu);
     a.uToAx = moves.arc(a.lu, a.ax);
-    a.uToX = moves.arc(a.lu, a.lx);
     // Where capacity is penalised a move between two routes may lengthen the plan by what it takes off their overload's penalty and still improve it.
     const between = ru !== rx && moves.segments.penalised;
     const pu = sol.posOf[u]!;
@@ -176,11 +176,15 @@ export class PairArcs {
       if (last === -2 || (ru === rx && px >= pu && px < pu + L)) continue;
       const saved = this.saved[L]!;
       const bound = (between ? moves.transferGain(sol, ru, pu, pu + L, rx) : 0) - IMPROVEMENT_EPS;
+      // A string of one stop ends at u, whose arcs to x and to x's next place are read already.
+      const lastToAx = L === 1 ? a.uToAx : moves.arc(last, a.ax);
+      const lastToX = L === 1 ? a.uToX : moves.arc(last, a.lx);
       let mask = 0;
-      if (lead1 + moves.arc(last, a.ax) - saved < bound) mask |= placeBit(0, 1);
-      if (lead0 + moves.arc(last, a.lx) - saved < bound) mask |= placeBit(0, 0);
+      if (lead1 + lastToAx - saved < bound) mask |= placeBit(0, 1);
+      if (lead0 + lastToX - saved < bound) mask |= placeBit(0, 0);
       if (L > 1 && moves.symmetric) {
-        if (moves.arc(a.lx, last) - a.xOut + a.uToAx - saved < bound) mask |= placeBit(1, 1);
+        // Reversed, the string's last stop follows x: the same arc as the way back (symmetric).
+        if (lastToX - a.xOut + a.uToAx - saved < bound) mask |= placeBit(1, 1);
         if (moves.arc(a.bx, last) - a.xIn + a.uToX - saved < bound) mask |= placeBit(1, 0);
       }
       this.masks[L] = mask;
