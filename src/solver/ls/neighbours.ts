@@ -18,6 +18,8 @@ export function granularNeighbours(inst: SolverInstance, k: number): Int32Array 
   const dur = inst.vDur[0];
   // What `proximity` starts from, each way: a lower bound of the measure (undefined: no cost, every measure 0).
   const costs = inst.costIsDistance ? inst.dist : dur;
+  // On a symmetric distance the way back is the way there: the bound reads the tile's row alone.
+  const oneWay = inst.costIsDistance && inst.distSymmetric;
   const early = new Float64Array(n);
   const late = new Float64Array(n);
   for (let s = 0; s < n; s++) {
@@ -42,7 +44,7 @@ export function granularNeighbours(inst: SolverInstance, k: number): Int32Array 
         const li = inst.stopLoc[i]!;
         if (j === i || li < 0) continue;
         // The waiting and warp only add to the cost, so a pair whose cost both ways cannot make the list is left before they are priced: most pairs.
-        if (costs !== undefined && Math.min(costs[li * N + lj]!, costs[lj * N + li]!) >= bound[i - i0]!) continue;
+        if (costs !== undefined && lowerBound(costs, N, li, lj, oneWay) >= bound[i - i0]!) continue;
         const key = Math.min(proximity(inst, dur, early, late, i, j, li, lj, N), proximity(inst, dur, early, late, j, i, lj, li, N));
         if (key >= bound[i - i0]!) continue;
         const list = nearest[i - i0]!;
@@ -53,6 +55,12 @@ export function granularNeighbours(inst: SolverInstance, k: number): Int32Array 
     for (let i = i0; i < i1; i++) if (inst.stopLoc[i]! >= 0) nearest[i - i0]!.copyIdsTo(out, i * kk);
   }
   return out;
+}
+
+/** The smaller cost of the two ways between locations li and lj: read from lj's row alone when `oneWay` (symmetric). */
+function lowerBound(costs: Int32Array, N: number, li: number, lj: number, oneWay: boolean): number {
+  const back = costs[lj * N + li]!;
+  return oneWay ? back : Math.min(costs[li * N + lj]!, back);
 }
 
 function proximity(
