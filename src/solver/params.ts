@@ -631,6 +631,27 @@ export const CHANGED_STOPS_ONLY_MIN_STOPS = 100;
  * runs X-n190 is the only instance it wins every time; X-n237, n284 and n331 lose in most. A user's
  * windowless, distance-priced plan of 100–399 stops would also search some 1.5–2× longer before it
  * stops by itself (X-n143 seed 0: 9.87 s against 5.80 s).
+ * Why so few iterations (pen10, fresh processes on X-n237 at 10 s, `--cpu-prof` and counts): each
+ * penalised polish tried 5,322 pairs and priced 2,284 moves against the feasible polish's 3,234 and
+ * 664 (the filters let through every move within the penalty it takes off, and each was then priced
+ * piece by piece), and half the polishes needed a repair, a second search as wide as the first and
+ * with SWAP* (9,446 pairs each; the repair was 41 % of the run, and none of 662 failed). Now moves
+ * are decided by their arcs and the change of the penalty from the routes' loads, with no route
+ * walk (MoveEvaluator.arcsDecide; 2-opt* by its heads' loads, no longer by the two routes' whole
+ * penalty), u's side of the penalty is kept per u (pair-arcs.ts), and the repair examines only the
+ * stops of changed routes without SWAP* (penalised-polish.ts: 26 % of the run). It still runs at
+ * a third to two thirds of main's iterations, and is no better at equal iterations: X-n190, n237,
+ * n331 at 500 iterations in process, seeds 0 / 1 (load 9–10), 0.85 % mean gap against 0.78 %
+ * without it (X-n190 0.77 / 0.54 % against 2.10 / 1.74 %, X-n237 1.16 / 0.61 % against 0.03 /
+ * 0.21 %, X-n331 1.11 / 0.92 % against 0.18 / 0.44 %). The ten at 10 s, fresh processes, every size
+ * (PENALISED_CAPACITY_MAX_STOPS lifted) beside main c721c4f and this build without it, one
+ * interleaved run a seed (load 8.5–13.8, other benchmarks beside): seed 0 1.65 % against 1.17 /
+ * 1.26 %, seed 1 1.68 % against 1.40 / 1.29 %; X-n143 … n331 1.38 / 1.43 % against 0.76 / 0.80 %
+ * (main) and 0.96 / 0.70 % (this build), X-n411 … n1001 1.91 / 1.92 % against 1.58 / 2.01 % and
+ * 1.56 / 1.88 %. HGS-CVRP (Vidal 2022) aims at 20 % feasible, adapts every 100 iterations by ×1.2 /
+ * ×0.85 and repairs only half the infeasible children (×10, then ×100), its population keeping the
+ * rest; PyVRP aims at 43 % with one repair at ×12: both keep what a single annealing trajectory
+ * throws away, an infeasible plan's descendants.
  */
 export const PENALISED_CAPACITY_BY_DEFAULT = false;
 /** From this many stops on (plain-30.json, 30 stops without windows, must end by itself within 1 s: untouched), … */
@@ -663,7 +684,7 @@ export const PENALTY_UP = 1.2;
 export const PENALTY_DOWN = 0.85;
 export const PENALTY_MIN = 0.1;
 export const PENALTY_MAX = 100_000;
-/** HGS-CVRP's repair: the penalty ten times as high, then a hundred times. */
+/** HGS-CVRP's repair: the penalty ten times as high, then a hundred times (X-n237 at 10 s: 662 repairs, none failed). */
 export const PENALISED_CAPACITY_REPAIR_FACTORS: readonly number[] = [10, 100];
 /** …and a route whose load went down counts every stop of it as changed: moves into it may fit now (on for the row with it). */
 export const CHANGED_STOPS_LOAD_RULE = true;
