@@ -94,7 +94,10 @@ export class MoveEvaluator {
    * decided move still counts as priced (the work measured stays as it was). Callgrind, fresh
    * processes, seed 0: X-n331 at 300 iterations 13.60 G instructions against 14.84 G, X-n1001 at
    * 200 iterations 15.95 G against 17.31 G, X-n237 at 300 with penalised capacity 20.76 G against
-   * 23.91 G, each the same plan as main's.
+   * 23.91 G, each the same plan as main's. The ten issue-26 X at 10 s, fresh processes beside main
+   * c721c4f (load 6–9), seeds 0 / 1: 5,631 / 3,771 iterations on average against 5,175 / 3,559,
+   * 0.94 / 1.21 % mean gap against 1.04 / 1.13 % (one run's noise); X-n143 and n190 stop by
+   * themselves with main's plans 0.3–0.8 s sooner.
    */
   readonly arcsDecide: boolean;
   readonly symmetric: boolean;
