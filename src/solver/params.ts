@@ -631,6 +631,38 @@ export const CHANGED_STOPS_ONLY_MIN_STOPS = 100;
  * runs X-n190 is the only instance it wins every time; X-n237, n284 and n331 lose in most. A user's
  * windowless, distance-priced plan of 100–399 stops would also search some 1.5–2× longer before it
  * stops by itself (X-n143 seed 0: 9.87 s against 5.80 s).
+ * Why so few iterations (pen10, fresh processes on X-n237 at 10 s, `--cpu-prof` and counts): each
+ * penalised polish tried 5,322 pairs and priced 2,284 moves against the feasible polish's 3,234 and
+ * 664 (the filters let through every move within the penalty it takes off, and each was then priced
+ * piece by piece), and half the polishes needed a repair, a second search as wide as the first and
+ * with SWAP* (9,446 pairs each; the repair was 41 % of the run, and none of 662 failed). Now moves
+ * are decided by their arcs and the change of the penalty from the routes' loads, with no route
+ * walk (MoveEvaluator.arcsDecide; 2-opt* by its heads' loads, no longer by the two routes' whole
+ * penalty), u's side of the penalty is kept per u (pair-arcs.ts), and the repair examines only the
+ * stops of changed routes without SWAP* (penalised-polish.ts: 26 % of the run in a profile, but
+ * 1 % fewer instructions at 300 iterations). Callgrind, X-n237 at 300 iterations, seed 0: 20.52 G
+ * instructions against 23.91 G for main's penalised polish (without the repair's change 20.76 G,
+ * and main's very plan). It still runs at a third to two thirds of main's iterations (the ten
+ * below), and is no better at equal iterations: X-n190, n237,
+ * n331 at 500 iterations in process, seeds 0 / 1 (load 9–10), 0.85 % mean gap against 0.78 %
+ * without it (X-n190 0.77 / 0.54 % against 2.10 / 1.74 %, X-n237 1.16 / 0.61 % against 0.03 /
+ * 0.21 %, X-n331 1.11 / 0.92 % against 0.18 / 0.44 %). The ten at 10 s, fresh processes, every size
+ * (PENALISED_CAPACITY_MAX_STOPS lifted) beside main c721c4f and this build without it, one
+ * interleaved run a seed (load 8.5–13.8, other benchmarks beside): seed 0 1.65 % against 1.17 /
+ * 1.26 %, seed 1 1.68 % against 1.40 / 1.29 %; X-n143 … n331 1.38 / 1.43 % against 0.76 / 0.80 %
+ * (main) and 0.96 / 0.70 % (this build), X-n411 … n1001 1.91 / 1.92 % against 1.58 / 2.01 % and
+ * 1.56 / 1.88 %. At a lower load (5.9–7.4), the same lifted build with it against without it
+ * (`--process --baseline` this build, one interleaved run a seed): the ten, seeds 0 / 1, 1.04 / 1.18 %
+ * against 1.06 / 1.05 %; the five from X-n143 to n331 over seeds 0–3 0.60 / 0.64 / 0.98 / 0.72 %
+ * against 0.84 / 0.91 / 0.85 / 0.93 % (X-n190 0.36 / 0.58 / 2.08 / 0.68 % against 1.54 / 1.79 /
+ * 1.66 / 1.45 %; without X-n190 0.66 / 0.66 / 0.71 / 0.73 % against 0.66 / 0.69 / 0.64 / 0.80 %:
+ * even; X-n331 worse on three seeds of four), X-n143 and n190 searching 1.3–1.8× longer (or to
+ * the limit) before they stop by themselves; from X-n411 on 1.47 / 1.72 % against 1.27 / 1.20 %.
+ * Still off: what it gains is X-n190's, the heavier load's run went the other way, and the next
+ * quiet run should decide. HGS-CVRP (Vidal 2022) aims at 20 % feasible, adapts every 100
+ * iterations by ×1.2 / ×0.85 and repairs only half the infeasible children (×10, then ×100), its
+ * population keeping the rest; PyVRP aims at 43 % with one repair at ×12: both keep what a single
+ * annealing trajectory throws away, an infeasible plan's descendants.
  */
 export const PENALISED_CAPACITY_BY_DEFAULT = false;
 /** From this many stops on (plain-30.json, 30 stops without windows, must end by itself within 1 s: untouched), … */
@@ -663,7 +695,7 @@ export const PENALTY_UP = 1.2;
 export const PENALTY_DOWN = 0.85;
 export const PENALTY_MIN = 0.1;
 export const PENALTY_MAX = 100_000;
-/** HGS-CVRP's repair: the penalty ten times as high, then a hundred times. */
+/** HGS-CVRP's repair: the penalty ten times as high, then a hundred times (X-n237 at 10 s: 662 repairs, none failed). */
 export const PENALISED_CAPACITY_REPAIR_FACTORS: readonly number[] = [10, 100];
 /** …and a route whose load went down counts every stop of it as changed: moves into it may fit now (on for the row with it). */
 export const CHANGED_STOPS_LOAD_RULE = true;

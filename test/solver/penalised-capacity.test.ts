@@ -45,23 +45,40 @@ describe('penalised capacity in the polish', () => {
     expect(penalisesCapacity(small, true)).toBe(false);
   });
 
-  it('prices a stop moved between routes by the change of the overload penalty, nothing where capacity is not penalised', () => {
+  it('prices a stop moved between routes by the change of arcs and of the overload penalty, no penalty where capacity is not penalised', () => {
     const inst = instanceOf(capacitatedProblem(7, { stops: 120, vehicles: 12, capacity: 80 }));
     const lifted: SolverInstance = { ...inst, vCap: new Float64Array(inst.vCap.length).fill(Infinity) };
     const evaluator = new RouteEvaluator(inst);
     const sol = regretPlan(inst, evaluator);
     const [ru, rx] = Array.from({ length: inst.nVehicles }, (_, v) => v).filter((v) => sol.len[v]! > 0);
-    const plain = new MoveEvaluator(lifted, new RouteEvaluator(lifted));
-    expect(plain.transferGain(sol, ru!, 0, 1, rx!)).toBe(0);
     const penalty = initialPenaltyOf(inst);
+    const plain = new MoveEvaluator(lifted, new RouteEvaluator(lifted));
     const moves = new MoveEvaluator(lifted, new RouteEvaluator(lifted));
     moves.segments.penaliseOverload(inst.vCap, penalty);
-    const moved = inst.stopLoad[sol.seq[ru!]![0]!]!;
+    // The first stop of ru moved to the front of rx.
+    const priced = (evaluator: MoveEvaluator): number => {
+      evaluator.prepare(sol, ru!);
+      evaluator.prepare(sol, rx!);
+      evaluator.plans[0].reset(ru!).range(ru!, 1, sol.len[ru!]!);
+      evaluator.plans[1].reset(rx!).stop(sol.seq[ru!]![0]!).range(rx!, 0, sol.len[rx!]!);
+      return evaluator.delta(sol, 2);
+    };
+    const u = sol.seq[ru!]![0]!;
+    const depot = moves.locBefore(sol, ru!, 0);
+    const arcs =
+      moves.arc(depot, moves.locAt(sol, ru!, 1)) -
+      moves.arc(depot, inst.stopLoc[u]!) -
+      moves.arc(inst.stopLoc[u]!, moves.locAt(sol, ru!, 1)) +
+      moves.arc(depot, inst.stopLoc[u]!) +
+      moves.arc(inst.stopLoc[u]!, moves.locAt(sol, rx!, 0)) -
+      moves.arc(depot, moves.locAt(sol, rx!, 0));
+    expect(priced(plain)).toBeCloseTo(arcs, 9);
+    const moved = inst.stopLoad[u]!;
     const over = (load: number, v: number): number => Math.max(0, load - inst.vCap[v]!);
-    const expected =
+    const gain =
       penalty *
       (over(sol.load[rx!]!, rx!) - over(sol.load[rx!]! + moved, rx!) + over(sol.load[ru!]!, ru!) - over(sol.load[ru!]! - moved, ru!));
-    expect(moves.transferGain(sol, ru!, 0, 1, rx!)).toBeCloseTo(expected, 9);
+    expect(priced(moves)).toBeCloseTo(arcs - gain, 9);
     // A route within its capacity pays no penalty.
     expect(moves.overloadPenaltyOf(sol, ru!)).toBe(0);
   });

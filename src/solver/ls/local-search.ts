@@ -180,8 +180,12 @@ export class LocalSearch {
   /** The first this many of them the moves try now: more for a first plan, `narrowed` after (narrow). */
   private active: number;
   private readonly narrowed: number;
-  /** Whether a run examines only the stops of changed routes, not also those that count them among their neighbours (examinesChangedRoutesOnly). */
-  private readonly changedOnly: boolean;
+  /**
+   * Whether a run examines only the stops of changed routes, not also those that count them among
+   * their neighbours (examinesChangedRoutesOnly); the penalised polish's repair sets it for its own
+   * runs (search/penalised-polish.ts).
+   */
+  changedOnly: boolean;
   /** Stamp counter value when each stop was last examined against its neighbours. */
   private readonly lastTested: Float64Array;
   private readonly order: Int32Array;

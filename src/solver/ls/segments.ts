@@ -98,6 +98,11 @@ export class RouteSegments {
     this.stamp.fill(-1);
   }
 
+  /** The penalty a unit of overload (penaliseOverload); 0 without penalised capacity. */
+  get penaltyPerUnit(): number {
+    return this.penalisedCap === null ? 0 : this.overloadPenalty;
+  }
+
   /** Whether routes may exceed their capacity at a penalty (penaliseOverload). */
   get penalised(): boolean {
     return this.penalisedCap !== null;
@@ -117,6 +122,11 @@ export class RouteSegments {
       if (over > 0) excess += over;
     }
     return this.overloadPenalty * excess;
+  }
+
+  /** The load (dimension k) of route v's first `count` stops; its summaries must be current (ensure). */
+  headLoad(v: number, count: number, k: number): number {
+    return count <= 0 ? 0 : this.preLoad[v]![(count - 1) * this.inst.dims + k]!;
   }
 
   /** Brings route v's summaries up to date with `sol`. */

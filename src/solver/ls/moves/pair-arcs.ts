@@ -48,10 +48,24 @@ export class PairArcs {
   /** Per string length, what taking the string out of u's route saves (its arcs in, out, less the arc that joins the gap). */
   private readonly saved = new Float64Array(LONGEST_STRING + 1);
   private readonly around = nowhere();
+  /**
+   * Where capacity is penalised (RouteSegments.penaliseOverload), also kept with u's side: the
+   * penalty a unit they were worked out at, u's route's overload penalty, per string length the
+   * string's load (dims entries each) and u's route's penalty without it. A move's change of the
+   * penalty then reads one route's load more per neighbour x instead of summing its stops' loads.
+   */
+  private uRate = -1;
+  private uPenalty = 0;
+  private readonly uPenaltyWithout = new Float64Array(LONGEST_STRING + 1);
+  private stringLoad = new Float64Array(0);
+  private readonly scratch: Float64Array[] = [];
   /** Whether u and x trading places, u's tail after x (u then x) and x's tail after u (x then u) shorten the plan. */
   private swaps = false;
   private uThenX = false;
   private xThenU = false;
+  /** 2-opt*'s changes of arcs, u then x and x then u. */
+  private uThenXChange = 0;
+  private xThenUChange = 0;
 
   /**
    * The places next to x where the string of `length` stops from u shortens the plan, as a mask of
@@ -96,13 +110,19 @@ export class PairArcs {
     return twoOptRefuses(sol, moves, u, x);
   }
 
-  private ensure(sol: Solution, moves: MoveEvaluator, u: number, x: number): void {
-    if (!this.holds(sol, u, x)) this.workOut(sol, moves, u, x);
+  /** The change of arcs of 2-opt* on the routes of u and x (crossShortens), u followed by x's place (`uFirst`) or x by u's. */
+  crossChange(sol: Solution, moves: MoveEvaluator, u: number, x: number, uFirst: boolean): number {
+    this.ensure(sol, moves, u, x);
+    return uFirst ? this.uThenXChange : this.xThenUChange;
   }
 
-  /** Whether the masks were worked out for this pair in routes as they are now. */
-  private holds(sol: Solution, u: number, x: number): boolean {
-    if (u !== this.u || x !== this.x) return false;
+  private ensure(sol: Solution, moves: MoveEvaluator, u: number, x: number): void {
+    if (!this.holds(sol, moves, u, x)) this.workOut(sol, moves, u, x);
+  }
+
+  /** Whether the masks were worked out for this pair in routes as they are now (and at the penalty a unit of now, where capacity is penalised). */
+  private holds(sol: Solution, moves: MoveEvaluator, u: number, x: number): boolean {
+    if (u !== this.u || x !== this.x || this.uRate !== moves.segments.penaltyPerUnit) return false;
     const ru = sol.routeOf[u]!;
     const rx = sol.routeOf[x]!;
     return ru === this.ru && rx === this.rx && sol.stamp[ru] === this.stampU && sol.stamp[rx] === this.stampX;
@@ -117,7 +137,8 @@ export class PairArcs {
     this.rx = rx;
     this.stampU = sol.stamp[ru]!;
     this.stampX = sol.stamp[rx]!;
-    if (u !== this.uStop || ru !== this.uRoute || this.stampU !== this.uStamp) this.workOutU(sol, moves, u, ru);
+    if (u !== this.uStop || ru !== this.uRoute || this.stampU !== this.uStamp || this.uRate !== moves.segments.penaltyPerUnit)
+      this.workOutU(sol, moves, u, ru);
     const px = sol.posOf[x]!;
     const a = this.around;
     a.lx = moves.inst.stopLoc[x]!;
@@ -132,9 +153,10 @@ export class PairArcs {
     // Where capacity is penalised a move between two routes may lengthen the plan by what it takes off their overload's penalty and still improve it.
     const between = ru !== rx && moves.segments.penalised;
     const pu = sol.posOf[u]!;
-    this.workOutStrings(sol, moves, ru, pu, rx, px, between);
-    const trades = between ? moves.overloadPenaltyOf(sol, ru) + moves.overloadPenaltyOf(sol, rx) : 0;
-    this.workOutTrades(moves, trades, between ? moves.transferGain(sol, ru, pu, pu + 1, rx, x) : 0);
+    const xPenalty = between ? moves.overloadPenaltyOf(sol, rx) : 0;
+    this.workOutStrings(sol, moves, ru, pu, rx, px, between ? xPenalty : -1);
+    const trades = between ? this.uPenalty + xPenalty : 0;
+    this.workOutTrades(moves, trades, between ? this.swapGain(sol, moves, x, rx, xPenalty) : 0);
   }
 
   /** The places around u and, per string length, its last stop and what taking it out saves: the same for every neighbour x. */
@@ -162,10 +184,60 @@ export class PairArcs {
       this.lastLoc[L] = last;
       this.saved[L] = a.uIn + moves.arc(last, after) - moves.arc(a.bu, after);
     }
+    this.uRate = moves.segments.penaltyPerUnit;
+    if (moves.segments.penalised) this.workOutUPenalties(sol, moves, ru, pu);
   }
 
-  /** The masks of relocate and or-opt: each string from u after x (side 1) or before it (side 0), forwards or reversed. */
-  private workOutStrings(sol: Solution, moves: MoveEvaluator, ru: number, pu: number, rx: number, px: number, between: boolean): void {
+  /** u's side of the penalty (uPenalty, stringLoad, uPenaltyWithout), where capacity is penalised. */
+  private workOutUPenalties(sol: Solution, moves: MoveEvaluator, ru: number, pu: number): void {
+    const dims = moves.inst.dims;
+    if (this.stringLoad.length < (LONGEST_STRING + 1) * dims) {
+      this.stringLoad = new Float64Array((LONGEST_STRING + 1) * dims);
+      for (let i = 0; i < 2; i++) this.scratch.push(new Float64Array(dims));
+    }
+    const segments = moves.segments;
+    const stopLoad = moves.inst.stopLoad;
+    const seq = sol.seq[ru]!;
+    this.uPenalty = segments.overloadPenaltyOf(ru, sol.load, ru * dims);
+    const load = this.scratch[0]!;
+    load.fill(0);
+    for (let L = 1; L <= LONGEST_STRING && this.lastLoc[L] !== -2; L++) {
+      for (let k = 0; k < dims; k++) {
+        load[k]! += stopLoad[seq[pu + L - 1]! * dims + k]!;
+        this.stringLoad[L * dims + k] = load[k]!;
+      }
+      this.uPenaltyWithout[L] = segments.overloadPenaltyOf(ru, sol.load, ru * dims, load, -1);
+    }
+  }
+
+  /** What moving u's string of `L` stops into route rx (penalty `xPenalty` now) takes off the two routes' overload penalty. */
+  private stringGain(sol: Solution, moves: MoveEvaluator, L: number, rx: number, xPenalty: number): number {
+    const dims = moves.inst.dims;
+    const load = this.scratch[1]!;
+    for (let k = 0; k < dims; k++) load[k] = this.stringLoad[L * dims + k]!;
+    const xWith = moves.segments.overloadPenaltyOf(rx, sol.load, rx * dims, load, 1);
+    return this.uPenalty + xPenalty - this.uPenaltyWithout[L]! - xWith;
+  }
+
+  /** What u and x trading places takes off their routes' overload penalty (x in route rx ≠ u's, penalty `xPenalty` now). */
+  private swapGain(sol: Solution, moves: MoveEvaluator, x: number, rx: number, xPenalty: number): number {
+    const dims = moves.inst.dims;
+    const moved = this.scratch[1]!;
+    // moved: what u's route gives (u less x).
+    for (let k = 0; k < dims; k++) moved[k] = this.stringLoad[dims + k]! - moves.inst.stopLoad[x * dims + k]!;
+    const ru = this.uRoute;
+    const after =
+      moves.segments.overloadPenaltyOf(ru, sol.load, ru * dims, moved, -1) +
+      moves.segments.overloadPenaltyOf(rx, sol.load, rx * dims, moved, 1);
+    return this.uPenalty + xPenalty - after;
+  }
+
+  /**
+   * The masks of relocate and or-opt: each string from u after x (side 1) or before it (side 0),
+   * forwards or reversed. `xPenalty`: route rx's overload penalty now where capacity is penalised
+   * and rx ≠ ru; -1 elsewhere.
+   */
+  private workOutStrings(sol: Solution, moves: MoveEvaluator, ru: number, pu: number, rx: number, px: number, xPenalty: number): void {
     const a = this.around;
     // A string read forwards enters at u and replaces x's arc out (side 1) or in (side 0); reversed, it leaves at u.
     const lead1 = a.xToU - a.xOut;
@@ -175,7 +247,7 @@ export class PairArcs {
       const last = this.lastLoc[L]!;
       if (last === -2 || (ru === rx && px >= pu && px < pu + L)) continue;
       const saved = this.saved[L]!;
-      const bound = (between ? moves.transferGain(sol, ru, pu, pu + L, rx) : 0) - IMPROVEMENT_EPS;
+      const bound = (xPenalty >= 0 ? this.stringGain(sol, moves, L, rx, xPenalty) : 0) - IMPROVEMENT_EPS;
       // A string of one stop ends at u, whose arcs to x and to x's next place are read already.
       const lastToAx = L === 1 ? a.uToAx : moves.arc(last, a.ax);
       const lastToX = L === 1 ? a.uToX : moves.arc(last, a.lx);
@@ -202,8 +274,10 @@ export class PairArcs {
     const removed = a.uIn + a.uOut + a.xIn + a.xOut;
     const added = moves.arc(a.bu, a.lx) + moves.arc(a.lx, a.au) + a.bxToU + a.uToAx;
     this.swaps = added - removed < swapGain - IMPROVEMENT_EPS;
-    this.uThenX = a.uToX + moves.arc(a.bx, a.au) - a.uOut - a.xIn < room - IMPROVEMENT_EPS;
-    this.xThenU = a.xToU + moves.arc(a.bu, a.ax) - a.xOut - a.uIn < room - IMPROVEMENT_EPS;
+    this.uThenXChange = a.uToX + moves.arc(a.bx, a.au) - a.uOut - a.xIn;
+    this.xThenUChange = a.xToU + moves.arc(a.bu, a.ax) - a.xOut - a.uIn;
+    this.uThenX = this.uThenXChange < room - IMPROVEMENT_EPS;
+    this.xThenU = this.xThenUChange < room - IMPROVEMENT_EPS;
   }
 }
 

@@ -50,7 +50,8 @@ export class RelocateString implements Operator {
         const count =
           ru === rx ? this.planWithin(moves, ru, pu, q, nu, reversed === 1) : this.planBetween(sol, moves, ru, pu, rx, q, reversed === 1);
         if (count === 0) continue;
-        if (moves.improves(sol, count)) return count;
+        // Where the arcs and loads decide, the filter's pass is the verdict (MoveEvaluator.arcsDecide).
+        if (moves.arcsDecide ? moves.passed() : moves.improves(sol, count)) return count;
       }
     }
     return 0;

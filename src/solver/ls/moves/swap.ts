@@ -47,7 +47,8 @@ export class Swap implements Operator {
         .range(ru, b + 1, sol.len[ru]!);
       count = 1;
     }
-    return moves.improves(sol, count) ? count : 0;
+    // The filter passed (an adjacent pair of one route returned above) and the loads fit: where the arcs and loads decide, that is the verdict.
+    return (moves.arcsDecide ? moves.passed() : moves.improves(sol, count)) ? count : 0;
   }
 }
 

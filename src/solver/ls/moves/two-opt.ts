@@ -22,6 +22,8 @@ export class TwoOpt implements Operator {
     if (b - a < 2) return 0;
     const n = sol.len[r]!;
     const filter = moves.distanceFilter && moves.symmetric;
+    // Where the arcs decide (MoveEvaluator.arcsDecide), a reversal that shortens the route improves.
+    const decided = filter && moves.arcsDecide;
     // seq[a] followed by seq[b]: reverse (a, b].
     if (!filter || twoOptShortens(sol, moves, r, a, b + 1)) {
       moves.plans[0]
@@ -29,12 +31,12 @@ export class TwoOpt implements Operator {
         .range(r, 0, a + 1)
         .reversed(r, a + 1, b + 1)
         .range(r, b + 1, n);
-      if (moves.improves(sol, 1)) return 1;
+      if (decided ? moves.passed() : moves.improves(sol, 1)) return 1;
     }
     // seq[b - 1] followed by seq[b]... reversed so that seq[a] is followed by seq[b]: reverse [a, b).
     if (!filter || twoOptShortens(sol, moves, r, a - 1, b)) {
       moves.plans[0].reset(r).range(r, 0, a).reversed(r, a, b).range(r, b, n);
-      if (moves.improves(sol, 1)) return 1;
+      if (decided ? moves.passed() : moves.improves(sol, 1)) return 1;
     }
     return 0;
   }
@@ -69,7 +71,7 @@ export class TwoOptStar implements Operator {
       .reset(rx)
       .range(rx, 0, px)
       .range(ru, pu + 1, nu);
-    if (moves.improves(sol, 2)) return 2;
+    if (this.improves(sol, moves, u, x, true)) return 2;
     return this.xThenU(sol, moves, u, x, filter);
   }
 
@@ -90,7 +92,23 @@ export class TwoOptStar implements Operator {
       .reset(rx)
       .range(rx, 0, px + 1)
       .range(ru, pu, nu);
-    return moves.improves(sol, 2) ? 2 : 0;
+    return this.improves(sol, moves, u, x, false) ? 2 : 0;
+  }
+
+  /**
+   * Whether the planned exchange of tails (u then x's place with `uFirst`, else x then u's place)
+   * improves: where the arcs and loads decide (MoveEvaluator.arcsDecide), by its change of arcs and
+   * of the loads' penalty (the filter on its own lets through, where capacity is penalised, every
+   * move within the two routes' whole penalty, as HGS-CVRP prunes); elsewhere priced.
+   */
+  private improves(sol: Solution, moves: MoveEvaluator, u: number, x: number, uFirst: boolean): boolean {
+    if (!moves.arcsDecide) return moves.improves(sol, 2);
+    const ru = sol.routeOf[u]!;
+    const rx = sol.routeOf[x]!;
+    const pu = sol.posOf[u]!;
+    const px = sol.posOf[x]!;
+    const loads = uFirst ? moves.crossLoadChange(sol, ru, pu + 1, rx, px) : moves.crossLoadChange(sol, ru, pu, rx, px + 1);
+    return moves.decide(this.arcs.crossChange(sol, moves, u, x, uFirst) + loads);
   }
 }
 
