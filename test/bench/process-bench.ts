@@ -22,6 +22,11 @@ export interface ProcessResult {
   gapPct: number | null;
   /** Search iterations the process reported (0: the first plan, polished at most, was returned). */
   iterations: number | null;
+  /**
+   * Why the search ended (the plan's `solver.stop_reason`): `no_improvement` where it stopped by
+   * itself, `time` where the limit cut it; a lever that acts only at a stall acts only on the former.
+   */
+  stopReason: string | null;
   unserved: number | null;
   /** Routes the plan uses (issue 26: beside the best-known plans' route counts). */
   routes: number | null;
@@ -90,6 +95,7 @@ export async function benchProcess(
     cost: null,
     gapPct: null,
     iterations: null,
+    stopReason: null,
     unserved: null,
     routes: null,
     wallSec,
@@ -112,6 +118,7 @@ export async function benchProcess(
     cost,
     gapPct: bks === null ? null : gapPercent(cost, bks.distance),
     iterations: plan.solver?.iterations ?? null,
+    stopReason: plan.solver?.stop_reason ?? null,
     unserved: plan.unserved.length,
     routes: plan.routes.filter((route) => route.visits.some((visit) => visit.kind === 'stop')).length,
     wallSec,
@@ -161,6 +168,8 @@ export interface ProcessSummary {
   complete: number;
   meanGapPct: number | null;
   zeroIterations: number;
+  /** Runs whose search stopped by itself (`no_improvement`) before the limit; null where not reported. */
+  stoppedByItself: number | null;
   meanIterations: number | null;
   meanWallSec: number;
   infeasible: number;
@@ -175,6 +184,7 @@ export function summarizeProcess(label: string, results: ProcessResult[]): Proce
     complete: complete.length,
     meanGapPct: mean(complete.map((r) => r.gapPct!)),
     zeroIterations: iterations.filter((i) => i === 0).length,
+    stoppedByItself: results.filter((r) => r.stopReason === 'no_improvement').length,
     meanIterations: mean(iterations),
     meanWallSec: mean(results.map((r) => r.wallSec)) ?? 0,
     infeasible: results.filter((r) => r.error !== null || !r.feasible).length,
@@ -188,6 +198,7 @@ export function formatProcessSummary(rows: ProcessSummary[]): string {
     'complete'.padStart(9),
     'mean gap%'.padStart(10),
     'zero-it'.padStart(8),
+    'own-stop'.padStart(9),
     'mean it'.padStart(9),
     'wall s'.padStart(7),
   ];
@@ -198,6 +209,7 @@ export function formatProcessSummary(rows: ProcessSummary[]): string {
       String(r.complete).padStart(9),
       (r.meanGapPct === null ? '-' : r.meanGapPct.toFixed(2)).padStart(10),
       String(r.zeroIterations).padStart(8),
+      (r.stoppedByItself === null ? '-' : String(r.stoppedByItself)).padStart(9),
       (r.meanIterations === null ? '-' : r.meanIterations.toFixed(0)).padStart(9),
       r.meanWallSec.toFixed(2).padStart(7),
     ].join(' '),
@@ -205,11 +217,11 @@ export function formatProcessSummary(rows: ProcessSummary[]): string {
   return [header.join(' '), ...lines].join('\n');
 }
 
-/** One row cell per process result: gap, iterations and wall time. */
+/** One row cell per process result: gap, iterations, routes, wall time, and `stall` where the search stopped by itself. */
 export function formatProcessCell(r: ProcessResult): string {
   if (r.error !== null) return `${r.label}: failed`;
   const gap = r.gapPct === null ? '-' : `${r.gapPct.toFixed(2)}%`;
-  return `${r.label} ${gap} it ${r.iterations ?? '-'} routes ${r.routes ?? '-'} ${r.wallSec.toFixed(2)} s${r.feasible ? '' : ' INFEASIBLE'}`;
+  return `${r.label} ${gap} it ${r.iterations ?? '-'} routes ${r.routes ?? '-'} ${r.wallSec.toFixed(2)} s${r.stopReason === 'no_improvement' ? ' stall' : ''}${r.feasible ? '' : ' INFEASIBLE'}`;
 }
 
 function mean(values: number[]): number | null {

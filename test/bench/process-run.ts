@@ -173,6 +173,7 @@ function plainSummary(label: string, results: Array<InstanceResult | PeerResult>
     complete: complete.length,
     meanGapPct: mean(complete.map((r) => r.gapPct!)),
     zeroIterations: 0,
+    stoppedByItself: null,
     meanIterations: null,
     meanWallSec: mean(results.map((r) => r.timeSec)) ?? 0,
     infeasible: results.filter((r) => r.error !== null || !r.feasible).length,

@@ -5,6 +5,7 @@ import { parseBenchArgs } from '../bench/args.js';
 import { benchmarksAvailable, listInstances, readBks } from '../bench/benchmark-data.js';
 import {
   benchProcess,
+  formatProcessCell,
   formatProcessSummary,
   leversFlag,
   ownBin,
@@ -89,12 +90,13 @@ describe('bench --process (fresh routeplan processes)', () => {
     expect(rotate([], 5)).toEqual([]);
   });
 
-  it('the summary counts zero-iteration runs and averages only complete, feasible plans', () => {
+  it('the summary counts zero-iteration runs and runs stopped by themselves, and averages only complete, feasible plans', () => {
     const run = (gapPct: number | null, iterations: number, extra: Partial<ProcessResult> = {}): ProcessResult => ({
       label: 'routeplan',
       cost: 1,
       gapPct,
       iterations,
+      stopReason: 'time',
       unserved: 0,
       routes: 3,
       wallSec: 0.5,
@@ -106,13 +108,15 @@ describe('bench --process (fresh routeplan processes)', () => {
     });
     const summary = summarizeProcess('routeplan (fresh)', [
       run(2, 0),
-      run(4, 10),
+      run(4, 10, { stopReason: 'no_improvement' }),
       run(50, 0, { feasible: false }),
       run(9, 3, { unserved: 1 }),
     ]);
-    expect(summary).toMatchObject({ runs: 4, complete: 2, meanGapPct: 3, zeroIterations: 2, infeasible: 1 });
+    expect(summary).toMatchObject({ runs: 4, complete: 2, meanGapPct: 3, zeroIterations: 2, stoppedByItself: 1, infeasible: 1 });
     expect(summary.meanIterations).toBeCloseTo(13 / 4);
-    expect(formatProcessSummary([summary]).split('\n')[1]).toMatch(/^routeplan \(fresh\) +4 +2 +3\.00 +2 +3 +0\.50$/);
+    expect(formatProcessSummary([summary]).split('\n')[1]).toMatch(/^routeplan \(fresh\) +4 +2 +3\.00 +2 +1 +3 +0\.50$/);
+    expect(formatProcessCell(run(2, 10, { stopReason: 'no_improvement' }))).toBe('routeplan 2.00% it 10 routes 3 0.50 s stall');
+    expect(formatProcessCell(run(2, 10))).toBe('routeplan 2.00% it 10 routes 3 0.50 s');
   });
 
   const built = existsSync(ownBin().replace(/bin\/routeplan$/, 'dist/src/bundle/main.js'));
