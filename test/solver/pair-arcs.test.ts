@@ -9,12 +9,13 @@
  * operator at once (refusesAll: LocalSearch.tryPair skips it) is one each operator refuses without pricing a move.
  */
 import { describe, expect, it } from 'vitest';
+import { operatorsOf } from '../../src/solver/ls/local-search.js';
 import type { MoveEvaluator } from '../../src/solver/ls/move.js';
 import { placeBit, PairArcs } from '../../src/solver/ls/moves/pair-arcs.js';
 import type { Operator } from '../../src/solver/ls/moves/operator.js';
 import { RelocateString } from '../../src/solver/ls/moves/relocate.js';
 import { Swap } from '../../src/solver/ls/moves/swap.js';
-import { TwoOpt, TwoOptStar } from '../../src/solver/ls/moves/two-opt.js';
+import { TwoOptStar } from '../../src/solver/ls/moves/two-opt.js';
 import { Rng } from '../../src/solver/rng.js';
 import type { Solution } from '../../src/solver/solution.js';
 import { oneDepotDistanceProblem, regretPlanWithMoves } from './helpers.js';
@@ -167,16 +168,9 @@ describe('the distance filter shared by relocate and or-opt', () => {
     let tried = 0;
     for (const seed of [41, 42]) {
       const { sol, moves, evaluator } = regretPlanWithMoves(oneDepotDistanceProblem(seed, SIZE));
-      const arcs = new PairArcs();
-      // The local search's operators, in its order (operatorsOf).
-      const operators: Operator[] = [
-        new RelocateString(1, arcs),
-        new Swap(arcs),
-        new TwoOptStar(arcs),
-        new TwoOpt(),
-        new RelocateString(2, arcs),
-        new RelocateString(3, arcs),
-      ];
+      // The local search's operators, in its order, and the filter they share.
+      const { list: operators, filter } = operatorsOf(false, false);
+      const arcs = filter!;
       const rng = new Rng(seed);
       for (let trial = 0; trial < 3000; trial++) {
         const u = rng.int(sol.inst.nStops);

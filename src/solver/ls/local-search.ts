@@ -23,7 +23,8 @@ import { PairArcs } from './moves/pair-arcs.js';
 import { emptyRouteShortens } from './moves/empty-route-filter.js';
 import { Swap } from './moves/swap.js';
 import { SwapStrings } from './moves/swap-strings.js';
-import { SwapStar, windowsBind } from './moves/swap-star.js';
+import { SwapStar } from './moves/swap-star.js';
+import { windowsBind } from './windows-bind.js';
 import { SwapStarMemo } from './moves/swap-star-memo.js';
 import { RouteSectors } from './moves/sectors.js';
 import { TwoOpt, TwoOptStar } from './moves/two-opt.js';
@@ -145,7 +146,7 @@ export function firstPlanNeighboursOf(k: number, nStops: number, windowed: boole
  * and SWAP(2,2) last), and the distance filter they all read, asked once a pair (PairArcs.refusesAll):
  * null where the string swaps keep a filter of their own, or the counters (`counting`) count each operator's refusals.
  */
-function operatorsOf(stringSwaps: boolean, counting: boolean): { list: Operator[]; filter: PairArcs | null } {
+export function operatorsOf(stringSwaps: boolean, counting: boolean): { list: Operator[]; filter: PairArcs | null } {
   // One distance filter per pair: the moves after relocate read the arcs it read (pair-arcs.ts).
   const arcs = new PairArcs();
   const operators: Operator[] = [
