@@ -18,7 +18,7 @@
 import type { Problem } from '../model/problem.js';
 import { compareObjective } from './cost.js';
 import { planOfRoutes, routesOf, searchKitOf, type SearchKit } from './kit.js';
-import { windowsBind } from './ls/moves/swap-star.js';
+import { windowsBind } from './ls/windows-bind.js';
 import {
   EJECTION_POOL_BY_DEFAULT,
   EJECTION_POOL_MAX_STOPS,

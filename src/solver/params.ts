@@ -531,7 +531,7 @@ export const SWAP_STAR_CANDIDATES = 4;
  */
 export const SWAP_STAR_NEAR_BEST = 0.01;
 /**
- * Whether SWAP* is on by default where windows bind (swap-star.ts, windowsBind), its insertion
+ * Whether SWAP* is on by default where windows bind (swap-star.ts; windowsBind, ls/windows-bind.ts), its insertion
  * places then priced by the segment summaries. Off: on Solomon's R101, R105, R109, R201, R205,
  * RC101, RC105, RC201, RC205 and C101 at 1,000 iterations in process it gave the same 0.33 % mean
  * gap as without it in 1.9× the time (`--with swap-star`, load 7–8), and at 2 s in fresh processes

@@ -3,7 +3,7 @@
  * as CVRP X), decided here in one place, each from its pair of values in params.ts; and the
  * recreate's blink rate, which differs on large problems where windows do bind (blinkRateOf).
  */
-import { windowsBind } from './ls/moves/swap-star.js';
+import { windowsBind } from './ls/windows-bind.js';
 import type { SolverInstance } from './instance.js';
 import { coolWorkOf } from './search/accept.js';
 import {

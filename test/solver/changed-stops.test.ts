@@ -14,7 +14,7 @@ import { instanceOf } from '../../src/solver/instance.js';
 import { Inserter } from '../../src/solver/insertion.js';
 import { ChangedStops } from '../../src/solver/ls/changed-stops.js';
 import { LocalSearch } from '../../src/solver/ls/local-search.js';
-import { windowsBind } from '../../src/solver/ls/moves/swap-star.js';
+import { windowsBind } from '../../src/solver/ls/windows-bind.js';
 import { CHANGED_STOPS_ONLY_MIN_STOPS, CHANGED_STOPS_ONLY_WITHOUT_WINDOWS } from '../../src/solver/params.js';
 import { regretInsertion } from '../../src/solver/regret.js';
 import { Rng } from '../../src/solver/rng.js';

@@ -10,7 +10,7 @@ import { loadBenchmarkText } from '../../src/input/benchmark/index.js';
 import { buildPlan } from '../../src/output/plan.js';
 import { solve } from '../../src/solver/index.js';
 import { searchKitOf } from '../../src/solver/kit.js';
-import { windowsBind } from '../../src/solver/ls/moves/swap-star.js';
+import { windowsBind } from '../../src/solver/ls/windows-bind.js';
 import { BLINK_RATE, BLINK_RATE_LARGE_WINDOWED, MORE_BLINKS_BY_DEFAULT, MORE_BLINKS_MIN_STOPS } from '../../src/solver/params.js';
 import type { SolveOptions } from '../../src/solver/types.js';
 import { blinkRate, blinkRateOf } from '../../src/solver/windowless.js';

@@ -42,7 +42,7 @@ import {
   windowSettingsOf,
 } from '../../src/solver/windowless.js';
 import { coolWorkOf } from '../../src/solver/search/accept.js';
-import { windowsBind } from '../../src/solver/ls/moves/swap-star.js';
+import { windowsBind } from '../../src/solver/ls/windows-bind.js';
 import { checkPlan } from '../support/checker.js';
 import { expectCheckedPlan } from './local-optimum.js';
 import { capacitatedProblem, randomProblem } from '../support/problem-builder.js';

@@ -13,6 +13,7 @@ import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
 import { RouteSegments, SegmentAcc, segmentsApply } from './segments.js';
 import { RouteTimeBounds } from './time-bounds.js';
+import { windowsBind } from './windows-bind.js';
 import { IMPROVEMENT_EPS } from '../params.js';
 import { movedAway, STABILITY_WEIGHT } from '../cost.js';
 
@@ -425,14 +426,7 @@ function isSymmetric(dist: Int32Array, N: number): boolean {
  * the last shift's end). Distance-priced moves then never break a rule of time.
  */
 export function timeNeverBinds(inst: SolverInstance): boolean {
-  if (inst.nVehicles === 0) return false;
-  let dayStart = Infinity;
-  let dayEnd = -Infinity;
-  for (let v = 0; v < inst.nVehicles; v++) {
-    dayStart = Math.min(dayStart, inst.vDepart0[v]!);
-    dayEnd = Math.max(dayEnd, inst.vShiftEnd[v]!);
-  }
-  for (let w = 0; w < inst.winStart.length; w++) if (inst.winStart[w]! > dayStart || inst.winEnd[w]! < dayEnd) return false;
+  if (inst.nVehicles === 0 || windowsBind(inst)) return false;
   const longest = longestRouteDuration(inst);
   for (let v = 0; v < inst.nVehicles; v++) if (inst.vDepart0[v]! + longest > inst.vShiftEnd[v]!) return false;
   return true;

@@ -9,7 +9,7 @@
  * budget is counted in iterations scaled to the problem, never time, so a seed keeps its plan.
  */
 import type { SolverInstance } from '../instance.js';
-import { windowsBind } from '../ls/moves/swap-star.js';
+import { windowsBind } from '../ls/windows-bind.js';
 import {
   FLEET_AT_STALL_BY_DEFAULT,
   FLEET_AT_STALL_ITERATIONS_PER_STOP,

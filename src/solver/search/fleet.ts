@@ -23,7 +23,7 @@
  */
 import type { NearStops, SolverInstance } from '../instance.js';
 import type { Inserter } from '../insertion.js';
-import { windowsBind } from '../ls/moves/swap-star.js';
+import { windowsBind } from '../ls/windows-bind.js';
 import {
   BLINK_RATE,
   FLEET_ITERATION_SHARE,

@@ -15,7 +15,7 @@
  */
 import type { SolverInstance } from '../instance.js';
 import { LocalSearch, type LocalSearchOptions, type SwapStarWhen } from '../ls/local-search.js';
-import { windowsBind } from '../ls/moves/swap-star.js';
+import { windowsBind } from '../ls/windows-bind.js';
 import { segmentsApply } from '../ls/segments.js';
 import {
   PENALISED_CAPACITY_ADAPT_EVERY,
