@@ -307,8 +307,16 @@ export const CLOCK_LEADS_FROM = 0.1;
  * iterations on average, 6.1 s of wall), 3× 0.91 % (3,381, 8.8 s), 6× 0.60 % (3,002, 8.6 s; X-n190
  * 0.19 %, X-n284 1.10 %). Such a search is then mostly clock-led at 10 s (it runs to its deadline).
  * Below 100 stops not: plain-30.json (30 stops, no windows) must end by itself within 1 s.
+ * 9×, not 6×, since the same plans cost 8–21 % fewer instructions (stop 38): the faster search ended
+ * its work-led cooling sooner and stopped by itself on the five smallest of the ten again (X-n284 at
+ * 8.4–8.7 s) with no better plans. Fresh processes at 10 s, one interleaved run a seed beside 6×:
+ * X-n143, n190, n237, n284, n331, seeds 0–3 (load 1.0–1.4): 0.67 / 0.71 / 0.76 / 0.61 % against
+ * 0.68 / 1.03 / 0.82 / 0.96 % (better on every seed); X-n411, n513, n641, n801, n1001 (clock-led
+ * either way), seeds 0–3 (load 1.1–2.3): 1.00 / 0.96 / 1.20 / 1.01 % against 1.19 / 1.06 / 1.15 /
+ * 0.91 %, and seeds 0 / 1 of an earlier run 1.05 / 1.10 % against 0.94 / 1.13 %: the same within
+ * one run's noise, so one factor for every size.
  */
-export const COOL_WORK_FACTOR_WITHOUT_WINDOWS = 6;
+export const COOL_WORK_FACTOR_WITHOUT_WINDOWS = 9;
 export const COOL_LONGER_MIN_STOPS = 100;
 /**
  * Whether the longer cooling is on when SolveOptions.longerCooling is absent. On: fresh processes at
