@@ -15,8 +15,7 @@ import { scheduleRoute } from './route/schedule.js';
 import { claimSize, type ClaimShare } from './search/claim.js';
 import { ProgressReport } from './search/progress.js';
 import { search, type SearchLimits } from './search/search.js';
-import { stallLimitsOf } from './stop/index.js';
-import { coolWorkFor } from './windowless.js';
+import { coolWorkFor, stallLimitsFor } from './windowless.js';
 import { leversOf } from './levers.js';
 import type { Solution } from './solution.js';
 import {
@@ -132,7 +131,7 @@ export async function solveOnce(problem: Problem, options: SolveOptions): Promis
     maxIterations: options.maxIterations,
     maxNoImprove: options.maxNoImprove,
     untimedIterations: untimedIterationsOf(inst),
-    ...(stopsWhenStalled(options) ? stallLimitsOf(inst.nStops) : {}),
+    ...(stopsWhenStalled(options) ? stallLimitsFor(inst, options.longerCooling) : {}),
     // A search that may stop by itself cools by work where it can (search/accept.ts), so a seed reproduces it.
     ...(stopsWhenStalled(options) || options.maxNoImprove !== undefined ? { coolWork: coolWorkFor(inst, options.longerCooling) } : {}),
     operatorStats: options.operatorStats,

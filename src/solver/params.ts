@@ -315,6 +315,13 @@ export const CLOCK_LEADS_FROM = 0.1;
  * either way), seeds 0–3 (load 1.1–2.3): 1.00 / 0.96 / 1.20 / 1.01 % against 1.19 / 1.06 / 1.15 /
  * 0.91 %, and seeds 0 / 1 of an earlier run 1.05 / 1.10 % against 0.94 / 1.13 %: the same within
  * one run's noise, so one factor for every size.
+ * The stall that stops such a search grows by the same factor (windowless.ts, stallLimitsFor): with
+ * the stall of the shorter cooling X-n143 and X-n190 stopped by themselves at 2–4 s of 10, a third
+ * of the way through their cooling (X-n143, seed 1: 64 M units of work done of 197 M, 27 M of them
+ * without a better plan), still warm, X-n190 at 1.5–1.8 %. Fresh processes at 10 s, one interleaved
+ * run a seed beside the stall as it was (load 1.3–2.8): X-n143, n190, n237, n284, n331, seeds 0–3,
+ * 0.44 / 0.58 / 0.44 / 0.34 % against 0.67 / 0.85 / 0.90 / 0.75 % (X-n190 0.39 / 1.52 / 0.29 / 0.22 %
+ * against 1.62 / 1.81 / 1.78 / 0.54 %; X-n143 stopping by itself at 8–10 s, 0.17 % each time).
  */
 export const COOL_WORK_FACTOR_WITHOUT_WINDOWS = 9;
 export const COOL_LONGER_MIN_STOPS = 100;

@@ -6,6 +6,7 @@
 import { windowsBind } from './ls/windows-bind.js';
 import type { SolverInstance } from './instance.js';
 import { coolWorkOf } from './search/accept.js';
+import { stallLimitsOf } from './stop/index.js';
 import {
   AVG_REMOVED,
   AVG_REMOVED_WITHOUT_WINDOWS,
@@ -55,13 +56,30 @@ export function windowSettingsOf(inst: SolverInstance, widerRuin?: boolean): Win
 }
 
 /**
- * The work a search that may stop by itself cools over on `inst` (coolWorkOf): with `longer`
- * (SolveOptions.longerCooling, LONGER_COOLING_BY_DEFAULT when absent) longer where windows do not
- * bind, from COOL_LONGER_MIN_STOPS stops on (COOL_WORK_FACTOR_WITHOUT_WINDOWS says why).
+ * How many times as long as coolWorkOf's a search on `inst` that may stop by itself cools: with
+ * `longer` (SolveOptions.longerCooling, LONGER_COOLING_BY_DEFAULT when absent)
+ * COOL_WORK_FACTOR_WITHOUT_WINDOWS where windows do not bind, from COOL_LONGER_MIN_STOPS stops on
+ * (it says why); else 1.
  */
-export function coolWorkFor(inst: SolverInstance, longer?: boolean): number {
+function coolingFactorOf(inst: SolverInstance, longer?: boolean): number {
   const applies = (longer ?? LONGER_COOLING_BY_DEFAULT) && !windowsBind(inst) && inst.nStops >= COOL_LONGER_MIN_STOPS;
-  return coolWorkOf(inst.nStops) * (applies ? COOL_WORK_FACTOR_WITHOUT_WINDOWS : 1);
+  return applies ? COOL_WORK_FACTOR_WITHOUT_WINDOWS : 1;
+}
+
+/** The work a search that may stop by itself cools over on `inst` (coolWorkOf, coolingFactorOf times). */
+export function coolWorkFor(inst: SolverInstance, longer?: boolean): number {
+  return coolWorkOf(inst.nStops) * coolingFactorOf(inst, longer);
+}
+
+/**
+ * The stall that stops such a search (stallLimitsOf), its work as many times as long as its cooling
+ * is (coolingFactorOf): a longer cooling is longer hot, with longer stretches without a better
+ * plan, and the stall of the shorter one cut it a third of the way (COOL_WORK_FACTOR_WITHOUT_WINDOWS
+ * says what that cost).
+ */
+export function stallLimitsFor(inst: SolverInstance, longer?: boolean): ReturnType<typeof stallLimitsOf> {
+  const stall = stallLimitsOf(inst.nStops);
+  return { ...stall, plateauWork: stall.plateauWork * coolingFactorOf(inst, longer) };
 }
 
 /**

@@ -37,12 +37,14 @@ import { Solution } from '../../src/solver/solution.js';
 import {
   changedRoutesOnlyWithoutWindows,
   coolWorkFor,
+  stallLimitsFor,
   swapStarNearOnlyWithoutWindows,
   windowSettings,
   windowSettingsOf,
 } from '../../src/solver/windowless.js';
 import { coolWorkOf } from '../../src/solver/search/accept.js';
 import { windowsBind } from '../../src/solver/ls/windows-bind.js';
+import { stallLimitsOf } from '../../src/solver/stop/index.js';
 import { checkPlan } from '../support/checker.js';
 import { expectCheckedPlan } from './local-optimum.js';
 import { capacitatedProblem, randomProblem } from '../support/problem-builder.js';
@@ -97,6 +99,21 @@ describe('settings where windows do not bind', () => {
     expect(coolWorkFor(plain)).toBe(coolWorkFor(plain, LONGER_COOLING_BY_DEFAULT));
     expect(coolWorkFor(small, true)).toBe(coolWorkOf(COOL_LONGER_MIN_STOPS - 10));
     expect(coolWorkFor(windowed, true)).toBe(coolWorkOf(large));
+  });
+
+  it('stall COOL_WORK_FACTOR_WITHOUT_WINDOWS times as long where the longer cooling is that long, and only there', () => {
+    const large = COOL_LONGER_MIN_STOPS + 20;
+    const plain = instanceOf(capacitatedProblem(7, { stops: large, vehicles: 12, capacity: 80 }));
+    const small = instanceOf(capacitatedProblem(7, { stops: COOL_LONGER_MIN_STOPS - 10, vehicles: 12, capacity: 80 }));
+    const windowed = instanceOf(randomProblem(7, { stops: large, vehicles: 12, uniformSpeed: true }));
+    const stall = stallLimitsOf(large);
+    expect(stallLimitsFor(plain, true)).toEqual({ ...stall, plateauWork: COOL_WORK_FACTOR_WITHOUT_WINDOWS * stall.plateauWork });
+    // The stall keeps its share of the cooling: a longer cooling is longer hot.
+    expect(stallLimitsFor(plain, true).plateauWork / coolWorkFor(plain, true)).toBeCloseTo(stall.plateauWork / coolWorkOf(large), 12);
+    expect(stallLimitsFor(plain, false)).toEqual(stall);
+    expect(stallLimitsFor(plain)).toEqual(stallLimitsFor(plain, LONGER_COOLING_BY_DEFAULT));
+    expect(stallLimitsFor(small, true)).toEqual(stallLimitsOf(COOL_LONGER_MIN_STOPS - 10));
+    expect(stallLimitsFor(windowed, true)).toEqual(stall);
   });
 
   it('give a ruin that removes about c̄ stops on average, more for a larger c̄', () => {
