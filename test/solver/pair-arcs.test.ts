@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { operatorsOf } from '../../src/solver/ls/local-search.js';
 import type { MoveEvaluator } from '../../src/solver/ls/move.js';
-import { placeBit, PairArcs } from '../../src/solver/ls/moves/pair-arcs.js';
+import { placeBit, PairArcs, twoOptShortens } from '../../src/solver/ls/moves/pair-arcs.js';
 import type { Operator } from '../../src/solver/ls/moves/operator.js';
 import { RelocateString } from '../../src/solver/ls/moves/relocate.js';
 import { Swap } from '../../src/solver/ls/moves/swap.js';
@@ -237,6 +237,34 @@ describe('the distance filter shared by relocate and or-opt', () => {
       expect(found[0]! + found[3]! + found[4]!).toBeGreaterThan(0);
     }
   });
+});
+
+describe('2-opt’s distance filter', () => {
+  for (const openRoutes of [false, true]) {
+    it(`a reversal shortens the route exactly when its two new arcs are shorter than the two it removes, counted arc by arc, from the start to the end${openRoutes ? ' (open routes)' : ''}`, () => {
+      let shortens = 0;
+      let checked = 0;
+      for (const seed of [51, 52]) {
+        const { sol, moves } = regretPlanWithMoves(oneDepotDistanceProblem(seed, SIZE, openRoutes));
+        const arc = (a: number, b: number): number => (b < 0 ? 0 : sol.inst.dist[a * sol.inst.nLoc + b]!);
+        for (let r = 0; r < sol.inst.nVehicles; r++) {
+          const n = sol.len[r]!;
+          // Every reversal of seq[i+1..j): i from the start (-1), j up to the end (n).
+          for (let i = -1; i < n; i++) {
+            for (let j = i + 2; j <= n; j++) {
+              const change = arc(locOf(sol, r, i), locOf(sol, r, j - 1)) + arc(locOf(sol, r, i + 1), locOf(sol, r, j));
+              const removed = arc(locOf(sol, r, i), locOf(sol, r, i + 1)) + arc(locOf(sol, r, j - 1), locOf(sol, r, j));
+              expect(twoOptShortens(sol, moves, r, i, j), `seed ${seed} route ${r} (${i}, ${j})`).toBe(change - removed < 0);
+              if (change < removed) shortens++;
+              checked++;
+            }
+          }
+        }
+      }
+      expect(shortens).toBeGreaterThan(0);
+      expect(shortens).toBeLessThan(checked);
+    });
+  }
 });
 
 /** Another stop of u's route, at random; -1 when u is unserved or alone in its route. */
