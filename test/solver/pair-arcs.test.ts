@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { operatorsOf } from '../../src/solver/ls/local-search.js';
 import type { MoveEvaluator } from '../../src/solver/ls/move.js';
-import { placeBit, PairArcs } from '../../src/solver/ls/moves/pair-arcs.js';
+import { placeBit, PairArcs, twoOptShortens } from '../../src/solver/ls/moves/pair-arcs.js';
 import type { Operator } from '../../src/solver/ls/moves/operator.js';
 import { RelocateString } from '../../src/solver/ls/moves/relocate.js';
 import { Swap } from '../../src/solver/ls/moves/swap.js';
@@ -163,44 +163,46 @@ describe('the distance filter shared by relocate and or-opt', () => {
     expect(applied).toBeGreaterThan(10);
   });
 
-  it('a pair refused for every operator at once is one each operator refuses without pricing a move', () => {
-    let refused = 0;
-    let tried = 0;
-    for (const seed of [41, 42]) {
-      const { sol, moves, evaluator } = regretPlanWithMoves(oneDepotDistanceProblem(seed, SIZE));
-      // The local search's operators, in its order, and the filter they share.
-      const { list: operators, filter } = operatorsOf(false, false);
-      const arcs = filter!;
-      const rng = new Rng(seed);
-      for (let trial = 0; trial < 3000; trial++) {
-        const u = rng.int(sol.inst.nStops);
-        // Half the pairs in one route, where 2-opt's own filter and swap's next-door rule count too.
-        const x = rng.next() < 0.5 ? rng.int(sol.inst.nStops) : sameRouteStop(sol, u, rng);
-        if (x < 0 || u === x || sol.routeOf[u]! < 0 || sol.routeOf[x]! < 0) continue;
-        tried++;
-        const ru = sol.routeOf[u]!;
-        const rx = sol.routeOf[x]!;
-        if (!arcs.refusesAll(sol, moves, u, x)) continue;
-        refused++;
-        moves.prepare(sol, ru);
-        moves.prepare(sol, rx);
-        const priced = moves.priced;
-        for (const op of operators) expect(op.find(sol, moves, u, x), `${op.name} seed ${seed} u ${u} x ${x}`).toBe(0);
-        expect(moves.priced).toBe(priced);
-        // Now and then change the routes, so that later pairs meet routes moves have changed.
-        for (const op of [operators[0]!, operators[3]!]) {
-          const v = rng.int(sol.inst.nStops);
-          const y = sameRouteStop(sol, v, rng);
-          if (y < 0 || sol.routeOf[v]! < 0) continue;
-          moves.prepare(sol, sol.routeOf[v]!);
-          const count = op.find(sol, moves, v, y);
-          if (count > 0) moves.apply(sol, count, evaluator);
+  for (const openRoutes of [false, true]) {
+    it(`a pair refused for every operator at once is one each operator refuses without pricing a move${openRoutes ? ' (open routes)' : ''}`, () => {
+      let refused = 0;
+      let tried = 0;
+      for (const seed of [41, 42]) {
+        const { sol, moves, evaluator } = regretPlanWithMoves(oneDepotDistanceProblem(seed, SIZE, openRoutes));
+        // The local search's operators, in its order, and the filter they share.
+        const { list: operators, filter } = operatorsOf(false, false);
+        const arcs = filter!;
+        const rng = new Rng(seed);
+        for (let trial = 0; trial < 3000; trial++) {
+          const u = rng.int(sol.inst.nStops);
+          // Half the pairs in one route, where 2-opt's own filter and swap's next-door rule count too.
+          const x = rng.next() < 0.5 ? rng.int(sol.inst.nStops) : sameRouteStop(sol, u, rng);
+          if (x < 0 || u === x || sol.routeOf[u]! < 0 || sol.routeOf[x]! < 0) continue;
+          tried++;
+          const ru = sol.routeOf[u]!;
+          const rx = sol.routeOf[x]!;
+          if (!arcs.refusesAll(sol, moves, u, x)) continue;
+          refused++;
+          moves.prepare(sol, ru);
+          moves.prepare(sol, rx);
+          const priced = moves.priced;
+          for (const op of operators) expect(op.find(sol, moves, u, x), `${op.name} seed ${seed} u ${u} x ${x}`).toBe(0);
+          expect(moves.priced).toBe(priced);
+          // Now and then change the routes, so that later pairs meet routes moves have changed.
+          for (const op of [operators[0]!, operators[3]!]) {
+            const v = rng.int(sol.inst.nStops);
+            const y = sameRouteStop(sol, v, rng);
+            if (y < 0 || sol.routeOf[v]! < 0) continue;
+            moves.prepare(sol, sol.routeOf[v]!);
+            const count = op.find(sol, moves, v, y);
+            if (count > 0) moves.apply(sol, count, evaluator);
+          }
         }
       }
-    }
-    expect(refused).toBeGreaterThan(tried / 4);
-    expect(refused).toBeLessThan(tried);
-  });
+      expect(refused).toBeGreaterThan(tried / 4);
+      expect(refused).toBeLessThan(tried);
+    });
+  }
 
   it('the operators sharing relocate’s filter find the moves each finds with a filter of its own', () => {
     for (const seed of [21, 22]) {
@@ -237,6 +239,34 @@ describe('the distance filter shared by relocate and or-opt', () => {
       expect(found[0]! + found[3]! + found[4]!).toBeGreaterThan(0);
     }
   });
+});
+
+describe('2-opt’s distance filter', () => {
+  for (const openRoutes of [false, true]) {
+    it(`a reversal shortens the route exactly when its two new arcs are shorter than the two it removes, counted arc by arc, from the start to the end${openRoutes ? ' (open routes)' : ''}`, () => {
+      let shortens = 0;
+      let checked = 0;
+      for (const seed of [51, 52]) {
+        const { sol, moves } = regretPlanWithMoves(oneDepotDistanceProblem(seed, SIZE, openRoutes));
+        const arc = (a: number, b: number): number => (b < 0 ? 0 : sol.inst.dist[a * sol.inst.nLoc + b]!);
+        for (let r = 0; r < sol.inst.nVehicles; r++) {
+          const n = sol.len[r]!;
+          // Every reversal of seq[i+1..j): i from the start (-1), j up to the end (n).
+          for (let i = -1; i < n; i++) {
+            for (let j = i + 2; j <= n; j++) {
+              const change = arc(locOf(sol, r, i), locOf(sol, r, j - 1)) + arc(locOf(sol, r, i + 1), locOf(sol, r, j));
+              const removed = arc(locOf(sol, r, i), locOf(sol, r, i + 1)) + arc(locOf(sol, r, j - 1), locOf(sol, r, j));
+              expect(twoOptShortens(sol, moves, r, i, j), `seed ${seed} route ${r} (${i}, ${j})`).toBe(change - removed < 0);
+              if (change < removed) shortens++;
+              checked++;
+            }
+          }
+        }
+      }
+      expect(shortens).toBeGreaterThan(0);
+      expect(shortens).toBeLessThan(checked);
+    });
+  }
 });
 
 /** Another stop of u's route, at random; -1 when u is unserved or alone in its route. */

@@ -26,6 +26,12 @@ export function placeBit(reversed: number, side: number): number {
   return 1 << (2 * reversed + side);
 }
 
+/** The four places' bits (placeBit): forwards or reversed, after x or before it. */
+const FORWARD_AFTER = placeBit(0, 1);
+const FORWARD_BEFORE = placeBit(0, 0);
+const REVERSED_AFTER = placeBit(1, 1);
+const REVERSED_BEFORE = placeBit(1, 0);
+
 export class PairArcs {
   /** The pair and the routes' stamps the masks were worked out for. */
   private u = -1;
@@ -47,7 +53,12 @@ export class PairArcs {
   private readonly lastLoc = new Int32Array(LONGEST_STRING + 1);
   /** Per string length, what taking the string out of u's route saves (its arcs in, out, less the arc that joins the gap). */
   private readonly saved = new Float64Array(LONGEST_STRING + 1);
-  private readonly around = nowhere();
+  /** u's location, the places before and after it (-1 past the end of an open route), and its arcs in and out. */
+  private lu = -1;
+  private bu = -1;
+  private au = -1;
+  private uIn = 0;
+  private uOut = 0;
   /**
    * Where capacity is penalised (RouteSegments.penaliseOverload), also kept with u's side: the
    * penalty a unit they were worked out at, u's route's overload penalty, per string length the
@@ -59,6 +70,8 @@ export class PairArcs {
   private readonly uPenaltyWithout = new Float64Array(LONGEST_STRING + 1);
   private stringLoad = new Float64Array(0);
   private readonly scratch: Float64Array[] = [];
+  /** Whether some place of some string length passes (some mask is not 0). */
+  private anyPlace = false;
   /** Whether u and x trading places, u's tail after x (u then x) and x's tail after u (x then u) shorten the plan. */
   private swaps = false;
   private uThenX = false;
@@ -104,7 +117,7 @@ export class PairArcs {
   refusesAll(sol: Solution, moves: MoveEvaluator, u: number, x: number): boolean {
     if (!moves.distanceFilter) return false;
     this.ensure(sol, moves, u, x);
-    for (let L = 1; L <= LONGEST_STRING; L++) if (this.masks[L] !== 0) return false;
+    if (this.anyPlace) return false;
     if (this.ru !== this.rx) return !this.swaps && !this.uThenX && !this.xThenU;
     if (this.swaps && Math.abs(sol.posOf[u]! - sol.posOf[x]!) > 1) return false;
     return twoOptRefuses(sol, moves, u, x);
@@ -128,9 +141,86 @@ export class PairArcs {
     return ru === this.ru && rx === this.rx && sol.stamp[ru] === this.stampU && sol.stamp[rx] === this.stampX;
   }
 
+  /**
+   * Every test of the pair, its arcs read into locals once and summed as the operators' own tests
+   * sum them, in one function. A pair is most of a large problem's search (X-n1001: 3.6 million
+   * pairs in 400 iterations) and every indirection costs on every one: read through
+   * MoveEvaluator.arc and a shared record of the places, in three functions that passed them on in
+   * fields, with the module's constants read in the loop, a pair took some 1,300 instructions.
+   */
   private workOut(sol: Solution, moves: MoveEvaluator, u: number, x: number): void {
     const ru = sol.routeOf[u]!;
     const rx = sol.routeOf[x]!;
+    this.rememberPair(sol, moves, u, x, ru, rx);
+    const dist = moves.inst.dist;
+    const N = moves.inst.nLoc;
+    const px = sol.posOf[x]!;
+    const lu = this.lu;
+    const lx = moves.inst.stopLoc[x]!;
+    const bx = moves.locBefore(sol, rx, px);
+    const ax = moves.locAt(sol, rx, px + 1);
+    // Stops' locations and route starts are places of the matrix; only a place after a stop may be an open route's end (-1), whose arcs in are 0.
+    const xIn = dist[bx * N + lx]!;
+    const xOut = ax < 0 ? 0 : dist[lx * N + ax]!;
+    const uToX = dist[lu * N + lx]!;
+    const uToAx = ax < 0 ? 0 : dist[lu * N + ax]!;
+    const xToU = moves.symmetric ? uToX : dist[lx * N + lu]!;
+    const bxToU = dist[bx * N + lu]!;
+    // Where capacity is penalised a move between two routes may lengthen the plan by what it takes off their overload's penalty and still improve it.
+    const between = ru !== rx && moves.segments.penalised;
+    const xPenalty = between ? moves.overloadPenaltyOf(sol, rx) : -1;
+    const eps = IMPROVEMENT_EPS;
+    // Relocate and or-opt: each string from u after x (side 1) or before it (side 0), forwards or reversed.
+    const pu = sol.posOf[u]!;
+    const reversible = moves.symmetric;
+    const masks = this.masks;
+    // Read once a pair: a module's constants are read through its context, checked on every read (masks: LONGEST_STRING + 1 lengths).
+    const forwardAfter = FORWARD_AFTER;
+    const forwardBefore = FORWARD_BEFORE;
+    const reversedAfter = REVERSED_AFTER;
+    const reversedBefore = REVERSED_BEFORE;
+    let anyPlace = false;
+    for (let L = 1; L < masks.length; L++) {
+      const last = this.lastLoc[L]!;
+      if (last === -2 || (ru === rx && px >= pu && px < pu + L)) {
+        masks[L] = 0;
+        continue;
+      }
+      const saved = this.saved[L]!;
+      const bound = (xPenalty >= 0 ? this.stringGain(sol, moves, L, rx, xPenalty) : 0) - eps;
+      // A string of one stop ends at u, whose arcs to x and to x's next place are read already.
+      const lastToAx = L === 1 ? uToAx : ax < 0 ? 0 : dist[last * N + ax]!;
+      const lastToX = L === 1 ? uToX : dist[last * N + lx]!;
+      let mask = 0;
+      // A string read forwards enters at u and replaces x's arc out (side 1) or in (side 0); reversed, it leaves at u.
+      if (xToU - xOut + lastToAx - saved < bound) mask |= forwardAfter;
+      if (bxToU - xIn + lastToX - saved < bound) mask |= forwardBefore;
+      if (L > 1 && reversible) {
+        // Reversed, the string's last stop follows x: the same arc as the way back (symmetric).
+        if (lastToX - xOut + uToAx - saved < bound) mask |= reversedAfter;
+        if (dist[bx * N + last]! - xIn + uToX - saved < bound) mask |= reversedBefore;
+      }
+      masks[L] = mask;
+      if (mask !== 0) anyPlace = true;
+    }
+    this.anyPlace = anyPlace;
+    // Swap's and 2-opt*'s verdicts, their arc tests as swap.ts and two-opt.ts wrote them. `room`: what
+    // 2-opt* may take off the two routes' overload penalty at most (their whole penalty, as HGS-CVRP
+    // prunes); `swapGain`: what swap takes off it. Both 0 where capacity is not penalised (search/penalised-polish.ts).
+    const room = between ? this.uPenalty + xPenalty : 0;
+    const swapGain = between ? this.swapGain(sol, moves, x, rx, xPenalty) : 0;
+    const { bu, au, uIn, uOut } = this;
+    const removed = uIn + uOut + xIn + xOut;
+    const added = dist[bu * N + lx]! + (au < 0 ? 0 : dist[lx * N + au]!) + bxToU + uToAx;
+    this.swaps = added - removed < swapGain - eps;
+    this.uThenXChange = uToX + (au < 0 ? 0 : dist[bx * N + au]!) - uOut - xIn;
+    this.xThenUChange = xToU + (ax < 0 ? 0 : dist[bu * N + ax]!) - xOut - uIn;
+    this.uThenX = this.uThenXChange < room - eps;
+    this.xThenU = this.xThenUChange < room - eps;
+  }
+
+  /** Notes the pair and its routes' stamps (holds), and works out u's side again where its route changed since. */
+  private rememberPair(sol: Solution, moves: MoveEvaluator, u: number, x: number, ru: number, rx: number): void {
     this.u = u;
     this.x = x;
     this.ru = ru;
@@ -139,24 +229,6 @@ export class PairArcs {
     this.stampX = sol.stamp[rx]!;
     if (u !== this.uStop || ru !== this.uRoute || this.stampU !== this.uStamp || this.uRate !== moves.segments.penaltyPerUnit)
       this.workOutU(sol, moves, u, ru);
-    const px = sol.posOf[x]!;
-    const a = this.around;
-    a.lx = moves.inst.stopLoc[x]!;
-    a.bx = moves.locBefore(sol, rx, px);
-    a.ax = moves.locAt(sol, rx, px + 1);
-    a.xIn = moves.arc(a.bx, a.lx);
-    a.xOut = moves.arc(a.lx, a.ax);
-    a.uToX = moves.arc(a.lu, a.lx);
-    a.xToU = moves.symmetric ? a.uToX : moves.arc(a.lx, a.lu);
-    a.bxToU = moves.arc(a.bx, a.lu);
-    a.uToAx = moves.arc(a.lu, a.ax);
-    // Where capacity is penalised a move between two routes may lengthen the plan by what it takes off their overload's penalty and still improve it.
-    const between = ru !== rx && moves.segments.penalised;
-    const pu = sol.posOf[u]!;
-    const xPenalty = between ? moves.overloadPenaltyOf(sol, rx) : 0;
-    this.workOutStrings(sol, moves, ru, pu, rx, px, between ? xPenalty : -1);
-    const trades = between ? this.uPenalty + xPenalty : 0;
-    this.workOutTrades(moves, trades, between ? this.swapGain(sol, moves, x, rx, xPenalty) : 0);
   }
 
   /** The places around u and, per string length, its last stop and what taking it out saves: the same for every neighbour x. */
@@ -165,12 +237,11 @@ export class PairArcs {
     this.uRoute = ru;
     this.uStamp = sol.stamp[ru]!;
     const pu = sol.posOf[u]!;
-    const a = this.around;
-    a.lu = moves.inst.stopLoc[u]!;
-    a.bu = moves.locBefore(sol, ru, pu);
-    a.au = moves.locAt(sol, ru, pu + 1);
-    a.uIn = moves.arc(a.bu, a.lu);
-    a.uOut = moves.arc(a.lu, a.au);
+    this.lu = moves.inst.stopLoc[u]!;
+    this.bu = moves.locBefore(sol, ru, pu);
+    this.au = moves.locAt(sol, ru, pu + 1);
+    this.uIn = moves.arc(this.bu, this.lu);
+    this.uOut = moves.arc(this.lu, this.au);
     const seq = sol.seq[ru]!;
     const n = sol.len[ru]!;
     const stopLoc = moves.inst.stopLoc;
@@ -182,7 +253,7 @@ export class PairArcs {
       const last = stopLoc[seq[pu + L - 1]!]!;
       const after = moves.locAt(sol, ru, pu + L);
       this.lastLoc[L] = last;
-      this.saved[L] = a.uIn + moves.arc(last, after) - moves.arc(a.bu, after);
+      this.saved[L] = this.uIn + moves.arc(last, after) - moves.arc(this.bu, after);
     }
     this.uRate = moves.segments.penaltyPerUnit;
     if (moves.segments.penalised) this.workOutUPenalties(sol, moves, ru, pu);
@@ -231,79 +302,6 @@ export class PairArcs {
       moves.segments.overloadPenaltyOf(rx, sol.load, rx * dims, moved, 1);
     return this.uPenalty + xPenalty - after;
   }
-
-  /**
-   * The masks of relocate and or-opt: each string from u after x (side 1) or before it (side 0),
-   * forwards or reversed. `xPenalty`: route rx's overload penalty now where capacity is penalised
-   * and rx ≠ ru; -1 elsewhere.
-   */
-  private workOutStrings(sol: Solution, moves: MoveEvaluator, ru: number, pu: number, rx: number, px: number, xPenalty: number): void {
-    const a = this.around;
-    // A string read forwards enters at u and replaces x's arc out (side 1) or in (side 0); reversed, it leaves at u.
-    const lead1 = a.xToU - a.xOut;
-    const lead0 = a.bxToU - a.xIn;
-    for (let L = 1; L <= LONGEST_STRING; L++) {
-      this.masks[L] = 0;
-      const last = this.lastLoc[L]!;
-      if (last === -2 || (ru === rx && px >= pu && px < pu + L)) continue;
-      const saved = this.saved[L]!;
-      const bound = (xPenalty >= 0 ? this.stringGain(sol, moves, L, rx, xPenalty) : 0) - IMPROVEMENT_EPS;
-      // A string of one stop ends at u, whose arcs to x and to x's next place are read already.
-      const lastToAx = L === 1 ? a.uToAx : moves.arc(last, a.ax);
-      const lastToX = L === 1 ? a.uToX : moves.arc(last, a.lx);
-      let mask = 0;
-      if (lead1 + lastToAx - saved < bound) mask |= placeBit(0, 1);
-      if (lead0 + lastToX - saved < bound) mask |= placeBit(0, 0);
-      if (L > 1 && moves.symmetric) {
-        // Reversed, the string's last stop follows x: the same arc as the way back (symmetric).
-        if (lastToX - a.xOut + a.uToAx - saved < bound) mask |= placeBit(1, 1);
-        if (moves.arc(a.bx, last) - a.xIn + a.uToX - saved < bound) mask |= placeBit(1, 0);
-      }
-      this.masks[L] = mask;
-    }
-  }
-
-  /**
-   * Swap's and 2-opt*'s verdicts: their arc tests as swap.ts and two-opt.ts wrote them, on the arcs
-   * read once. `room`: what 2-opt* may take off the two routes' overload penalty at most (their
-   * whole penalty, as HGS-CVRP prunes); `swapGain`: what swap takes off it. Both 0 where capacity is
-   * not penalised (search/penalised-polish.ts).
-   */
-  private workOutTrades(moves: MoveEvaluator, room: number, swapGain: number): void {
-    const a = this.around;
-    const removed = a.uIn + a.uOut + a.xIn + a.xOut;
-    const added = moves.arc(a.bu, a.lx) + moves.arc(a.lx, a.au) + a.bxToU + a.uToAx;
-    this.swaps = added - removed < swapGain - IMPROVEMENT_EPS;
-    this.uThenXChange = a.uToX + moves.arc(a.bx, a.au) - a.uOut - a.xIn;
-    this.xThenUChange = a.xToU + moves.arc(a.bu, a.ax) - a.xOut - a.uIn;
-    this.uThenX = this.uThenXChange < room - IMPROVEMENT_EPS;
-    this.xThenU = this.xThenUChange < room - IMPROVEMENT_EPS;
-  }
-}
-
-/**
- * The places around u and x (u's location, the one before it in its route and the one after it;
- * the same for x; -1 past the end of an open route) and the arcs among them that several filters read.
- */
-interface Around {
-  lu: number;
-  bu: number;
-  au: number;
-  lx: number;
-  bx: number;
-  ax: number;
-  uIn: number;
-  uOut: number;
-  xIn: number;
-  xOut: number;
-  xToU: number;
-  bxToU: number;
-  uToAx: number;
-  uToX: number;
-}
-
-function nowhere(): Around {
-  return { lu: -1, bu: -1, au: -1, lx: -1, bx: -1, ax: -1, uIn: 0, uOut: 0, xIn: 0, xOut: 0, xToU: 0, bxToU: 0, uToAx: 0, uToX: 0 };
 }
 
 /**
@@ -317,7 +315,26 @@ function twoOptRefuses(sol: Solution, moves: MoveEvaluator, u: number, x: number
   const a = Math.min(sol.posOf[u]!, sol.posOf[x]!);
   const b = Math.max(sol.posOf[u]!, sol.posOf[x]!);
   if (b - a < 2) return true;
-  return !twoOptShortens(sol, moves, r, a, b + 1) && !twoOptShortens(sol, moves, r, a - 1, b);
+  // Reversing (a, b] (twoOptShortens(r, a, b + 1)) and reversing [a, b) (twoOptShortens(r, a - 1, b)) read six places
+  // and seven arcs (a → b both), read here on the arrays themselves: V8 inlined no helper this deep in the local
+  // search (placeIn, reversalShortens: some 500 M instructions of X-n1001's 400 iterations). Places a - 1 and b + 1
+  // may be the route's start and end, the others are stops.
+  const inst = moves.inst;
+  const seq = sol.seq[r]!;
+  const stopLoc = inst.stopLoc;
+  const dist = inst.dist;
+  const N = inst.nLoc;
+  const eps = IMPROVEMENT_EPS;
+  const atA = stopLoc[seq[a]!]!;
+  const afterA = stopLoc[seq[a + 1]!]!;
+  const beforeB = stopLoc[seq[b - 1]!]!;
+  const atB = stopLoc[seq[b]!]!;
+  const aToB = dist[atA * N + atB]!;
+  const afterB = b + 1 === sol.len[r]! ? inst.vEndLoc[r]! : stopLoc[seq[b + 1]!]!;
+  const afterBOut = afterB < 0 ? 0 : dist[atB * N + afterB]!;
+  if (aToB + (afterB < 0 ? 0 : dist[afterA * N + afterB]!) - dist[atA * N + afterA]! - afterBOut < -eps) return false;
+  const beforeA = a === 0 ? inst.vStartLoc[r]! : stopLoc[seq[a - 1]!]!;
+  return !(dist[beforeA * N + beforeB]! + aToB - dist[beforeA * N + atA]! - dist[beforeB * N + atB]! < -eps);
 }
 
 /**
@@ -325,15 +342,33 @@ function twoOptRefuses(sol: Solution, moves: MoveEvaluator, u: number, x: number
  * (i+1 → j), where position -1 is the start and position len the end. Symmetric distances only.
  */
 export function twoOptShortens(sol: Solution, moves: MoveEvaluator, r: number, i: number, j: number): boolean {
+  // The route's arrays read once for the four places: each place read through MoveEvaluator.locAt and each arc through MoveEvaluator.arc, a call cost some 900 instructions (X-n1001).
   // No closure for the positions: one a call was half of what a Solomon search allocated (22 of 41 MB on RC101, 1,000 iterations).
-  const a = placeOf(sol, moves, r, i);
-  const b = placeOf(sol, moves, r, i + 1);
-  const c = placeOf(sol, moves, r, j - 1);
-  const d = placeOf(sol, moves, r, j);
-  return moves.arc(a, c) + moves.arc(b, d) - moves.arc(a, b) - moves.arc(c, d) < -IMPROVEMENT_EPS;
+  const inst = moves.inst;
+  const seq = sol.seq[r]!;
+  const n = sol.len[r]!;
+  const start = inst.vStartLoc[r]!;
+  const end = inst.vEndLoc[r]!;
+  const stopLoc = inst.stopLoc;
+  const a = placeIn(seq, n, stopLoc, start, end, i);
+  const b = placeIn(seq, n, stopLoc, start, end, i + 1);
+  const c = placeIn(seq, n, stopLoc, start, end, j - 1);
+  const d = placeIn(seq, n, stopLoc, start, end, j);
+  return reversalShortens(inst.dist, inst.nLoc, a, b, c, d);
 }
 
-/** Location at position p of route r: the start at p = -1, the end (-1: open) at p = len. */
-function placeOf(sol: Solution, moves: MoveEvaluator, r: number, p: number): number {
-  return p < 0 ? moves.locBefore(sol, r, 0) : moves.locAt(sol, r, p);
+/** Whether a → c and b → d are shorter than the a → b and c → d they replace (a reversal of the stretch from b to c). */
+function reversalShortens(dist: Int32Array, N: number, a: number, b: number, c: number, d: number): boolean {
+  return arcOf(dist, N, a, c) + arcOf(dist, N, b, d) - arcOf(dist, N, a, b) - arcOf(dist, N, c, d) < -IMPROVEMENT_EPS;
+}
+
+/** Location at position p of a route of n stops `seq` (MoveEvaluator.locBefore, locAt): its start at p = -1, its end (-1: open) at p = n. */
+function placeIn(seq: Int32Array, n: number, stopLoc: Int32Array, start: number, end: number, p: number): number {
+  if (p < 0) return start;
+  return p === n ? end : stopLoc[seq[p]!]!;
+}
+
+/** Distance of the arc a → b on `dist` (N locations a row); 0 into the end of an open route (b = -1), as MoveEvaluator.arc. */
+function arcOf(dist: Int32Array, N: number, a: number, b: number): number {
+  return b < 0 ? 0 : dist[a * N + b]!;
 }
