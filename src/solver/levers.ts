@@ -130,9 +130,9 @@ export interface SearchLevers {
 export interface Levers extends SearchLevers {
   /**
    * A longer cooling where no window binds, from COOL_LONGER_MIN_STOPS stops on (windowless.ts,
-   * coolWorkFor), with a stall as much longer (stallLimitsFor), for a search that may stop by itself. Absent: LONGER_COOLING_BY_DEFAULT (params.ts
-   * says why). The bench's in-process solves do not stop by themselves: compare a build with it on
-   * in fresh processes (`--process --baseline`).
+   * coolWorkFor), with a stall as much longer (stallLimitsFor), for a search that may stop by
+   * itself. Absent: LONGER_COOLING_BY_DEFAULT (params.ts says why). The bench's in-process solves
+   * do not stop by themselves: compare a build with it on in fresh processes (`--process --baseline`).
    */
   longerCooling?: boolean | undefined;
   /**
