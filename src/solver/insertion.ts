@@ -123,11 +123,15 @@ export class Inserter {
     }
     for (const v of extra) if (sol.len[v]! > 0) add(v);
     this.classSeen.fill(0);
-    for (let v = 0; v < inst.nVehicles; v++) {
+    // Done once every class has its first unused vehicle: a recreate asks this for every stop it
+    // puts back, and a large fleet's unused vehicles are most of it (GH1000: 250 vehicles, some 95 routes).
+    let missing = this.classSeen.length;
+    for (let v = 0; v < inst.nVehicles && missing > 0; v++) {
       if (sol.len[v] !== 0) continue;
       const c = inst.vClass[v]!;
       if (this.classSeen[c] === 0) {
         this.classSeen[c] = 1;
+        missing--;
         add(v);
       }
     }
