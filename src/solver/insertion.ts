@@ -15,6 +15,8 @@ import { loadExceeds } from './route/capacity.js';
 import type { RouteEvaluator } from './route/evaluator.js';
 import type { Solution } from './solution.js';
 import { RouteSegments, SegmentAcc, segmentsApply } from './ls/segments.js';
+import { RouteTimeBounds } from './ls/time-bounds.js';
+import { windowsBind } from './ls/windows-bind.js';
 import { nearPositions } from './near-positions.js';
 
 export class Inserter {
@@ -25,6 +27,11 @@ export class Inserter {
   private readonly classSeen: Uint8Array;
   /** Segment summaries of the routes, where they price an insertion exactly (else null). */
   private readonly summaries: RouteSegments | null;
+  /**
+   * The routes' time bounds where the summaries price and windows bind (else null): a position
+   * where u must break a window is left before the summaries price it (bestBySummaries).
+   */
+  private readonly times: RouteTimeBounds | null;
   private readonly acc: SegmentAcc;
   /** While `estimateNear` runs: the positions to price (else null: all of them). */
   private onlyPositions: Int32Array | null = null;
@@ -45,6 +52,7 @@ export class Inserter {
     this.candidateBuf = new Int32Array(inst.nVehicles);
     this.classSeen = new Uint8Array(vehicleClassCount(inst));
     this.summaries = segmentsApply(inst) ? new RouteSegments(inst) : null;
+    this.times = this.summaries !== null && windowsBind(inst) ? new RouteTimeBounds(inst) : null;
     this.acc = new SegmentAcc(inst.dims);
   }
 
@@ -115,11 +123,15 @@ export class Inserter {
     }
     for (const v of extra) if (sol.len[v]! > 0) add(v);
     this.classSeen.fill(0);
-    for (let v = 0; v < inst.nVehicles; v++) {
+    // Done once every class has its first unused vehicle: a recreate asks this for every stop it
+    // puts back, and a large fleet's unused vehicles are most of it (GH1000: 250 vehicles, some 95 routes).
+    let missing = this.classSeen.length;
+    for (let v = 0; v < inst.nVehicles && missing > 0; v++) {
       if (sol.len[v] !== 0) continue;
       const c = inst.vClass[v]!;
       if (this.classSeen[c] === 0) {
         this.classSeen[c] = 1;
+        missing--;
         add(v);
       }
     }
@@ -315,6 +327,10 @@ export class Inserter {
     const segments = this.summaries!;
     const acc = this.acc;
     segments.ensure(sol, v, acc);
+    // Most positions priced where windows bind break one (RC1_10_1: 83 %): the time bounds refuse
+    // them in a few reads, and only positions the summaries would price Infinity (time-bounds.ts).
+    const times = this.times;
+    times?.ensure(sol, v);
     const n = sol.len[v]!;
     const fixedKey = sol.costs.insertionBaseKey(n);
     const oldCost = segments.routeCost[v]!;
@@ -330,6 +346,7 @@ export class Inserter {
       const p = only === null ? i : only[i]!;
       if (blinkRate > 0 && rng && rng.next() < blinkRate) continue;
       if (this.detourBound(sol, u, v, p) + fixedKey >= bestKey - KEY_EPS) continue;
+      if (times !== null && !times.mayJoin(sol, v, p, u, v, p)) continue;
       segments.startRoute(acc, v);
       segments.appendPrefix(acc, sol, v, p);
       segments.appendStop(acc, u);

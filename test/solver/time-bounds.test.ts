@@ -1,7 +1,9 @@
 /**
  * The local search's time bounds (ls/time-bounds.ts) refuse only routes that break a window: every
  * route they refuse is refused by the exact evaluator too, on random problems with tight windows,
- * different shift starts and ends, flexible starts and open routes; and they do refuse some.
+ * different shift starts and ends, flexible starts and open routes; and they do refuse some. A move
+ * within one route they refuse before pricing (MoveEvaluator.mustBeLate) is one the summaries price
+ * Infinity, so that the local search finds the same moves.
  */
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
@@ -118,4 +120,68 @@ describe('time bounds of the local search', () => {
     }
     expect(refused).toBeGreaterThan(100);
   });
+
+  it('a move within one route is refused before pricing only where the summaries price it as breaking a rule', () => {
+    let refused = 0;
+    let passed = 0;
+    for (const problem of problems(false)) {
+      const { sol, moves } = setUp(problem);
+      const rng = new Rng(9);
+      const m = sol.inst.nVehicles;
+      for (let trial = 0; trial < 3000; trial++) {
+        const v = rng.int(m);
+        const n = sol.len[v]!;
+        if (n < 2) continue;
+        planWithin(sol, moves, v, n, rng);
+        if (!moves.mustBeLate(sol, moves.plans[0])) {
+          passed++;
+          continue;
+        }
+        refused++;
+        expect(moves.delta(sol, 1), `vehicle ${v}`).toBe(Infinity);
+      }
+    }
+    expect(refused).toBeGreaterThan(100);
+    expect(passed).toBeGreaterThan(100);
+  });
 });
+
+/** A random move within route v of n ≥ 2 stops into moves.plans[0]: a string moved (maybe reversed), a stretch reversed (2-opt) or two stops swapped. */
+function planWithin(sol: Solution, moves: MoveEvaluator, v: number, n: number, rng: Rng): void {
+  const plan = moves.plans[0].reset(v);
+  const a = rng.int(n);
+  const b = a + 1 + rng.int(n - a);
+  const kind = rng.int(3);
+  if (kind === 0) {
+    // The stretch [a, b) reversed.
+    plan.range(v, 0, a).reversed(v, a, b).range(v, b, n);
+    return;
+  }
+  if (kind === 1 && b - a >= 2) {
+    // Stops a and b - 1 swapped.
+    plan
+      .range(v, 0, a)
+      .stop(sol.seq[v]![b - 1]!)
+      .range(v, a + 1, b - 1)
+      .stop(sol.seq[v]![a]!)
+      .range(v, b, n);
+    return;
+  }
+  // The string [a, a + L) moved before position q outside it, forwards or reversed.
+  const L = Math.min(1 + rng.int(3), n - a);
+  const q = rng.int(n + 1);
+  if (q >= a && q <= a + L) {
+    plan.range(v, 0, n);
+    return;
+  }
+  const addString = (): void => void (rng.next() < 0.5 ? plan.reversed(v, a, a + L) : plan.range(v, a, a + L));
+  if (q < a) {
+    plan.range(v, 0, q);
+    addString();
+    plan.range(v, q, a).range(v, a + L, n);
+  } else {
+    plan.range(v, 0, a).range(v, a + L, q);
+    addString();
+    plan.range(v, q, n);
+  }
+}

@@ -152,8 +152,13 @@ export class RouteTimeBounds {
     return this.reaches(sol, t, at, r, q);
   }
 
+  /** Earliest departure from the place before position p of route v (p = 0: its start); needs v's bounds current (ensure). */
+  departBefore(v: number, p: number): number {
+    return this.depart[v]![p]!;
+  }
+
   /** Departure after serving stop s when leaving `at` at t: Infinity when its window has closed. */
-  private serve(t: number, at: number, s: number): number {
+  serve(t: number, at: number, s: number): number {
     const inst = this.inst;
     const w = inst.winOffset[s]!;
     const d = inst.stopDur[s]!;
@@ -161,8 +166,8 @@ export class RouteTimeBounds {
     return start > inst.winEnd[w]! - d + REFUSE_MARGIN ? Infinity : start + d;
   }
 
-  /** Whether leaving `at` at t reaches position p of route v by its latest start. */
-  private reaches(sol: Solution, t: number, at: number, v: number, p: number): boolean {
+  /** Whether leaving `at` at t reaches position p of route v by its latest start (p = len: its end). */
+  reaches(sol: Solution, t: number, at: number, v: number, p: number): boolean {
     return t + this.travel(at, this.placeAt(sol, v, p)) <= this.latest[v]![p]! + REFUSE_MARGIN;
   }
 }
