@@ -141,6 +141,10 @@ export const FAR = 1e15;
  * 0.43 / 0.54 %, in 1.6× the time (2.7 s an instance against 1.6–1.8 s). Gehring–Homberger 1000
  * R1_10_1–5 and RC1_10_1–5 in fresh processes at 10 s, seed 0 only, one interleaved run beside
  * main 4c3d0a2 (load 5–8): 15 gave 3.60 % (8,686 iterations on average) against 3.51 % (14,985).
+ * Again on the faster search of stop 40 (some 40,000 iterations an instance at 10 s), the same ten,
+ * seeds 0 / 1 in one interleaved run each (load 1.6–3.9; an experiment build reading the value from
+ * the environment, beside that build unchanged): 15 gave 2.84 / 2.75 % (23,000 iterations on
+ * average) against 2.81 / 2.59 % (40,000).
  */
 export const AVG_REMOVED = 10;
 /**
@@ -212,6 +216,9 @@ export const MORE_BLINKS_MIN_STOPS = 1000;
  * seed 2 (quiet, load 2–3) 2.86 % against 2.73 % (32,946 against 35,665: some 8 % fewer iterations).
  * R1, seeds 0 / 1 / 2: 3.07 / 3.26 / 2.78 % against 3.17 / 3.39 / 2.64 %; RC1 3.89 / 3.47 / 2.94 %
  * against 3.46 / 3.15 / 2.82 %.
+ * A rate of 0.03 on the faster search of stop 40 (some 40,000 iterations an instance), seeds 0 / 1
+ * in one interleaved run each (load 1.6–3.9; an experiment build reading the rate from the
+ * environment, beside that build unchanged): 2.60 / 2.68 % against 2.81 / 2.59 %.
  */
 export const MORE_BLINKS_BY_DEFAULT = false;
 /**
@@ -246,6 +253,9 @@ export const GRANULAR_NEIGHBOURS = 20;
  * seed 0 only, one interleaved run beside main 4c3d0a2 (load 5–8): T_START 0.3 3.74 %, 0.1 3.62 %,
  * against 3.51 % (some 15,000 iterations each); colder starts kept more routes on R1_10_1 (108
  * against 104). Hotter, T_START 3, seeds 0 / 1 (load 1.4–6): 3.13 / 3.20 % against 3.21 / 2.99 %.
+ * On the faster search of stop 40 (some 40,000 iterations an instance), seeds 0 / 1 in one
+ * interleaved run each (load 1.6–3.9; an experiment build reading the value from the environment,
+ * beside that build unchanged): T_START 2 2.64 / 2.77 % against 2.81 / 2.59 %.
  */
 export const T_START = 1;
 export const T_END = 0.01;
@@ -379,6 +389,11 @@ export const WORK_PER_PAIR = 5;
  * is at) instead of stopping; it stops at the next stall. The bakery fixture, seeds 0–9: without a
  * reheat 8 of 10 plans came within 0.5% of the 10 s plan (three stuck up to 2% above it), with one
  * 10 of 10, mean +0.08%, in 0.45 s of search instead of 0.28 s.
+ * Solomon's 56 at 2 s in fresh processes, seed 0, one interleaved run (load 1.1–2.2; an experiment
+ * build reading these from the environment, beside main 829d5cc): two reheats 0.26 % against 0.27 %,
+ * with 43 of 56 runs then cut by the clock (1.85 s of wall against 1.50 s); reheating from the best
+ * plan instead of the current one 0.31 %; both 0.29 %; two reheats from a third of the start
+ * temperature 0.29 %.
  */
 export const STALL_REHEATS = 1;
 /**
@@ -551,6 +566,9 @@ export const SWAP_STAR_NEAR_BEST = 0.01;
  * RC101, RC105, RC201, RC205 and C101 at 1,000 iterations in process it gave the same 0.33 % mean
  * gap as without it in 1.9× the time (`--with swap-star`, load 7–8), and at 2 s in fresh processes
  * 1.72 % (147 iterations on average) against 1.05 % (208) without it (one interleaved run, load 8).
+ * Again on the faster search of stop 40, Solomon's 56 at 2 s in fresh processes, seed 0 (load
+ * 0.8–1.7; `--with swap-star` beside the build without): 0.30 % (3,987 iterations) against 0.27 %
+ * (4,807), every run stopping by itself either way.
  */
 export const SWAP_STAR_UNDER_WINDOWS = false;
 /**
@@ -897,6 +915,8 @@ export const SREX_MAX_ROUTE_SHARE = 0.5;
  * 1.01 / 0.80 % mean gap with it against 0.77 / 0.75 % without.
  * Solomon R1, RC1, RC2 at 3,000 iterations in process, seed 0 (load 3–4): 0.52 % against 0.43 %
  * without (RC1 0.84 % against 0.39 %).
+ * On the faster search of stop 40, Solomon's 56 at 2 s in fresh processes, seed 0 (load 1.5;
+ * `--with population` beside the build without): 0.27 % against 0.27 %, every run stopping by itself.
  */
 export const POPULATION_BY_DEFAULT = false;
 
