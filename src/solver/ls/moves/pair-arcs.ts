@@ -32,6 +32,19 @@ const FORWARD_BEFORE = placeBit(0, 0);
 const REVERSED_AFTER = placeBit(1, 1);
 const REVERSED_BEFORE = placeBit(1, 0);
 
+/**
+ * The verdicts an operator's `filterVerdict` names (Operator), bits of PairArcs.verdicts: some place
+ * passes for the string of L stops (stringVerdict(L), bits 1–3), swap shortens, either way of 2-opt*
+ * shortens. An operator whose verdict is off finds nothing before pricing a move.
+ */
+export function stringVerdict(length: number): number {
+  return 1 << length;
+}
+export const SWAP_VERDICT = 1 << (LONGEST_STRING + 1);
+export const CROSS_VERDICT = 1 << (LONGEST_STRING + 2);
+/** Every verdict on: what verdicts answers where the distance filter is off (nothing is refused by it). */
+export const EVERY_VERDICT = -1;
+
 export class PairArcs {
   /** The pair and the routes' stamps the masks were worked out for. */
   private u = -1;
@@ -72,6 +85,8 @@ export class PairArcs {
   private readonly scratch: Float64Array[] = [];
   /** Whether some place of some string length passes (some mask is not 0). */
   private anyPlace = false;
+  /** The verdicts that pass, as bits (stringVerdict, SWAP_VERDICT, CROSS_VERDICT). */
+  private passed = 0;
   /** Whether u and x trading places, u's tail after x (u then x) and x's tail after u (x then u) shorten the plan. */
   private swaps = false;
   private uThenX = false;
@@ -121,6 +136,18 @@ export class PairArcs {
     if (this.ru !== this.rx) return !this.swaps && !this.uThenX && !this.xThenU;
     if (this.swaps && Math.abs(sol.posOf[u]! - sol.posOf[x]!) > 1) return false;
     return twoOptRefuses(sol, moves, u, x);
+  }
+
+  /**
+   * The verdicts of the pair's filters that pass, as bits (stringVerdict, SWAP_VERDICT,
+   * CROSS_VERDICT): an operator whose verdict is off refuses the pair on its distance filter
+   * before pricing a move, as refusesAll does for all of them at once. Every bit where the
+   * distance filter is off.
+   */
+  verdicts(sol: Solution, moves: MoveEvaluator, u: number, x: number): number {
+    if (!moves.distanceFilter) return EVERY_VERDICT;
+    this.ensure(sol, moves, u, x);
+    return this.passed;
   }
 
   /** The change of arcs of 2-opt* on the routes of u and x (crossShortens), u followed by x's place (`uFirst`) or x by u's. */
@@ -180,6 +207,7 @@ export class PairArcs {
     const reversedAfter = REVERSED_AFTER;
     const reversedBefore = REVERSED_BEFORE;
     let anyPlace = false;
+    let passed = 0;
     for (let L = 1; L < masks.length; L++) {
       const last = this.lastLoc[L]!;
       if (last === -2 || (ru === rx && px >= pu && px < pu + L)) {
@@ -201,7 +229,10 @@ export class PairArcs {
         if (dist[bx * N + last]! - xIn + uToX - saved < bound) mask |= reversedBefore;
       }
       masks[L] = mask;
-      if (mask !== 0) anyPlace = true;
+      if (mask !== 0) {
+        anyPlace = true;
+        passed |= 1 << L; // stringVerdict(L)
+      }
     }
     this.anyPlace = anyPlace;
     // Swap's and 2-opt*'s verdicts, their arc tests as swap.ts and two-opt.ts wrote them. `room`: what
@@ -217,6 +248,9 @@ export class PairArcs {
     this.xThenUChange = xToU + (ax < 0 ? 0 : dist[bu * N + ax]!) - xOut - uIn;
     this.uThenX = this.uThenXChange < room - eps;
     this.xThenU = this.xThenUChange < room - eps;
+    if (this.swaps) passed |= SWAP_VERDICT;
+    if (this.uThenX || this.xThenU) passed |= CROSS_VERDICT;
+    this.passed = passed;
   }
 
   /** Notes the pair and its routes' stamps (holds), and works out u's side again where its route changed since. */

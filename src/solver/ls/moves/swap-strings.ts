@@ -11,6 +11,8 @@ import type { Operator } from './operator.js';
 
 export class SwapStrings implements Operator {
   readonly name: string;
+  /** Its filter is its own. */
+  readonly filterVerdict = 0;
 
   constructor(
     private readonly lengthU: number,
