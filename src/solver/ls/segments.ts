@@ -16,6 +16,7 @@
 import type { SolverInstance } from '../instance.js';
 import { FAR, TW_EPS } from '../params.js';
 import { loadExceeds } from '../route/capacity.js';
+import { FIELDS, storePrefixes, storeSuffixes } from './segment-passes.js';
 import type { Solution } from '../solution.js';
 
 /** Whether the fast path applies to this instance. */
@@ -160,114 +161,12 @@ export class RouteSegments {
         store(acc, suf, sufLoad, i, dims);
       }
     } else {
-      this.storePrefixes(seq, n, pre, preLoad);
-      this.storeSuffixes(seq, n, suf, sufLoad);
+      storePrefixes(inst, this.dur, seq, n, pre, preLoad);
+      storeSuffixes(inst, this.dur, seq, n, suf, sufLoad);
     }
     this.startRoute(acc, v);
     if (n > 0) this.appendStored(acc, pre, preLoad, n - 1, seq[0]!);
     this.routeCost[v] = this.finishRoute(acc, v);
-  }
-
-  /**
-   * The prefixes' summaries of seq[0..n), each stop appended as appendStop appends it (concat), with
-   * the sums in locals: through the accumulator's fields each stop cost some 420 instructions
-   * (its doubles live boxed in the object), a tenth of RC1_10_1's local search. The same
-   * operations in the same order, so the same figures to the last bit (segments.test.ts). Only
-   * without sequences (their order is summarised through the accumulator).
-   */
-  private storePrefixes(seq: Int32Array, n: number, pre: Float64Array, preLoad: Float64Array): void {
-    const inst = this.inst;
-    const { stopLoc, winOffset, winStart, winEnd, stopDur, stopLoad, dims } = inst;
-    const dist = inst.dist;
-    const dur = this.dur;
-    const N = this.N;
-    let d = 0;
-    let tw = 0;
-    let e = 0;
-    let l = 0;
-    let length = 0;
-    let last = -1;
-    for (let i = 0; i < n; i++) {
-      const s = seq[i]!;
-      const loc = stopLoc[s]!;
-      const w = winOffset[s]!;
-      const sd = stopDur[s]!;
-      const se = winStart[w]!;
-      const sl = Math.min(winEnd[w]! - sd, FAR);
-      if (last < 0) {
-        d = sd;
-        tw = 0;
-        e = se;
-        l = sl;
-        length = 0;
-      } else {
-        const t = dur[last * N + loc]!;
-        const delta = d - tw + t;
-        const waitGap = se - delta - l;
-        const wait = waitGap > 0 ? waitGap : 0;
-        const warpGap = e + delta - sl;
-        const warp = warpGap > 0 ? warpGap : 0;
-        const ne = Math.max(se - delta, e) - wait;
-        const nl = Math.min(sl - delta, l) + warp;
-        d = d + sd + t + wait;
-        tw = tw + warp;
-        e = ne;
-        l = nl;
-        length += dist[last * N + loc]!;
-      }
-      last = loc;
-      storeSummary(pre, i, d, tw, e, l, length, last, i + 1);
-      for (let k = 0; k < dims; k++) preLoad[i * dims + k] = (i === 0 ? 0 : preLoad[(i - 1) * dims + k]!) + stopLoad[s * dims + k]!;
-    }
-  }
-
-  /** The suffixes' summaries of seq[0..n), each stop prepended as prependStop prepends it, the sums in locals (storePrefixes). */
-  private storeSuffixes(seq: Int32Array, n: number, suf: Float64Array, sufLoad: Float64Array): void {
-    const inst = this.inst;
-    const { stopLoc, winOffset, winStart, winEnd, stopDur, stopLoad, dims } = inst;
-    const dist = inst.dist;
-    const dur = this.dur;
-    const N = this.N;
-    let d = 0;
-    let tw = 0;
-    let e = 0;
-    let l = 0;
-    let length = 0;
-    let first = -1;
-    let last = -1;
-    for (let i = n - 1; i >= 0; i--) {
-      const s = seq[i]!;
-      const loc = stopLoc[s]!;
-      const w = winOffset[s]!;
-      const sd = stopDur[s]!;
-      const se = winStart[w]!;
-      const sl = Math.min(winEnd[w]! - sd, FAR);
-      if (i === n - 1) {
-        d = sd;
-        tw = 0;
-        e = se;
-        l = sl;
-        length = 0;
-        last = loc;
-      } else {
-        const t = dur[loc * N + first]!;
-        const delta = sd + t;
-        const waitGap = e - delta - sl;
-        const wait = waitGap > 0 ? waitGap : 0;
-        const warpGap = se + delta - l;
-        const warp = warpGap > 0 ? warpGap : 0;
-        const ne = Math.max(e - delta, se) - wait;
-        const nl = Math.min(l - delta, sl) + warp;
-        d = sd + d + t + wait;
-        tw = tw + warp;
-        e = ne;
-        l = nl;
-        length += dist[loc * N + first]!;
-      }
-      first = loc;
-      storeSummary(suf, i, d, tw, e, l, length, last, n - i);
-      for (let k = 0; k < dims; k++) sufLoad[i * dims + k] = (i === n - 1 ? 0 : sufLoad[(i + 1) * dims + k]!) + stopLoad[s * dims + k]!;
-    }
   }
 
   clear(acc: SegmentAcc): void {
@@ -444,9 +343,6 @@ export class RouteSegments {
   }
 }
 
-/** Stored fields per summary: D, TW, E, L, distance, last location, stop count, lowest and highest sequence, out of order. */
-const FIELDS = 10;
-
 /** acc ⊕ (a segment whose sequenced stops run from `lo` to `hi`, `broken` 1 when out of order); lo > 0. */
 function joinSequence(acc: SegmentAcc, lo: number, hi: number, broken: number): void {
   if (broken === 1 || acc.seqHi > lo) acc.seqBroken = 1;
@@ -459,31 +355,6 @@ function prependSequence(acc: SegmentAcc, q: number): void {
   if (acc.seqLo > 0 && q > acc.seqLo) acc.seqBroken = 1;
   if (acc.seqHi === 0) acc.seqHi = q;
   acc.seqLo = q;
-}
-
-/** Stores summary i of a stretch without sequenced stops (storePrefixes, storeSuffixes): its sequence fields 0. */
-function storeSummary(
-  arr: Float64Array,
-  i: number,
-  d: number,
-  tw: number,
-  e: number,
-  l: number,
-  dist: number,
-  last: number,
-  stops: number,
-): void {
-  const o = i * FIELDS;
-  arr[o] = d;
-  arr[o + 1] = tw;
-  arr[o + 2] = e;
-  arr[o + 3] = l;
-  arr[o + 4] = dist;
-  arr[o + 5] = last;
-  arr[o + 6] = stops;
-  arr[o + 7] = 0;
-  arr[o + 8] = 0;
-  arr[o + 9] = 0;
 }
 
 function store(acc: SegmentAcc, arr: Float64Array, loads: Float64Array, i: number, dims: number): void {

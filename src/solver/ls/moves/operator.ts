@@ -7,7 +7,8 @@ export interface Operator {
   /**
    * The verdict of the shared distance filter (PairArcs.verdicts: stringVerdict, SWAP_VERDICT,
    * CROSS_VERDICT) without which `find` returns 0 before pricing a move or changing anything, so
-   * that the local search need not call it (LocalSearch.tryPair); 0 where no one verdict says so.
+   * that the local search need not call it (LocalSearch.tryPair); NO_VERDICT, always on, where no
+   * one verdict says so.
    */
   readonly filterVerdict: number;
   /**

@@ -18,7 +18,7 @@ import type { Solution } from '../../solution.js';
 import { IMPROVEMENT_EPS } from '../../params.js';
 import type { MoveEvaluator } from '../move.js';
 
-/** Longest string the masks cover: or-opt's 3 (local-search.ts, operatorsOf). */
+/** Longest string the masks cover: or-opt's 3 (moves/operators.ts, operatorsOf). */
 export const LONGEST_STRING = 3;
 
 /** Bit of a place in a mask: the string reversed or not, after x (side 1) or before it (side 0). */
@@ -35,8 +35,10 @@ const REVERSED_BEFORE = placeBit(1, 0);
 /**
  * The verdicts an operator's `filterVerdict` names (Operator), bits of PairArcs.verdicts: some place
  * passes for the string of L stops (stringVerdict(L), bits 1–3), swap shortens, either way of 2-opt*
- * shortens. An operator whose verdict is off finds nothing before pricing a move.
+ * shortens; NO_VERDICT (bit 0), always on, for an operator whose filter is its own. An operator whose
+ * verdict is off finds nothing before pricing a move.
  */
+export const NO_VERDICT = 1;
 export function stringVerdict(length: number): number {
   return 1 << length;
 }
@@ -85,8 +87,6 @@ export class PairArcs {
   private readonly scratch: Float64Array[] = [];
   /** Whether some place of some string length passes (some mask is not 0). */
   private anyPlace = false;
-  /** The verdicts that pass, as bits (stringVerdict, SWAP_VERDICT, CROSS_VERDICT). */
-  private passed = 0;
   /** Whether u and x trading places, u's tail after x (u then x) and x's tail after u (x then u) shorten the plan. */
   private swaps = false;
   private uThenX = false;
@@ -147,7 +147,12 @@ export class PairArcs {
   verdicts(sol: Solution, moves: MoveEvaluator, u: number, x: number): number {
     if (!moves.distanceFilter) return EVERY_VERDICT;
     this.ensure(sol, moves, u, x);
-    return this.passed;
+    // Put together here, not in workOut: only pairs that refusesAll lets through are asked.
+    let passed = NO_VERDICT;
+    for (let L = 1; L <= LONGEST_STRING; L++) if (this.masks[L] !== 0) passed |= stringVerdict(L);
+    if (this.swaps) passed |= SWAP_VERDICT;
+    if (this.uThenX || this.xThenU) passed |= CROSS_VERDICT;
+    return passed;
   }
 
   /** The change of arcs of 2-opt* on the routes of u and x (crossShortens), u followed by x's place (`uFirst`) or x by u's. */
@@ -207,7 +212,6 @@ export class PairArcs {
     const reversedAfter = REVERSED_AFTER;
     const reversedBefore = REVERSED_BEFORE;
     let anyPlace = false;
-    let passed = 0;
     for (let L = 1; L < masks.length; L++) {
       const last = this.lastLoc[L]!;
       if (last === -2 || (ru === rx && px >= pu && px < pu + L)) {
@@ -229,10 +233,7 @@ export class PairArcs {
         if (dist[bx * N + last]! - xIn + uToX - saved < bound) mask |= reversedBefore;
       }
       masks[L] = mask;
-      if (mask !== 0) {
-        anyPlace = true;
-        passed |= 1 << L; // stringVerdict(L)
-      }
+      if (mask !== 0) anyPlace = true;
     }
     this.anyPlace = anyPlace;
     // Swap's and 2-opt*'s verdicts, their arc tests as swap.ts and two-opt.ts wrote them. `room`: what
@@ -248,9 +249,6 @@ export class PairArcs {
     this.xThenUChange = xToU + (ax < 0 ? 0 : dist[bu * N + ax]!) - xOut - uIn;
     this.uThenX = this.uThenXChange < room - eps;
     this.xThenU = this.xThenUChange < room - eps;
-    if (this.swaps) passed |= SWAP_VERDICT;
-    if (this.uThenX || this.xThenU) passed |= CROSS_VERDICT;
-    this.passed = passed;
   }
 
   /** Notes the pair and its routes' stamps (holds), and works out u's side again where its route changed since. */

@@ -7,12 +7,12 @@
 import type { Solution } from '../../solution.js';
 import type { MoveEvaluator } from '../move.js';
 import type { Operator } from './operator.js';
-import { CROSS_VERDICT, PairArcs, twoOptShortens } from './pair-arcs.js';
+import { CROSS_VERDICT, NO_VERDICT, PairArcs, twoOptShortens } from './pair-arcs.js';
 
 export class TwoOpt implements Operator {
   readonly name = '2-opt';
   /** Its own filter (twoOptShortens) is not one of the shared verdicts. */
-  readonly filterVerdict = 0;
+  readonly filterVerdict = NO_VERDICT;
 
   find(sol: Solution, moves: MoveEvaluator, u: number, x: number): number {
     const r = sol.routeOf[u]!;
