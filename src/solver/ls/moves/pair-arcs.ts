@@ -85,8 +85,8 @@ export class PairArcs {
   private readonly uPenaltyWithout = new Float64Array(LONGEST_STRING + 1);
   private stringLoad = new Float64Array(0);
   private readonly scratch: Float64Array[] = [];
-  /** Whether some place of some string length passes (some mask is not 0). */
-  private anyPlace = false;
+  /** The string lengths for which some place passes (masks not 0), as their verdicts' bits (stringVerdict). */
+  private passingLengths = 0;
   /** Whether u and x trading places, u's tail after x (u then x) and x's tail after u (x then u) shorten the plan. */
   private swaps = false;
   private uThenX = false;
@@ -132,7 +132,7 @@ export class PairArcs {
   refusesAll(sol: Solution, moves: MoveEvaluator, u: number, x: number): boolean {
     if (!moves.distanceFilter) return false;
     this.ensure(sol, moves, u, x);
-    if (this.anyPlace) return false;
+    if (this.passingLengths !== 0) return false;
     if (this.ru !== this.rx) return !this.swaps && !this.uThenX && !this.xThenU;
     if (this.swaps && Math.abs(sol.posOf[u]! - sol.posOf[x]!) > 1) return false;
     return twoOptRefuses(sol, moves, u, x);
@@ -148,11 +148,7 @@ export class PairArcs {
     if (!moves.distanceFilter) return EVERY_VERDICT;
     this.ensure(sol, moves, u, x);
     // Put together here, not in workOut: only pairs that refusesAll lets through are asked.
-    let passed = NO_VERDICT;
-    for (let L = 1; L <= LONGEST_STRING; L++) if (this.masks[L] !== 0) passed |= stringVerdict(L);
-    if (this.swaps) passed |= SWAP_VERDICT;
-    if (this.uThenX || this.xThenU) passed |= CROSS_VERDICT;
-    return passed;
+    return NO_VERDICT | this.passingLengths | (this.swaps ? SWAP_VERDICT : 0) | (this.uThenX || this.xThenU ? CROSS_VERDICT : 0);
   }
 
   /** The change of arcs of 2-opt* on the routes of u and x (crossShortens), u followed by x's place (`uFirst`) or x by u's. */
@@ -211,7 +207,7 @@ export class PairArcs {
     const forwardBefore = FORWARD_BEFORE;
     const reversedAfter = REVERSED_AFTER;
     const reversedBefore = REVERSED_BEFORE;
-    let anyPlace = false;
+    let passingLengths = 0;
     for (let L = 1; L < masks.length; L++) {
       const last = this.lastLoc[L]!;
       if (last === -2 || (ru === rx && px >= pu && px < pu + L)) {
@@ -233,9 +229,9 @@ export class PairArcs {
         if (dist[bx * N + last]! - xIn + uToX - saved < bound) mask |= reversedBefore;
       }
       masks[L] = mask;
-      if (mask !== 0) anyPlace = true;
+      if (mask !== 0) passingLengths |= 1 << L; // stringVerdict(L)
     }
-    this.anyPlace = anyPlace;
+    this.passingLengths = passingLengths;
     // Swap's and 2-opt*'s verdicts, their arc tests as swap.ts and two-opt.ts wrote them. `room`: what
     // 2-opt* may take off the two routes' overload penalty at most (their whole penalty, as HGS-CVRP
     // prunes); `swapGain`: what swap takes off it. Both 0 where capacity is not penalised (search/penalised-polish.ts).
