@@ -6,7 +6,8 @@
  * answers for the routes as they are then, never from the pair's old routes, nor from what it
  * keeps of u (its places and arcs) once u's route changed. And the operators
  * sharing one filter find the same moves as each with its own; a pair the filters refuse for every
- * operator at once (refusesAll: LocalSearch.tryPair skips it) is one each operator refuses without pricing a move.
+ * operator at once (refusesAll: LocalSearch.tryPair skips it) is one each operator refuses without pricing a move,
+ * and so is a pair whose verdict for one operator is off (verdicts: tryPair skips that operator).
  */
 import { describe, expect, it } from 'vitest';
 import { operatorsOf } from '../../src/solver/ls/local-search.js';
@@ -19,6 +20,7 @@ import { TwoOptStar } from '../../src/solver/ls/moves/two-opt.js';
 import { Rng } from '../../src/solver/rng.js';
 import type { Solution } from '../../src/solver/solution.js';
 import { oneDepotDistanceProblem, regretPlanWithMoves } from './helpers.js';
+import { expectCheckedPlan } from './local-optimum.js';
 
 /** Round trips (or open routes) of 60 stops on 5 vehicles from one depot, distance as the cost. */
 const SIZE = { stops: 60, vehicles: 5 };
@@ -201,6 +203,48 @@ describe('the distance filter shared by relocate and or-opt', () => {
       }
       expect(refused).toBeGreaterThan(tried / 4);
       expect(refused).toBeLessThan(tried);
+    });
+  }
+
+  for (const openRoutes of [false, true]) {
+    it(`an operator whose filter verdict is off refuses the pair without pricing a move${openRoutes ? ' (open routes)' : ''}`, () => {
+      let skipped = 0;
+      let applied = 0;
+      for (const seed of [51, 52]) {
+        const problem = oneDepotDistanceProblem(seed, SIZE, openRoutes);
+        const { sol, moves, evaluator } = regretPlanWithMoves(problem);
+        // The local search's operators, in its order, and the filter whose verdicts it reads (LocalSearch.tryPair).
+        const { list: operators, filter } = operatorsOf(false, false);
+        const arcs = filter!;
+        const rng = new Rng(seed);
+        for (let trial = 0; trial < 3000; trial++) {
+          const u = rng.int(sol.inst.nStops);
+          const x = rng.next() < 0.5 ? rng.int(sol.inst.nStops) : sameRouteStop(sol, u, rng);
+          if (x < 0 || u === x || sol.routeOf[u]! < 0 || sol.routeOf[x]! < 0) continue;
+          moves.prepare(sol, sol.routeOf[u]!);
+          moves.prepare(sol, sol.routeOf[x]!);
+          const passed = arcs.verdicts(sol, moves, u, x);
+          for (const op of operators) {
+            if ((passed & op.filterVerdict) !== 0) continue;
+            skipped++;
+            const priced = moves.priced;
+            expect(op.find(sol, moves, u, x), `${op.name} seed ${seed} u ${u} x ${x}`).toBe(0);
+            expect(moves.priced).toBe(priced);
+          }
+          // Apply what the operators the verdicts let through find, as the local search does.
+          for (const op of operators) {
+            if ((passed & op.filterVerdict) === 0) continue;
+            const count = op.find(sol, moves, u, x);
+            if (count > 0 && moves.apply(sol, count, evaluator)) {
+              applied++;
+              break;
+            }
+          }
+        }
+        expectCheckedPlan(problem, sol);
+      }
+      expect(skipped).toBeGreaterThan(1000);
+      expect(applied).toBeGreaterThan(10);
     });
   }
 

@@ -16,6 +16,7 @@
 import type { SolverInstance } from '../instance.js';
 import { FAR, TW_EPS } from '../params.js';
 import { loadExceeds } from '../route/capacity.js';
+import { FIELDS, storePrefixes, storeSuffixes } from './segment-passes.js';
 import type { Solution } from '../solution.js';
 
 /** Whether the fast path applies to this instance. */
@@ -148,15 +149,20 @@ export class RouteSegments {
     const suf = this.suf[v]!;
     const preLoad = this.preLoad[v]!;
     const sufLoad = this.sufLoad[v]!;
-    this.clear(acc);
-    for (let i = 0; i < n; i++) {
-      this.appendStop(acc, seq[i]!);
-      store(acc, pre, preLoad, i, dims);
-    }
-    this.clear(acc);
-    for (let i = n - 1; i >= 0; i--) {
-      this.prependStop(acc, seq[i]!);
-      store(acc, suf, sufLoad, i, dims);
+    if (this.sequenced) {
+      this.clear(acc);
+      for (let i = 0; i < n; i++) {
+        this.appendStop(acc, seq[i]!);
+        store(acc, pre, preLoad, i, dims);
+      }
+      this.clear(acc);
+      for (let i = n - 1; i >= 0; i--) {
+        this.prependStop(acc, seq[i]!);
+        store(acc, suf, sufLoad, i, dims);
+      }
+    } else {
+      storePrefixes(inst, this.dur, seq, n, pre, preLoad);
+      storeSuffixes(inst, this.dur, seq, n, suf, sufLoad);
     }
     this.startRoute(acc, v);
     if (n > 0) this.appendStored(acc, pre, preLoad, n - 1, seq[0]!);
@@ -336,9 +342,6 @@ export class RouteSegments {
     acc.last = last;
   }
 }
-
-/** Stored fields per summary: D, TW, E, L, distance, last location, stop count, lowest and highest sequence, out of order. */
-const FIELDS = 10;
 
 /** acc ⊕ (a segment whose sequenced stops run from `lo` to `hi`, `broken` 1 when out of order); lo > 0. */
 function joinSequence(acc: SegmentAcc, lo: number, hi: number, broken: number): void {

@@ -18,7 +18,7 @@ import type { Solution } from '../../solution.js';
 import { IMPROVEMENT_EPS } from '../../params.js';
 import type { MoveEvaluator } from '../move.js';
 
-/** Longest string the masks cover: or-opt's 3 (local-search.ts, operatorsOf). */
+/** Longest string the masks cover: or-opt's 3 (moves/operators.ts, operatorsOf). */
 export const LONGEST_STRING = 3;
 
 /** Bit of a place in a mask: the string reversed or not, after x (side 1) or before it (side 0). */
@@ -31,6 +31,21 @@ const FORWARD_AFTER = placeBit(0, 1);
 const FORWARD_BEFORE = placeBit(0, 0);
 const REVERSED_AFTER = placeBit(1, 1);
 const REVERSED_BEFORE = placeBit(1, 0);
+
+/**
+ * The verdicts an operator's `filterVerdict` names (Operator), bits of PairArcs.verdicts: some place
+ * passes for the string of L stops (stringVerdict(L), bits 1–3), swap shortens, either way of 2-opt*
+ * shortens; NO_VERDICT (bit 0), always on, for an operator whose filter is its own. An operator whose
+ * verdict is off finds nothing before pricing a move.
+ */
+export const NO_VERDICT = 1;
+export function stringVerdict(length: number): number {
+  return 1 << length;
+}
+export const SWAP_VERDICT = 1 << (LONGEST_STRING + 1);
+export const CROSS_VERDICT = 1 << (LONGEST_STRING + 2);
+/** Every verdict on: what verdicts answers where the distance filter is off (nothing is refused by it). */
+export const EVERY_VERDICT = -1;
 
 export class PairArcs {
   /** The pair and the routes' stamps the masks were worked out for. */
@@ -70,8 +85,8 @@ export class PairArcs {
   private readonly uPenaltyWithout = new Float64Array(LONGEST_STRING + 1);
   private stringLoad = new Float64Array(0);
   private readonly scratch: Float64Array[] = [];
-  /** Whether some place of some string length passes (some mask is not 0). */
-  private anyPlace = false;
+  /** The string lengths for which some place passes (masks not 0), as their verdicts' bits (stringVerdict). */
+  private passingLengths = 0;
   /** Whether u and x trading places, u's tail after x (u then x) and x's tail after u (x then u) shorten the plan. */
   private swaps = false;
   private uThenX = false;
@@ -117,10 +132,23 @@ export class PairArcs {
   refusesAll(sol: Solution, moves: MoveEvaluator, u: number, x: number): boolean {
     if (!moves.distanceFilter) return false;
     this.ensure(sol, moves, u, x);
-    if (this.anyPlace) return false;
+    if (this.passingLengths !== 0) return false;
     if (this.ru !== this.rx) return !this.swaps && !this.uThenX && !this.xThenU;
     if (this.swaps && Math.abs(sol.posOf[u]! - sol.posOf[x]!) > 1) return false;
     return twoOptRefuses(sol, moves, u, x);
+  }
+
+  /**
+   * The verdicts of the pair's filters that pass, as bits (stringVerdict, SWAP_VERDICT,
+   * CROSS_VERDICT): an operator whose verdict is off refuses the pair on its distance filter
+   * before pricing a move, as refusesAll does for all of them at once. Every bit where the
+   * distance filter is off.
+   */
+  verdicts(sol: Solution, moves: MoveEvaluator, u: number, x: number): number {
+    if (!moves.distanceFilter) return EVERY_VERDICT;
+    this.ensure(sol, moves, u, x);
+    // Put together here, not in workOut: only pairs that refusesAll lets through are asked.
+    return NO_VERDICT | this.passingLengths | (this.swaps ? SWAP_VERDICT : 0) | (this.uThenX || this.xThenU ? CROSS_VERDICT : 0);
   }
 
   /** The change of arcs of 2-opt* on the routes of u and x (crossShortens), u followed by x's place (`uFirst`) or x by u's. */
@@ -179,7 +207,7 @@ export class PairArcs {
     const forwardBefore = FORWARD_BEFORE;
     const reversedAfter = REVERSED_AFTER;
     const reversedBefore = REVERSED_BEFORE;
-    let anyPlace = false;
+    let passingLengths = 0;
     for (let L = 1; L < masks.length; L++) {
       const last = this.lastLoc[L]!;
       if (last === -2 || (ru === rx && px >= pu && px < pu + L)) {
@@ -201,9 +229,9 @@ export class PairArcs {
         if (dist[bx * N + last]! - xIn + uToX - saved < bound) mask |= reversedBefore;
       }
       masks[L] = mask;
-      if (mask !== 0) anyPlace = true;
+      if (mask !== 0) passingLengths |= 1 << L; // stringVerdict(L)
     }
-    this.anyPlace = anyPlace;
+    this.passingLengths = passingLengths;
     // Swap's and 2-opt*'s verdicts, their arc tests as swap.ts and two-opt.ts wrote them. `room`: what
     // 2-opt* may take off the two routes' overload penalty at most (their whole penalty, as HGS-CVRP
     // prunes); `swapGain`: what swap takes off it. Both 0 where capacity is not penalised (search/penalised-polish.ts).

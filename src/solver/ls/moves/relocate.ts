@@ -6,10 +6,12 @@
 import type { Solution } from '../../solution.js';
 import type { MoveEvaluator, RoutePlan } from '../move.js';
 import type { Operator } from './operator.js';
-import { placeBit, PairArcs } from './pair-arcs.js';
+import { placeBit, PairArcs, stringVerdict } from './pair-arcs.js';
 
 export class RelocateString implements Operator {
   readonly name: string;
+  /** No place passes the filter for this length (or the string does not fit): find returns 0 before pricing. */
+  readonly filterVerdict: number;
 
   /**
    * `arcs`: the distance filter's masks, shared by the three lengths of one local search
@@ -20,6 +22,7 @@ export class RelocateString implements Operator {
     private readonly arcs = new PairArcs(),
   ) {
     this.name = length === 1 ? 'relocate' : `or-opt-${length}`;
+    this.filterVerdict = stringVerdict(length);
   }
 
   find(sol: Solution, moves: MoveEvaluator, u: number, x: number): number {

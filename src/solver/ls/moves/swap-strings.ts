@@ -8,9 +8,12 @@ import type { Solution } from '../../solution.js';
 import { IMPROVEMENT_EPS } from '../../params.js';
 import type { MoveEvaluator } from '../move.js';
 import type { Operator } from './operator.js';
+import { NO_VERDICT } from './pair-arcs.js';
 
 export class SwapStrings implements Operator {
   readonly name: string;
+  /** Its filter is its own. */
+  readonly filterVerdict = NO_VERDICT;
 
   constructor(
     private readonly lengthU: number,

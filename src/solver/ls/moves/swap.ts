@@ -2,10 +2,12 @@
 import type { Solution } from '../../solution.js';
 import type { MoveEvaluator } from '../move.js';
 import type { Operator } from './operator.js';
-import { PairArcs } from './pair-arcs.js';
+import { PairArcs, SWAP_VERDICT } from './pair-arcs.js';
 
 export class Swap implements Operator {
   readonly name = 'swap';
+  /** Swap does not shorten the plan: find returns 0 on the filter, or (next-door stops of one route) leaves them to relocate. */
+  readonly filterVerdict = SWAP_VERDICT;
 
   /** `arcs`: the distance filter shared with relocate (operatorsOf), which has read the arcs around u and x. */
   constructor(private readonly arcs = new PairArcs()) {}

@@ -7,10 +7,12 @@
 import type { Solution } from '../../solution.js';
 import type { MoveEvaluator } from '../move.js';
 import type { Operator } from './operator.js';
-import { PairArcs, twoOptShortens } from './pair-arcs.js';
+import { CROSS_VERDICT, NO_VERDICT, PairArcs, twoOptShortens } from './pair-arcs.js';
 
 export class TwoOpt implements Operator {
   readonly name = '2-opt';
+  /** Its own filter (twoOptShortens) is not one of the shared verdicts. */
+  readonly filterVerdict = NO_VERDICT;
 
   find(sol: Solution, moves: MoveEvaluator, u: number, x: number): number {
     const r = sol.routeOf[u]!;
@@ -44,6 +46,8 @@ export class TwoOpt implements Operator {
 
 export class TwoOptStar implements Operator {
   readonly name = '2-opt*';
+  /** Neither way of exchanging the tails shortens the plan: find returns 0 on the filter (or at once, in one route). */
+  readonly filterVerdict = CROSS_VERDICT;
 
   /** `arcs`: the distance filter shared with relocate (operatorsOf), which has read the arcs around u and x. */
   constructor(private readonly arcs = new PairArcs()) {}
