@@ -12,7 +12,7 @@ import { loadExceeds } from '../route/capacity.js';
 import type { RouteEvaluator } from '../route/evaluator.js';
 import type { Solution } from '../solution.js';
 import { RouteSegments, SegmentAcc, segmentsApply } from './segments.js';
-import { RouteTimeBounds } from './time-bounds.js';
+import { RouteTimeBounds, stretchEnd } from './time-bounds.js';
 import { windowsBind } from './windows-bind.js';
 import { IMPROVEMENT_EPS } from '../params.js';
 import { movedAway, STABILITY_WEIGHT } from '../cost.js';
@@ -399,12 +399,10 @@ export class MoveEvaluator {
       const seq = sol.seq[plan.src[i]!]!;
       const from = plan.from[i]!;
       const to = plan.to[i]!;
-      for (let k = 0; k < to - from; k++) {
-        const s = seq[kind === REVERSED ? to - 1 - k : from + k]!;
-        t = times.serve(t, at, s);
-        if (t === Infinity) return true;
-        at = stopLoc[s]!;
-      }
+      const reversed = kind === REVERSED;
+      t = times.serveStretch(t, at, seq, from, to, reversed);
+      if (t === Infinity) return true;
+      at = stretchEnd(this.inst, seq, from, to, reversed, at);
     }
     return !times.reaches(sol, t, at, v, tail);
   }

@@ -140,16 +140,24 @@ export class RouteTimeBounds {
    * reverse order when `reversed`), then route r's stops from position q on may be on time.
    */
   mayInsert(sol: Solution, r: number, q: number, src: number, from: number, to: number, reversed: boolean): boolean {
-    let t = this.depart[r]![q]!;
-    let at = this.placeBefore(sol, r, q);
+    const before = this.placeBefore(sol, r, q);
     const seq = sol.seq[src]!;
+    const t = this.serveStretch(this.depart[r]![q]!, before, seq, from, to, reversed);
+    return t !== Infinity && this.reaches(sol, t, stretchEnd(this.inst, seq, from, to, reversed, before), r, q);
+  }
+
+  /**
+   * Departure after serving the stops seq[from, to) (in reverse order when `reversed`), each as
+   * `serve` serves it, when leaving `at` at t: Infinity once a window has closed.
+   */
+  serveStretch(t: number, at: number, seq: Int32Array, from: number, to: number, reversed: boolean): number {
     for (let k = 0; k < to - from; k++) {
       const s = seq[reversed ? to - 1 - k : from + k]!;
       t = this.serve(t, at, s);
-      if (t === Infinity) return false;
+      if (t === Infinity) return Infinity;
       at = this.inst.stopLoc[s]!;
     }
-    return this.reaches(sol, t, at, r, q);
+    return t;
   }
 
   /** Earliest departure from the place before position p of route v (p = 0: its start); needs v's bounds current (ensure). */
@@ -170,6 +178,11 @@ export class RouteTimeBounds {
   reaches(sol: Solution, t: number, at: number, v: number, p: number): boolean {
     return t + this.travel(at, this.placeAt(sol, v, p)) <= this.latest[v]![p]! + REFUSE_MARGIN;
   }
+}
+
+/** The place left last after serving seq[from, to) as serveStretch does: its last stop served, or `before` when it is empty. */
+export function stretchEnd(inst: SolverInstance, seq: Int32Array, from: number, to: number, reversed: boolean, before: number): number {
+  return from < to ? inst.stopLoc[seq[reversed ? from : to - 1]!]! : before;
 }
 
 function sameEnds(inst: SolverInstance): boolean {
