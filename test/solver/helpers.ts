@@ -1,7 +1,8 @@
 /** Small helpers shared by the solver tests. */
 import type { Problem } from '../../src/model/problem.js';
 import { CostEvaluator } from '../../src/solver/cost.js';
-import { instanceOf } from '../../src/solver/instance.js';
+import { insertGreedily } from '../../src/solver/construct.js';
+import { instanceOf, type SolverInstance } from '../../src/solver/instance.js';
 import type { SearchKit } from '../../src/solver/kit.js';
 import { Inserter } from '../../src/solver/insertion.js';
 import { MoveEvaluator } from '../../src/solver/ls/move.js';
@@ -84,4 +85,20 @@ export function regretPlanWithMoves(problem: Problem): { sol: Solution; moves: M
 /** The stops no vehicle could serve even alone (generators draw a few): no plan serves them. */
 export function ineligibleOf({ inst, evaluator }: SearchKit): number[] {
   return Array.from({ length: inst.nStops }, (_, s) => s).filter((s) => aloneReason(inst, evaluator, s) !== null);
+}
+
+/**
+ * A plan of `inst` with the stops `routed` picks inserted greedily and the others left out, so that
+ * used routes and empty vehicles compete for them; `routable`: the stops that have a location.
+ */
+export function partlyRoutedPlan(
+  inst: SolverInstance,
+  routed: (stop: number) => boolean,
+): { sol: Solution; inserter: Inserter; evaluator: RouteEvaluator; routable: number[] } {
+  const evaluator = new RouteEvaluator(inst);
+  const inserter = new Inserter(inst, evaluator);
+  const sol = new Solution(inst, new CostEvaluator(inst));
+  const routable = Array.from({ length: inst.nStops }, (_, s) => s).filter((s) => inst.stopLoc[s]! >= 0);
+  insertGreedily(sol, inserter, evaluator, routable.filter(routed));
+  return { sol, inserter, evaluator, routable };
 }

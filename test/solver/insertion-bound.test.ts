@@ -5,13 +5,12 @@
  * every candidate route is checked against every position priced by the exact evaluator.
  */
 import { describe, expect, it } from 'vitest';
-import { insertGreedily } from '../../src/solver/construct.js';
-import { CostEvaluator } from '../../src/solver/cost.js';
 import { instanceOf } from '../../src/solver/instance.js';
 import { Inserter } from '../../src/solver/insertion.js';
 import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { Solution } from '../../src/solver/solution.js';
 import { randomProblem } from '../support/problem-builder.js';
+import { partlyRoutedPlan } from './helpers.js';
 
 /** The best (violations, key) over every candidate route and position, priced by the exact evaluator alone. */
 function bruteForce(sol: Solution, inserter: Inserter, evaluator: RouteEvaluator, u: number): { viol: number; key: number } | null {
@@ -43,18 +42,8 @@ describe('insertion bounds', () => {
       const problem = { ...random, objective: { ...random.objective, cost: 'time' as const } };
       const inst = instanceOf(problem);
       expect(inst.costIsDistance).toBe(false);
-      const evaluator = new RouteEvaluator(inst);
-      const costs = new CostEvaluator(inst);
-      const inserter = new Inserter(inst, evaluator);
-      const sol = new Solution(inst, costs);
       // Half the stops routed, so that used routes and empty vehicles compete for the rest.
-      const routable = Array.from({ length: inst.nStops }, (_, s) => s).filter((s) => inst.stopLoc[s]! >= 0);
-      insertGreedily(
-        sol,
-        inserter,
-        evaluator,
-        routable.filter((s) => s % 2 === 0),
-      );
+      const { sol, inserter, evaluator, routable } = partlyRoutedPlan(inst, (s) => s % 2 === 0);
       let compared = 0;
       for (const u of routable.filter((s) => sol.routeOf[s] === -1)) {
         const expected = bruteForce(sol, inserter, evaluator, u);

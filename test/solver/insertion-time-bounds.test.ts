@@ -5,16 +5,13 @@
  * every position priced by the summaries, on random problems with tight windows, and some are refused.
  */
 import { describe, expect, it } from 'vitest';
-import { insertGreedily } from '../../src/solver/construct.js';
-import { CostEvaluator } from '../../src/solver/cost.js';
 import { instanceOf, type SolverInstance } from '../../src/solver/instance.js';
-import { Inserter } from '../../src/solver/insertion.js';
 import { RouteSegments, SegmentAcc, segmentsApply } from '../../src/solver/ls/segments.js';
 import { RouteTimeBounds } from '../../src/solver/ls/time-bounds.js';
 import { windowsBind } from '../../src/solver/ls/windows-bind.js';
-import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { Solution } from '../../src/solver/solution.js';
 import { randomProblem } from '../support/problem-builder.js';
+import { partlyRoutedPlan } from './helpers.js';
 
 /** The best position for u in route v and its cost by the summaries, every position priced (null: none fits). */
 function everyPosition(inst: SolverInstance, sol: Solution, u: number, v: number): { pos: number; cost: number } | null {
@@ -38,16 +35,7 @@ describe('insertion where windows bind', () => {
     it(`the time bounds leave out only positions the summaries price as breaking a window (seed ${seed})`, () => {
       const inst = instanceOf(randomProblem(seed, { stops: 60, vehicles: 6, uniformSpeed: true }));
       expect(segmentsApply(inst) && windowsBind(inst)).toBe(true);
-      const evaluator = new RouteEvaluator(inst);
-      const inserter = new Inserter(inst, evaluator);
-      const sol = new Solution(inst, new CostEvaluator(inst));
-      const routable = Array.from({ length: inst.nStops }, (_, s) => s).filter((s) => inst.stopLoc[s]! >= 0);
-      insertGreedily(
-        sol,
-        inserter,
-        evaluator,
-        routable.filter((s) => s % 3 !== 0),
-      );
+      const { sol, inserter, routable } = partlyRoutedPlan(inst, (s) => s % 3 !== 0);
       const times = new RouteTimeBounds(inst);
       let compared = 0;
       let refused = 0;

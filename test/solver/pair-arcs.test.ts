@@ -176,10 +176,9 @@ describe('the distance filter shared by relocate and or-opt', () => {
         const arcs = filter!;
         const rng = new Rng(seed);
         for (let trial = 0; trial < 3000; trial++) {
-          const u = rng.int(sol.inst.nStops);
-          // Half the pairs in one route, where 2-opt's own filter and swap's next-door rule count too.
-          const x = rng.next() < 0.5 ? rng.int(sol.inst.nStops) : sameRouteStop(sol, u, rng);
-          if (x < 0 || u === x || sol.routeOf[u]! < 0 || sol.routeOf[x]! < 0) continue;
+          const pair = randomServedPair(sol, rng);
+          if (pair === null) continue;
+          const [u, x] = pair;
           tried++;
           const ru = sol.routeOf[u]!;
           const rx = sol.routeOf[x]!;
@@ -218,9 +217,9 @@ describe('the distance filter shared by relocate and or-opt', () => {
         const arcs = filter!;
         const rng = new Rng(seed);
         for (let trial = 0; trial < 3000; trial++) {
-          const u = rng.int(sol.inst.nStops);
-          const x = rng.next() < 0.5 ? rng.int(sol.inst.nStops) : sameRouteStop(sol, u, rng);
-          if (x < 0 || u === x || sol.routeOf[u]! < 0 || sol.routeOf[x]! < 0) continue;
+          const pair = randomServedPair(sol, rng);
+          if (pair === null) continue;
+          const [u, x] = pair;
           moves.prepare(sol, sol.routeOf[u]!);
           moves.prepare(sol, sol.routeOf[x]!);
           const passed = arcs.verdicts(sol, moves, u, x);
@@ -314,6 +313,16 @@ describe('2-opt’s distance filter', () => {
 });
 
 /** Another stop of u's route, at random; -1 when u is unserved or alone in its route. */
+/**
+ * Two served stops drawn at random, half the time in one route (where 2-opt's own filter and swap's
+ * next-door rule count too); null when the draw gives no such pair.
+ */
+function randomServedPair(sol: Solution, rng: Rng): [number, number] | null {
+  const u = rng.int(sol.inst.nStops);
+  const x = rng.next() < 0.5 ? rng.int(sol.inst.nStops) : sameRouteStop(sol, u, rng);
+  return x < 0 || u === x || sol.routeOf[u]! < 0 || sol.routeOf[x]! < 0 ? null : [u, x];
+}
+
 function sameRouteStop(sol: Solution, u: number, rng: Rng): number {
   const r = sol.routeOf[u]!;
   if (r < 0 || sol.len[r]! < 2) return -1;

@@ -6,13 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../src/model/problem.js';
-import { insertGreedily } from '../../src/solver/construct.js';
-import { CostEvaluator } from '../../src/solver/cost.js';
 import { instanceOf, vehicleClassCount, type SolverInstance } from '../../src/solver/instance.js';
-import { Inserter } from '../../src/solver/insertion.js';
-import { RouteEvaluator } from '../../src/solver/route/evaluator.js';
 import { Solution } from '../../src/solver/solution.js';
 import { randomProblem } from '../support/problem-builder.js';
+import { partlyRoutedPlan } from './helpers.js';
 
 /** The used routes of `extra` and every class's first unused vehicle, the whole fleet walked, in vehicle order. */
 function expectedCandidates(inst: SolverInstance, sol: Solution, extra: number[]): number[] {
@@ -40,16 +37,7 @@ describe('the routes a recreate tries for a stop', () => {
     it(`are the used routes asked for and the first unused vehicle of each class (${name})`, () => {
       const inst = instanceOf(problem);
       expect(vehicleClassCount(inst) === 1).toBe(oneClass);
-      const evaluator = new RouteEvaluator(inst);
-      const inserter = new Inserter(inst, evaluator);
-      const sol = new Solution(inst, new CostEvaluator(inst));
-      const routable = Array.from({ length: inst.nStops }, (_, s) => s).filter((s) => inst.stopLoc[s]! >= 0);
-      insertGreedily(
-        sol,
-        inserter,
-        evaluator,
-        routable.filter((s) => s % 2 === 0),
-      );
+      const { sol, inserter } = partlyRoutedPlan(inst, (s) => s % 2 === 0);
       const out = new Int32Array(inst.nVehicles);
       const mark = new Uint8Array(inst.nVehicles);
       const neighbours = new Int32Array(0);
