@@ -69,7 +69,7 @@ const SEARCH = [
     key: 'maxIterations',
     flag: '--max-iterations <n>',
     parse: integerIn(1),
-    help: 'stop after this many search iterations (reproducible stop)',
+    help: 'stop after this many search iterations; each search with one route fewer gets as many again (reproducible stop)',
     commands: ['solve'],
   }),
   setting({

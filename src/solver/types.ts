@@ -17,7 +17,10 @@ export interface SolveOptions extends Levers {
   endsAt?: number;
   /** Seed for every random choice (default 0). */
   seed: number;
-  /** Stop after this many search iterations (reproducible stop). */
+  /**
+   * Stop after this many search iterations (reproducible stop); each search with one route fewer
+   * (fewer-routes.ts) gets as many again, and the stats count the iterations of them all.
+   */
   maxIterations?: number;
   /** Stop after this many iterations without improving the best plan. */
   maxNoImprove?: number;
