@@ -144,7 +144,9 @@ export const FAR = 1e15;
  * Again on the faster search of stop 40 (some 40,000 iterations an instance at 10 s), the same ten,
  * seeds 0 / 1 in one interleaved run each (load 1.6–3.9; an experiment build reading the value from
  * the environment, beside that build unchanged): 15 gave 2.84 / 2.75 % (23,000 iterations on
- * average) against 2.81 / 2.59 % (40,000).
+ * average) against 2.81 / 2.59 % (40,000). Smaller, 7, on the search of stop 41 (main 7f249e7
+ * beside it, seeds 0 / 1, load 0.6–2.0): 2.54 / 2.62 % (94,000 iterations on average) against
+ * 2.58 / 2.35 % (56,000).
  */
 export const AVG_REMOVED = 10;
 /**
@@ -234,7 +236,15 @@ export const NEIGHBOURS = 40;
 export const YIELD_EVERY_MS = 50;
 /** Above this many routes, a removed stop only tries the routes of its nearest neighbours. */
 export const GRANULAR_FLEET = 12;
-/** How many nearest neighbours' routes a removed stop tries in a large fleet. */
+/**
+ * How many nearest neighbours' routes a removed stop tries in a large fleet (and the regret
+ * construction a stop). More did not pay in the recreate (an experiment build reading the value from
+ * the environment, beside main 7f249e7 in one interleaved run of fresh processes a seed):
+ * Gehring–Homberger 1000 R1_10_1–5 and RC1_10_1–5 at 10 s, seeds 0–3 (load 0.6–2.2), 30 gave
+ * 2.37 / 2.30 / 2.56 / 2.56 % against 2.58 / 2.35 / 2.38 / 2.45 % (mean 2.45 % against 2.44 %),
+ * 40 (every neighbour listed) 2.55 / 2.52 % at seeds 2 / 3; Solomon's 56 at 2 s, seed 0 (every run
+ * stopping by itself), 30 0.30 %, 40 0.33 %, against 0.27 %.
+ */
 export const GRANULAR_NEIGHBOURS = 20;
 /**
  * Annealing temperatures relative to the average cost of one arc of the first solution: at the
@@ -289,7 +299,11 @@ export const PLATEAU_WORK_SHARE = 0.25;
  * larger problems, or by the clock over what is left of the limit when the clock is further along:
  * where the machine does this work within the limit the plan depends on work alone, and a short
  * limit still ends cooled (issue 26's figures on 10 Solomon instances at 2 s: 0.52 % cooling by
- * work alone, 0.39 % by the clock).
+ * work alone, 0.39 % by the clock). Three times the work where windows bind (an experiment build
+ * reading the factor from the environment, beside main 7f249e7, fresh processes): Solomon's R101,
+ * R105, R109, R201, R205, RC101, RC105, RC201, RC205, C101 at 30 s, seed 0 (load 2–2.5), 0.06 %
+ * against 0.05 % (4.8 s of wall against 2.6 s; RC101 and RC105 kept 16 routes where the ejection
+ * pool's second search had found the best-known 15).
  */
 export const COOL_MIN_WORK = 500_000;
 export const COOL_WORK_PER_STOP = 100_000;
@@ -393,7 +407,9 @@ export const WORK_PER_PAIR = 5;
  * build reading these from the environment, beside main 829d5cc): two reheats 0.26 % against 0.27 %,
  * with 43 of 56 runs then cut by the clock (1.85 s of wall against 1.50 s); reheating from the best
  * plan instead of the current one 0.31 %; both 0.29 %; two reheats from a third of the start
- * temperature 0.29 %.
+ * temperature 0.29 %. Nor does the time left after the stop: `--full-time` (clock-led cooling over
+ * the whole 2 s, beside main 7f249e7, seed 0, load 0.6–1.3) gave 0.26 % against 0.27 % (8,900
+ * iterations on average against 4,800, every run of main stopping by itself at some 1.2 s).
  */
 export const STALL_REHEATS = 1;
 /**
@@ -458,6 +474,9 @@ export const LS_NEIGHBOURS = 30;
  * (10,933), 30 365.1 h (10,646); at 3,000 iterations 413.1, 360.5 and 353.1 h. Fresh processes at
  * 10 s beside the build before: 396.8 h against 362.2 h. FEW_LS_NEIGHBOURS_BY_DEFAULT says which
  * property of the problem decides it.
+ * 7 again on the faster search of stop 41 (GRANULAR_NEIGHBOURS's runs, seeds 0 / 1): 2.35 / 2.52 %
+ * (67,000 iterations on average) against 2.58 / 2.35 % (56,000); with 30 neighbours' routes in the
+ * recreate too, seeds 2 / 3: 2.49 / 2.42 % against 2.38 / 2.45 %. Within one run's noise.
  */
 export const FEW_LS_NEIGHBOURS_MIN_STOPS = 1000;
 export const FEW_LS_NEIGHBOURS = 10;
@@ -955,6 +974,10 @@ export const FLEET_MIN_STOPS = 1000;
  * seed 0 (load 2.7–7) 1.88 / 1.65 % (100 / 92 routes) against 1.82 / 2.20 % (102 / 93); seed 1
  * (load 3.8–5.4) 1.79 / 2.00 % (100 / 92) against 1.73 / 2.00 % (101 / 93): mean 1.83 % against
  * 1.94 %, one route fewer in all four, but better on one of four, worse on two (by 0.06).
+ * Again on the faster search of stop 41 (1.6–1.8 M iterations a run), beside main 7f249e7, seeds
+ * 0 / 1 / 2 (load 1.5–2.2): 1.02 / 1.18, 1.04 / 1.09, 1.15 / 1.31 % (100 / 92, 97 / 92, 100 / 92
+ * routes) against 1.35 / 1.11, 1.17 / 1.26, 0.95 / 1.14 % (101 / 92, 99 / 92, 98 / 92): mean
+ * 1.13 % against 1.16 %, better on three of six.
  */
 export const FLEET_IN_SPLIT_WARMUP = false;
 /**
