@@ -237,9 +237,10 @@ export const YIELD_EVERY_MS = 50;
 /** Above this many routes, a removed stop only tries the routes of its nearest neighbours. */
 export const GRANULAR_FLEET = 12;
 /**
- * How many nearest neighbours' routes a removed stop tries in a large fleet (and the regret
- * construction a stop). More did not pay in the recreate (an experiment build reading the value from
- * the environment, beside main 7f249e7 in one interleaved run of fresh processes a seed):
+ * How many nearest neighbours' routes a removed stop tries in a large fleet (as do the greedy
+ * insertion, construct.ts, and the fleet minimisation). More did not pay in the recreate (an
+ * experiment build reading the value from the environment, beside main 7f249e7 in one interleaved
+ * run of fresh processes a seed):
  * Gehring–Homberger 1000 R1_10_1–5 and RC1_10_1–5 at 10 s, seeds 0–3 (load 0.6–2.2), 30 gave
  * 2.37 / 2.30 / 2.56 / 2.56 % against 2.58 / 2.35 / 2.38 / 2.45 % (mean 2.45 % against 2.44 %),
  * 40 (every neighbour listed) 2.55 / 2.52 % at seeds 2 / 3; Solomon's 56 at 2 s, seed 0 (every run
