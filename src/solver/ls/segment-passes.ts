@@ -8,6 +8,11 @@ import { FAR } from '../params.js';
 /** Stored fields per summary: D, TW, E, L, distance, last location, stop count, lowest and highest sequence, out of order. */
 export const FIELDS = 10;
 
+/** The latest start of a service of `duration` in window `w` (its L alone), kept finite. */
+export function latestStart(winEnd: Float64Array, w: number, duration: number): number {
+  return Math.min(winEnd[w]! - duration, FAR);
+}
+
 /**
  * The prefixes' summaries of seq[0..n), each stop appended as RouteSegments.appendStop appends it (concat), with
  * the sums in locals: through the accumulator's fields each stop cost some 420 instructions
@@ -38,7 +43,7 @@ export function storePrefixes(
     const w = winOffset[s]!;
     const sd = stopDur[s]!;
     const se = winStart[w]!;
-    const sl = Math.min(winEnd[w]! - sd, FAR);
+    const sl = latestStart(winEnd, w, sd);
     if (last < 0) {
       d = sd;
       tw = 0;
@@ -91,7 +96,7 @@ export function storeSuffixes(
     const w = winOffset[s]!;
     const sd = stopDur[s]!;
     const se = winStart[w]!;
-    const sl = Math.min(winEnd[w]! - sd, FAR);
+    const sl = latestStart(winEnd, w, sd);
     if (i === n - 1) {
       d = sd;
       tw = 0;

@@ -16,7 +16,7 @@
 import type { SolverInstance } from '../instance.js';
 import { FAR, TW_EPS } from '../params.js';
 import { loadExceeds } from '../route/capacity.js';
-import { FIELDS, storePrefixes, storeSuffixes } from './segment-passes.js';
+import { FIELDS, latestStart, storePrefixes, storeSuffixes } from './segment-passes.js';
 import type { Solution } from '../solution.js';
 
 /** Whether the fast path applies to this instance. */
@@ -228,7 +228,7 @@ export class RouteSegments {
     const w = inst.winOffset[s]!;
     const d = inst.stopDur[s]!;
     const e = inst.winStart[w]!;
-    const l = Math.min(inst.winEnd[w]! - d, FAR);
+    const l = latestStart(inst.winEnd, w, d);
     this.concat(acc, d, 0, e, l, loc, loc);
     if (this.sequenced) {
       const q = inst.stopSeq[s]!;
@@ -246,7 +246,7 @@ export class RouteSegments {
     const w = inst.winOffset[s]!;
     const d = inst.stopDur[s]!;
     const e = inst.winStart[w]!;
-    const l = Math.min(inst.winEnd[w]! - d, FAR);
+    const l = latestStart(inst.winEnd, w, d);
     if (acc.stops === 0) {
       acc.d = d;
       acc.tw = 0;
