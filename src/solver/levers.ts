@@ -68,6 +68,13 @@ export interface SearchLevers {
    */
   penalisedCapacity?: boolean | undefined;
   /**
+   * Where windows bind, the polish after each ruin and recreate may let routes break windows at a
+   * penalty a unit of time warp, then repairs (search/penalised-polish.ts, HGS-TW's penalised local
+   * search). Absent: PENALISED_WINDOWS_BY_DEFAULT (params.ts). True for the bench's row with it
+   * (`npm run bench -- --with penalised-windows`).
+   */
+  penalisedWindows?: boolean | undefined;
+  /**
    * Where no window binds, from FEW_LS_NEIGHBOURS_MIN_STOPS stops on, the polish after a ruin and
    * recreate examines only the stops of the changed routes (windowless.ts,
    * changedRoutesOnlyWithoutWindows). Absent: CHANGED_ROUTES_ONLY_WITHOUT_WINDOWS (params.ts says
@@ -160,6 +167,7 @@ export const LEVER_NAMES = {
   stringSwaps: 'string-swaps',
   moreBlinks: 'more-blinks',
   penalisedCapacity: 'penalised-capacity',
+  penalisedWindows: 'penalised-windows',
   changedRoutesOnly: 'changed-routes-only',
   swapStarNearOnly: 'swap-star-near-only',
   changedStopsOnly: 'changed-stops-only',

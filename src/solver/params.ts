@@ -750,6 +750,32 @@ export const PENALTY_MIN = 0.1;
 export const PENALTY_MAX = 100_000;
 /** HGS-CVRP's repair: the penalty ten times as high, then a hundred times (X-n237 at 10 s: 662 repairs, none failed). */
 export const PENALISED_CAPACITY_REPAIR_FACTORS: readonly number[] = [10, 100];
+/**
+ * Whether the polish after a ruin and recreate lets routes break windows at a penalty a unit of
+ * time warp where windows bind (search/penalised-polish.ts, HGS-TW's penalised local search: Vidal
+ * et al. 2013; SolveOptions.penalisedWindows, `--with penalised-windows`), with the same repair and
+ * adaptation as penalised capacity. The distance filters let through a move within its routes' time
+ * warp's penalty (MoveEvaluator.warpRoom); the time bounds refuse nothing there. Off: it costs a
+ * third to two thirds of the iterations and did not pay. Fresh processes, seed 0, one interleaved
+ * run beside main 7f249e7 (`--process --no-warm --baseline <wrapper>`, an experiment build reading
+ * the values below from the environment):
+ * - Solomon's 56 at 2 s (load 0.6–1.8): 0.26 % against 0.27 %, 3,284 iterations on average against
+ *   4,807, 26 of 56 runs cut by the clock (1.70 s of wall against 1.18 s). Better on RC202, RC203,
+ *   RC204, RC207 (0 % against 0.4–1.4 %), worse on R208, R210, RC108 (1.3–1.6 % against 0–0.9 %).
+ *   With the first penalty at 10 (the adapted one settles at 25–35 on R101): 0.27 %; at 30: 0.32 %;
+ *   at 10 with a target of 0.7: 0.27 %.
+ * - Gehring–Homberger R1_10_1 and RC1_10_1 at 120 s on 2 threads (load 0.2–2.2): 1.39 / 1.71 %
+ *   against 1.07 / 0.86 %, with 452,000 / 565,000 iterations against 1.40 / 1.56 M.
+ * - Only on each new best plan (the polished candidate better than the best, its penalised polish
+ *   kept when it betters it further), Solomon at 2 s: 0.37 % against 0.27 %.
+ * A polish priced with warp lacks the time bounds, which refuse nearly every move within a route in
+ * a few reads (MoveEvaluator.mustBeLate), and half its plans came out late and needed a repair.
+ */
+export const PENALISED_WINDOWS_BY_DEFAULT = false;
+/** The first price of a unit of time warp, as a share of what a unit of travel time costs in distance (initialWarpPenaltyOf). */
+export const PENALISED_WINDOWS_INITIAL_SHARE = 1;
+/** Target share of polished plans within every window before a repair (as PENALISED_CAPACITY_TARGET_FEASIBLE). */
+export const PENALISED_WINDOWS_TARGET_FEASIBLE = 0.5;
 /** …and a route whose load went down counts every stop of it as changed: moves into it may fit now (on for the row with it). */
 export const CHANGED_STOPS_LOAD_RULE = true;
 /**

@@ -90,7 +90,7 @@ describe('penalised capacity in the polish', () => {
       const evaluator = new RouteEvaluator(inst);
       const sol = regretPlan(inst, evaluator);
       const before = routesOf(sol);
-      const polish = PenalisedPolish.when(true, inst, evaluator, new Rng(seed), {})!;
+      const polish = PenalisedPolish.when({ capacity: true }, inst, evaluator, new Rng(seed), {})!;
       expect(polish).not.toBeNull();
       const within = polish.run(sol, Infinity, null);
       expect(overloaded(sol)).toEqual([]);

@@ -14,7 +14,7 @@ import type { Solution } from '../solution.js';
 import { RouteSegments, SegmentAcc, segmentsApply } from './segments.js';
 import { RouteTimeBounds, stretchEnd } from './time-bounds.js';
 import { windowsBind } from './windows-bind.js';
-import { IMPROVEMENT_EPS } from '../params.js';
+import { IMPROVEMENT_EPS, TW_EPS } from '../params.js';
 import { movedAway, STABILITY_WEIGHT } from '../cost.js';
 
 const RANGE = 0;
@@ -69,8 +69,11 @@ export class MoveEvaluator {
   /** True when moves are priced with the segment summaries, false when with the exact evaluator. */
   readonly fast: boolean;
   readonly segments: RouteSegments;
-  /** The routes' time bounds, which refuse a move between routes that must break a window before it is priced (null: exact pricing, or not asked for). */
-  readonly times: RouteTimeBounds | null;
+  /**
+   * The routes' time bounds, which refuse a move between routes that must break a window before it
+   * is priced (null: exact pricing, not asked for, or windows priced: priceWarp).
+   */
+  times: RouteTimeBounds | null;
   readonly plans: [RoutePlan, RoutePlan] = [new RoutePlan(), new RoutePlan()];
   private readonly acc: SegmentAcc;
   private readonly allCompatible: boolean;
@@ -237,6 +240,35 @@ export class MoveEvaluator {
   prepare(sol: Solution, v: number): void {
     if (this.fast) this.segments.ensure(sol, v, this.acc);
     this.times?.ensure(sol, v);
+  }
+
+  /**
+   * From now on a route may break windows at `penalty` a unit of time warp (RouteSegments.penaliseWarp)
+   * and no time bounds refuse a move; the evaluator that applies the moves must have the windows
+   * lifted (search/penalised-polish.ts).
+   */
+  priceWarp(penalty: number): void {
+    this.segments.penaliseWarp(penalty);
+    this.times = null;
+  }
+
+  /** Route v's time warp as its summaries have it now (above TW_EPS only where RouteSegments.penaliseWarp lets it be). */
+  timeWarpOf(sol: Solution, v: number): number {
+    this.prepare(sol, v);
+    return this.segments.routeWarp[v]!;
+  }
+
+  /**
+   * What a move on routes ru and rx (may be ru) may take off their time warp's penalty at most:
+   * all of it (no route's warp falls below 0), where windows are penalised (RouteSegments.penaliseWarp);
+   * 0 elsewhere. Bounds what such a move may lengthen the plan by and still improve it (the
+   * distance filters, pair-arcs.ts, as the overload's penalty does).
+   */
+  warpRoom(sol: Solution, ru: number, rx: number): number {
+    const rate = this.segments.warpPenaltyPerUnit;
+    if (rate === 0) return 0;
+    const warp = this.timeWarpOf(sol, ru) + (rx === ru ? 0 : this.timeWarpOf(sol, rx));
+    return warp > TW_EPS ? rate * warp : 0;
   }
 
   /**

@@ -71,12 +71,20 @@ export class RouteSegments {
    */
   private penalisedCap: Float64Array | null = null;
   private overloadPenalty = 0;
+  /**
+   * With penalised windows (penaliseWarp): the price of a unit of time warp, which a route may then
+   * carry instead of being refused (the route evaluator's windows are lifted); 0: none.
+   */
+  private warpPenalty = 0;
+  /** Each route's time warp as stored (ensure): above TW_EPS only with penalised windows. */
+  readonly routeWarp: Float64Array;
 
   constructor(inst: SolverInstance) {
     this.inst = inst;
     const m = inst.nVehicles;
     this.stamp = new Float64Array(m).fill(-1);
     this.routeCost = new Float64Array(m);
+    this.routeWarp = new Float64Array(m);
     for (let v = 0; v < m; v++) {
       this.pre.push(new Float64Array(0));
       this.suf.push(new Float64Array(0));
@@ -99,9 +107,24 @@ export class RouteSegments {
     this.stamp.fill(-1);
   }
 
-  /** The penalty a unit of overload (penaliseOverload); 0 without penalised capacity. */
+  /**
+   * From now on a route's cost counts its time warp (how far it breaks windows and its shift's end)
+   * at `penalty` a unit instead of refusing it (search/penalised-polish.ts); every stored route cost
+   * is priced again. The route evaluator that applies the moves must have its windows lifted.
+   */
+  penaliseWarp(penalty: number): void {
+    this.warpPenalty = penalty;
+    this.stamp.fill(-1);
+  }
+
+  /** The penalty a unit of overload (penaliseOverload) and of time warp (penaliseWarp), summed: what the moves' filters were worked out at (pair-arcs.ts). */
   get penaltyPerUnit(): number {
-    return this.penalisedCap === null ? 0 : this.overloadPenalty;
+    return (this.penalisedCap === null ? 0 : this.overloadPenalty) + this.warpPenalty;
+  }
+
+  /** The penalty a unit of time warp (penaliseWarp); 0 without penalised windows. */
+  get warpPenaltyPerUnit(): number {
+    return this.warpPenalty;
   }
 
   /** Whether routes may exceed their capacity at a penalty (penaliseOverload). */
@@ -167,6 +190,7 @@ export class RouteSegments {
     this.startRoute(acc, v);
     if (n > 0) this.appendStored(acc, pre, preLoad, n - 1, seq[0]!);
     this.routeCost[v] = this.finishRoute(acc, v);
+    this.routeWarp[v] = acc.tw;
   }
 
   clear(acc: SegmentAcc): void {
@@ -195,7 +219,8 @@ export class RouteSegments {
    * Closes the route at the vehicle's end (latest arrival `shiftEnd`; an open route ends at its
    * last service) and returns its cost, Infinity when a window, the shift or a capacity breaks
    * (the capacity only when `checkLoad`: SWAP* prices a stop's places before the stop it trades
-   * with has left).
+   * with has left). With penalised windows (penaliseWarp) a window or the shift broken costs its
+   * time warp at the penalty instead.
    */
   finishRoute(acc: SegmentAcc, v: number, checkLoad = true): number {
     const inst = this.inst;
@@ -212,12 +237,13 @@ export class RouteSegments {
     const warp = acc.e + delta - latest;
     if (warp > 0) acc.tw += warp;
     acc.d += t;
-    if (acc.tw > TW_EPS || acc.seqBroken === 1) return Infinity;
+    const warped = acc.tw > TW_EPS;
+    if ((warped && this.warpPenalty === 0) || acc.seqBroken === 1) return Infinity;
     const dims = checkLoad ? inst.dims : 0;
     for (let k = 0; k < dims; k++) {
       if (loadExceeds(acc.load[k]!, inst.vCap[v * dims + k]!)) return Infinity;
     }
-    const cost = inst.costIsDistance ? acc.dist : acc.d;
+    const cost = (inst.costIsDistance ? acc.dist : acc.d) + (warped ? this.warpPenalty * acc.tw : 0);
     return checkLoad && this.penalisedCap !== null ? cost + this.overloadPenaltyOf(v, acc.load) : cost;
   }
 

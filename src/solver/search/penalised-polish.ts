@@ -1,19 +1,25 @@
 /**
- * Penalised capacity in the polish (HGS-CVRP's penalised local search: Vidal 2022): where windows do
- * not bind, the local search after a ruin and recreate may load a vehicle above its capacity, at a
- * penalty a unit of excess, so that routes pass through overloaded states that strictly feasible
- * moves cannot reach (a stop traded for a lighter one only after a third route took some load).
- * A plan still overloaded at its local optimum is repaired by the same search with the penalty
- * PENALISED_CAPACITY_REPAIR_FACTORS times as high; one that stays overloaded is put back as it came
- * and left to the feasible local search (polish.ts). The penalty adapts so that some
- * PENALISED_CAPACITY_TARGET_FEASIBLE of the polished plans come out feasible before any repair.
+ * Penalised constraints in the polish (HGS's penalised local search: Vidal 2022 for capacity,
+ * Vidal et al. 2013 for time windows): the local search after a ruin and recreate may break one
+ * kind of rule at a penalty a unit, so that routes pass through states that strictly feasible
+ * moves cannot reach (a stop traded for a lighter one only after a third route took some load; a
+ * stop moved early in a route before the one that makes room for it leaves).
+ * - Capacity, where windows do not bind: a vehicle loaded above its capacity pays a unit of excess.
+ * - Windows, where they bind: a route pays for its time warp, how far it breaks its windows and
+ *   its shift's end (Vidal's time warp: arriving late counts as travelling back in time).
+ * A plan still breaking the rule at its local optimum is repaired by the same search with the
+ * penalty PENALISED_CAPACITY_REPAIR_FACTORS times as high; one that still breaks it is put back as
+ * it came and left to the feasible local search (polish.ts). The penalty adapts so that some
+ * PENALISED_CAPACITY_TARGET_FEASIBLE (PENALISED_WINDOWS_TARGET_FEASIBLE) of the polished plans come
+ * out feasible before any repair.
  *
- * The search runs on the instance with its capacities lifted (its own route evaluator accepts any
- * load, so moves apply through it), while the segment summaries price the load above the problem's
- * own capacities (RouteSegments.penaliseOverload). Only a plan within every capacity goes back to
- * the search: the plans it keeps are always feasible.
+ * The search runs with a route evaluator whose instance has the rule lifted (capacities, or window
+ * and shift ends), so that moves apply through it, while the segment summaries price what breaks
+ * the problem's own rule (RouteSegments.penaliseOverload, penaliseWarp). Only a plan within every
+ * rule goes back to the search, its routes evaluated by the problem's own evaluator: the plans it
+ * keeps are always feasible.
  */
-import type { SolverInstance } from '../instance.js';
+import { ROUTE_HORIZON, type SolverInstance } from '../instance.js';
 import { LocalSearch, type LocalSearchOptions, type SwapStarWhen } from '../ls/local-search.js';
 import { windowsBind } from '../ls/windows-bind.js';
 import { segmentsApply } from '../ls/segments.js';
@@ -25,10 +31,14 @@ import {
   PENALISED_CAPACITY_REPAIR_FACTORS,
   PENALISED_CAPACITY_INITIAL_SHARE,
   PENALISED_CAPACITY_TARGET_FEASIBLE,
+  PENALISED_WINDOWS_BY_DEFAULT,
+  PENALISED_WINDOWS_INITIAL_SHARE,
+  PENALISED_WINDOWS_TARGET_FEASIBLE,
   PENALTY_DOWN,
   PENALTY_MAX,
   PENALTY_MIN,
   PENALTY_UP,
+  TW_EPS,
 } from '../params.js';
 import { loadExceeds } from '../route/capacity.js';
 import { RouteEvaluator } from '../route/evaluator.js';
@@ -54,6 +64,43 @@ export function penalisesCapacity(inst: SolverInstance, on?: boolean): boolean {
     !windowsBind(inst)
   );
 }
+
+/**
+ * Whether the polish of `inst` penalises windows: with `on` (SolveOptions.penalisedWindows,
+ * PENALISED_WINDOWS_BY_DEFAULT when absent), where windows bind, the summaries price the moves and
+ * the cost is the distance.
+ */
+export function penalisesWindows(inst: SolverInstance, on?: boolean): boolean {
+  return (on ?? PENALISED_WINDOWS_BY_DEFAULT) && inst.costIsDistance && segmentsApply(inst) && windowsBind(inst);
+}
+
+/**
+ * The first price of a unit of time warp: PENALISED_WINDOWS_INITIAL_SHARE of what a unit of travel
+ * time costs in distance over the whole matrix (Solomon's: 1), at least PENALTY_MIN.
+ */
+export function initialWarpPenaltyOf(inst: SolverInstance): number {
+  const dur = inst.vDur[0]!;
+  let distance = 0;
+  let time = 0;
+  for (let i = 0; i < inst.dist.length; i++) {
+    distance += inst.dist[i]!;
+    time += dur[i]!;
+  }
+  if (time <= 0) return PENALTY_MIN;
+  return Math.max(PENALTY_MIN, PENALISED_WINDOWS_INITIAL_SHARE * (distance / time));
+}
+
+/** `inst` with every window and shift open until ROUTE_HORIZON: its evaluator accepts any time warp. */
+export function withWindowsLifted(inst: SolverInstance): SolverInstance {
+  return {
+    ...inst,
+    winEnd: new Float64Array(inst.winEnd.length).fill(ROUTE_HORIZON),
+    vShiftEnd: new Float64Array(inst.vShiftEnd.length).fill(ROUTE_HORIZON),
+  };
+}
+
+/** What a penalised polish lets routes break at a price. */
+export type PenalisedRule = 'capacity' | 'windows';
 
 /**
  * The first penalty: PENALISED_CAPACITY_INITIAL_SHARE of HGS-CVRP's, the longest arc over the
@@ -82,13 +129,17 @@ export function initialPenaltyOf(inst: SolverInstance): number {
 const noSwapStar = (): boolean => false;
 
 export class PenalisedPolish {
-  /** Polished plans so far that came out within every capacity before a repair, and since the last adaptation. */
+  /** Polished plans so far that came out within the rule before a repair. */
   feasibleRuns = 0;
   runs = 0;
-  /** Repairs tried and those that left a plan overloaded (put back as it came). */
+  /** Repairs tried and those that left a plan breaking the rule (put back as it came). */
   repairs = 0;
   repairsFailed = 0;
+  /** Plans within the rule whose routes the problem's own evaluator refused all the same (put back; none expected). */
+  evaluationsFailed = 0;
   private penalty: number;
+  /** The share of polished plans within the rule before a repair that the penalty adapts towards. */
+  private readonly target: number;
   private sinceAdapt = 0;
   private feasibleSinceAdapt = 0;
   /** The candidate's routes as they came (stops, length, stamp), to put back when the repair fails. */
@@ -99,23 +150,31 @@ export class PenalisedPolish {
   /** Whether its local search examines only the stops of changed routes outside a repair. */
   private readonly changedOnly: boolean;
 
+  /** The polish with penalised windows where they apply (penalisesWindows), else with penalised capacity where it does; null: neither. */
   static when(
-    on: boolean | undefined,
+    on: { capacity?: boolean | undefined; windows?: boolean | undefined },
     inst: SolverInstance,
     evaluator: RouteEvaluator,
     rng: Rng,
     options: LocalSearchOptions,
   ): PenalisedPolish | null {
-    if (!penalisesCapacity(inst, on)) return null;
+    if (penalisesWindows(inst, on.windows)) {
+      // The summaries read the problem's windows; the evaluator that applies the moves, none.
+      const liftedEvaluator = new RouteEvaluator(withWindowsLifted(inst));
+      const localSearch = LocalSearch.create(inst, liftedEvaluator, rng, { ...options, countOperators: false });
+      return localSearch ? new PenalisedPolish('windows', inst, evaluator, liftedEvaluator, localSearch) : null;
+    }
+    if (!penalisesCapacity(inst, on.capacity)) return null;
     const lifted: SolverInstance = { ...inst, vCap: new Float64Array(inst.vCap.length).fill(Infinity) };
     const liftedEvaluator = new RouteEvaluator(lifted);
     const localSearch = LocalSearch.create(lifted, liftedEvaluator, rng, { ...options, countOperators: false });
-    return localSearch ? new PenalisedPolish(inst, evaluator, liftedEvaluator, localSearch) : null;
+    return localSearch ? new PenalisedPolish('capacity', inst, evaluator, liftedEvaluator, localSearch) : null;
   }
 
   private constructor(
+    readonly rule: PenalisedRule,
     private readonly inst: SolverInstance,
-    /** The problem's own evaluator: routes put back go through it. */
+    /** The problem's own evaluator: routes put back, and a feasible plan's changed routes, go through it. */
     private readonly evaluator: RouteEvaluator,
     private readonly liftedEvaluator: RouteEvaluator,
     private readonly localSearch: LocalSearch,
@@ -124,7 +183,8 @@ export class PenalisedPolish {
     this.backupStamp = new Float64Array(inst.nVehicles);
     for (let v = 0; v < inst.nVehicles; v++) this.backupSeq.push(new Int32Array(0));
     this.changedOnly = localSearch.changedOnly;
-    this.penalty = initialPenaltyOf(inst);
+    this.penalty = rule === 'windows' ? initialWarpPenaltyOf(inst) : initialPenaltyOf(inst);
+    this.target = rule === 'windows' ? PENALISED_WINDOWS_TARGET_FEASIBLE : PENALISED_CAPACITY_TARGET_FEASIBLE;
     this.setPenalty(this.penalty);
   }
 
@@ -139,30 +199,45 @@ export class PenalisedPolish {
   }
 
   /**
-   * Polishes `candidate` with penalised capacity until `deadline` at the latest; answers whether it
-   * came out within every capacity. When not, `candidate` is as it came, for the feasible polish.
+   * Polishes `candidate` with the rule penalised until `deadline` at the latest; answers whether it
+   * came out within the rule. When not, `candidate` is as it came, for the feasible polish.
    */
   run(candidate: Solution, deadline: number, swapStarWhen: SwapStarWhen | null): boolean {
     this.keep(candidate);
     this.localSearch.run(candidate, deadline, null, swapStarWhen);
-    const feasible = this.withinCapacity(candidate);
+    const feasible = this.withinRule(candidate);
     this.adapt(feasible);
-    if (feasible || this.repaired(candidate, deadline)) return true;
+    if ((feasible || this.repaired(candidate, deadline)) && this.evaluatedAsProblem(candidate)) return true;
     this.putBack(candidate);
     return false;
   }
 
-  /** Searches again with the penalty raised by each repair factor in turn until no route is overloaded; answers whether none is. */
+  /**
+   * Evaluates the routes the polish changed by the problem's own evaluator, which the rest of the
+   * search prices and extends (their caches were the lifted evaluator's); answers whether each
+   * passed. Capacity lifted leaves every route's figures as the problem's: nothing to do.
+   */
+  private evaluatedAsProblem(candidate: Solution): boolean {
+    if (this.rule === 'capacity') return true;
+    for (let v = 0; v < this.inst.nVehicles; v++)
+      if (candidate.stamp[v] !== this.backupStamp[v] && !candidate.refreshRoute(v, this.evaluator)) {
+        this.evaluationsFailed++;
+        return false;
+      }
+    return true;
+  }
+
+  /** Searches again with the penalty raised by each repair factor in turn until no route breaks the rule; answers whether none does. */
   private repaired(candidate: Solution, deadline: number): boolean {
     this.repairs++;
     this.localSearch.changedOnly = true;
     let feasible = false;
     for (const factor of PENALISED_CAPACITY_REPAIR_FACTORS) {
       this.setPenalty(this.penalty * factor);
-      // Fresh stamps: the local search examines the overloaded routes again (it looks at changed routes only).
-      for (let v = 0; v < this.inst.nVehicles; v++) if (this.overloaded(candidate, v)) candidate.refreshRoute(v, this.liftedEvaluator);
+      // Fresh stamps: the local search examines the routes that break the rule again (it looks at changed routes only).
+      for (let v = 0; v < this.inst.nVehicles; v++) if (this.breaksRule(candidate, v)) candidate.refreshRoute(v, this.liftedEvaluator);
       this.localSearch.run(candidate, deadline, null, noSwapStar);
-      feasible = this.withinCapacity(candidate);
+      feasible = this.withinRule(candidate);
       if (feasible) break;
     }
     this.setPenalty(this.penalty);
@@ -204,19 +279,25 @@ export class PenalisedPolish {
     if (this.sinceAdapt < PENALISED_CAPACITY_ADAPT_EVERY) return;
     const share = this.feasibleSinceAdapt / this.sinceAdapt;
     this.sinceAdapt = this.feasibleSinceAdapt = 0;
-    if (share < PENALISED_CAPACITY_TARGET_FEASIBLE - 0.05) this.penalty = Math.min(PENALTY_MAX, this.penalty * PENALTY_UP);
-    else if (share > PENALISED_CAPACITY_TARGET_FEASIBLE + 0.05) this.penalty = Math.max(PENALTY_MIN, this.penalty * PENALTY_DOWN);
+    if (share < this.target - 0.05) this.penalty = Math.min(PENALTY_MAX, this.penalty * PENALTY_UP);
+    else if (share > this.target + 0.05) this.penalty = Math.max(PENALTY_MIN, this.penalty * PENALTY_DOWN);
     else return;
     this.setPenalty(this.penalty);
   }
 
   private setPenalty(penalty: number): void {
-    this.localSearch.moves.segments.penaliseOverload(this.inst.vCap, penalty);
+    const moves = this.localSearch.moves;
+    if (this.rule === 'windows') moves.priceWarp(penalty);
+    else moves.segments.penaliseOverload(this.inst.vCap, penalty);
   }
 
-  private withinCapacity(sol: Solution): boolean {
-    for (let v = 0; v < this.inst.nVehicles; v++) if (this.overloaded(sol, v)) return false;
+  private withinRule(sol: Solution): boolean {
+    for (let v = 0; v < this.inst.nVehicles; v++) if (this.breaksRule(sol, v)) return false;
     return true;
+  }
+
+  private breaksRule(sol: Solution, v: number): boolean {
+    return this.rule === 'windows' ? this.localSearch.moves.timeWarpOf(sol, v) > TW_EPS : this.overloaded(sol, v);
   }
 
   private overloaded(sol: Solution, v: number): boolean {

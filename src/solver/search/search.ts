@@ -175,7 +175,13 @@ function penalisedAndMeterOf(
   limits: SearchLimits,
 ): { penalised: PenalisedPolish | null; meter: WorkMeter } {
   const penalised = localSearch
-    ? PenalisedPolish.when(limits.penalisedCapacity, localSearch.inst, evaluator, rng, localSearchOptionsOf(limits))
+    ? PenalisedPolish.when(
+        { capacity: limits.penalisedCapacity, windows: limits.penalisedWindows },
+        localSearch.inst,
+        evaluator,
+        rng,
+        localSearchOptionsOf(limits),
+      )
     : null;
   return { penalised, meter: new WorkMeter(evaluator, inserter, localSearch, penalised) };
 }

@@ -20,7 +20,7 @@ export function emptyRouteShortens(sol: Solution, moves: MoveEvaluator, u: numbe
   const before = moves.locBefore(sol, ru, pu);
   const after = moves.locAt(sol, ru, pu + 1);
   const alone = moves.arc(inst.vStartLoc[ru]!, at) + moves.arc(at, inst.vEndLoc[ru]!);
-  // Where capacity is penalised, taking u out may relieve its route of up to its whole overload's penalty.
-  const room = moves.overloadPenaltyOf(sol, ru);
+  // Where capacity or windows are penalised, taking u out may relieve its route of up to its whole overload's or time warp's penalty.
+  const room = moves.overloadPenaltyOf(sol, ru) + moves.warpRoom(sol, ru, ru);
   return alone + moves.arc(before, after) - moves.arc(before, at) - moves.arc(at, after) < room - IMPROVEMENT_EPS;
 }

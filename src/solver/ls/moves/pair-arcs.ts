@@ -197,7 +197,8 @@ export class PairArcs {
     // Where capacity is penalised a move between two routes may lengthen the plan by what it takes off their overload's penalty and still improve it.
     const between = ru !== rx && moves.segments.penalised;
     const xPenalty = between ? moves.overloadPenaltyOf(sol, rx) : -1;
-    const eps = IMPROVEMENT_EPS;
+    // Where windows are penalised any move may lengthen it by up to its routes' time warp's penalty (MoveEvaluator.warpRoom); less the round-off's margin.
+    const slack = moves.warpRoom(sol, ru, rx) - IMPROVEMENT_EPS;
     // Relocate and or-opt: each string from u after x (side 1) or before it (side 0), forwards or reversed.
     const pu = sol.posOf[u]!;
     const reversible = moves.symmetric;
@@ -215,7 +216,7 @@ export class PairArcs {
         continue;
       }
       const saved = this.saved[L]!;
-      const bound = (xPenalty >= 0 ? this.stringGain(sol, moves, L, rx, xPenalty) : 0) - eps;
+      const bound = (xPenalty >= 0 ? this.stringGain(sol, moves, L, rx, xPenalty) : 0) + slack;
       // A string of one stop ends at u, whose arcs to x and to x's next place are read already.
       const lastToAx = L === 1 ? uToAx : ax < 0 ? 0 : dist[last * N + ax]!;
       const lastToX = L === 1 ? uToX : dist[last * N + lx]!;
@@ -240,11 +241,11 @@ export class PairArcs {
     const { bu, au, uIn, uOut } = this;
     const removed = uIn + uOut + xIn + xOut;
     const added = dist[bu * N + lx]! + (au < 0 ? 0 : dist[lx * N + au]!) + bxToU + uToAx;
-    this.swaps = added - removed < swapGain - eps;
+    this.swaps = added - removed < swapGain + slack;
     this.uThenXChange = uToX + (au < 0 ? 0 : dist[bx * N + au]!) - uOut - xIn;
     this.xThenUChange = xToU + (ax < 0 ? 0 : dist[bu * N + ax]!) - xOut - uIn;
-    this.uThenX = this.uThenXChange < room - eps;
-    this.xThenU = this.xThenUChange < room - eps;
+    this.uThenX = this.uThenXChange < room + slack;
+    this.xThenU = this.xThenUChange < room + slack;
   }
 
   /** Notes the pair and its routes' stamps (holds), and works out u's side again where its route changed since. */
@@ -339,7 +340,7 @@ export class PairArcs {
 function twoOptRefuses(sol: Solution, moves: MoveEvaluator, u: number, x: number): boolean {
   const r = sol.routeOf[u]!;
   if (sol.routeOf[x] !== r) return true;
-  if (!moves.distanceFilter || !moves.symmetric) return false;
+  if (!moves.distanceFilter || !moves.symmetric || moves.warpRoom(sol, r, r) > 0) return false;
   const a = Math.min(sol.posOf[u]!, sol.posOf[x]!);
   const b = Math.max(sol.posOf[u]!, sol.posOf[x]!);
   if (b - a < 2) return true;

@@ -60,6 +60,6 @@ export class SwapStrings implements Operator {
     const ax = moves.locAt(sol, rx, endX);
     const removed = moves.arc(bu, fu) + moves.arc(eu, au) + moves.arc(bx, fx) + moves.arc(ex, ax);
     const added = moves.arc(bu, fx) + moves.arc(ex, au) + moves.arc(bx, fu) + moves.arc(eu, ax);
-    return added - removed < -IMPROVEMENT_EPS;
+    return added - removed < moves.warpRoom(sol, ru, rx) - IMPROVEMENT_EPS;
   }
 }

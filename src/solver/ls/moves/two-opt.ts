@@ -23,7 +23,8 @@ export class TwoOpt implements Operator {
     const b = Math.max(pu, px);
     if (b - a < 2) return 0;
     const n = sol.len[r]!;
-    const filter = moves.distanceFilter && moves.symmetric;
+    // A route that breaks windows at a penalty may gain by a longer reversal (MoveEvaluator.warpRoom).
+    const filter = moves.distanceFilter && moves.symmetric && moves.warpRoom(sol, r, r) === 0;
     // Where the arcs decide (MoveEvaluator.arcsDecide), a reversal that shortens the route improves.
     const decided = filter && moves.arcsDecide;
     // seq[a] followed by seq[b]: reverse (a, b].
