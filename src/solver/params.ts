@@ -884,6 +884,19 @@ export const SPLIT_WARMUP_SHARE = 0.1;
  */
 export const SPLIT_EPOCH_MS = 4000;
 /**
+ * …and at least this share of the time limit (decompose/search.ts, epochMsOf; not under an
+ * iteration limit): a run gets some fifteen epochs at most, 8 s each at 120 s, so that each part's
+ * annealing goes further before the borders move; limits up to 60 s keep 4 s. Gehring–Homberger
+ * R1_10_1 and RC1_10_1 at 120 s on 2 threads, fresh processes, one interleaved run a seed beside
+ * main be27f7f (`npm run bench -- --set homberger-1000 --time 120 --threads 2 --process --no-warm
+ * --baseline <wrapper>`, an experiment build reading the epoch from the environment; load 0.6–2.0):
+ * 8 s epochs, seeds 0–3, 1.05 / 1.27 / 0.97 / 1.08 % against 1.15 / 1.37 / 1.40 / 1.26 % (mean
+ * 1.09 % against 1.29 %, better on every seed): R1_10_1 0.86 / 1.03 / 0.94 / 1.07 % against 1.10 /
+ * 1.37 / 1.01 / 1.17 %, RC1_10_1 1.24 / 1.50 / 0.99 / 1.08 % against 1.20 / 1.36 / 1.78 / 1.35 %,
+ * with as many iterations (1.5–1.8 M). 16 s epochs, seeds 2 / 3: 1.30 / 1.33 %.
+ */
+export const SPLIT_EPOCHS_PER_LIMIT = 15;
+/**
  * Parts per thread and epoch (searched one after the other, sharing the epoch). Quarters of
  * Gehring–Homberger 1000 on two threads were no better than halves at 30 s, so one part a thread.
  */

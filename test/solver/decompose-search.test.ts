@@ -4,11 +4,11 @@ import type { Problem } from '../../src/model/problem.js';
 import { buildPlan } from '../../src/output/plan.js';
 import { compareObjective } from '../../src/solver/cost.js';
 import { objectiveOfRoutes, type ImproveOutcome } from '../../src/solver/improve.js';
-import { SPLIT_MIN_STOPS } from '../../src/solver/params.js';
+import { SPLIT_EPOCH_MS, SPLIT_EPOCHS_PER_LIMIT, SPLIT_MIN_STOPS } from '../../src/solver/params.js';
 import type { SolveOptions, SolveResult } from '../../src/solver/types.js';
 import { solveInThreads } from '../../src/threads/searches.js';
 import { inlineRunner, type ImproveRunner } from '../../src/solver/decompose/runner.js';
-import { solveBySplitting, usesSplit } from '../../src/solver/decompose/search.js';
+import { epochMsOf, solveBySplitting, usesSplit } from '../../src/solver/decompose/search.js';
 import { workerUrl } from '../../src/threads/worker-url.js';
 import { checkPlan, findInsertableUnserved } from '../support/checker.js';
 import { randomProblem } from '../support/problem-builder.js';
@@ -40,6 +40,14 @@ function recording(): { runner: ImproveRunner; calls: Array<{ initial: boolean; 
 }
 
 describe('decomposition on threads', () => {
+  it('searches the parts SPLIT_EPOCH_MS an epoch, or a SPLIT_EPOCHS_PER_LIMIT-th of a longer limit', () => {
+    expect(epochMsOf(10_000)).toBe(SPLIT_EPOCH_MS);
+    expect(epochMsOf(SPLIT_EPOCH_MS * SPLIT_EPOCHS_PER_LIMIT)).toBe(SPLIT_EPOCH_MS);
+    expect(epochMsOf(120_000)).toBe(120_000 / SPLIT_EPOCHS_PER_LIMIT);
+    expect(epochMsOf(120_000)).toBe(8000);
+    expect(epochMsOf(Infinity)).toBe(SPLIT_EPOCH_MS);
+  });
+
   it('is the default with two threads from SPLIT_MIN_STOPS stops on, never with one thread or balancing', () => {
     const big = unbalanced(randomProblem(601, { stops: SPLIT_MIN_STOPS, vehicles: 4 }));
     const small = unbalanced(randomProblem(602, { stops: SPLIT_MIN_STOPS - 1, vehicles: 4 }));

@@ -28,6 +28,7 @@ import {
   FLEET_IN_SPLIT_WARMUP,
   PARTS_POLISH_AS_WHOLE,
   SPLIT_EPOCH_MS,
+  SPLIT_EPOCHS_PER_LIMIT,
   SPLIT_EPOCHS_UNDER_ITERATIONS,
   SPLIT_MIN_STOPS,
   SPLIT_PARTS_PER_THREAD,
@@ -46,6 +47,14 @@ export function usesSplit(problem: Problem, options: Pick<SolveOptions, 'split'>
   // Fewer vehicles than threads leave a part without any: nothing to share.
   if (threads < 2 || !decomposable(problem) || problem.vehicles.length < threads) return false;
   return options.split ?? problem.stops.length >= SPLIT_MIN_STOPS;
+}
+
+/**
+ * How long an epoch's parts are searched under a time limit of `limitMs` (Infinity: none) and no
+ * iteration limit: SPLIT_EPOCH_MS, or a SPLIT_EPOCHS_PER_LIMIT-th of the limit when longer.
+ */
+export function epochMsOf(limitMs: number): number {
+  return Number.isFinite(limitMs) ? Math.max(SPLIT_EPOCH_MS, limitMs / SPLIT_EPOCHS_PER_LIMIT) : SPLIT_EPOCH_MS;
 }
 
 interface Best {
@@ -200,9 +209,11 @@ class Decomposition {
     const { end, budget } = this;
     const now = performance.now();
     if (now >= end) return 'time';
-    let ms = Math.min(SPLIT_EPOCH_MS, end - now);
+    // Under an iteration limit the epochs are its shares; their time stays SPLIT_EPOCH_MS.
+    const epochMs = budget === undefined ? epochMsOf(this.limit) : SPLIT_EPOCH_MS;
+    let ms = Math.min(epochMs, end - now);
     // A short last piece goes to the epoch before it.
-    if (end - now - ms < SPLIT_EPOCH_MS / 2) ms = end - now;
+    if (end - now - ms < epochMs / 2) ms = end - now;
     if (budget !== undefined) {
       const left = budget - this.perThread;
       if (left <= 0) return 'iterations';
