@@ -888,12 +888,16 @@ export const SPLIT_EPOCH_MS = 4000;
  * iteration limit): a run gets some fifteen epochs at most, 8 s each at 120 s, so that each part's
  * annealing goes further before the borders move; limits up to 60 s keep 4 s. Gehring–Homberger
  * R1_10_1 and RC1_10_1 at 120 s on 2 threads, fresh processes, one interleaved run a seed beside
- * main be27f7f (`npm run bench -- --set homberger-1000 --time 120 --threads 2 --process --no-warm
- * --baseline <wrapper>`, an experiment build reading the epoch from the environment; load 0.6–2.0):
+ * 7f249e7, main's search (`npm run bench -- --set homberger-1000 --time 120 --threads 2 --process
+ * --no-warm --baseline <wrapper>`, an experiment build reading the epoch from the environment; load
+ * 0.6–2.0):
  * 8 s epochs, seeds 0–3, 1.05 / 1.27 / 0.97 / 1.08 % against 1.15 / 1.37 / 1.40 / 1.26 % (mean
  * 1.09 % against 1.29 %, better on every seed): R1_10_1 0.86 / 1.03 / 0.94 / 1.07 % against 1.10 /
  * 1.37 / 1.01 / 1.17 %, RC1_10_1 1.24 / 1.50 / 0.99 / 1.08 % against 1.20 / 1.36 / 1.78 / 1.35 %,
- * with as many iterations (1.5–1.8 M). 16 s epochs, seeds 2 / 3: 1.30 / 1.33 %.
+ * with as many iterations (1.5–1.8 M). 16 s epochs, seeds 2 / 3: 1.30 / 1.33 %. Then main 3d3457f
+ * (this rule) beside 7f249e7 (load 1.3–2.0), seeds 4 / 5: 1.28 / 1.00 % against 1.03 / 1.19 %
+ * (R1_10_1 1.25 / 0.81 % against 0.90 / 1.15 %, RC1_10_1 1.30 / 1.18 % against 1.15 / 1.23 %).
+ * Over the six seeds 1.11 % against 1.23 %, better on five.
  */
 export const SPLIT_EPOCHS_PER_LIMIT = 15;
 /**
