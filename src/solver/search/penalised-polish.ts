@@ -135,8 +135,6 @@ export class PenalisedPolish {
   /** Repairs tried and those that left a plan breaking the rule (put back as it came). */
   repairs = 0;
   repairsFailed = 0;
-  /** Plans within the rule whose routes the problem's own evaluator refused all the same (put back; none expected). */
-  evaluationsFailed = 0;
   private penalty: number;
   /** The share of polished plans within the rule before a repair that the penalty adapts towards. */
   private readonly target: number;
@@ -219,11 +217,7 @@ export class PenalisedPolish {
    */
   private evaluatedAsProblem(candidate: Solution): boolean {
     if (this.rule === 'capacity') return true;
-    for (let v = 0; v < this.inst.nVehicles; v++)
-      if (candidate.stamp[v] !== this.backupStamp[v] && !candidate.refreshRoute(v, this.evaluator)) {
-        this.evaluationsFailed++;
-        return false;
-      }
+    for (const v of this.changedRoutes(candidate)) if (!candidate.refreshRoute(v, this.evaluator)) return false;
     return true;
   }
 
@@ -259,13 +253,19 @@ export class PenalisedPolish {
 
   /** Puts back every route of `candidate` the search changed, through the problem's own evaluator. */
   private putBack(candidate: Solution): void {
-    const changed = this.changed;
-    changed.length = 0;
-    for (let v = 0; v < this.inst.nVehicles; v++) if (candidate.stamp[v] !== this.backupStamp[v]) changed.push(v);
+    const changed = this.changedRoutes(candidate);
     for (const v of changed) candidate.assignRoute(v, this.backupSeq[v]!, this.backupLen[v]!);
     for (const v of changed)
       if (!candidate.refreshRoute(v, this.evaluator))
         throw new Error('internal error: a route put back after a failed repair breaks a rule');
+  }
+
+  /** The routes of `candidate` changed since it was kept (keep), by their stamps: a list reused from call to call. */
+  private changedRoutes(candidate: Solution): readonly number[] {
+    const changed = this.changed;
+    changed.length = 0;
+    for (let v = 0; v < this.inst.nVehicles; v++) if (candidate.stamp[v] !== this.backupStamp[v]) changed.push(v);
+    return changed;
   }
 
   /** HGS's adaptation: every PENALISED_CAPACITY_ADAPT_EVERY polishes, the penalty rises when too few came out feasible and falls when too many did. */
