@@ -45,7 +45,12 @@ export async function searchTheWholeLimit(problem: Problem, options: SolveOption
   let stoppedBy: SolveResult['stats']['stoppedBy'] = 'time';
   for (let index = 0; ; index++) {
     const searchStart = performance.timeOrigin + performance.now();
-    const answer = await once(problem, { ...options, seed: restartSeedOf(seed, index), endsAt, onProgress: report.sink() });
+    const answer = await once(problem, {
+      ...options,
+      seed: restartSeedOf(seed, index),
+      endsAt,
+      onProgress: report.sink(searchStart - startedAt),
+    });
     iterations += answer.result.stats.iterations;
     if (index === 0) firstPlanMs = answer.result.stats.firstPlanMs;
     const bestFoundMs = answer.result.stats.bestFoundMs + (searchStart - startedAt);
@@ -69,22 +74,22 @@ export async function searchTheWholeLimit(problem: Problem, options: SolveOption
   return { result: { ...best.result, stats }, objective: best.objective };
 }
 
-/** The progress of the restarts as one search's: the best plan so far, the iterations of them all. */
+/** The progress of the restarts as one search's: the best plan so far, the iterations of them all, the time since the first began. */
 class BestProgress {
   private done: SolveProgress | null = null;
   private latest: SolveProgress | null = null;
 
   constructor(private readonly onProgress: ((progress: SolveProgress) => void) | undefined) {}
 
-  /** The sink of the next search; the last report of the one before counts as done. */
-  sink(): ((progress: SolveProgress) => void) | undefined {
-    if (this.latest) this.done = this.combined(this.latest);
+  /** The sink of the next search, begun `offsetMs` after the first; the last report of the one before counts as done. */
+  sink(offsetMs: number): ((progress: SolveProgress) => void) | undefined {
+    if (this.latest) this.done = this.latest;
     this.latest = null;
     const forward = this.onProgress;
     if (!forward) return undefined;
     return (progress) => {
-      this.latest = progress;
-      forward(this.combined(progress));
+      this.latest = this.combined({ ...progress, elapsedMs: offsetMs + progress.elapsedMs });
+      forward(this.latest);
     };
   }
 
@@ -92,6 +97,6 @@ class BestProgress {
     const done = this.done;
     if (!done) return progress;
     const better = progress.served > done.served || (progress.served === done.served && progress.cost < done.cost);
-    return { ...(better ? progress : done), iterations: done.iterations + progress.iterations };
+    return { ...(better ? progress : done), iterations: done.iterations + progress.iterations, elapsedMs: progress.elapsedMs };
   }
 }
