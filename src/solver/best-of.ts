@@ -5,14 +5,13 @@
  * src/threads/searches.ts runs the searches on worker threads; searchOneAfterAnother runs them inline.
  */
 import type { Problem } from '../model/problem.js';
-import { compareObjective, type ObjectiveValue } from './cost.js';
+import { compareObjective } from './cost.js';
+import type { SearchAnswer } from './full-time.js';
 import { solveOnce, timeLeftOf } from './index.js';
 import type { SolveOptions, SolveProgress, SolveResult } from './types.js';
 
-export interface SearchOutcome {
-  result: SolveResult;
-  objective: ObjectiveValue;
-}
+/** A search's result and the objective of its plan. */
+export type SearchOutcome = SearchAnswer;
 
 /** The seed of search `index`: the given seed for search 0, well-spread derived seeds for the others. */
 export function seedOf(seed: number, index: number): number {

@@ -8,8 +8,8 @@
  */
 import type { Problem } from '../model/problem.js';
 import { constructFirstPlan, fillUnserved, untimedIterationsOf } from './construct.js';
-import type { ObjectiveValue } from './cost.js';
 import { withFewerRoutesWherePays } from './fewer-routes.js';
+import { restartsAtStall, searchTheWholeLimit, type SearchAnswer } from './full-time.js';
 import { planOfRoutes, searchKitOf } from './kit.js';
 import { scheduleRoute } from './route/schedule.js';
 import { claimSize, type ClaimShare } from './search/claim.js';
@@ -94,8 +94,15 @@ function claimLimitsOf(
   return { deadline: deadline - claimReserveOf(limitMs, first), claimShare: CLAIM_SHARE, finishBy };
 }
 
-/** One search on the calling thread; also answers the objective of its plan (for picking among threads). */
-export async function solveOnce(problem: Problem, options: SolveOptions): Promise<{ result: SolveResult; objective: ObjectiveValue }> {
+/**
+ * One search on the calling thread, or with `fullTime` searches one after another until the limit
+ * (full-time.ts); also answers the objective of its plan (for picking among threads).
+ */
+export async function solveOnce(problem: Problem, options: SolveOptions): Promise<SearchAnswer> {
+  return restartsAtStall(options) ? searchTheWholeLimit(problem, options, searchOnce) : searchOnce(problem, options);
+}
+
+async function searchOnce(problem: Problem, options: SolveOptions): Promise<SearchAnswer> {
   const clock = options.clock ?? (() => performance.now());
   const started = clock();
   const limit = timeLimitOf(options);

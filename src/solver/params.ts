@@ -414,6 +414,18 @@ export const WORK_PER_PAIR = 5;
  */
 export const STALL_REHEATS = 1;
 /**
+ * With `--full-time` (full-time.ts), another search starts after one stops by itself while this
+ * share of the time that one took is left at least: a search with less can hardly reach its plan.
+ * Solomon's 56 at 2 s in fresh processes, one interleaved run a seed beside main 5476656 without
+ * and with its `--full-time` (one search cooled by the clock over the whole limit), load 1.5–2.0:
+ * seed 0 0.20 % against 0.27 % and 0.24 %, seed 1 0.19 % against 0.25 % and 0.33 % (7,500
+ * iterations on average against 4,800 and 7,900; 1.8 s of wall against 1.25 s and 1.9 s).
+ * Solomon's R101, R105, R109, R201, R205, RC101, RC105, RC201, RC205 and C101 at 30 s, seed 0 (load
+ * 1.0–1.4): 0.00 % (every best-known plan) against 0.05 % and 0.01 %. The share itself was not
+ * compared with others.
+ */
+export const FULL_TIME_RESTART_SHARE = 0.5;
+/**
  * Only problems up to this many stops reheat: on larger ones a second cooling would double a search
  * whose first one already takes seconds, and run it past the limit.
  */

@@ -30,6 +30,12 @@ export interface SolveOptions extends Levers {
    * never time: a seed reproduces the plan of a search that stopped by itself.
    */
   stopWhenStalled?: boolean;
+  /**
+   * Search for the whole time limit (`--full-time`): a search that stops by itself is followed by
+   * another from a new first plan while time is left, and the best plan wins (full-time.ts); with
+   * threads, each search does so, and a decomposition runs on to the limit. Default: off.
+   */
+  fullTime?: boolean;
   /** Independent searches, each on a worker thread (src/threads/; default 1). solve() itself runs one. */
   threads?: number;
   /**

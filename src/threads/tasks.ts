@@ -52,7 +52,7 @@ export async function planOfDocument(job: DocumentSolve, onProgress?: ProgressSi
   const result = await solve(problem, {
     timeLimitMs: job.timeLimitMs,
     seed: job.seed,
-    ...(job.fullTime ? { stopWhenStalled: false } : {}),
+    ...(job.fullTime ? { fullTime: true } : {}),
     ...(onProgress ? { onProgress } : {}),
   });
   const plan = buildPlan(problem, result);

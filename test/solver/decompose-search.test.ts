@@ -23,16 +23,19 @@ const checked = (problem: Problem, result: SolveResult) => {
 };
 
 /** An inline runner that records every search it runs. */
-function recording(): { runner: ImproveRunner; calls: Array<{ initial: boolean; outcome: ImproveOutcome }> } {
+function recording(): {
+  runner: ImproveRunner;
+  calls: Array<{ initial: boolean; outcome: ImproveOutcome; stopWhenStalled?: boolean | undefined }>;
+} {
   const inner = inlineRunner();
-  const calls: Array<{ initial: boolean; outcome: ImproveOutcome }> = [];
+  const calls: Array<{ initial: boolean; outcome: ImproveOutcome; stopWhenStalled?: boolean | undefined }> = [];
   return {
     calls,
     runner: {
       abort: () => {},
       run: async (index, problem, initial, options, onProgress) => {
         const outcome = await inner.run(index, problem, initial, options, onProgress);
-        calls.push({ initial: initial !== null, outcome });
+        calls.push({ initial: initial !== null, outcome, stopWhenStalled: options.stopWhenStalled });
         return outcome;
       },
     },
@@ -92,6 +95,18 @@ describe('decomposition on threads', () => {
       if (c.allFeatures) expect(result.unserved.length).toBeGreaterThan(0);
     }, 120_000);
   }
+
+  it('under full time (--full-time) no search stops at its stall: the warm-ups run on, as the epochs do', async () => {
+    const problem = unbalanced(randomProblem(633, { stops: 60, vehicles: 6, uniformSpeed: true }));
+    const stallsOf = async (fullTime: boolean) => {
+      const { runner, calls } = recording();
+      const result = await solveBySplitting(problem, { timeLimitMs: 400, seed: 2, fullTime }, 2, runner);
+      expect(checked(problem, result)).toEqual([]);
+      return calls.filter((call) => !call.initial).map((call) => call.stopWhenStalled);
+    };
+    expect(await stallsOf(false)).toEqual([true, true]);
+    expect(await stallsOf(true)).toEqual([false, false]);
+  }, 60_000);
 
   it('a part may hold no used route or no stop: the plan is still whole and checked', async () => {
     // Three threads on three vehicles: parts with an empty vehicle only.

@@ -73,7 +73,7 @@ async function solveCommand(file: string, flags: SolveFlags, color: boolean): Pr
       const options = {
         ...solveOptions(config, interrupt.signal, spinner),
         ...(budget.endsAt !== undefined ? { endsAt: budget.endsAt } : {}),
-        ...(flags.fullTime ? { stopWhenStalled: false } : {}),
+        ...(flags.fullTime ? { fullTime: true } : {}),
       };
       const inline = (options.threads ?? 1) === 1 && loaded.problem.stops.length <= INLINE_MAX_STOPS;
       const how = inline ? { inline: true } : { moveMatrices: true, started: early.take() };

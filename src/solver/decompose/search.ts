@@ -120,7 +120,7 @@ class Decomposition {
     this.hintsBy = this.started + left;
     this.seed = options.seed ?? 0;
     this.budget = options.maxIterations;
-    this.stalls = options.stopWhenStalled ?? this.budget === undefined;
+    this.stalls = options.fullTime !== true && (options.stopWhenStalled ?? this.budget === undefined);
     this.stalled = this.stalls ? new StalledEpochs(SPLIT_STALL_EPOCHS) : null;
   }
 
