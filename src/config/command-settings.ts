@@ -76,7 +76,7 @@ const SEARCH = [
     key: 'fullTime',
     flag: '--full-time',
     parse: parseSwitch,
-    help: 'search for the whole --time-limit, even once the plan has stopped improving',
+    help: 'search for the whole --time-limit: once the plan stops improving, search again from a new first plan and keep the best',
     commands: ['solve'],
   }),
   setting({
