@@ -2,16 +2,17 @@
  * Several independent searches of one problem, the pure part: the seed of each search and the
  * choice of the winner. The best plan by the lexicographic objective wins; ties go to the lowest
  * search index, so a run stopped by an iteration limit is reproducible for a seed and a count.
- * src/threads/searches.ts runs the searches on worker threads; searchOneAfterAnother runs them inline.
+ * src/threads/searches.ts runs the searches, on worker threads or one after another; full-time.ts
+ * restarts one search.
  */
-import type { Problem } from '../model/problem.js';
-import { compareObjective } from './cost.js';
-import type { SearchAnswer } from './full-time.js';
-import { solveOnce, timeLeftOf } from './index.js';
-import type { SolveOptions, SolveProgress, SolveResult } from './types.js';
+import { compareObjective, type ObjectiveValue } from './cost.js';
+import type { SolveProgress, SolveResult } from './types.js';
 
 /** A search's result and the objective of its plan. */
-export type SearchOutcome = SearchAnswer;
+export interface SearchOutcome {
+  result: SolveResult;
+  objective: ObjectiveValue;
+}
 
 /** The seed of search `index`: the given seed for search 0, well-spread derived seeds for the others. */
 export function seedOf(seed: number, index: number): number {
@@ -60,27 +61,4 @@ export function combineProgress(latest: Array<SolveProgress | null>): SolveProgr
     if (!best || p.served > best.served || (p.served === best.served && p.cost < best.cost)) best = p;
   }
   return { ...best!, iterations };
-}
-
-/**
- * `threads` searches one after the other on the calling thread, sharing the time limit (no worker
- * threads: the sources under test, or the caller asked for it); search 0 reports progress.
- */
-export async function searchOneAfterAnother(problem: Problem, options: SolveOptions, threads: number): Promise<SearchOutcome[]> {
-  if (threads === 1) return [await solveOnce(problem, options)];
-  const started = performance.now();
-  const limit = timeLeftOf(options);
-  const outcomes: SearchOutcome[] = [];
-  for (let i = 0; i < threads; i++) {
-    const left = limit === Infinity ? Infinity : Math.max(1, (started + limit - performance.now()) / (threads - i));
-    outcomes.push(
-      await solveOnce(problem, {
-        ...options,
-        seed: seedOf(options.seed ?? 0, i),
-        timeLimitMs: left,
-        onProgress: i === 0 ? options.onProgress : undefined,
-      }),
-    );
-  }
-  return outcomes;
 }

@@ -7,20 +7,16 @@
  * makes, the plan is never worse than that run's for the same seed.
  */
 import type { Problem } from '../model/problem.js';
-import { compareObjective, type ObjectiveValue } from './cost.js';
+import { combineProgress, pickBest, type SearchOutcome } from './best-of.js';
 import { FULL_TIME_RESTART_SHARE } from './params.js';
+import { absoluteNow, timeLeftOf, timeLimitOf } from './time-limit.js';
 import type { SolveOptions, SolveProgress, SolveResult } from './types.js';
 
-export interface SearchAnswer {
-  result: SolveResult;
-  objective: ObjectiveValue;
-}
-
-type OneSearch = (problem: Problem, options: SolveOptions) => Promise<SearchAnswer>;
+type OneSearch = (problem: Problem, options: SolveOptions) => Promise<SearchOutcome>;
 
 /** Whether a solve with these options restarts its search at a stall: `fullTime` under a time limit, with neither an iteration limit nor the stall stop switched off. */
 export function restartsAtStall(options: SolveOptions): boolean {
-  const limited = Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0;
+  const limited = timeLimitOf(options) < Infinity;
   return options.fullTime === true && limited && options.maxIterations === undefined && options.stopWhenStalled !== false;
 }
 
@@ -34,44 +30,41 @@ export function restartSeedOf(seed: number, index: number): number {
 }
 
 /** Searches by `once` one after another within the limit of `options`, as the module comment says. */
-export async function searchTheWholeLimit(problem: Problem, options: SolveOptions, once: OneSearch): Promise<SearchAnswer> {
-  const startedAt = performance.timeOrigin + performance.now();
-  const endsAt = Math.min(options.endsAt ?? Infinity, startedAt + options.timeLimitMs);
+export async function searchTheWholeLimit(problem: Problem, options: SolveOptions, once: OneSearch): Promise<SearchOutcome> {
+  const startedAt = absoluteNow();
+  const endsAt = startedAt + timeLeftOf(options);
   const seed = options.seed ?? 0;
   const report = new BestProgress(options.onProgress);
-  let best: SearchAnswer | null = null;
-  let iterations = 0;
-  let firstPlanMs = 0;
+  const answers: SearchOutcome[] = [];
   let stoppedBy: SolveResult['stats']['stoppedBy'] = 'time';
   for (let index = 0; ; index++) {
-    const searchStart = performance.timeOrigin + performance.now();
-    const answer = await once(problem, {
-      ...options,
-      seed: restartSeedOf(seed, index),
-      endsAt,
-      onProgress: report.sink(searchStart - startedAt),
-    });
-    iterations += answer.result.stats.iterations;
-    if (index === 0) firstPlanMs = answer.result.stats.firstPlanMs;
-    const bestFoundMs = answer.result.stats.bestFoundMs + (searchStart - startedAt);
-    if (best === null || compareObjective(answer.objective, best.objective, problem.objective.minimizeRoutes) < 0)
-      best = { ...answer, result: { ...answer.result, stats: { ...answer.result.stats, bestFoundMs } } };
+    const searchStart = absoluteNow();
+    const offsetMs = searchStart - startedAt;
+    const answer = await once(problem, { ...options, seed: restartSeedOf(seed, index), endsAt, onProgress: report.sink(offsetMs) });
+    answers.push(foundSinceStart(answer, offsetMs));
     stoppedBy = answer.result.stats.stoppedBy;
-    const now = performance.timeOrigin + performance.now();
+    const now = absoluteNow();
     if (stoppedBy !== 'no_improvement' || options.signal?.aborted === true) break;
     // The clock decides whether another search starts: the plan is no longer the seed's alone.
     stoppedBy = 'time';
     if (endsAt - now < FULL_TIME_RESTART_SHARE * (now - searchStart)) break;
   }
+  const best = pickBest(answers, problem.objective.minimizeRoutes);
   const stats = {
     ...best.result.stats,
-    iterations,
-    firstPlanMs,
+    iterations: answers.reduce((sum, answer) => sum + answer.result.stats.iterations, 0),
+    firstPlanMs: answers[0]!.result.stats.firstPlanMs,
     seed,
     stoppedBy,
-    elapsedMs: performance.timeOrigin + performance.now() - startedAt,
+    elapsedMs: absoluteNow() - startedAt,
   };
   return { result: { ...best.result, stats }, objective: best.objective };
+}
+
+/** The answer of a search begun `offsetMs` after the first, its best plan's time counted from the first's start. */
+function foundSinceStart(answer: SearchOutcome, offsetMs: number): SearchOutcome {
+  const stats = { ...answer.result.stats, bestFoundMs: answer.result.stats.bestFoundMs + offsetMs };
+  return { ...answer, result: { ...answer.result, stats } };
 }
 
 /** The progress of the restarts as one search's: the best plan so far, the iterations of them all, the time since the first began. */
@@ -88,15 +81,9 @@ class BestProgress {
     const forward = this.onProgress;
     if (!forward) return undefined;
     return (progress) => {
-      this.latest = this.combined({ ...progress, elapsedMs: offsetMs + progress.elapsedMs });
+      const timed = { ...progress, elapsedMs: offsetMs + progress.elapsedMs };
+      this.latest = this.done ? { ...combineProgress([this.done, timed]), elapsedMs: timed.elapsedMs } : timed;
       forward(this.latest);
     };
-  }
-
-  private combined(progress: SolveProgress): SolveProgress {
-    const done = this.done;
-    if (!done) return progress;
-    const better = progress.served > done.served || (progress.served === done.served && progress.cost < done.cost);
-    return { ...(better ? progress : done), iterations: done.iterations + progress.iterations, elapsedMs: progress.elapsedMs };
   }
 }

@@ -9,7 +9,8 @@
 import type { Problem } from '../model/problem.js';
 import { constructFirstPlan, fillUnserved, untimedIterationsOf } from './construct.js';
 import { withFewerRoutesWherePays } from './fewer-routes.js';
-import { restartsAtStall, searchTheWholeLimit, type SearchAnswer } from './full-time.js';
+import type { SearchOutcome } from './best-of.js';
+import { restartsAtStall, searchTheWholeLimit } from './full-time.js';
 import { planOfRoutes, searchKitOf } from './kit.js';
 import { scheduleRoute } from './route/schedule.js';
 import { claimSize, type ClaimShare } from './search/claim.js';
@@ -33,28 +34,12 @@ import {
   RESERVE_SHARE,
   WORK_UNITS_PER_MS,
 } from './params.js';
+import { timeLeftOf, timeLimitOf } from './time-limit.js';
 import type { RouteSchedule, SolveOptions, SolveResult } from './types.js';
 import { explainUnserved } from './unserved.js';
 
 export async function solve(problem: Problem, options: SolveOptions): Promise<SolveResult> {
   return (await solveOnce(problem, options)).result;
-}
-
-/** The wall-clock bound in milliseconds; a missing, zero or non-finite limit means none. */
-export function timeLimitOf(options: Pick<SolveOptions, 'timeLimitMs'>): number {
-  return Number.isFinite(options.timeLimitMs) && options.timeLimitMs > 0 ? options.timeLimitMs : Infinity;
-}
-
-/** The time left of the limit, in milliseconds: `timeLimitOf`, or less when the caller's `endsAt` comes sooner. */
-export function timeLeftOf(options: Pick<SolveOptions, 'timeLimitMs' | 'endsAt'>): number {
-  const limit = timeLimitOf(options);
-  if (options.endsAt === undefined) return limit;
-  return Math.max(0, Math.min(limit, options.endsAt - absoluteNow()));
-}
-
-/** Milliseconds since the epoch at sub-millisecond resolution, read alike on every thread. */
-export function absoluteNow(): number {
-  return performance.timeOrigin + performance.now();
 }
 
 /** Time kept back from the search of `nStops` stops, out of `limitMs`, to build the result. */
@@ -98,11 +83,11 @@ function claimLimitsOf(
  * One search on the calling thread, or with `fullTime` searches one after another until the limit
  * (full-time.ts); also answers the objective of its plan (for picking among threads).
  */
-export async function solveOnce(problem: Problem, options: SolveOptions): Promise<SearchAnswer> {
+export async function solveOnce(problem: Problem, options: SolveOptions): Promise<SearchOutcome> {
   return restartsAtStall(options) ? searchTheWholeLimit(problem, options, searchOnce) : searchOnce(problem, options);
 }
 
-async function searchOnce(problem: Problem, options: SolveOptions): Promise<SearchAnswer> {
+async function searchOnce(problem: Problem, options: SolveOptions): Promise<SearchOutcome> {
   const clock = options.clock ?? (() => performance.now());
   const started = clock();
   const limit = timeLimitOf(options);

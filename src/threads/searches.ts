@@ -10,8 +10,10 @@
  */
 import { ExitCode, RouteplanError } from '../errors.js';
 import type { Problem } from '../model/problem.js';
-import { bestResult, combineProgress, searchOneAfterAnother, seedOf, type SearchOutcome } from '../solver/best-of.js';
+import { bestResult, combineProgress, seedOf, type SearchOutcome } from '../solver/best-of.js';
 import type { ImproveOutcome } from '../solver/improve.js';
+import { solveOnce } from '../solver/index.js';
+import { timeLeftOf } from '../solver/time-limit.js';
 import { inlineRunner, type ImproveRunner } from '../solver/decompose/runner.js';
 import { solveBySplitting, usesSplit } from '../solver/decompose/search.js';
 import type { SolveOptions, SolveProgress, SolveResult } from '../solver/types.js';
@@ -177,4 +179,27 @@ function withSharedMatrices(problem: Problem): Problem {
   const distance = share(problem.travel.distance);
   const durations = problem.travel.durations.map((m) => (m === problem.travel.distance ? distance : share(m)));
   return { ...problem, travel: { ...problem.travel, distance, durations } };
+}
+
+/**
+ * `threads` searches one after the other on the calling thread, sharing the time limit (no worker
+ * threads: the sources under test, or the caller asked for it); search 0 reports progress.
+ */
+async function searchOneAfterAnother(problem: Problem, options: SolveOptions, threads: number): Promise<SearchOutcome[]> {
+  if (threads === 1) return [await solveOnce(problem, options)];
+  const started = performance.now();
+  const limit = timeLeftOf(options);
+  const outcomes: SearchOutcome[] = [];
+  for (let i = 0; i < threads; i++) {
+    const left = limit === Infinity ? Infinity : Math.max(1, (started + limit - performance.now()) / (threads - i));
+    outcomes.push(
+      await solveOnce(problem, {
+        ...options,
+        seed: seedOf(options.seed ?? 0, i),
+        timeLimitMs: left,
+        onProgress: i === 0 ? options.onProgress : undefined,
+      }),
+    );
+  }
+  return outcomes;
 }

@@ -21,7 +21,8 @@ import type { Problem } from '../../model/problem.js';
 import { combineProgress, seedOf } from '../best-of.js';
 import { compareObjective, type ObjectiveValue } from '../cost.js';
 import { objectiveOfRoutes, type ImproveOutcome } from '../improve.js';
-import { reserveOf, resultOfRoutes, timeLeftOf, timeLimitOf } from '../index.js';
+import { reserveOf, resultOfRoutes } from '../index.js';
+import { timeLeftOf, timeLimitOf } from '../time-limit.js';
 import {
   CONSTRUCTION_CAP_MS,
   CONSTRUCTION_SHARE,
