@@ -433,9 +433,9 @@ export const REHEAT_MAX_STOPS = 100;
 /**
  * From this many stops up to REHEAT_MAX_STOPS, where windows bind, a search that stops by itself is
  * followed by one more from its own first plan under a new seed, and the better plan wins
- * (restart-at-stall.ts): FULL_TIME_RESTART_SHARE's runs showed that a second independent search
- * finds more than the reheat's longer cooling over the same time (two reheats: 0.26 % against
- * 0.27 %, STALL_REHEATS), and on these problems its time is a second or two. Below, the bakery
+ * (restart-at-stall.ts): a second independent search finds more than the same time spent on one
+ * (FULL_TIME_RESTART_SHARE's runs: one search cooled over the whole 2 s 0.24 / 0.33 %, a second
+ * reheat 0.26 %, STALL_REHEATS), and on these problems its time is a second or two. Below, the bakery
  * (25 stops) and plain-30.json answer in well under a second (0.6 s of a 1.0 s target, of which
  * the search is some 0.3–0.4 s: one more would reach the target) and have less to find.
  * Solomon's 56 at 2 s in fresh processes, one interleaved run a seed beside main 4c0802f (one
