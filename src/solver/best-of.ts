@@ -2,7 +2,7 @@
  * Several independent searches of one problem, the pure part: the seed of each search and the
  * choice of the winner. The best plan by the lexicographic objective wins; ties go to the lowest
  * search index, so a run stopped by an iteration limit is reproducible for a seed and a count.
- * src/threads/searches.ts runs the searches, on worker threads or one after another; full-time.ts
+ * src/threads/searches.ts runs the searches, on worker threads or one after another; restart-at-stall.ts
  * restarts one search.
  */
 import { compareObjective, type ObjectiveValue } from './cost.js';

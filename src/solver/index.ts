@@ -10,8 +10,8 @@ import type { Problem } from '../model/problem.js';
 import { constructFirstPlan, fillUnserved, untimedIterationsOf } from './construct.js';
 import { withFewerRoutesWherePays } from './fewer-routes.js';
 import type { SearchOutcome } from './best-of.js';
-import { restartsAtStall, searchTheWholeLimit } from './full-time.js';
-import { planOfRoutes, searchKitOf } from './kit.js';
+import { planOfRoutes, searchKitOf, type SearchKit } from './kit.js';
+import { restartsOf, searchInTurn } from './restart-at-stall.js';
 import { scheduleRoute } from './route/schedule.js';
 import { claimSize, type ClaimShare } from './search/claim.js';
 import { ProgressReport } from './search/progress.js';
@@ -80,19 +80,25 @@ function claimLimitsOf(
 }
 
 /**
- * One search on the calling thread, or with `fullTime` searches one after another until the limit
- * (full-time.ts); also answers the objective of its plan (for picking among threads).
+ * One search on the calling thread, or searches one after another where a search that stops by
+ * itself restarts (restart-at-stall.ts); also answers the objective of its plan (for picking
+ * among threads).
  */
 export async function solveOnce(problem: Problem, options: SolveOptions): Promise<SearchOutcome> {
-  return restartsAtStall(options) ? searchTheWholeLimit(problem, options, searchOnce) : searchOnce(problem, options);
+  const kit = searchKitOf(problem, options.localOrder);
+  const restarts = restartsOf(kit.inst, options);
+  if (restarts === 'none') return searchOnce(problem, kit, options);
+  // Each restart builds its own kit, so that no search's state reaches another's plan.
+  return searchInTurn(problem, options, restarts, (searchOptions, index) =>
+    searchOnce(problem, index === 0 ? kit : searchKitOf(problem, options.localOrder), searchOptions),
+  );
 }
 
-async function searchOnce(problem: Problem, options: SolveOptions): Promise<SearchOutcome> {
+async function searchOnce(problem: Problem, kit: SearchKit, options: SolveOptions): Promise<SearchOutcome> {
   const clock = options.clock ?? (() => performance.now());
   const started = clock();
   const limit = timeLimitOf(options);
   const left = timeLeftOf(options);
-  const kit = searchKitOf(problem, options.localOrder);
   const { inst, evaluator, costs, inserter, near } = kit;
   const progress = new ProgressReport(inst, costs, started, options.onProgress);
   const reserve = reserveOf(left, inst.nStops);

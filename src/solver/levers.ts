@@ -133,7 +133,7 @@ export interface SearchLevers {
   fleetAtStall?: boolean | undefined;
 }
 
-/** Every lever: the search's, and those the solve alone reads (its cooling, its prize pass, its second search). */
+/** Every lever: the search's, and those the solve alone reads (its cooling, its prize pass, its second searches). */
 export interface Levers extends SearchLevers {
   /**
    * A longer cooling where no window binds, from COOL_LONGER_MIN_STOPS stops on (windowless.ts,
@@ -155,6 +155,13 @@ export interface Levers extends SearchLevers {
    * (fewer-routes.ts, search/ejection-pool.ts). Absent: EJECTION_POOL_BY_DEFAULT (params.ts).
    */
   ejectionPool?: boolean | undefined;
+  /**
+   * One more search from its own first plan where a search of RESTART_MIN_STOPS to REHEAT_MAX_STOPS
+   * stops, windows binding, stops by itself; the better plan wins (restart-at-stall.ts). Absent:
+   * RESTART_AT_STALL_BY_DEFAULT (params.ts, RESTART_MIN_STOPS says why). False for the bench's
+   * ablation row, in fresh processes (`npm run bench -- --process --without restart-at-stall`).
+   */
+  restartAtStall?: boolean | undefined;
 }
 
 /** Each lever's name where people type it: `routeplan solve --levers swap-star=off`, `npm run bench -- --without swap-star`. */
@@ -179,12 +186,13 @@ export const LEVER_NAMES = {
   fleetMinimisation: 'fleet-minimisation',
   fleetAtStall: 'fleet-at-stall',
   ejectionPool: 'ejection-pool',
+  restartAtStall: 'restart-at-stall',
 } as const satisfies Record<keyof Levers, string>;
 
 export type LeverName = (typeof LEVER_NAMES)[keyof Levers];
 
 /** The levers the solve alone reads; every other one is handed on to each search. */
-const SOLVE_ONLY: readonly Exclude<keyof Levers, keyof SearchLevers>[] = ['longerCooling', 'prizeClaim', 'ejectionPool'];
+const SOLVE_ONLY: readonly Exclude<keyof Levers, keyof SearchLevers>[] = ['longerCooling', 'prizeClaim', 'ejectionPool', 'restartAtStall'];
 
 /** The search's levers that `options` gives, to hand on to a search. */
 export function leversOf(options: SearchLevers): SearchLevers {

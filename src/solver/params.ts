@@ -414,7 +414,7 @@ export const WORK_PER_PAIR = 5;
  */
 export const STALL_REHEATS = 1;
 /**
- * With `--full-time` (full-time.ts), another search starts after one stops by itself while this
+ * With `--full-time` (restart-at-stall.ts), another search starts after one stops by itself while this
  * share of the time that one took is left at least: a search with less can hardly reach its plan.
  * Solomon's 56 at 2 s in fresh processes, one interleaved run a seed beside main 5476656 without
  * and with its `--full-time` (one search cooled by the clock over the whole limit), load 1.5–2.0:
@@ -430,6 +430,21 @@ export const FULL_TIME_RESTART_SHARE = 0.5;
  * whose first one already takes seconds, and run it past the limit.
  */
 export const REHEAT_MAX_STOPS = 100;
+/**
+ * From this many stops up to REHEAT_MAX_STOPS, where windows bind, a search that stops by itself is
+ * followed by one more from its own first plan under a new seed, and the better plan wins
+ * (restart-at-stall.ts): a second independent search finds more than the same time spent on one
+ * (FULL_TIME_RESTART_SHARE's runs: one search cooled over the whole 2 s 0.24 / 0.33 %, a second
+ * reheat 0.26 %, STALL_REHEATS), and on these problems its time is a second or two. Below, the bakery
+ * (25 stops) and plain-30.json answer in well under a second (0.6 s of a 1.0 s target, of which
+ * the search is some 0.3–0.4 s: one more would reach the target) and have less to find.
+ * Solomon's 56 at 2 s in fresh processes, one interleaved run a seed beside main 4c0802f (one
+ * search; load 1.1–1.9): seeds 0 / 1 / 2, 0.19 / 0.19 / 0.20 % against 0.27 / 0.25 / 0.34 %, most
+ * second searches cut by the limit (1.94 s of wall against 1.28 s).
+ */
+export const RESTART_MIN_STOPS = 50;
+/** Whether that restart is on when SolveOptions.restartAtStall is absent. */
+export const RESTART_AT_STALL_BY_DEFAULT = true;
 /** Without a time or iteration limit, the temperature cools over this many iterations. */
 export const UNLIMITED_SCHEDULE_ITERATIONS = 100_000;
 /**

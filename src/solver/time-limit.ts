@@ -1,6 +1,6 @@
 /**
  * The solve's time limit as its options give it (SolveOptions.timeLimitMs, endsAt), read alike by
- * one search (index.ts), the restarts of `--full-time` (full-time.ts) and the searches on threads.
+ * one search (index.ts), its restarts (restart-at-stall.ts) and the searches on threads.
  */
 import type { SolveOptions } from './types.js';
 

@@ -32,7 +32,7 @@ export interface SolveOptions extends Levers {
   stopWhenStalled?: boolean;
   /**
    * Search for the whole time limit (`--full-time`): a search that stops by itself is followed by
-   * another from a new first plan while time is left, and the best plan wins (full-time.ts); with
+   * another from a new first plan while time is left, and the best plan wins (restart-at-stall.ts); with
    * threads, each search does so, and a decomposition runs on to the limit. Default: off.
    */
   fullTime?: boolean;
