@@ -134,6 +134,22 @@ describe('408s and connection-cap refusals are logged, rate-limited (issue 27, 1
     expect(logEvents(svc, 'client_error')).toEqual([expect.objectContaining({ status: 400 })]);
   });
 
+  it('a connection both timers fire on before the client has closed is answered and logged once', async () => {
+    const events: unknown[] = [];
+    const log = new RateLimitedLog((event) => events.push(event));
+    const timeout = () => Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+    // Under load the second timer fires while the client has yet to close: here in the same tick.
+    const server = createServer((socket) => {
+      answerClientError(timeout(), socket, log);
+      answerClientError(timeout(), socket, log);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { data } = await rawConnection(`http://127.0.0.1:${(server.address() as { port: number }).port}`).closed;
+    await new Promise((resolve) => server.close(resolve));
+    expect(data.match(/HTTP\/1\.1 408 /g)).toHaveLength(1);
+    expect(events).toEqual([expect.objectContaining({ event: 'request_timeout', reason: 'no_request' })]);
+  });
+
   it('a 408 names what the client sent (no_request or request_incomplete), whichever timer fires first', async () => {
     const reasons: unknown[] = [];
     const log = new RateLimitedLog((event) => reasons.push(event.reason));

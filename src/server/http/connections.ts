@@ -61,8 +61,8 @@ function closeSilentConnections(server: Server, timeoutMs: number, log: RateLimi
 
 /** Node's `clientError`: a request timed out or could not be parsed. Answered in the service's shape. */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket, log: RateLimitedLog): void {
-  // A reset connection has nobody to answer.
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // A reset connection has nobody to answer, and one already answered and ended has nobody more.
+  if (error.code === 'ECONNRESET' || answered(socket)) return;
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     // Node's own check may fire first on a connection that sent nothing at all.
     timeOut(socket, socket.bytesRead === 0 ? 'no_request' : 'request_incomplete', log);
@@ -78,9 +78,15 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket, 
 
 /** 408 on a connection that did not bring a whole request in time (`reason`: none at all, or a part). */
 function timeOut(socket: Socket, reason: 'no_request' | 'request_incomplete', log: RateLimitedLog): void {
-  if (socket.destroyed) return;
+  // The service's timer and Node's own check may both fire before the client has closed.
+  if (answered(socket)) return;
   log.write({ event: 'request_timeout', status: 408, reason });
   answerAndClose(socket, new HttpError(408, 'request_timeout', 'the request did not arrive in time; the connection is closed'));
+}
+
+/** Whether a connection is gone or has had its last answer (answerAndClose ended it). */
+function answered(socket: Socket): boolean {
+  return socket.destroyed || socket.writableEnded;
 }
 
 function answerAndClose(socket: Socket, error: HttpError): void {
