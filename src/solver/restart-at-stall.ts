@@ -103,6 +103,7 @@ function foundSinceStart(answer: SearchOutcome, offsetMs: number): SearchOutcome
   const stats = { ...answer.result.stats, bestFoundMs: answer.result.stats.bestFoundMs + offsetMs };
   return { ...answer, result: { ...answer.result, stats } };
 }
+
 /** The progress of the restarts as one search's: the best plan so far, the iterations of them all, the time since the first began. */
 class BestProgress {
   private done: SolveProgress | null = null;
