@@ -930,6 +930,14 @@ export const SPLIT_EPOCHS_PER_LIMIT = 15;
 /**
  * Parts per thread and epoch (searched one after the other, sharing the epoch). Quarters of
  * Gehring–Homberger 1000 on two threads were no better than halves at 30 s, so one part a thread.
+ * Nor at 120 s, where each quarter gets 4 s of an 8 s epoch: R1_10_1 and RC1_10_1 on 2 threads,
+ * fresh processes, one interleaved run a seed beside main (`npm run bench -- --set homberger-1000
+ * --time 120 --threads 2 --process --no-warm --baseline <build>`, load 1.4–2.5), seeds 6–18: 1.17 %
+ * mean against 1.20 %, better on 8 of 13 seeds, the paired difference (0.04 ± 0.04) within one
+ * standard error; seeds 6–12 had R1_10_1 better on 6 of 7 and RC1_10_1 worse on 5 of 7, seeds 13–18
+ * the other way (R1_10_1 1.11 % against 1.09 %, RC1_10_1 1.21 % against 1.26 %). Quarters on every
+ * other epoch only, seeds 13–15: 1.21 % against 1.19 %; quarters from the cooling's middle on,
+ * seeds 16–18: 1.27 % against 1.16 %.
  */
 export const SPLIT_PARTS_PER_THREAD = 1;
 /**
