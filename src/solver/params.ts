@@ -266,7 +266,10 @@ export const GRANULAR_NEIGHBOURS = 20;
  * against 104). Hotter, T_START 3, seeds 0 / 1 (load 1.4–6): 3.13 / 3.20 % against 3.21 / 2.99 %.
  * On the faster search of stop 40 (some 40,000 iterations an instance), seeds 0 / 1 in one
  * interleaved run each (load 1.6–3.9; an experiment build reading the value from the environment,
- * beside that build unchanged): T_START 2 2.64 / 2.77 % against 2.81 / 2.59 %.
+ * beside that build unchanged): T_START 2 2.64 / 2.77 % against 2.81 / 2.59 %. At 120 s on 2
+ * threads, R1_10_1 and RC1_10_1 (fresh processes beside main 8434128, the same kind of experiment
+ * build, load 1.3–2.1), T_START 2, seeds 19–21: 1.35 / 1.37 / 1.42 % against 1.19 / 1.23 / 1.12 %,
+ * worse on both instances each time (colder starts were not tried at 120 s).
  */
 export const T_START = 1;
 export const T_END = 0.01;
@@ -932,7 +935,7 @@ export const SPLIT_EPOCHS_PER_LIMIT = 15;
  * Gehring–Homberger 1000 on two threads were no better than halves at 30 s, so one part a thread.
  * Nor at 120 s, where each quarter gets 4 s of an 8 s epoch: R1_10_1 and RC1_10_1 on 2 threads,
  * fresh processes, one interleaved run a seed beside main (`npm run bench -- --set homberger-1000
- * --time 120 --threads 2 --process --no-warm --baseline <build>`, load 1.4–2.5), seeds 6–18: 1.17 %
+ * --time 120 --threads 2 --process --no-warm --baseline <build>`, load 0.6–2.5), seeds 6–18: 1.17 %
  * mean against 1.20 %, better on 8 of 13 seeds, the paired difference (0.04 ± 0.04) within one
  * standard error; seeds 6–12 had R1_10_1 better on 6 of 7 and RC1_10_1 worse on 5 of 7, seeds 13–18
  * the other way (R1_10_1 1.11 % against 1.09 %, RC1_10_1 1.21 % against 1.26 %). Quarters on every
