@@ -269,7 +269,8 @@ export const GRANULAR_NEIGHBOURS = 20;
  * beside that build unchanged): T_START 2 2.64 / 2.77 % against 2.81 / 2.59 %. At 120 s on 2
  * threads, R1_10_1 and RC1_10_1 (fresh processes beside main 8434128, the same kind of experiment
  * build, load 1.3–2.1), T_START 2, seeds 19–21: 1.35 / 1.37 / 1.42 % against 1.19 / 1.23 / 1.12 %,
- * worse on both instances each time (colder starts were not tried at 120 s).
+ * worse on both instances each time; colder, T_START 0.5, seeds 22 / 23: 1.36 / 1.26 % against
+ * 1.08 / 1.15 %.
  */
 export const T_START = 1;
 export const T_END = 0.01;
